@@ -1,0 +1,307 @@
+"""The async Management API client: auth, pagination, retries, pacing and typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from docsync import __version__
+from docsync.api.config import check_token, normalize_base_url, resolve_api_url, resolve_token
+from docsync.api.errors import (
+    UNKNOWN_HINT,
+    ApiError,
+    ConfigError,
+    OutcomeUnknown,
+    RateLimited,
+    describe_transport,
+    error_class,
+    server_message,
+)
+from docsync.api.ratelimit import RatePacer
+from docsync.api.retry import HOPELESS, NOT_SENT, RETRYABLE_STATUSES, RetryPolicy, asked_wait
+
+logger = logging.getLogger("docsync.api")
+
+PAGE_LIMIT = 1000
+_WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass
+class RequestStats:
+    """What the client cost: `requests` counts every HTTP request sent, retries included.
+
+    `seconds` is wall-clock time with at least one request in flight; `waited` is time spent
+    sleeping for backoff and rate limits.
+    """
+
+    requests: int = 0
+    retries: int = 0
+    seconds: float = 0.0
+    waited: float = 0.0
+
+
+class ApiClient:
+    """One connection pool to the Management API, shared by every read and write of a run.
+
+    `path` arguments are the API description's paths, starting with `/v1/`.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        parallelism: int = 8,
+        retry: RetryPolicy | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float = 30.0,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        clock: Callable[[], float] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        if parallelism < 1:
+            raise ConfigError(f"parallelism must be at least 1, not {parallelism}")
+        self.base_url = normalize_base_url(base_url)
+        self._token = check_token(token)
+        self.parallelism = parallelism
+        self.retry = retry or RetryPolicy()
+        self.stats = RequestStats()
+        self._sleep = sleep or asyncio.sleep
+        self._clock = clock or time.time
+        self._rng = rng or random.Random()
+        self._semaphore = asyncio.Semaphore(parallelism)
+        self._pacer = RatePacer(self._clock, self._sleep, self.retry.max_wait)
+        self._busy_since = 0.0
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            transport=transport,
+            timeout=timeout,
+            limits=httpx.Limits(max_connections=parallelism, max_keepalive_connections=parallelism),
+            headers={
+                "Authorization": f"Bearer {self._token}",
+                "Accept": "application/json",
+                "User-Agent": f"docsync/{__version__}",
+            },
+        )
+
+    @classmethod
+    def from_options(
+        cls, api_url: str | None, parallelism: int, environ: Mapping[str, str] = os.environ
+    ) -> ApiClient:
+        """A client from --api-url / DOCSYNC_API_URL and DOCSYNC_TOKEN; ConfigError if unusable."""
+        return cls(
+            resolve_api_url(api_url, environ), resolve_token(environ), parallelism=parallelism
+        )
+
+    def __repr__(self) -> str:
+        return f"ApiClient(base_url={self.base_url!r}, parallelism={self.parallelism})"
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        """GET one resource (or one page) and return its decoded JSON."""
+        return await self._request("GET", path, params=params, body=None, idempotent=True)
+
+    async def list_all(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Every item of a paginated list: pages of `limit=1000`, following `next.page`."""
+        query: dict[str, Any] = {**(params or {}), "limit": PAGE_LIMIT}
+        items: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        while True:
+            page = await self._request("GET", path, params=query, body=None, idempotent=True)
+            if not isinstance(page, dict) or not isinstance(page.get("items"), list):
+                raise ApiError("GET", path, 200, 'expected a list like {"items": [...]}')
+            if not all(isinstance(item, dict) for item in page["items"]):
+                raise ApiError("GET", path, 200, "expected every list item to be an object")
+            items.extend(page["items"])
+            following = page.get("next")
+            token = following.get("page") if isinstance(following, dict) else None
+            if token is None or token == "":
+                return items
+            token = str(token)
+            if token in seen:
+                raise ApiError("GET", path, 200, f"pagination loops: page {token!r} came twice")
+            seen.add(token)
+            query = {**query, "page": token}
+
+    async def write(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        idempotent: bool | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Send a write; return its JSON, or None for an empty answer (204/205).
+
+        `idempotent` defaults to False for POST and True for PUT/PATCH/DELETE. Pass False for a
+        PUT that creates (the team create): such a write is never retried once it may have
+        reached the server, and raises OutcomeUnknown instead.
+        """
+        verb = method.upper()
+        if verb not in _WRITE_METHODS:
+            raise ValueError(f"write() takes POST, PUT, PATCH or DELETE, not {method!r}")
+        safe = verb != "POST" if idempotent is None else idempotent
+        return await self._request(verb, path, params=params, body=body, idempotent=safe)
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None,
+        body: Any,
+        idempotent: bool,
+    ) -> Any:
+        if not path.startswith("/v1/"):
+            raise ValueError(f"API paths start with /v1/, got {path!r}")
+        attempts = self.retry.max_attempts
+        for attempt in range(1, attempts + 1):
+            last = attempt == attempts
+            try:
+                response = await self._send(method, path, params, body)
+            except HOPELESS as error:
+                raise ApiError(
+                    method, path, None, self._redact(describe_transport(error))
+                ) from None
+            except httpx.TransportError as error:
+                message = self._redact(describe_transport(error))
+                if not idempotent and not isinstance(error, NOT_SENT):
+                    raise OutcomeUnknown(method, path, None, message, hint=UNKNOWN_HINT) from None
+                if last:
+                    raise ApiError(
+                        method, path, None, message, hint=f"gave up after {attempts} attempts"
+                    ) from None
+                delay = self.retry.backoff(attempt, self._rng.random())
+                reason = type(error).__name__
+            else:
+                status = response.status_code
+                if 200 <= status < 300:
+                    return self._decode(method, path, response)
+                if status not in RETRYABLE_STATUSES:
+                    raise self._error(method, path, response)
+                if status != 429 and not idempotent:
+                    raise self._error(method, path, response, cls=OutcomeUnknown)
+                if last:
+                    hint = f"gave up after {attempts} attempts"
+                    raise self._error(method, path, response, hint=hint)
+                delay = self.retry.backoff(attempt, self._rng.random())
+                asked = asked_wait(status, response.headers, self._clock())
+                if asked is not None and asked > self.retry.max_wait:
+                    hint = f"the server asks to wait {asked:.0f} s; try again later"
+                    cls = RateLimited if status == 429 else None
+                    raise self._error(method, path, response, cls=cls, hint=hint)
+                delay = asked if asked else delay
+                if status == 429:
+                    self._pacer.hold(delay)  # the whole client backs off, not just this request
+                reason = str(status)
+            self.stats.retries += 1
+            self.stats.waited += delay
+            logger.debug(
+                "retrying %s %s in %.2f s (%s, attempt %d of %d)",
+                method,
+                path,
+                delay,
+                reason,
+                attempt + 1,
+                attempts,
+            )
+            await self._sleep(delay)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _send(
+        self, method: str, path: str, params: Mapping[str, Any] | None, body: Any
+    ) -> httpx.Response:
+        """One HTTP exchange under the concurrency bound and the rate-limit pacer."""
+        request = self._http.build_request(method, path, params=params, json=body)
+        target = request.url.raw_path.decode("ascii", "replace")
+        async with self._semaphore:
+            before = self._pacer.waited
+            await self._pacer.wait()
+            self.stats.waited += self._pacer.waited - before
+            self._enter()
+            started = time.perf_counter()
+            try:
+                response = await self._http.send(request)
+            except httpx.TransportError as error:
+                name = type(error).__name__
+                logger.debug("%s %s -> %s (%s)", method, target, name, _ms(started))
+                raise
+            finally:
+                self._leave()
+        self._pacer.observe(response.headers)
+        logger.debug("%s %s -> %d (%s)", method, target, response.status_code, _ms(started))
+        return response
+
+    def _enter(self) -> None:
+        self.stats.requests += 1
+        if self._pacer.in_flight == 0:
+            self._busy_since = time.perf_counter()
+        self._pacer.in_flight += 1
+
+    def _leave(self) -> None:
+        self._pacer.in_flight -= 1
+        if self._pacer.in_flight == 0:
+            self.stats.seconds += time.perf_counter() - self._busy_since
+
+    def _decode(self, method: str, path: str, response: httpx.Response) -> Any:
+        if response.status_code in (204, 205) or not response.content.strip():
+            return None
+        try:
+            return response.json()
+        except ValueError:
+            snippet = self._redact(response.text.strip()[:200])
+            message = f"expected a JSON answer, got: {snippet!r}"
+            raise ApiError(method, path, response.status_code, message) from None
+
+    def _error(
+        self,
+        method: str,
+        path: str,
+        response: httpx.Response,
+        *,
+        cls: type[ApiError] | None = None,
+        hint: str = "",
+    ) -> ApiError:
+        status = response.status_code
+        chosen = cls or error_class(status)
+        if chosen is OutcomeUnknown:
+            hint = UNKNOWN_HINT
+        elif status in (401, 403) and not hint:
+            hint = "check that DOCSYNC_TOKEN is valid and has the rights this call needs"
+        return chosen(method, path, status, self._redact(server_message(response.text)), hint=hint)
+
+    def _redact(self, text: str) -> str:
+        """Never let the token through, even if a server or proxy echoes it back."""
+        if len(self._token) < 4:  # too short to search for without mangling the text
+            return text
+        return text.replace(self._token, "(token)")
+
+
+def _ms(started: float) -> str:
+    return f"{(time.perf_counter() - started) * 1000:.0f} ms"

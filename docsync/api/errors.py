@@ -1,0 +1,157 @@
+"""Typed errors of the API client: what was asked, what the server said, and what to do next.
+
+DocsyncError
+ ├── ConfigError            the client cannot start: no token, plain HTTP off loopback, bad URL
+ └── ApiError               a request failed: method, path, status (None: no answer), message
+      ├── BadRequest        400: the server refused the body
+      ├── Unauthorized      401 / 403: the token is missing rights or wrong
+      ├── NotFound          404
+      ├── Conflict          409 / 412
+      ├── RateLimited       429 after every retry, or a wait longer than docsync will sit out
+      ├── ServerError       5xx after every retry
+      └── OutcomeUnknown    a non-idempotent write whose result is unknown: never retried blindly
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+
+from docsync.errors import DocsyncError
+
+
+class ConfigError(DocsyncError):
+    """The client's configuration (URL, token, options) is unusable; nothing was sent."""
+
+
+class ApiError(DocsyncError):
+    """A request that failed, rendered as "PATCH /v1/orgs/x/teams/t: 409 Conflict: <message>"."""
+
+    def __init__(
+        self, method: str, path: str, status: int | None, message: str, *, hint: str = ""
+    ) -> None:
+        self.method = method
+        self.path = path
+        self.status = status
+        self.message = message
+        self.hint = hint
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        text = f"{self.method} {self.path}: {status_text(self.status)}: {self.message}"
+        return f"{text} ({self.hint})" if self.hint else text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Exceptions pickle through their args; ours are keyword-shaped, so spell them out.
+        return (
+            _rebuild,
+            (type(self), self.method, self.path, self.status, self.message, self.hint),
+        )
+
+
+class BadRequest(ApiError):
+    """400: the request body or query was refused; the message names the field."""
+
+
+class Unauthorized(ApiError):
+    """401 or 403: the token is wrong, expired, or lacks a right the call needs."""
+
+
+class NotFound(ApiError):
+    """404: the resource does not exist or the token cannot see it."""
+
+
+class Conflict(ApiError):
+    """409 or 412: the request clashes with the resource's current state."""
+
+
+class RateLimited(ApiError):
+    """429 that outlasted every retry (or asked for a longer wait than docsync sits out)."""
+
+
+class ServerError(ApiError):
+    """A 5xx that outlasted every retry."""
+
+
+class OutcomeUnknown(ApiError):
+    """A create whose result is unknown (timeout, dropped connection, 5xx): re-read, never retry.
+
+    The client never retries these: a retry could make a duplicate. The engine resolves them by
+    listing the kind and matching its natural key.
+    """
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Unauthorized,
+    404: NotFound,
+    409: Conflict,
+    412: Conflict,
+    429: RateLimited,
+}
+
+
+def error_class(status: int) -> type[ApiError]:
+    """The most specific ApiError subclass for an HTTP status."""
+    if status >= 500:
+        return ServerError
+    return _BY_STATUS.get(status, ApiError)
+
+
+def status_text(status: int | None) -> str:
+    """ "409 Conflict" for a known status, "418" for an unknown one, "no response" for None."""
+    if status is None:
+        return "no response"
+    try:
+        return f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return str(status)
+
+
+UNKNOWN_HINT = "the write may or may not have happened; docsync re-reads it instead of retrying"
+
+_TRANSPORT_WORDS = {
+    "ConnectError": "could not connect",
+    "ConnectTimeout": "timed out connecting",
+    "PoolTimeout": "timed out waiting for a free connection",
+    "ReadTimeout": "timed out waiting for the answer",
+    "WriteTimeout": "timed out sending the request",
+    "ReadError": "connection broke while reading the answer",
+    "WriteError": "connection broke while sending the request",
+    "RemoteProtocolError": "the server dropped the connection",
+    "UnsupportedProtocol": "unsupported URL scheme",
+    "LocalProtocolError": "the request could not be sent",
+}
+
+
+def server_message(text: str) -> str:
+    """The server's `{"error": {"message"}}`, else a short excerpt of whatever it sent."""
+    text = text.strip()
+    try:
+        payload = json.loads(text) if text else None
+    except ValueError:
+        payload = None
+    if isinstance(payload, dict):
+        inner = payload.get("error")
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return str(inner["message"])
+        if isinstance(inner, str):
+            return inner
+    if not text:
+        return "(empty answer)"
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 200 else flat[:200] + "..."
+
+
+def describe_transport(error: Exception) -> str:
+    """A transport failure in words, naming the httpx exception behind it."""
+    name = type(error).__name__
+    detail = str(error).strip() or "no detail"
+    return f"{_TRANSPORT_WORDS.get(name, 'transport error')} ({name}: {detail})"
+
+
+def _rebuild(
+    cls: type[ApiError], method: str, path: str, status: int | None, message: str, hint: str
+) -> ApiError:
+    return cls(method, path, status, message, hint=hint)

@@ -1,0 +1,83 @@
+"""`docsync emulator`: serve the local emulator of the Management API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from docsync.cli import main
+from docsync.emulator.app import EmulatorConfig
+from docsync.emulator.errors import SeedError
+from docsync.emulator.faults import FaultConfig
+from docsync.emulator.seed import load_seed
+from docsync.emulator.server import DEFAULT_HOST, DEFAULT_PORT, serve
+
+
+def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not 0 <= value <= 1:
+        raise click.BadParameter(f"must be a share between 0 and 1, got {value}")
+    return value
+
+
+@main.command("emulator")
+@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Interface to listen on.")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int, help="TCP port.")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file that persists state across restarts (seeded only when new). "
+    "Default: in memory.",
+)
+@click.option(
+    "--seed",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Seed YAML (users, organizations, spaces). Default: the packaged example seed.",
+)
+@click.option("--latency", default=0.0, type=float, help="Milliseconds added to each request.")
+@click.option("--fail-429", default=0.0, type=float, callback=_share, help="Share answered 429.")
+@click.option(
+    "--fail-5xx", default=0.0, type=float, callback=_share, help="Share answered 500/503."
+)
+@click.option(
+    "--drop-after-commit",
+    default=0.0,
+    type=float,
+    callback=_share,
+    help="Share of writes whose connection is cut after the write is committed.",
+)
+@click.option("--rate-limit", default=0, type=click.IntRange(min=0), help="Requests per window.")
+@click.option("--rate-window", default=60.0, type=click.FloatRange(min=0.001), help="Seconds.")
+@click.option("--fault-seed", default=0, type=int, help="Random seed: same seed, same faults.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every request.")
+def emulator(
+    host: str,
+    port: int,
+    db: Path | None,
+    seed: Path | None,
+    latency: float,
+    fail_429: float,
+    fail_5xx: float,
+    drop_after_commit: float,
+    rate_limit: int,
+    rate_window: float,
+    fault_seed: int,
+    verbose: bool,
+) -> None:
+    """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
+    try:
+        seed_data = load_seed(seed)
+    except SeedError as error:
+        raise click.ClickException(str(error)) from error
+    faults = FaultConfig(
+        latency=latency,
+        fail_429=fail_429,
+        fail_5xx=fail_5xx,
+        drop_after_commit=drop_after_commit,
+        rate_limit=rate_limit,
+        rate_window=rate_window,
+        seed=fault_seed,
+    )
+    config = EmulatorConfig(seed=seed_data, db=str(db) if db else None, faults=faults)
+    click.echo(f"docsync emulator: http://{host}:{port} (API under /v1, control under /_emulator)")
+    serve(config, host, port, "info" if verbose else "warning")

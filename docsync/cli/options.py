@@ -1,0 +1,111 @@
+"""Options shared by commands: manifest paths and variables, verbosity and color."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import click
+
+from docsync.manifest import LoadedManifest, Location, ManifestError, Problem, load_manifests
+from docsync.manifest.yamlpos import parse_yaml
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def manifest_options(func: F) -> F:
+    """``PATH...`` plus ``--var key=value`` and ``--var-file FILE`` (both repeatable)."""
+    func = click.option(
+        "--var-file",
+        "var_file",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="YAML mapping of template variables (repeatable; later files win).",
+    )(func)
+    func = click.option(
+        "--var",
+        "var",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A template variable (repeatable; wins over --var-file).",
+    )(func)
+    func = click.argument(
+        "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH..."
+    )(func)
+    return func
+
+
+def common_options(func: F) -> F:
+    """``-v/--verbose`` (repeatable) and ``--no-color``."""
+    func = click.option(
+        "--no-color", is_flag=True, help="Plain output (NO_COLOR in the environment does too)."
+    )(func)
+    func = click.option(
+        "-v", "--verbose", count=True, help="More detail on stderr; repeat for even more."
+    )(func)
+    return func
+
+
+def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
+    """Configure logging for ``-v``; answer whether output may be colored."""
+    if verbose > 0:
+        level = logging.INFO if verbose == 1 else logging.DEBUG
+        logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(message)s")
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    return bool(getattr(stream or sys.stdout, "isatty", lambda: False)())
+
+
+def parse_vars(pairs: Sequence[str]) -> dict[str, str]:
+    """``key=value`` pairs as a mapping; the key must be a template identifier."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise click.BadParameter(
+                f"expected KEY=VALUE with KEY a name like region_1, got {pair!r}",
+                param_hint="--var",
+            )
+        result[key] = value
+    return result
+
+
+def load_var_files(files: Sequence[str]) -> dict[str, Any]:
+    """Merge YAML variable files in order; every mistake is a located ManifestError."""
+    result: dict[str, Any] = {}
+    problems: list[Problem] = []
+    for name in files:
+        try:
+            with open(name, encoding="utf-8-sig") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            problems.append(Problem(Location(name, 1, 1), (), f"cannot read: {error}"))
+            continue
+        parsed = parse_yaml(text, name)
+        problems.extend(parsed.problems)
+        if parsed.data is None:
+            continue
+        if not isinstance(parsed.data, dict):
+            message = "a variable file must be a mapping of names to values"
+            problems.append(Problem(Location(name, 1, 1), (), message))
+            continue
+        result.update(parsed.data)
+    if problems:
+        raise ManifestError(problems)
+    return result
+
+
+def load_from_options(
+    paths: Sequence[str],
+    var: Sequence[str],
+    var_file: Sequence[str],
+    environ: Mapping[str, str] | None = None,
+) -> LoadedManifest:
+    """What ``validate``, ``plan`` and ``apply`` do with their manifest options."""
+    variables = load_var_files(var_file)
+    variables.update(parse_vars(var))
+    return load_manifests(paths, variables=variables, environ=environ)

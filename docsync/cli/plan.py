@@ -1,0 +1,70 @@
+"""`docsync plan`: read the live state, print what apply would change."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any
+
+import click
+
+from docsync.api import RequestStats
+from docsync.cli import main
+from docsync.cli.api_options import api_options, make_client
+from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
+from docsync.engine import run
+from docsync.engine.model import Plan
+from docsync.engine.state import LiveState
+from docsync.manifest import LoadedManifest
+from docsync.render.text import render_plan
+
+
+async def fetch_plan(
+    loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int
+) -> tuple[Plan, LiveState]:
+    async with make_client(api_url, parallelism) as api:
+        result = await run.plan(api, loaded)
+        if verbose:
+            report_requests(api.stats, "plan")
+        return result
+
+
+def report_requests(stats: RequestStats, what: str) -> None:
+    """-v: what the run cost in requests, the scarce resource against production."""
+    click.echo(
+        f"{what}: {stats.requests} requests ({stats.retries} retries) in {stats.seconds:.2f} s",
+        err=True,
+    )
+
+
+def org_title(live: LiveState) -> str:
+    return f"{live.organization.get('title')} ({live.org_id})"
+
+
+@main.command("plan")
+@manifest_options
+@api_options
+@common_options
+@click.option(
+    "--detailed-exitcode",
+    is_flag=True,
+    help="Exit 0 when there is nothing to do, 2 when there are changes, 1 on error.",
+)
+def plan_command(
+    paths: tuple[str, ...],
+    var: tuple[str, ...],
+    var_file: tuple[str, ...],
+    api_url: str | None,
+    parallelism: int,
+    verbose: int,
+    no_color: bool,
+    detailed_exitcode: bool,
+    **_: Any,
+) -> None:
+    """Show what `apply` would change, field by field."""
+    color = setup_output(verbose, no_color)
+    loaded = load_from_options(paths, var, var_file)
+    plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))
+    click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False)
+    if detailed_exitcode and not plan.empty:
+        sys.exit(2)

@@ -1,0 +1,44 @@
+"""`docsync validate`: load, template and check manifests offline; never calls the API."""
+
+from __future__ import annotations
+
+import click
+
+from docsync.cli import main
+from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
+from docsync.manifest import LoadedManifest, ManifestError
+from docsync.manifest.models import SECTIONS
+
+
+@main.command("validate")
+@manifest_options
+@common_options
+@click.pass_context
+def validate(
+    ctx: click.Context,
+    paths: tuple[str, ...],
+    var: tuple[str, ...],
+    var_file: tuple[str, ...],
+    verbose: int,
+    no_color: bool,
+) -> None:
+    """Check manifests: schema, references, duplicates. Exit 1 listing every problem."""
+    setup_output(verbose, no_color)
+    try:
+        loaded = load_from_options(paths, var, var_file)
+    except ManifestError as error:
+        for problem in error.problems:
+            click.echo(str(problem), err=True)
+        ctx.exit(1)
+    click.echo(f"OK: {summary(loaded)}")
+
+
+def summary(loaded: LoadedManifest) -> str:
+    """``4 files, 5 members, 2 teams, ...``: the files read and the entries per section."""
+    count = len(loaded.files)
+    parts = [f"{count} file" if count == 1 else f"{count} files"]
+    for section in SECTIONS:
+        entries = len(getattr(loaded.manifest, section))
+        if entries:
+            parts.append(f"{entries} {section}")
+    return ", ".join(parts)

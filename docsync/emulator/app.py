@@ -1,0 +1,74 @@
+"""The Starlette application: route modules collected from ROUTE_MODULES, JSON error bodies."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator import control
+from docsync.emulator.faults import FaultConfig
+from docsync.emulator.seed import load_seed
+from docsync.emulator.state import EmulatorState
+from docsync.emulator.store import Store
+
+# Modules under docsync.emulator.routes; each exposes `routes: list[BaseRoute]`.
+ROUTE_MODULES = [
+    "orgs",
+    "members",
+    "teams",
+    "saml",
+    "collections",
+    "spaces",
+    "openapi",
+    "translations",
+    "sites",
+]
+
+
+@dataclass
+class EmulatorConfig:
+    """How to build an emulator: seed (path, mapping or None = default), db file, faults."""
+
+    seed: str | Path | dict[str, Any] | None = None
+    db: str | None = None
+    faults: FaultConfig = field(default_factory=FaultConfig)
+
+
+def collect_routes() -> list[BaseRoute]:
+    """The routes of every module in ROUTE_MODULES, then the control API."""
+    collected: list[BaseRoute] = []
+    for name in ROUTE_MODULES:
+        module = importlib.import_module(f"docsync.emulator.routes.{name}")
+        collected.extend(module.routes)
+    collected.extend(control.routes)
+    return collected
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    message = "Not Found: no such API path" if exc.status_code == 404 else str(exc.detail)
+    return JSONResponse(
+        {"error": {"code": exc.status_code, "message": message}},
+        status_code=exc.status_code,
+        headers=exc.headers,
+    )
+
+
+def create_app(config: EmulatorConfig | None = None) -> Starlette:
+    """Build the app; the state is at `app.state.emulator` (an EmulatorState).
+
+    With `config.db` the database file persists and the seed is applied only when it is new.
+    """
+    config = config or EmulatorConfig()
+    state = EmulatorState(Store(config.db), load_seed(config.seed), config.faults)
+    app = Starlette(routes=collect_routes(), exception_handlers={HTTPException: _http_error})
+    app.state.emulator = state
+    return app

@@ -1,0 +1,145 @@
+"""Shared rules of spaces and collections: lookup with access, retention, move and transfer."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from docsync.emulator.auth import Access, can
+from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.http import Ctx
+from docsync.emulator.store import Row
+from docsync.emulator.validate import ROLES, Fields
+
+RETENTION = timedelta(days=7)
+CONTAINERS = ("space", "collection")
+
+
+def is_purged(row: Row, now: str) -> bool:
+    """A space deleted more than 7 days ago is gone for good (GET and restore answer 404)."""
+    deleted = row.data.get("deletedAt")
+    return bool(deleted) and _parse(now) - _parse(str(deleted)) > RETENTION
+
+
+def _parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def find(ctx: Ctx, kind: str, id_: str, access: Access = Access.READ) -> Row:
+    """A space or collection the caller may reach with `access`; 404 when unknown or purged."""
+    row = ctx.tx.get_row(kind, id_)
+    if row is not None and kind == "space" and is_purged(row, ctx.now):
+        ctx.tx.delete("space", row.id)
+        row = None
+    if row is None or row.org is None:
+        raise not_found(f"{kind.capitalize()} {id_!r} not found")
+    ctx.org(access, row.org)
+    return row
+
+
+def live_collection(ctx: Ctx, org: str, id_: str, field: str) -> Row:
+    """A collection of `org` named by a body field; 400 (naming the field) when unknown."""
+    row = ctx.tx.get_row("collection", id_)
+    if row is None or row.org != org:
+        raise bad_request(f"{field}: no collection {id_!r} in organization {org!r}")
+    return row
+
+
+def default_level(body: Fields) -> Any:
+    """The `defaultLevel` field: a role, null (guest) or "inherit"."""
+    return body.enum("defaultLevel", (*ROLES, "inherit"), nullable=True)
+
+
+def collection_view(ctx: Ctx, row: Row) -> dict[str, Any]:
+    """A `Collection` with the caller's permissions."""
+    body: dict[str, Any] = {
+        "object": "collection",
+        "id": row.id,
+        "title": row.data["title"],
+        "organization": row.org,
+        "defaultLevel": row.data.get("defaultLevel", "inherit"),
+        "urls": {
+            "location": ctx.url(f"/collections/{row.id}"),
+            "app": ctx.app_url(f"/o/{row.org}/c/{row.id}"),
+        },
+        "permissions": {
+            "view": True,
+            "admin": can(ctx.member, Access.CONTENT_ADMIN),
+            "viewInviteLinks": can(ctx.member, Access.CONTENT_ADMIN),
+            "create": can(ctx.member, Access.CONTENT),
+        },
+    }
+    if row.data.get("description") is not None:
+        body["description"] = row.data["description"]
+    if row.parent:
+        body["parent"] = row.parent
+    return body
+
+
+def _ancestors(ctx: Ctx, collection: str | None) -> list[str]:
+    chain: list[str] = []
+    while collection is not None and collection not in chain:
+        chain.append(collection)
+        found = ctx.tx.get_row("collection", collection)
+        collection = found.parent if found else None
+    return chain
+
+
+def move(ctx: Ctx, row: Row) -> None:
+    """POST .../move: `{parent?: id|null, position?: {before|after: pointer}}` (one required).
+
+    409 when nothing would change, 400 for an unknown parent, a cycle or a bad position.
+    """
+    body = Fields(ctx.body(), ("parent", "position"))
+    if not body.has("parent") and not body.has("position"):
+        raise bad_request("body: give parent, position or both")
+    assert row.org is not None
+    parent = row.parent
+    if body.has("parent"):
+        parent = body.string("parent", nullable=True, min_len=1)
+        if parent is not None:
+            live_collection(ctx, row.org, parent, "parent")
+            if row.kind == "collection" and row.id in _ancestors(ctx, parent):
+                raise bad_request("parent: a collection cannot move inside itself")
+    anchor = _position(body.obj("position"))
+    if parent == row.parent and anchor is None:
+        raise conflict("Operation would not result in any update")
+    if parent != row.parent:
+        ctx.tx.set_parent(row.kind, row.id, parent)
+    if anchor is not None:
+        side, target = anchor
+        if target == (row.kind, row.id):
+            raise bad_request("position: an item cannot be placed next to itself")
+        sibling = ctx.tx.get_row(*target)
+        if sibling is None or sibling.org != row.org or sibling.parent != parent:
+            raise bad_request(f"position.{side}: {target[1]!r} is not in the target collection")
+        where = {"before": target} if side == "before" else {"after": target}
+        ctx.tx.move(row.kind, row.id, kinds=CONTAINERS, **where)
+
+
+def _position(value: dict[str, Any] | None) -> tuple[str, tuple[str, str]] | None:
+    if value is None:
+        return None
+    fields = Fields(value, ("before", "after"), "position.")
+    sides = [side for side in ("before", "after") if fields.has(side)]
+    if len(sides) != 1:
+        raise bad_request("position: give exactly one of before or after")
+    side = sides[0]
+    pointer = fields.obj(side, required=True) or {}
+    kind = Fields(pointer, ("type", "space", "collection"), f"position.{side}.").enum(
+        "type", CONTAINERS, required=True
+    )
+    assert kind is not None
+    target = Fields(pointer, ("type", kind), f"position.{side}.").string(
+        kind, required=True, min_len=1
+    )
+    assert target is not None
+    return side, (kind, target)
+
+
+def transfer_tree(ctx: Ctx, row: Row, org: str, parent: str | None) -> None:
+    """Move a space or collection (with everything inside) to `org` under `parent`."""
+    ctx.tx.set_parent(row.kind, row.id, parent, org=org)
+    if row.kind == "collection":
+        for child in ctx.tx.rows(CONTAINERS, parent=row.id):
+            transfer_tree(ctx, child, org, row.id)

@@ -1,0 +1,258 @@
+"""HTTP glue for route modules: the request context, responses, pagination and the route wrapper.
+
+A route module defines sync handlers `def handler(ctx: Ctx) -> Response` and lists them with
+`api_route("GET", "/v1/orgs/{organizationId}/teams", handler)`. The wrapper counts the request,
+applies faults, authenticates, runs the handler inside one store transaction (an `ApiError`
+rolls it back and becomes the error body) and adds rate-limit headers. Body validation lives in
+`docsync.emulator.validate`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import logging
+import secrets
+import string
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.datastructures import QueryParams
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from docsync.emulator.auth import Access, authenticate, require
+from docsync.emulator.errors import ApiError, bad_request
+from docsync.emulator.state import EmulatorState, iso
+from docsync.emulator.store import Tx
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 1000
+_ID_ALPHABET = string.ascii_letters + string.digits
+_WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def new_id() -> str:
+    """A fresh resource id: 20 characters of [A-Za-z0-9], like production's."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(20))
+
+
+@dataclass
+class Ctx:
+    """One request as a handler sees it: caller, path params, query, body, clock, transaction."""
+
+    request: Request
+    tx: Tx
+    state: EmulatorState
+    user: dict[str, Any]
+    raw_body: bytes
+    now: str  # ISO 8601 UTC timestamp of this request on the emulator clock
+    member: dict[str, Any] = field(default_factory=dict)  # set by org()
+
+    @property
+    def params(self) -> dict[str, str]:
+        """Path parameters by name (`ctx.params["organizationId"]`)."""
+        return dict(self.request.path_params)
+
+    @property
+    def query(self) -> QueryParams:
+        """Query parameters."""
+        return self.request.query_params
+
+    def org(self, access: Access = Access.READ, org_id: str | None = None) -> dict[str, Any]:
+        """The organization of the path (or `org_id`) after checking the caller's access.
+
+        404 when the caller is not a member, 403 when the role is too low. Remembers the
+        caller's member row in `ctx.member` (for `permissions` objects).
+        """
+        org = org_id if org_id is not None else self.params["organizationId"]
+        self.member = require(self.tx, self.user, org, access)
+        found = self.tx.get("organization", org)
+        assert found is not None  # require() checked it
+        return found
+
+    @property
+    def role(self) -> str | None:
+        """The caller's role in the organization resolved by `org()` (None for guests)."""
+        role = self.member.get("role")
+        return role if isinstance(role, str) else None
+
+    def body(self, *, required: bool = True) -> dict[str, Any]:
+        """The JSON object body; 400 when malformed or not an object.
+
+        With `required=False` an empty body reads as `{}`.
+        """
+        if not self.raw_body.strip():
+            if required:
+                raise bad_request("body: a JSON object is required")
+            return {}
+        try:
+            data = json.loads(self.raw_body)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise bad_request(f"body: malformed JSON ({error})") from error
+        if not isinstance(data, dict):
+            raise bad_request("body: must be a JSON object")
+        return data
+
+    def url(self, path: str) -> str:
+        """Absolute API URL of `path` (which starts with `/`, without `/v1`)."""
+        return f"{str(self.request.base_url).rstrip('/')}/v1{path}"
+
+    def app_url(self, path: str) -> str:
+        """Absolute URL of the (imaginary) web app page of a resource."""
+        return f"{str(self.request.base_url).rstrip('/')}/app{path}"
+
+
+# -- responses -----------------------------------------------------------------------------
+
+
+def ok(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON answer."""
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def created(body: Any, location: str | None = None) -> Response:
+    """201 with the created resource, and a `Location` header when production sends one."""
+    return ok(body, 201, {"Location": location} if location else None)
+
+
+def empty(status: int = 204) -> Response:
+    """An answer without a body: 204 (done / did not exist) or 205 (deleted)."""
+    return Response(status_code=status)
+
+
+def error_response(error: ApiError, headers: dict[str, str] | None = None) -> Response:
+    """The production error body `{"error": {"code", "message"}}`."""
+    return JSONResponse(error.body(), status_code=error.status, headers=headers)
+
+
+class DroppedResponse(Response):
+    """Starts an answer and never finishes it: uvicorn closes the connection mid-response."""
+
+    def __init__(self) -> None:
+        super().__init__(status_code=200)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"64")],
+            }
+        )
+
+
+# -- query parameters ----------------------------------------------------------------------
+
+
+def query_bool(ctx: Ctx, name: str) -> bool | None:
+    """A boolean query parameter (`true`/`false`), None when absent; 400 otherwise."""
+    value = ctx.query.get(name)
+    if value is None:
+        return None
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise bad_request(f"{name}: must be true or false, got {value!r}")
+
+
+def query_enum(
+    ctx: Ctx, name: str, values: Sequence[str], default: str | None = None
+) -> str | None:
+    """A query parameter restricted to `values`; 400 naming the allowed ones."""
+    value = ctx.query.get(name)
+    if value is None:
+        return default
+    if value not in values:
+        raise bad_request(f"{name}: must be one of {', '.join(values)}, got {value!r}")
+    return value
+
+
+def _page_token(offset: int) -> str:
+    raw = f"{offset}.{zlib.crc32(f'docsync-emulator/{offset}'.encode()):08x}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _page_offset(token: str) -> int:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+        offset = int(raw.split(".", 1)[0])
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        offset = -1
+    if offset < 0 or _page_token(offset) != token:
+        raise bad_request("page: not a page token returned in next.page by this list")
+    return offset
+
+
+def paginate(ctx: Ctx, items: Sequence[Any]) -> Response:
+    """Answer a list: `{items, count, next?: {page}}` from `limit` (1..1000, default 50) and `page`.
+
+    `count` is the total; `next` is absent on the last page; `page` is an opaque token.
+    """
+    raw_limit = ctx.query.get("limit")
+    limit = DEFAULT_PAGE_SIZE
+    if raw_limit is not None:
+        try:
+            limit = int(raw_limit)
+        except ValueError:
+            raise bad_request(f"limit: must be an integer, got {raw_limit!r}") from None
+        if not 1 <= limit <= MAX_PAGE_SIZE:
+            raise bad_request(f"limit: must be between 1 and {MAX_PAGE_SIZE}, got {limit}")
+    page = ctx.query.get("page")
+    offset = 0 if page is None else _page_offset(page)
+    body: dict[str, Any] = {"items": list(items[offset : offset + limit]), "count": len(items)}
+    if offset + limit < len(items):
+        body["next"] = {"page": _page_token(offset + limit)}
+    return ok(body)
+
+
+# -- the route wrapper ---------------------------------------------------------------------
+
+Handler = Callable[[Ctx], Response]
+
+
+def api_route(method: str, path: str, handler: Handler) -> Route:
+    """A `/v1` route: stats, faults, auth, one transaction around `handler`, error bodies.
+
+    `path` is the full template, e.g. "/v1/orgs/{organizationId}/teams/{teamId}".
+    """
+    key = f"{method} {path}"
+
+    async def endpoint(request: Request) -> Response:
+        state: EmulatorState = request.app.state.emulator
+        state.stats.record(key)
+        decision = state.faults.decide(method, request.url.path, state.now().timestamp())
+        if decision.latency:
+            await asyncio.sleep(decision.latency / 1000)
+        if decision.status is not None:
+            state.stats.record_fault(str(decision.status))
+            error = ApiError(decision.status, decision.message)
+            return error_response(error, decision.headers)
+        raw_body = await request.body()
+        try:
+            with state.store.transaction() as tx:
+                user = authenticate(tx, request.headers.get("authorization"))
+                ctx = Ctx(request, tx, state, user, raw_body, iso(state.now()))
+                response = handler(ctx)
+        except ApiError as error:
+            response = error_response(error)
+        except Exception:
+            log.exception("emulator bug while answering %s", key)
+            response = error_response(ApiError(500, f"Internal emulator error in {key}"))
+        response.headers.update(decision.headers)
+        if decision.drop and method in _WRITES and response.status_code < 400:
+            state.stats.record_fault("drop")
+            return DroppedResponse()
+        return response
+
+    endpoint.__name__ = f"{method.lower()}_{handler.__name__}"
+    return Route(path, endpoint, methods=[method])

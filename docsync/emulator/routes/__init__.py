@@ -1,0 +1,1 @@
+"""Route modules of the emulator; each exposes `routes: list[starlette.routing.BaseRoute]`."""

@@ -1,0 +1,105 @@
+"""Organization members: list with filters and sorting, get, PATCH role, DELETE, mark as SSO."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access, member_id
+from docsync.emulator.errors import conflict, not_found
+from docsync.emulator.http import Ctx, api_route, empty, ok, paginate, query_enum
+from docsync.emulator.validate import ROLES, Fields
+from docsync.emulator.views import member_view
+
+BASE = "/v1/orgs/{organizationId}/members"
+
+
+def _member(ctx: Ctx, org: str) -> dict[str, Any]:
+    found = ctx.tx.get("member", member_id(org, ctx.params["userId"]))
+    if found is None:
+        raise not_found(f"User {ctx.params['userId']!r} is not a member of organization {org!r}")
+    return found
+
+
+def _check_last_admin(ctx: Ctx, org: str, uid: str) -> None:
+    admins = [r for r in ctx.tx.rows("member", org=org) if r.data.get("role") == "admin"]
+    if [r.data["user"] for r in admins] == [uid]:
+        raise conflict(f"{uid!r} is the last admin of organization {org!r}: promote another first")
+
+
+def list_members(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    role = query_enum(ctx, "role", (*ROLES, "guest"))
+    sort = query_enum(ctx, "sort", ("joinedAt", "lastSeenAt", "name"), "joinedAt")
+    order = query_enum(ctx, "order", ("asc", "desc"), "desc")
+    search = (ctx.query.get("search") or "").lower()
+    items = [member_view(ctx, org, row.data) for row in ctx.tx.rows("member", org=org)]
+    if role is not None:
+        wanted = None if role == "guest" else role
+        items = [m for m in items if m["role"] == wanted]
+    if search:
+        items = [
+            m
+            for m in items
+            if search in m["user"]["displayName"].lower() or search in m["user"]["email"].lower()
+        ]
+    if sort == "lastSeenAt":
+        items = [m for m in items if m.get("lastSeenAt")]
+    key = {
+        "joinedAt": lambda m: (m["joinedAt"], m["id"]),
+        "lastSeenAt": lambda m: (m.get("lastSeenAt", ""), m["id"]),
+        "name": lambda m: (m["user"]["displayName"].lower(), m["id"]),
+    }[sort or "joinedAt"]
+    items.sort(key=key, reverse=order == "desc")
+    return paginate(ctx, items)
+
+
+def get_member(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    return ok(member_view(ctx, org, _member(ctx, org)))
+
+
+def update_member(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    member = _member(ctx, org)
+    body = Fields(ctx.body(), ("role",))
+    if body.has("role"):
+        role = body.enum("role", ROLES, nullable=True)
+        if role != "admin" and member.get("role") == "admin":
+            _check_last_admin(ctx, org, member["user"])
+        member = {**member, "role": role}
+        ctx.tx.update("member", member_id(org, member["user"]), member)
+    return ok(member_view(ctx, org, member))
+
+
+def delete_member(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    uid = ctx.params["userId"]
+    member = ctx.tx.get("member", member_id(org, uid))
+    if member is None:
+        return empty(204)
+    if member.get("role") == "admin":
+        _check_last_admin(ctx, org, uid)
+    ctx.tx.delete("member", member_id(org, uid))
+    for row in ctx.tx.rows("team-member", org=org):
+        if row.data["user"] == uid:
+            ctx.tx.delete("team-member", row.id)
+    return empty(205)
+
+
+def set_sso(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    member = {**_member(ctx, org), "sso": True}
+    ctx.tx.update("member", member_id(org, member["user"]), member)
+    return ok(member_view(ctx, org, member))
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", BASE, list_members),
+    api_route("GET", BASE + "/{userId}", get_member),
+    api_route("PATCH", BASE + "/{userId}", update_member),
+    api_route("DELETE", BASE + "/{userId}", delete_member),
+    api_route("POST", BASE + "/{userId}/sso", set_sso),
+]

@@ -1,0 +1,210 @@
+"""OpenAPI specs keyed by slug: list, POST, get, PUT upsert, PATCH visibility, DELETE, versions.
+
+A new version is recorded whenever a spec is created or its `source` changes; the emulator
+"processes" a source instantly (`processingState` is `complete`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access, can
+from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.store import Row
+from docsync.emulator.validate import URL_PATTERN, Fields, check_string
+
+# docs-platform-api.md §2.18 (lowercase); the production contract also allows uppercase.
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+BASE = "/v1/orgs/{organizationId}/openapi"
+SPEC = BASE + "/{specSlug}"
+
+
+def _spec_id(org: str, slug: str) -> str:
+    return f"{org}/{slug}"
+
+
+def _find(ctx: Ctx, org: str) -> Row:
+    row = ctx.tx.get_row("openapi-spec", _spec_id(org, ctx.params["specSlug"]))
+    if row is None:
+        raise not_found(f"No OpenAPI specification {ctx.params['specSlug']!r} in {org!r}")
+    return row
+
+
+def spec_view(ctx: Ctx, row: Row) -> dict[str, Any]:
+    """An `OpenAPISpec`; `sourceURL` only for URL sources, never the text."""
+    data, slug = row.data, row.data["slug"]
+    body: dict[str, Any] = {
+        "object": "openapi-spec",
+        "id": data["id"],
+        "createdAt": data["createdAt"],
+        "updatedAt": data["updatedAt"],
+        "slug": slug,
+        "processingState": "complete",
+        "visibility": data.get("visibility", "private"),
+        "lastVersion": data["lastVersion"],
+        "lastProcessedAt": data["updatedAt"],
+        "lastProcessedErrorCount": 0,
+        "permissions": {"view": True, "edit": can(ctx.member, Access.CONTENT)},
+        "urls": {
+            "location": ctx.url(f"/orgs/{row.org}/openapi/{slug}"),
+            "app": ctx.app_url(f"/o/{row.org}/openapi/{slug}"),
+        },
+    }
+    if "url" in data["source"]:
+        body["sourceURL"] = data["source"]["url"]
+    return body
+
+
+def _version_view(ctx: Ctx, row: Row) -> dict[str, Any]:
+    spec = ctx.tx.get_row("openapi-spec", row.parent or "")
+    assert spec is not None
+    location = f"/orgs/{row.org}/openapi/{spec.data['slug']}/versions/{row.id}"
+    return {
+        "object": "openapi-spec-version",
+        "id": row.id,
+        "createdAt": row.data["createdAt"],
+        "url": row.data["source"].get("url") or ctx.url(location + "/content"),
+        "urls": {"location": ctx.url(location)},
+    }
+
+
+def _source(body: Fields) -> dict[str, str]:
+    raw = body.obj("source", required=True) or {}
+    source = Fields(raw, ("url", "text"), "source.")
+    if source.has("url") == source.has("text"):
+        raise bad_request("source: give exactly one of url or text")
+    if source.has("url"):
+        url = source.string("url", required=True, max_len=2048, pattern=URL_PATTERN)
+        return {"url": url or ""}
+    return {"text": source.string("text", required=True, min_len=1) or ""}
+
+
+def _record(ctx: Ctx, org: str, spec_id: str, source: dict[str, str]) -> str:
+    version = new_id()
+    data: dict[str, Any] = {"createdAt": ctx.now, "source": source}
+    ctx.tx.insert("openapi-version", version, data, org=org, parent=spec_id)
+    return version
+
+
+def _write(ctx: Ctx, org: str, slug: str, source: dict[str, str]) -> tuple[Row, bool]:
+    """Create or update the spec; returns the row and whether it was created."""
+    key = _spec_id(org, slug)
+    row = ctx.tx.get_row("openapi-spec", key)
+    if row is None:
+        data: dict[str, Any] = {"id": new_id(), "slug": slug, "createdAt": ctx.now}
+        data["updatedAt"] = ctx.now
+        data.update(source=source, lastVersion=_record(ctx, org, key, source))
+        ctx.tx.insert("openapi-spec", key, data, org=org)
+    elif _digest(row.data["source"]) != _digest(source):
+        version = _record(ctx, org, key, source)
+        updated = {**row.data, "source": source, "lastVersion": version, "updatedAt": ctx.now}
+        ctx.tx.update("openapi-spec", key, updated)
+    found = ctx.tx.get_row("openapi-spec", key)
+    assert found is not None
+    return found, row is None
+
+
+def _digest(source: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(source, sort_keys=True).encode()).hexdigest()
+
+
+def list_specs(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    return paginate(ctx, [spec_view(ctx, r) for r in ctx.tx.rows("openapi-spec", org=org)])
+
+
+def create_spec(ctx: Ctx) -> Response:
+    org = ctx.org(Access.CONTENT)["id"]
+    body = Fields(ctx.body(), ("slug", "source"))
+    slug = body.string("slug", required=True, min_len=1, max_len=100, pattern=SLUG_PATTERN)
+    assert slug is not None
+    if ctx.tx.get("openapi-spec", _spec_id(org, slug)) is not None:
+        raise conflict(f"slug: an OpenAPI specification {slug!r} already exists (use PUT)")
+    row, _ = _write(ctx, org, slug, _source(body))
+    return created(spec_view(ctx, row))
+
+
+def get_spec(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    return ok(spec_view(ctx, _find(ctx, org)))
+
+
+def put_spec(ctx: Ctx) -> Response:
+    org = ctx.org(Access.CONTENT)["id"]
+    slug = check_string("specSlug", ctx.params["specSlug"], 1, 100, SLUG_PATTERN)
+    row, was_created = _write(ctx, org, slug, _source(Fields(ctx.body(), ("source",))))
+    return ok(spec_view(ctx, row), 201 if was_created else 200)
+
+
+def patch_spec(ctx: Ctx) -> Response:
+    org = ctx.org(Access.CONTENT)["id"]
+    row = _find(ctx, org)
+    visibility = Fields(ctx.body(), ("visibility",)).enum(
+        "visibility", ("private", "public"), required=True
+    )
+    ctx.tx.update("openapi-spec", row.id, {**row.data, "visibility": visibility})
+    return ok(spec_view(ctx, _find(ctx, org)))
+
+
+def delete_spec(ctx: Ctx) -> Response:
+    org = ctx.org(Access.CONTENT_ADMIN)["id"]
+    removed = ctx.tx.delete_tree("openapi-spec", _spec_id(org, ctx.params["specSlug"]))
+    return empty(205 if removed else 204)
+
+
+def _versions(ctx: Ctx) -> list[Row]:
+    org = ctx.org()["id"]
+    return ctx.tx.rows("openapi-version", parent=_find(ctx, org).id)
+
+
+def _version(ctx: Ctx) -> Row:
+    versions = _versions(ctx)
+    wanted = ctx.params.get("versionId", "latest")
+    for row in reversed(versions):
+        if wanted in ("latest", row.id):
+            return row
+    raise not_found(f"No version {wanted!r} of OpenAPI specification {ctx.params['specSlug']!r}")
+
+
+def list_versions(ctx: Ctx) -> Response:
+    versions = list(reversed(_versions(ctx)))  # newest first
+    return paginate(ctx, [_version_view(ctx, row) for row in versions])
+
+
+def get_version(ctx: Ctx) -> Response:
+    return ok(_version_view(ctx, _version(ctx)))
+
+
+def version_content(ctx: Ctx) -> Response:
+    row = _version(ctx)
+    view = _version_view(ctx, row)
+    source = row.data["source"]
+    entry = {"text": source["text"]} if "text" in source else {"url": source["url"]}
+    return ok(
+        {
+            "filesystem": {"openapi": entry},
+            "url": view["url"],
+            "urls": {"source": view["url"], "public": None},
+        }
+    )
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", BASE, list_specs),
+    api_route("POST", BASE, create_spec),
+    api_route("GET", SPEC, get_spec),
+    api_route("PUT", SPEC, put_spec),
+    api_route("PATCH", SPEC, patch_spec),
+    api_route("DELETE", SPEC, delete_spec),
+    api_route("GET", SPEC + "/versions", list_versions),
+    api_route("GET", SPEC + "/versions/latest", get_version),
+    api_route("GET", SPEC + "/versions/latest/content", version_content),
+    api_route("GET", SPEC + "/versions/{versionId}", get_version),
+    api_route("GET", SPEC + "/versions/{versionId}/content", version_content),
+]

@@ -1,0 +1,135 @@
+"""Organizations: the caller's list, one organization, PATCH of its settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access, can, membership
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx, api_route, ok, paginate
+from docsync.emulator.validate import ROLES, URL_PATTERN, Fields, check_string
+
+_FIELDS = (
+    "title",
+    "emailDomains",
+    "hostname",
+    "defaultRole",
+    "defaultContent",
+    "logo",
+    "sso",
+    "ai",
+    "inviteLinks",
+)
+
+
+def org_view(ctx: Ctx, org: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+    """An `Organization` with the caller's permissions (`member` is the caller's row)."""
+    admin = can(member, Access.ADMIN)
+    content = can(member, Access.CONTENT)
+    urls: dict[str, Any] = {
+        "location": ctx.url(f"/orgs/{org['id']}"),
+        "app": ctx.app_url(f"/o/{org['id']}"),
+    }
+    if org.get("logo"):
+        urls["logo"] = org["logo"]
+    body: dict[str, Any] = {
+        "object": "organization",
+        "id": org["id"],
+        "title": org["title"],
+        "createdAt": org["createdAt"],
+        "emailDomains": list(org.get("emailDomains") or []),
+        "type": org.get("type", "business"),
+        "defaultRole": org.get("defaultRole"),
+        "sso": bool(org.get("sso")),
+        "ai": bool(org.get("ai")),
+        "inviteLinks": bool(org.get("inviteLinks")),
+        "plan": org.get("plan", "free_2024"),
+        "mergeRules": {"type": "none"},
+        "urls": urls,
+        "trial": {"status": "notapplicable", "count": 0},
+        "permissions": {
+            "view": True,
+            "access": True,
+            "admin": admin,
+            "ownTeam": admin,
+            "createContent": content,
+            "createOpenAPISpec": content,
+            "viewBilling": admin,
+            "listMembers": True,
+            "listTeams": True,
+            "listIntegrations": True,
+            "listInstallations": admin,
+            "installIntegration": admin,
+        },
+    }
+    if org.get("hostname"):
+        body["hostname"] = org["hostname"]
+    if org.get("defaultContent"):
+        body["defaultContent"] = org["defaultContent"]
+    return body
+
+
+def list_orgs(ctx: Ctx) -> Response:
+    items = []
+    for org in ctx.tx.docs("organization"):
+        member = membership(ctx.tx, org["id"], ctx.user["id"])
+        if member is not None:
+            items.append(org_view(ctx, org, member))
+    return paginate(ctx, items)
+
+
+def get_org(ctx: Ctx) -> Response:
+    org = ctx.org()
+    return ok(org_view(ctx, org, ctx.member))
+
+
+def _default_content(ctx: Ctx, org: str, value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise bad_request("defaultContent: must be {type: site, site: <site id>} or null")
+    fields = Fields(value, ("type", "site"), "defaultContent.")
+    fields.enum("type", ("site",), required=True)
+    site = fields.string("site", required=True, min_len=1)
+    found = ctx.tx.get_row("site", site or "")
+    if found is None or found.org != org:
+        raise bad_request(f"defaultContent.site: no site {site!r} in organization {org!r}")
+    return {"type": "site", "site": site}
+
+
+def update_org(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)
+    body = Fields(ctx.body(), _FIELDS)
+    changes: dict[str, Any] = {}
+    if body.has("title"):
+        changes["title"] = body.string("title", min_len=2, max_len=255, pattern=r"\S.*\S")
+    if body.has("emailDomains"):
+        domains = body.strings("emailDomains", max_len=255) or []
+        changes["emailDomains"] = [d for d in domains]
+    if body.has("hostname"):
+        changes["hostname"] = body.string(
+            "hostname", min_len=3, max_len=32, pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"
+        )
+    if body.has("defaultRole"):
+        changes["defaultRole"] = body.enum("defaultRole", ROLES, nullable=True)
+    if body.has("defaultContent"):
+        changes["defaultContent"] = _default_content(ctx, org["id"], body.data["defaultContent"])
+    if body.has("logo"):
+        logo = body.data["logo"]
+        changes["logo"] = None if logo is None else check_string("logo", logo, 1, 2048, URL_PATTERN)
+    for flag in ("sso", "ai", "inviteLinks"):
+        if body.has(flag):
+            changes[flag] = body.boolean(flag)
+    updated = {**org, **changes}
+    ctx.tx.update("organization", org["id"], updated)
+    return ok(org_view(ctx, updated, ctx.member))
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", "/v1/orgs", list_orgs),
+    api_route("GET", "/v1/orgs/{organizationId}", get_org),
+    api_route("PATCH", "/v1/orgs/{organizationId}", update_org),
+]

@@ -1,0 +1,191 @@
+"""Teams and team members: create, list, get, rename, delete; batch and single memberships."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access, member_id, membership
+from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.store import Row
+from docsync.emulator.validate import Fields
+from docsync.emulator.views import member_view, team_view
+
+TEAM_ROLES = ("owner", "member")
+BASE = "/v1/orgs/{organizationId}/teams"
+
+
+def _team(ctx: Ctx, org: str) -> Row:
+    row = ctx.tx.get_row("team", ctx.params["teamId"])
+    if row is None or row.org != org:
+        raise not_found(f"Team {ctx.params['teamId']!r} not found in organization {org!r}")
+    return row
+
+
+def resolve_member(ctx: Ctx, org: str, key: str, field: str) -> str:
+    """The user id of an organization member given by user id or email; 400 when unknown."""
+    if membership(ctx.tx, org, key) is not None:
+        return key
+    for row in ctx.tx.rows("member", org=org):
+        user = ctx.tx.get("user", row.data["user"]) or {}
+        if str(user.get("email", "")).lower() == key.lower():
+            return str(row.data["user"])
+    raise bad_request(f"{field}: {key!r} is not a member of organization {org!r} (id or email)")
+
+
+def _set_role(ctx: Ctx, org: str, team: str, uid: str, role: str) -> None:
+    key = f"{team}/{uid}"
+    if ctx.tx.get("team-member", key) is None:
+        ctx.tx.insert("team-member", key, {"user": uid, "role": role}, org=org, parent=team)
+    else:
+        ctx.tx.update("team-member", key, {"user": uid, "role": role})
+
+
+def list_teams(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    rows = ctx.tx.rows("team", org=org)
+    title = ctx.query.get("title")
+    if title is not None:
+        rows = [r for r in rows if title.lower() in r.data["title"].lower()]
+    owner = ctx.query.get("owner")
+    if owner is not None:
+        found = membership(ctx.tx, org, owner)
+        if found is None:
+            raise bad_request(f"owner: {owner!r} is not a member of organization {org!r}")
+        if found.get("role") != "admin":
+            rows = [
+                r
+                for r in rows
+                if (ctx.tx.get("team-member", f"{r.id}/{owner}") or {}).get("role") == "owner"
+            ]
+    return paginate(ctx, [team_view(ctx, r) for r in rows])
+
+
+def create_team(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    body = Fields(ctx.body(), ("title", "members"))
+    title = body.string("title", required=True, min_len=1, max_len=64)
+    members = [
+        resolve_member(ctx, org, key, f"members[{i}]")
+        for i, key in enumerate(body.strings("members") or [])
+    ]
+    team_id = new_id()
+    ctx.tx.insert("team", team_id, {"id": team_id, "title": title, "createdAt": ctx.now}, org=org)
+    for uid in dict.fromkeys(members):
+        _set_role(ctx, org, team_id, uid, "member")
+    row = ctx.tx.get_row("team", team_id)
+    assert row is not None
+    return created(team_view(ctx, row))
+
+
+def get_team(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    return ok(team_view(ctx, _team(ctx, org)))
+
+
+def update_team(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    row = _team(ctx, org)
+    body = Fields(ctx.body(), ("title",))
+    title = body.string("title", required=True, min_len=1, max_len=64)
+    ctx.tx.update("team", row.id, {**row.data, "title": title})
+    updated = ctx.tx.get_row("team", row.id)
+    assert updated is not None
+    return ok(team_view(ctx, updated))
+
+
+def delete_team(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    row = ctx.tx.get_row("team", ctx.params["teamId"])
+    if row is None or row.org != org:
+        return empty(204)
+    for saml in ctx.tx.rows("saml-provider", org=org):
+        if saml.data.get("defaultTeam") == row.id:
+            raise conflict(
+                f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
+                f"{saml.data['label']!r}: change or delete the provider first"
+            )
+    ctx.tx.delete_tree("team", row.id)
+    return empty(205)
+
+
+def list_team_members(ctx: Ctx) -> Response:
+    org = ctx.org()["id"]
+    team = _team(ctx, org)
+    items: list[dict[str, Any]] = []
+    for row in ctx.tx.rows("team-member", parent=team.id):
+        member = ctx.tx.get("member", member_id(org, row.data["user"]))
+        if member is not None:
+            items.append(
+                {
+                    "organization": member_view(ctx, org, member),
+                    "team": {"role": row.data["role"]},
+                    "permissions": {"view": True},
+                }
+            )
+    return paginate(ctx, items)
+
+
+def update_team_members(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    team = _team(ctx, org)
+    body = Fields(ctx.body(), ("add", "remove", "memberships"))
+    add = [
+        resolve_member(ctx, org, k, f"add[{i}]") for i, k in enumerate(body.strings("add") or [])
+    ]
+    remove = [
+        resolve_member(ctx, org, k, f"remove[{i}]")
+        for i, k in enumerate(body.strings("remove") or [])
+    ]
+    roles: dict[str, str] = {}
+    for key, value in (body.obj("memberships") or {}).items():
+        uid = resolve_member(ctx, org, key, f"memberships.{key}")
+        if not isinstance(value, dict):
+            raise bad_request(f"memberships.{key}: must be an object {{role}}")
+        role = Fields(value, ("role",), f"memberships.{key}.").enum(
+            "role", TEAM_ROLES, required=True
+        )
+        assert role is not None
+        roles[uid] = role
+    for uid in add:
+        if uid not in remove and ctx.tx.get("team-member", f"{team.id}/{uid}") is None:
+            _set_role(ctx, org, team.id, uid, roles.get(uid, "member"))
+    for uid, role in roles.items():
+        if uid not in remove:
+            _set_role(ctx, org, team.id, uid, role)
+    for uid in remove:
+        ctx.tx.delete("team-member", f"{team.id}/{uid}")
+    return empty(204)
+
+
+def put_team_member(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    team = _team(ctx, org)
+    uid = resolve_member(ctx, org, ctx.params["userId"], "userId")
+    role = Fields(ctx.body(required=False), ("role",)).enum("role", TEAM_ROLES)
+    current = ctx.tx.get("team-member", f"{team.id}/{uid}")
+    _set_role(ctx, org, team.id, uid, role or (current or {}).get("role", "member"))
+    return empty(204)
+
+
+def delete_team_member(ctx: Ctx) -> Response:
+    org = ctx.org(Access.ADMIN)["id"]
+    team = _team(ctx, org)
+    existed = ctx.tx.delete("team-member", f"{team.id}/{ctx.params['userId']}")
+    return empty(205 if existed else 204)
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", BASE, list_teams),
+    api_route("PUT", BASE, create_team),
+    api_route("GET", BASE + "/{teamId}", get_team),
+    api_route("PATCH", BASE + "/{teamId}", update_team),
+    api_route("DELETE", BASE + "/{teamId}", delete_team),
+    api_route("GET", BASE + "/{teamId}/members", list_team_members),
+    api_route("PUT", BASE + "/{teamId}/members", update_team_members),
+    api_route("PUT", BASE + "/{teamId}/members/{userId}", put_team_member),
+    api_route("DELETE", BASE + "/{teamId}/members/{userId}", delete_team_member),
+]

@@ -1,0 +1,187 @@
+"""Load and apply the seed (../shared/INTERFACE.md §3): users, organizations, members, spaces.
+
+Extensions beyond the interface: optional `collections` and `teams`, optional extra organization
+fields (emailDomains, hostname, defaultRole, inviteLinks, sso, ai, type, plan), member `sso`.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from docsync.emulator.errors import SeedError
+from docsync.emulator.store import Tx
+
+ROLES = ("admin", "create", "review", "edit", "comment", "read")
+_ORG_EXTRAS = (
+    "emailDomains",
+    "hostname",
+    "defaultRole",
+    "inviteLinks",
+    "sso",
+    "ai",
+    "type",
+    "plan",
+)
+
+
+def default_seed() -> dict[str, Any]:
+    """The seed shipped inside the package (the same as examples/emulator-seed.yaml)."""
+    text = resources.files("docsync.emulator").joinpath("default-seed.yaml").read_text("utf-8")
+    return parse_seed(text, "default-seed.yaml")
+
+
+def load_seed(source: str | Path | dict[str, Any] | None) -> dict[str, Any]:
+    """A seed from a YAML file path, an already parsed mapping, or the default when None."""
+    if source is None:
+        return default_seed()
+    if isinstance(source, dict):
+        check_seed(source, "seed")
+        return source
+    path = Path(source)
+    try:
+        text = path.read_text("utf-8")
+    except OSError as error:
+        raise SeedError(f"cannot read seed file {path}: {error.strerror}") from error
+    return parse_seed(text, str(path))
+
+
+def parse_seed(text: str, origin: str) -> dict[str, Any]:
+    """Parse YAML text into a checked seed; SeedError names the file and the entry."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise SeedError(f"{origin}: not valid YAML: {error}") from error
+    if not isinstance(data, dict):
+        raise SeedError(f"{origin}: a seed is a mapping with users, organizations and spaces")
+    check_seed(data, origin)
+    return data
+
+
+def _entries(seed: dict[str, Any], key: str, origin: str) -> list[dict[str, Any]]:
+    value = seed.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise SeedError(f"{origin}: {key} must be a list of mappings")
+    return value
+
+
+def _need(entry: dict[str, Any], key: str, where: str) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str) or not value:
+        raise SeedError(f"{where}: {key} is required and must be a non-empty string")
+    return value
+
+
+def check_seed(seed: dict[str, Any], origin: str) -> None:
+    """Raise SeedError for the first problem: missing fields, unknown references, duplicates."""
+    unknown = set(seed) - {"users", "organizations", "spaces", "collections", "teams"}
+    if unknown:
+        raise SeedError(f"{origin}: unknown top-level keys {sorted(unknown)}")
+    users: set[str] = set()
+    tokens: set[str] = set()
+    for i, user in enumerate(_entries(seed, "users", origin)):
+        where = f"{origin}: users[{i}]"
+        uid, token = _need(user, "id", where), _need(user, "token", where)
+        _need(user, "email", where)
+        if uid in users or token in tokens:
+            raise SeedError(f"{where}: duplicate user id or token")
+        users.add(uid)
+        tokens.add(token)
+    orgs: set[str] = set()
+    for i, org in enumerate(_entries(seed, "organizations", origin)):
+        where = f"{origin}: organizations[{i}]"
+        orgs.add(_need(org, "id", where))
+        _need(org, "title", where)
+        for j, member in enumerate(org.get("members") or []):
+            if not isinstance(member, dict) or member.get("user") not in users:
+                raise SeedError(f"{where}.members[{j}]: user must name a seeded user id")
+            if member.get("role") is not None and member.get("role") not in ROLES:
+                raise SeedError(f"{where}.members[{j}]: role must be one of {ROLES} or null")
+    containers: set[str] = set()
+    for key in ("collections", "spaces", "teams"):
+        for i, entry in enumerate(_entries(seed, key, origin)):
+            where = f"{origin}: {key}[{i}]"
+            _need(entry, "id", where)
+            _need(entry, "title", where)
+            if entry.get("organization") not in orgs:
+                raise SeedError(f"{where}: organization must name a seeded organization")
+            parent = entry.get("parent")
+            if key != "teams" and parent is not None and parent not in containers:
+                raise SeedError(f"{where}: parent must name a collection listed before it")
+            if key == "collections":
+                containers.add(entry["id"])
+            for member in entry.get("members") or [] if key == "teams" else []:
+                if member not in users:
+                    raise SeedError(f"{where}: members must name seeded user ids")
+
+
+def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
+    """Insert the seed's resources; `now` (ISO 8601) stamps createdAt/joinedAt."""
+    for user in seed.get("users") or []:
+        tx.insert("user", user["id"], {**user, "displayName": user.get("displayName", user["id"])})
+    for org in seed.get("organizations") or []:
+        data: dict[str, Any] = {
+            "id": org["id"],
+            "title": org["title"],
+            "createdAt": now,
+            "emailDomains": [],
+            "type": "business",
+            "plan": "free_2024",
+            "defaultRole": None,
+            "defaultContent": None,
+            "inviteLinks": False,
+            "sso": False,
+            "ai": False,
+        }
+        data.update({key: org[key] for key in _ORG_EXTRAS if key in org})
+        tx.insert("organization", org["id"], data, org=org["id"])
+        for member in org.get("members") or []:
+            tx.insert(
+                "member",
+                f"{org['id']}/{member['user']}",
+                {
+                    "user": member["user"],
+                    "role": member.get("role"),
+                    "joinedAt": now,
+                    "lastSeenAt": now,
+                    "sso": bool(member.get("sso", False)),
+                    "disabled": False,
+                },
+                org=org["id"],
+            )
+    for key in ("collections", "spaces"):
+        kind = key[:-1]
+        for entry in seed.get(key) or []:
+            data = {
+                "id": entry["id"],
+                "title": entry["title"],
+                "createdAt": now,
+                "updatedAt": now,
+                "deletedAt": None,
+                "defaultLevel": entry.get("defaultLevel", "inherit"),
+            }
+            if kind == "space":
+                data.update({"emoji": entry.get("emoji", ""), "editMode": "live"})
+            else:
+                data["description"] = entry.get("description")
+            tx.insert(
+                kind, entry["id"], data, org=entry["organization"], parent=entry.get("parent")
+            )
+    for team in seed.get("teams") or []:
+        tx.insert(
+            "team",
+            team["id"],
+            {"id": team["id"], "title": team["title"], "createdAt": now},
+            org=team["organization"],
+        )
+        for uid in team.get("members") or []:
+            tx.insert(
+                "team-member",
+                f"{team['id']}/{uid}",
+                {"user": uid, "role": "member"},
+                org=team["organization"],
+                parent=team["id"],
+            )

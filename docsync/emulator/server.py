@@ -1,0 +1,103 @@
+"""Serve the emulator with uvicorn: in the foreground (the CLI) or in a thread (tests)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from types import TracebackType
+
+import uvicorn
+from starlette.applications import Starlette
+
+from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.state import EmulatorState
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8719
+
+
+class _DropFilter(logging.Filter):
+    """Hides uvicorn's complaint about the connections the emulator drops on purpose."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "returned without completing response" not in record.getMessage()
+
+
+def _quiet_drops() -> None:
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _DropFilter) for f in logger.filters):
+        logger.addFilter(_DropFilter())
+
+
+def _uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=log_level in ("debug", "info"),
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+    )
+
+
+def serve(
+    config: EmulatorConfig,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    log_level: str = "warning",
+) -> None:
+    """Run the emulator until SIGINT/SIGTERM (uvicorn handles both signals)."""
+    _quiet_drops()
+    uvicorn.Server(_uvicorn_config(create_app(config), host, port, log_level)).run()
+
+
+class EmulatorThread:
+    """The emulator on a free loopback port in a daemon thread; a context manager.
+
+    `url` is "http://127.0.0.1:<port>" once started.
+    """
+
+    def __init__(self, config: EmulatorConfig, log_level: str = "warning") -> None:
+        _quiet_drops()
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._sock.bind((DEFAULT_HOST, 0))
+        self.port: int = self._sock.getsockname()[1]
+        self.url = f"http://{DEFAULT_HOST}:{self.port}"
+        app = create_app(config)
+        self.state: EmulatorState = app.state.emulator
+        self._server = uvicorn.Server(_uvicorn_config(app, DEFAULT_HOST, self.port, log_level))
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True
+        )
+
+    def start(self) -> EmulatorThread:
+        """Start serving; returns once the server accepts connections (or raises after 10 s)."""
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the emulator did not start within 10 seconds")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._sock.close()
+        self.state.store.close()
+
+    def __enter__(self) -> EmulatorThread:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

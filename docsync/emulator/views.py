@@ -1,0 +1,114 @@
+"""Response shapes of the organization-level resources, with the fields production requires.
+
+Route modules (and the sites routes, which embed `Space` objects in site spaces) render stored
+rows through these functions, so every answer of one resource kind has the same shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docsync.emulator.auth import Access, can
+from docsync.emulator.http import Ctx
+from docsync.emulator.store import Row
+
+Doc = dict[str, Any]
+
+
+def user_view(ctx: Ctx, user: Doc) -> Doc:
+    """A `User` (never its token)."""
+    body: Doc = {
+        "object": "user",
+        "id": user["id"],
+        "displayName": user.get("displayName") or user["id"],
+        "email": user["email"],
+        "urls": {"location": ctx.url(f"/users/{user['id']}")},
+    }
+    if user.get("photoURL"):
+        body["photoURL"] = user["photoURL"]
+    return body
+
+
+def member_view(ctx: Ctx, org: str, member: Doc) -> Doc:
+    """An `OrganizationMember`: the user, the role (null = guest) and counts."""
+    uid = member["user"]
+    user = ctx.tx.get("user", uid) or {"id": uid, "email": ""}
+    teams = sum(1 for row in ctx.tx.rows("team-member", org=org) if row.data["user"] == uid)
+    body: Doc = {
+        "object": "member",
+        "id": uid,
+        "role": member.get("role"),
+        "user": user_view(ctx, user),
+        "disabled": bool(member.get("disabled", False)),
+        "joinedAt": member["joinedAt"],
+        "sso": bool(member.get("sso", False)),
+        "spaces": 0,
+        "teams": teams,
+        "sites": 0,
+    }
+    if member.get("lastSeenAt"):
+        body["lastSeenAt"] = member["lastSeenAt"]
+    return body
+
+
+def team_view(ctx: Ctx, row: Row) -> Doc:
+    """An `OrganizationTeam`: title, member count, timestamps and the caller's permissions."""
+    return {
+        "object": "team",
+        "id": row.id,
+        "title": row.data["title"],
+        "members": len(ctx.tx.rows("team-member", parent=row.id)),
+        "spaces": 0,
+        "createdAt": row.data["createdAt"],
+        "permissions": {"admin": can(ctx.member, Access.ADMIN), "view": True},
+    }
+
+
+def space_view(ctx: Ctx, row: Row) -> Doc:
+    """A `Space` with every field production marks required (counts are 0, no content)."""
+    data = row.data
+    app = ctx.app_url(f"/o/{row.org}/s/{row.id}")
+    body: Doc = {
+        "object": "space",
+        "id": row.id,
+        "title": data["title"],
+        "emoji": data.get("emoji") or "",
+        "visibility": "in-collection" if row.parent else "private",
+        "createdAt": data["createdAt"],
+        "updatedAt": data["updatedAt"],
+        "editMode": data.get("editMode", "live"),
+        "mergeRules": {"type": "inherit"},
+        "urls": {"location": ctx.url(f"/spaces/{row.id}"), "app": app},
+        "organization": row.org,
+        "revision": data.get("revision") or f"rev_{row.id}",
+        "defaultLevel": data.get("defaultLevel", "inherit"),
+        "comments": 0,
+        "changeRequests": 0,
+        "changeRequestsOpen": 0,
+        "changeRequestsDraft": 0,
+        "permissions": _content_permissions(ctx),
+    }
+    if row.parent:
+        body["parent"] = row.parent
+    if data.get("deletedAt"):
+        body["deletedAt"] = data["deletedAt"]
+    if data.get("language"):
+        body["language"] = data["language"]
+    return body
+
+
+def _content_permissions(ctx: Ctx) -> Doc:
+    edit = ctx.role in ("admin", "create", "edit")
+    admin = can(ctx.member, Access.CONTENT_ADMIN)
+    return {
+        "view": True,
+        "access": True,
+        "admin": admin,
+        "viewInviteLinks": admin,
+        "edit": edit,
+        "triggerGitSync": edit,
+        "comment": ctx.role is not None and ctx.role != "read",
+        "merge": edit or ctx.role == "review",
+        "review": edit or ctx.role == "review",
+        "installIntegration": admin,
+    }

@@ -1,0 +1,122 @@
+"""What a kind sees while it plans (manifest, live state, references) and while it applies."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docsync.engine.model import Action
+from docsync.engine.state import DesiredResource, DesiredState, LiveResource, LiveState
+from docsync.manifest import LoadedManifest, format_path
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class PlanContext:
+    loaded: LoadedManifest
+    live: LiveState
+    desired: DesiredState = field(default_factory=DesiredState)
+    actions: list[Action] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unmanaged: list[LiveResource] = field(default_factory=list)
+
+    @property
+    def prune(self) -> set[str]:
+        return set(self.loaded.manifest.prune)
+
+    def where(self, path: Path) -> str | None:
+        location = self.loaded.location(path)
+        return str(location) if location else None
+
+    def problem(self, path: Path, message: str) -> None:
+        """Records a located problem; planning goes on so that all are reported together."""
+        where = self.where(path)
+        prefix = f"{where}: " if where else ""
+        self.problems.append(f"{prefix}{format_path(path)}: {message}")
+
+    def sensitive(self, path: Path) -> bool:
+        return self.loaded.is_sensitive(path)
+
+    def resolve(self, kind: str, ref: str, path: Path, *, noun: str | None = None) -> str | None:
+        """The address of the `kind` that `ref` names: a manifest entry (by name or pinned id)
+        first, then a live resource (by id or name). Records a problem and returns None if none
+        or several match."""
+        noun = noun or kind
+        wanted = [d for d in self.desired.by_kind[kind] if not d.absent]
+        hits = {d.address for d in wanted if ref in (d.name, d.key, d.pinned_id)}
+        if not hits:
+            live = self.live.by_kind[kind]
+            by_id = [r.address for r in live if r.id == ref]
+            hits = set(by_id) or {r.address for r in live if ref in (r.name, r.key)}
+            if len(hits) > 1:
+                ids = ", ".join(sorted(r.id for r in live if ref in (r.name, r.key)))
+                self.problem(path, f"{noun} {ref!r} is ambiguous: live ids {ids}; use the id")
+                return None
+        if len(hits) > 1:
+            self.problem(path, f"{noun} {ref!r} names several manifest entries; use an id")
+            return None
+        if not hits:
+            names = {d.name for d in wanted} | {r.name for r in self.live.by_kind[kind]}
+            close = difflib.get_close_matches(ref, sorted(names), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            self.problem(path, f"no {noun} {ref!r} in the manifest or the organization{hint}")
+            return None
+        return hits.pop()
+
+    def add(self, action: Action) -> Action:
+        self.actions.append(action)
+        return action
+
+
+class RunContext:
+    """Apply-time state: the API client and the ids of resources, live or just created."""
+
+    def __init__(self, api: ApiClient, org_id: str, ids: dict[str, str]) -> None:
+        self.api = api
+        self.org_id = org_id
+        self.ids = dict(ids)
+
+    def id_of(self, address: str) -> str:
+        try:
+            return self.ids[address]
+        except KeyError:
+            raise LookupError(
+                f"{address} has no id yet: the action that creates it did not run"
+            ) from None
+
+    def resolve(self, value: Any) -> Any:
+        """Replaces `{"$ref": address}` placeholders with the ids they stand for."""
+        if isinstance(value, dict):
+            if set(value) == {"$ref"}:
+                return self.id_of(value["$ref"])
+            return {k: self.resolve(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.resolve(v) for v in value]
+        return value
+
+
+def refs_in(value: Any) -> Iterable[str]:
+    """Every address a payload refers to through `{"$ref": ...}` placeholders."""
+    if isinstance(value, dict):
+        if set(value) == {"$ref"}:
+            yield value["$ref"]
+        else:
+            for item in value.values():
+                yield from refs_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from refs_in(item)
+
+
+def ref(address: str | None) -> dict[str, str] | None:
+    return {"$ref": address} if address else None
+
+
+def desired_location(ctx: PlanContext, resource: DesiredResource) -> str | None:
+    return ctx.where(resource.path)

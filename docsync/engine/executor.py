@@ -1,0 +1,123 @@
+"""Carries out a plan along its dependency graph: parallel where independent, and a failure
+skips only what depends on it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from docsync.engine.context import RunContext
+from docsync.engine.model import Action, Plan
+from docsync.errors import DocsyncError
+
+if TYPE_CHECKING:
+    from docsync.kinds.base import Kind
+
+log = logging.getLogger(__name__)
+
+Outcome = Literal["done", "failed", "skipped"]
+
+
+@dataclass
+class ActionResult:
+    action: Action
+    outcome: Outcome
+    seconds: float = 0.0
+    error: str | None = None
+
+
+@dataclass
+class ApplyReport:
+    results: list[ActionResult] = field(default_factory=list)
+
+    def of(self, outcome: Outcome) -> list[ActionResult]:
+        return [r for r in self.results if r.outcome == outcome]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.outcome == "done" for r in self.results)
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.of('done'))} done, {len(self.of('failed'))} failed, "
+            f"{len(self.of('skipped'))} skipped"
+        )
+
+
+Progress = Callable[[ActionResult], None]
+
+
+async def apply_plan(
+    plan: Plan,
+    run: RunContext,
+    kinds: Mapping[str, Kind],
+    *,
+    parallelism: int = 8,
+    on_result: Progress | None = None,
+) -> ApplyReport:
+    """Runs every action whose dependencies are done, at most `parallelism` at a time."""
+    by_key = {a.key: a for a in plan.actions}
+    waiting = {a.key: {d for d in a.depends_on if d in by_key} for a in plan.actions}
+    dependents: dict[str, list[str]] = {key: [] for key in by_key}
+    for key, deps in waiting.items():
+        for dep in deps:
+            dependents[dep].append(key)
+    report = ApplyReport()
+    finished: set[str] = set()
+    succeeded: set[str] = set()
+    gate = asyncio.Semaphore(max(1, parallelism))
+
+    def record(result: ActionResult) -> None:
+        report.results.append(result)
+        finished.add(result.action.key)
+        if result.outcome == "done":
+            succeeded.add(result.action.key)
+        if on_result:
+            on_result(result)
+
+    def skip_dependents(key: str, reason: str) -> None:
+        for child in dependents[key]:
+            if child not in finished:
+                record(ActionResult(by_key[child], "skipped", error=reason))
+                skip_dependents(child, reason)
+
+    async def run_one(action: Action) -> ActionResult:
+        kind = kinds[action.kind]
+        async with gate:
+            started = time.monotonic()
+            try:
+                await kind.execute(action, run)
+            except (DocsyncError, LookupError) as error:
+                return ActionResult(action, "failed", time.monotonic() - started, str(error))
+            return ActionResult(action, "done", time.monotonic() - started)
+
+    running: dict[asyncio.Task[ActionResult], str] = {}
+    started: set[str] = set()
+
+    def start_ready() -> None:
+        for key, deps in waiting.items():
+            if key in started or key in finished:
+                continue
+            if deps <= succeeded:
+                started.add(key)
+                running[asyncio.ensure_future(run_one(by_key[key]))] = key
+
+    start_ready()
+    while running:
+        done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            key = running.pop(task)
+            result = task.result()
+            record(result)
+            if result.outcome == "failed":
+                skip_dependents(key, f"{result.action.verb} {result.action.address} failed")
+        start_ready()
+    # Anything left waits on a skipped action (already recorded) or was never reachable.
+    for key in by_key:
+        if key not in finished:
+            record(ActionResult(by_key[key], "skipped", error="a dependency did not run"))
+    return report

@@ -1,0 +1,88 @@
+"""Dependency edges between actions, and an order that respects them.
+
+Creates and updates wait for the resources they refer to; a delete waits for every change that
+stops a live resource from referring to what it deletes (decK's levels, but per resource)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from graphlib import CycleError, TopologicalSorter
+
+from docsync.engine.context import refs_in
+from docsync.engine.errors import PlanError
+from docsync.engine.model import Action
+from docsync.engine.state import LiveResource, LiveState
+
+_BRINGS_INTO_BEING = ("create", "replace", "restore")
+
+
+def link(actions: list[Action], live: LiveState) -> list[str]:
+    """Fills `depends_on` of every action; returns problems (deletes that something needs)."""
+    by_address: dict[str, list[Action]] = defaultdict(list)
+    for action in actions:
+        by_address[action.address].append(action)
+    problems: list[str] = []
+    for action in actions:
+        needs: list[Action] = []
+        if action.verb != "delete":
+            for target in set(refs_in(action.payload)) | _ancestors(action.address):
+                needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
+            # Several actions on one address run in plan order (an update before its reorder).
+            same_address = by_address[action.address]
+            needs += same_address[: same_address.index(action)]
+        else:
+            for holder in _holders_of(action.address, live):
+                holder_actions = by_address.get(holder.address, [])
+                if not any(_releases(a, action.address) for a in holder_actions):
+                    problems.append(
+                        f"{action.address} cannot be deleted: {holder.address} still refers to it "
+                        "(change or delete that entry in the same plan)"
+                    )
+                needs += holder_actions
+            # Children that are deleted go first.
+            needs += [
+                a
+                for address, group in by_address.items()
+                if address.startswith(action.address + ".")
+                for a in group
+                if a.verb == "delete"
+            ]
+        action.depends_on = sorted({a.key for a in needs if a is not action})
+    return problems
+
+
+def _ancestors(addr: str) -> set[str]:
+    parts = addr.split("].")
+    return {"].".join(parts[:i]) + "]" for i in range(1, len(parts))}
+
+
+def _holders_of(addr: str, live: LiveState) -> list[LiveResource]:
+    return [r for group in live.by_kind.values() for r in group if addr in r.refs]
+
+
+def _releases(action: Action, addr: str) -> bool:
+    """Whether the action stops its resource from referring to `addr`."""
+    if action.verb in ("delete", "replace"):
+        return True
+    return any(c.before == addr and c.after != addr for c in action.changes)
+
+
+def order(actions: list[Action]) -> list[Action]:
+    """A stable topological order: among ready actions, the planner's own order wins."""
+    position = {a.key: i for i, a in enumerate(actions)}
+    by_key = {a.key: a for a in actions}
+    sorter: TopologicalSorter[str] = TopologicalSorter()
+    for action in actions:
+        sorter.add(action.key, *[d for d in action.depends_on if d in by_key])
+    try:
+        sorter.prepare()
+    except CycleError as error:
+        cycle = " -> ".join(error.args[1])
+        raise PlanError(f"the plan has a dependency cycle: {cycle}") from error
+    result: list[Action] = []
+    while sorter.is_active():
+        ready = sorted(sorter.get_ready(), key=position.__getitem__)
+        for key in ready:
+            result.append(by_key[key])
+            sorter.done(key)
+    return result

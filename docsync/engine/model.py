@@ -1,0 +1,98 @@
+"""The plan as plain data: actions with addresses, field changes, locations and dependencies."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Verb = Literal[
+    "create", "update", "delete", "replace", "restore", "reorder", "publish", "unpublish"
+]
+
+#: The order in which verbs are counted and listed in summaries.
+VERBS: tuple[Verb, ...] = (
+    "create",
+    "update",
+    "replace",
+    "restore",
+    "reorder",
+    "publish",
+    "unpublish",
+    "delete",
+)
+
+#: Marks a field that has no value on one side (absent live, or not written).
+ABSENT: Any = None
+
+
+def address(kind: str, key: str, parent: str | None = None) -> str:
+    """`team["Platform"]`, or `site["Docs"].section["Guides"]` under a parent address."""
+    quoted = key.replace("\\", "\\\\").replace('"', '\\"')
+    own = f'{kind}["{quoted}"]'
+    return f"{parent}.{own}" if parent else own
+
+
+@dataclass
+class FieldChange:
+    """A field's move from `before` (live) to `after` (desired); sensitive ones never shown."""
+
+    field: str
+    before: Any
+    after: Any
+    sensitive: bool = False
+    #: values are addresses of other resources (shown as such, not as strings)
+    reference: bool = False
+
+
+@dataclass
+class Action:
+    """One step of a plan. `payload` holds what the kind needs to carry it out, as JSON data;
+    references to resources created in the same apply are `{"$ref": address}` placeholders."""
+
+    verb: Verb
+    kind: str
+    address: str
+    changes: list[FieldChange] = field(default_factory=list)
+    location: str | None = None
+    live_id: str | None = None
+    depends_on: list[str] = field(default_factory=list)
+    payload: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Unique within a plan: one verb per address, except a reorder beside an update."""
+        return f"{self.verb} {self.address}"
+
+
+@dataclass(frozen=True)
+class Unmanaged:
+    """A live resource that no manifest entry matches and whose kind is not pruned."""
+
+    kind: str
+    address: str
+    id: str
+
+
+@dataclass
+class Plan:
+    organization: str
+    actions: list[Action] = field(default_factory=list)
+    unmanaged: list[Unmanaged] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not self.actions
+
+    def counts(self) -> Counter[str]:
+        return Counter(action.verb for action in self.actions)
+
+    def summary(self) -> str:
+        """Terraform's line, with the extra verbs only when they occur."""
+        counts = self.counts()
+        creates = counts["create"] + counts["replace"]
+        deletes = counts["delete"] + counts["replace"]
+        updates = sum(counts[v] for v in ("update", "restore", "reorder", "publish", "unpublish"))
+        return f"{creates} to create, {updates} to update, {deletes} to delete"

@@ -1,0 +1,96 @@
+"""Manifest + live state -> plan: read what the manifest needs, match, diff, link, order."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from docsync.engine.context import PlanContext
+from docsync.engine.errors import PlanError, PlanProblems
+from docsync.engine.graph import link, order
+from docsync.engine.model import Plan, Unmanaged
+from docsync.engine.state import LiveState
+from docsync.manifest import LoadedManifest
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.kinds.base import Kind
+
+log = logging.getLogger(__name__)
+
+
+async def resolve_organization(api: ApiClient, wanted: str) -> dict[str, Any]:
+    """The organization the manifest names, by id or title, among those the token can see.
+
+    One list call: it returns whole organizations, so no further GET is needed."""
+    orgs = await api.list_all("/v1/orgs")
+    by_id = [o for o in orgs if o.get("id") == wanted]
+    if by_id:
+        return by_id[0]
+    by_title = [o for o in orgs if o.get("title") == wanted]
+    if len(by_title) == 1:
+        return by_title[0]
+    if by_title:
+        ids = ", ".join(str(o["id"]) for o in by_title)
+        raise PlanError(f"organization {wanted!r} is ambiguous (ids {ids}): write its id instead")
+    visible = ", ".join(f"{o.get('title')} ({o.get('id')})" for o in orgs) or "none"
+    raise PlanError(f"organization {wanted!r} is not one the token can see; it can see: {visible}")
+
+
+def _referenced(kinds: Sequence[Kind], wanted: set[str]) -> set[str]:
+    """Kinds that wanted kinds refer to, transitively: they must be read to resolve names."""
+    by_name = {k.name: k for k in kinds}
+    out: set[str] = set()
+    todo = list(wanted)
+    while todo:
+        kind = by_name.get(todo.pop())
+        if kind is None:
+            continue
+        for target in {f.ref for f in kind.fields if f.ref} | set(kind.needs):
+            if target not in out and target not in wanted:
+                out.add(target)
+                todo.append(target)
+    return out
+
+
+async def read_live(
+    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
+) -> tuple[LiveState, list[Kind]]:
+    """Reads, concurrently, every kind the plan needs; normalizes them in declaration order."""
+    manifest = loaded.manifest
+    organization = await resolve_organization(api, manifest.organization)
+    live = LiveState(organization)
+    direct = {k.name for k in kinds if k.wanted(manifest, set())}
+    needed = direct | _referenced(kinds, direct)
+    wanted = [k for k in kinds if k.name in needed]
+    raws = await asyncio.gather(*(k.fetch(api, live.org_id, manifest) for k in wanted))
+    for kind, raw in zip(wanted, raws, strict=True):
+        for resource in kind.to_live(raw, live):
+            live.add(resource)
+        live.fetched.add(kind.name)
+    return live, wanted
+
+
+def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
+    """The pure half of planning: no network, so it is tested without a server."""
+    ctx = PlanContext(loaded, live)
+    for kind in kinds:
+        for desired in kind.to_desired(ctx):
+            ctx.desired.add(desired)
+    for kind in kinds:
+        kind.plan(ctx)
+    ctx.problems += link(ctx.actions, live)
+    if ctx.problems:
+        raise PlanProblems(ctx.problems)
+    plan = Plan(organization=live.org_id, actions=order(ctx.actions))
+    plan.unmanaged = [Unmanaged(r.kind, r.address, r.id) for r in ctx.unmanaged]
+    return plan
+
+
+async def make_plan(
+    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
+) -> tuple[Plan, LiveState]:
+    live, wanted = await read_live(api, loaded, kinds)
+    return diff(loaded, live, wanted), live

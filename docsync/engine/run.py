@@ -1,0 +1,35 @@
+"""The main job end to end, without a terminal: plan against the API, then apply."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from docsync.api import ApiClient
+from docsync.engine.context import RunContext
+from docsync.engine.executor import ApplyReport, Progress, apply_plan
+from docsync.engine.model import Plan
+from docsync.engine.planner import make_plan
+from docsync.engine.state import LiveState
+from docsync.kinds import KINDS, Kind
+from docsync.manifest import LoadedManifest
+
+
+async def plan(
+    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind] = KINDS
+) -> tuple[Plan, LiveState]:
+    return await make_plan(api, loaded, kinds)
+
+
+async def apply(
+    api: ApiClient,
+    plan: Plan,
+    live: LiveState,
+    *,
+    parallelism: int,
+    kinds: Sequence[Kind] = KINDS,
+    on_result: Progress | None = None,
+) -> ApplyReport:
+    ids = {resource.address: resource.id for resource in live.by_address.values()}
+    run = RunContext(api, live.org_id, ids)
+    by_name = {kind.name: kind for kind in kinds}
+    return await apply_plan(plan, run, by_name, parallelism=parallelism, on_result=on_result)

@@ -1,0 +1,88 @@
+"""Desired and live state, normalized to one shape per kind so that they can be compared."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.engine.errors import PlanError
+
+
+@dataclass
+class LiveResource:
+    """A resource as the API shows it, with fields in manifest shape and references as addresses."""
+
+    kind: str
+    id: str
+    key: str
+    address: str
+    name: str
+    fields: dict[str, Any]
+    raw: dict[str, Any] = field(default_factory=dict)
+    refs: set[str] = field(default_factory=set)
+    parent: str | None = None
+
+
+@dataclass
+class DesiredResource:
+    """A manifest entry: only the fields the user wrote, references still as written."""
+
+    kind: str
+    key: str
+    address: str
+    name: str
+    fields: dict[str, Any]
+    path: tuple[str | int, ...]
+    pinned_id: str | None = None
+    absent: bool = False
+    protect: bool = False
+    parent: str | None = None
+    entry: Any = None
+
+
+class LiveState:
+    """Every live resource read for a plan, indexed by kind, address and id."""
+
+    def __init__(self, organization: dict[str, Any]) -> None:
+        self.organization = organization
+        self.by_kind: dict[str, list[LiveResource]] = defaultdict(list)
+        self.by_address: dict[str, LiveResource] = {}
+        self.by_id: dict[tuple[str, str], LiveResource] = {}
+        self.fetched: set[str] = set()
+        #: the id of the API token's own user, when the API says
+        self.me: str | None = None
+
+    @property
+    def org_id(self) -> str:
+        return str(self.organization["id"])
+
+    def add(self, resource: LiveResource) -> None:
+        existing = self.by_address.get(resource.address)
+        if existing is not None:
+            raise PlanError(
+                f"{resource.address}: two live {resource.kind}s have this key "
+                f"(ids {existing.id} and {resource.id}); pin the one you mean with `id:` "
+                "in the manifest, or rename one of them"
+            )
+        self.by_kind[resource.kind].append(resource)
+        self.by_address[resource.address] = resource
+        self.by_id[(resource.kind, resource.id)] = resource
+
+    def address_of(self, kind: str, resource_id: str | None) -> str | None:
+        if resource_id is None:
+            return None
+        found = self.by_id.get((kind, resource_id))
+        return found.address if found else None
+
+
+class DesiredState:
+    """Every manifest entry, by kind and address."""
+
+    def __init__(self) -> None:
+        self.by_kind: dict[str, list[DesiredResource]] = defaultdict(list)
+        self.by_address: dict[str, DesiredResource] = {}
+
+    def add(self, resource: DesiredResource) -> None:
+        self.by_kind[resource.kind].append(resource)
+        self.by_address.setdefault(resource.address, resource)

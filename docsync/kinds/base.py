@@ -1,0 +1,383 @@
+"""What a managed kind declares, and the generic planning every simple kind shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docsync.api import OutcomeUnknown
+from docsync.engine.context import PlanContext, RunContext, ref
+from docsync.engine.model import Action, FieldChange, address
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+Path = tuple[str | int, ...]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Field:
+    """A managed field: how it reads live, how it compares, where it goes when written.
+
+    `ref` names the kind the field refers to: both sides then hold addresses, and the request
+    carries the referenced id. `create`/`update` say whether the field travels in the create or
+    the update body; a field in neither is written by the kind's own code (a move, a sub-list)."""
+
+    name: str
+    ref: str | None = None
+    sensitive: bool = False
+    normalize: Callable[[Any], Any] = _same
+    live: Callable[[dict[str, Any]], Any] | None = None
+    create: bool = True
+    update: bool = True
+    wire: str | None = None
+
+    def read(self, raw: dict[str, Any]) -> Any:
+        return self.normalize(self.live(raw) if self.live else raw.get(self.name))
+
+    @property
+    def wire_name(self) -> str:
+        return self.wire or self.name
+
+
+def field_changes(
+    fields: Sequence[Field],
+    desired: DesiredResource,
+    live: LiveResource | None,
+    ctx: PlanContext,
+    equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: bool(before == after),
+) -> list[FieldChange]:
+    """The written fields whose desired value differs from the live one (all, for a create)."""
+    out = []
+    for f in fields:
+        if f.name not in desired.fields:
+            continue
+        after = desired.fields[f.name]
+        before = live.fields.get(f.name) if live else None
+        if live is None or not equal(f, before, after):
+            sensitive = f.sensitive or ctx.sensitive((*desired.path, f.name))
+            out.append(FieldChange(f.name, before, after, sensitive, bool(f.ref)))
+    return out
+
+
+class Kind:
+    """A managed resource kind. Subclasses declare the class attributes and the API calls."""
+
+    name: ClassVar[str]
+    section: ClassVar[str]
+    fields: ClassVar[tuple[Field, ...]] = ()
+    #: kinds whose live state must be known before this one is normalized (references, parents)
+    needs: ClassVar[tuple[str, ...]] = ()
+    prunable: ClassVar[bool] = True
+
+    # -- reading -------------------------------------------------------------------------------
+    def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
+        """Whether a plan must read this kind: the manifest writes it, prunes it or refers to it."""
+        return (
+            bool(getattr(manifest, self.section, None))
+            or self.section in manifest.prune
+            or (self.name in referenced)
+        )
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must read its live state")
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        raise NotImplementedError(f"{type(self).__name__} must normalize its live state")
+
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        raise NotImplementedError(f"{type(self).__name__} must read its manifest entries")
+
+    # -- planning ------------------------------------------------------------------------------
+    def plan(self, ctx: PlanContext) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must plan")
+
+    # -- applying ------------------------------------------------------------------------------
+    async def execute(self, action: Action, run: RunContext) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must apply its actions")
+
+
+class CrudKind(Kind):
+    """A kind of independent resources listed, created, updated and deleted one by one.
+
+    Subclasses give the key of a live item and of a manifest entry, the request bodies, and the
+    calls. Everything else (matching, field diffs, prune, protect, placeholders) is here."""
+
+    key_field: ClassVar[str] = "title"
+    #: live items a plan reads for this kind: one list call, every page
+    list_path: ClassVar[str] = ""
+
+    # -- reading -------------------------------------------------------------------------------
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        return await api.list_all(self.list_path.format(org=org_id))
+
+    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
+        return str(raw[self.key_field])
+
+    def live_refs(self, raw: dict[str, Any], fields: dict[str, Any]) -> set[str]:
+        return {str(fields[f.name]) for f in self.fields if f.ref and fields.get(f.name)}
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        resources = []
+        for item in raw:
+            key = self.live_key(item, live)
+            fields = {f.name: self.read_live(f, item, live) for f in self.fields}
+            resources.append(
+                LiveResource(
+                    kind=self.name,
+                    id=str(item["id"]),
+                    key=key,
+                    address=address(self.name, key),
+                    name=str(item.get(self.key_field, key)),
+                    fields=fields,
+                    raw=item,
+                    refs=self.live_refs(item, fields),
+                )
+            )
+        return resources
+
+    def read_live(self, f: Field, raw: dict[str, Any], live: LiveState) -> Any:
+        value = f.read(raw)
+        if f.ref and value is not None:
+            return live.address_of(f.ref, str(value)) or f"{f.ref}#{value}"
+        return value
+
+    def entries(self, ctx: PlanContext) -> Sequence[Any]:
+        return list(getattr(ctx.loaded.manifest, self.section))
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        return str(getattr(entry, self.key_field))
+
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        """The comparable value of a written field; references become addresses."""
+        if f.ref and value is not None:
+            return ctx.resolve(f.ref, str(value), (*path, f.name))
+        return f.normalize(value)
+
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        resources = []
+        for index, entry in enumerate(self.entries(ctx)):
+            path: Path = (self.section, index)
+            key = self.desired_key(entry, path, ctx)
+            written = entry.model_fields_set
+            fields = {
+                f.name: self.desired_value(f, getattr(entry, f.name), path, ctx)
+                for f in self.fields
+                if f.name in written
+            }
+            resources.append(
+                DesiredResource(
+                    kind=self.name,
+                    key=key,
+                    address=address(self.name, key),
+                    name=str(getattr(entry, self.key_field, key)),
+                    fields=fields,
+                    path=path,
+                    pinned_id=getattr(entry, "id", None),
+                    absent=getattr(entry, "state", "present") == "absent",
+                    protect=bool(getattr(entry, "protect", False)),
+                    entry=entry,
+                )
+            )
+        return resources
+
+    # -- planning ------------------------------------------------------------------------------
+    def match(self, desired: DesiredResource, ctx: PlanContext) -> LiveResource | None:
+        if desired.pinned_id:
+            found = ctx.live.by_id.get((self.name, desired.pinned_id))
+            if found is None and not desired.absent:
+                self.missing_pinned(desired, ctx)
+            return found
+        return ctx.live.by_address.get(desired.address)
+
+    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        ctx.problem(
+            (*desired.path, "id"),
+            f"no {self.name} with id {desired.pinned_id!r} in the organization; "
+            "remove `id:` to create it anew",
+        )
+
+    def plan(self, ctx: PlanContext) -> None:
+        if not self.wanted(ctx.loaded.manifest, set()):
+            return  # read only to resolve references: nothing of it is managed
+        matched: set[str] = set()
+        for desired in ctx.desired.by_kind[self.name]:
+            live = self.match(desired, ctx)
+            if live is not None:
+                matched.add(live.address)
+            if desired.absent:
+                if live is not None:
+                    self.plan_delete(live, ctx, desired)
+            elif live is None:
+                if not desired.pinned_id:
+                    self.plan_create(desired, ctx)
+            else:
+                self.plan_update(desired, live, ctx)
+        for live in ctx.live.by_kind[self.name]:
+            if live.address in matched:
+                continue
+            if self.prunable and self.section in ctx.prune:
+                self.plan_delete(live, ctx, None)
+            else:
+                ctx.unmanaged.append(live)
+
+    def changes(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> list[FieldChange]:
+        return field_changes(self.fields, desired, live, ctx, self.equal)
+
+    def equal(self, f: Field, before: Any, after: Any) -> bool:
+        return bool(before == after)
+
+    def payload_value(self, f: Field, value: Any) -> Any:
+        return ref(value) if f.ref else value
+
+    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+        changes = self.changes(desired, None, ctx)
+        payload = {
+            "key": desired.key,
+            "fields": {
+                f.name: self.payload_value(f, desired.fields[f.name])
+                for f in self.fields
+                if f.name in desired.fields
+            },
+        }
+        return ctx.add(
+            Action(
+                "create",
+                self.name,
+                desired.address,
+                changes,
+                ctx.where(desired.path),
+                payload=payload,
+            )
+        )
+
+    def plan_update(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        changes = self.changes(desired, live, ctx)
+        if not changes:
+            return None
+        payload = {
+            "key": desired.key,
+            "fields": {c.field: self.payload_value(self.field(c.field), c.after) for c in changes},
+        }
+        action = Action(
+            "update",
+            self.name,
+            desired.address,
+            changes,
+            ctx.where(desired.path),
+            live_id=live.id,
+            payload=payload,
+        )
+        if desired.address != live.address:
+            action.notes.append(f"was {live.address}")
+        return ctx.add(action)
+
+    def plan_delete(
+        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+    ) -> Action | None:
+        if desired is not None and desired.protect:
+            ctx.problem(desired.path, "is protected (`protect: true`) and cannot be deleted")
+            return None
+        changes = [
+            FieldChange(f.name, live.fields.get(f.name), None, f.sensitive, bool(f.ref))
+            for f in self.fields
+            if live.fields.get(f.name) is not None
+        ]
+        location = ctx.where(desired.path) if desired else None
+        action = Action(
+            "delete",
+            self.name,
+            live.address,
+            changes,
+            location,
+            live_id=live.id,
+            payload={"key": live.key},
+        )
+        if desired is None:
+            action.notes.append(f"pruned: no manifest entry, and `prune` lists {self.section}")
+        return ctx.add(action)
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+    # -- applying ------------------------------------------------------------------------------
+    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+        """The request body: the written fields that travel in this request, by wire name."""
+        return {
+            f.wire_name: fields[f.name]
+            for f in self.fields
+            if f.name in fields and (f.create if creating else f.update)
+        }
+
+    def item_path(self, run: RunContext, live_id: str) -> str:
+        return f"{self.list_path.format(org=run.org_id)}/{live_id}"
+
+    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
+        """Sends the create request and returns the new id (subclasses change verb or path)."""
+        path = self.list_path.format(org=run.org_id)
+        created = await run.api.write("POST", path, self.body(fields, creating=True))
+        return str(created["id"])
+
+    async def after_create(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        """Writes, with one update, the written fields that the create request cannot carry."""
+        late = {
+            f.wire_name: fields[f.name]
+            for f in self.fields
+            if f.name in fields and f.update and not f.create
+        }
+        if late:
+            await run.api.write("PATCH", self.item_path(run, new_id), late)
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        body = self.body(fields, creating=False)
+        if body:
+            await run.api.write("PATCH", self.item_path(run, live_id), body)
+
+    async def delete(self, live_id: str, run: RunContext) -> None:
+        await run.api.write("DELETE", self.item_path(run, live_id))
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        """After a create whose outcome is unknown: the id of a live item with this key, if any."""
+        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        live = LiveState(organization={"id": run.org_id})
+        found = [item for item in items if self.live_key(item, live) == key]
+        return str(found[-1]["id"]) if found else None
+
+    async def create_once(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
+        """Creates without ever making a duplicate: when the server may or may not have done the
+        create (dropped connection, 5xx), re-read by natural key and adopt what is there."""
+        for _attempt in range(3):
+            try:
+                return await self.create(key, fields, run)
+            except OutcomeUnknown:
+                found = await self.find(key, fields, run)
+                if found is not None:
+                    return found
+        return await self.create(key, fields, run)
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        fields = run.resolve(action.payload.get("fields", {}))
+        key = str(action.payload.get("key", ""))
+        if action.verb == "create":
+            new_id = await self.create_once(key, fields, run)
+            run.ids[action.address] = new_id
+            await self.after_create(new_id, fields, run)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            await self.update(action.live_id, fields, run)
+        elif action.verb == "delete":
+            assert action.live_id is not None
+            await self.delete(action.live_id, run)
+        else:
+            raise ValueError(f"{self.name} cannot {action.verb}")

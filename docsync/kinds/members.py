@@ -1,0 +1,98 @@
+"""Organization members' roles, keyed by email. Members join by invitation, which the API
+description does not cover, so docsync changes roles and removes, but never adds."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docsync.api import NotFound
+from docsync.engine.context import PlanContext, RunContext
+from docsync.engine.model import address
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import CrudKind, Field, Path
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+
+class MemberKind(CrudKind):
+    name = "member"
+    section = "members"
+    key_field = "email"
+    list_path = "/v1/orgs/{org}/members"
+    prunable = False  # members leave only through an explicit `state: absent`
+    fields = (Field("role"),)
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        members = await api.list_all(self.list_path.format(org=org_id))
+        try:
+            me = await api.get("/v1/user")
+        except NotFound:
+            me = None
+        return {"members": members, "me": me}
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        me = raw.get("me") or {}
+        live.me = me.get("id")
+        resources = []
+        for item in raw["members"]:
+            user = item.get("user") or {}
+            key = str(user.get("email") or item["id"])
+            resources.append(
+                LiveResource(
+                    kind=self.name,
+                    id=str(item["id"]),
+                    key=key,
+                    address=address(self.name, key),
+                    name=key,
+                    fields={"role": item.get("role")},
+                    raw=item,
+                )
+            )
+        return resources
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        wanted = str(entry.email)
+        by_id = ctx.live.by_id.get((self.name, wanted))
+        return by_id.key if by_id else wanted
+
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        return value
+
+    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        self.not_a_member(desired, ctx)
+
+    def not_a_member(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        ctx.problem(
+            desired.path,
+            f"{desired.key} is not a member of the organization; docsync manages the roles of "
+            "existing members and cannot invite (invite them first, or remove this entry)",
+        )
+
+    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        self.not_a_member(desired, ctx)
+
+    def plan(self, ctx: PlanContext) -> None:
+        super().plan(ctx)
+        self.guard(ctx)
+
+    def guard(self, ctx: PlanContext) -> None:
+        """Never remove the token's own user, and never leave the organization without an admin."""
+        me = ctx.live.me
+        roles = {r.address: r.fields.get("role") for r in ctx.live.by_kind[self.name]}
+        mine = [a for a in ctx.actions if a.kind == self.name]
+        for action in mine:
+            desired = ctx.desired.by_address.get(action.address)
+            path = desired.path if desired else (self.section,)
+            if action.verb == "delete":
+                roles.pop(action.address, None)
+                if action.live_id == me:
+                    ctx.problem(path, "is the user of the API token: docsync never removes it")
+            else:
+                roles[action.address] = action.payload["fields"].get("role")
+        if mine and "admin" not in roles.values():
+            ctx.problem((self.section,), "this plan would leave the organization without an admin")
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})

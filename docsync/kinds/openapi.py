@@ -1,0 +1,64 @@
+"""OpenAPI specifications, keyed by slug: the slug is also their address in the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docsync.engine.context import PlanContext, RunContext
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import CrudKind, Field
+
+
+def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
+    # The API reads back only the URL of a URL source; a text source is never returned.
+    url = raw.get("sourceURL")
+    return {"url": url} if url else None
+
+
+def _source(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(exclude_none=True)
+    return value
+
+
+class OpenApiKind(CrudKind):
+    name = "openapi"
+    section = "openapi"
+    key_field = "slug"
+    list_path = "/v1/orgs/{org}/openapi"
+    fields = (Field("source", normalize=_source, live=_source_from_live),)
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        resources = super().to_live(raw, live)
+        for resource in resources:
+            resource.id = resource.key  # the API addresses a spec by its slug, not its id
+        return resources
+
+    def match(self, desired: DesiredResource, ctx: PlanContext) -> LiveResource | None:
+        if desired.pinned_id and desired.pinned_id != desired.key:
+            ctx.problem(
+                (*desired.path, "id"),
+                "an OpenAPI spec is identified by its slug, which cannot change: "
+                "remove `id:` (to move a spec to a new slug, create the new one, delete the old)",
+            )
+            return None
+        return ctx.live.by_address.get(desired.address)
+
+    def equal(self, f: Field, before: Any, after: Any) -> bool:
+        if isinstance(after, dict) and "text" in after:
+            # A text source cannot be read back: it is written when the spec is created.
+            return True
+        return bool(before == after)
+
+    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
+        body = {"slug": key, "source": fields["source"]}
+        await run.api.write("POST", self.list_path.format(org=run.org_id), body)
+        return key
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        if "source" in fields:
+            await run.api.write("PUT", self.item_path(run, live_id), {"source": fields["source"]})
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        return key if any(item.get("slug") == key for item in items) else None

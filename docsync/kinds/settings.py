@@ -1,0 +1,109 @@
+"""Organization settings: one resource, updated in place, never created or deleted."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from docsync.engine.context import PlanContext, RunContext, ref
+from docsync.engine.model import Action
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import Field, Kind, field_changes
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+ADDRESS = "settings"
+
+
+def _domains(value: Any) -> Any:
+    # Order and case of email domains carry no meaning.
+    return sorted({str(d).lower() for d in value}) if value is not None else None
+
+
+def _hostname(value: Any) -> Any:
+    return str(value).lower() if value is not None else None
+
+
+def _default_site(raw: dict[str, Any]) -> Any:
+    content = raw.get("defaultContent")
+    return content.get("site") if isinstance(content, dict) else None
+
+
+class SettingsKind(Kind):
+    name = "settings"
+    section = "settings"
+    fields = (
+        Field("title"),
+        Field("defaultRole"),
+        Field("inviteLinks"),
+        Field("emailDomains", normalize=_domains),
+        Field("hostname", normalize=_hostname),
+        Field("sso"),
+        Field("ai"),
+        Field("defaultContent", ref="site", live=_default_site),
+    )
+
+    def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
+        return manifest.settings is not None
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        return None  # the organization object, read when it was resolved, holds the settings
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        org = live.organization
+        fields = {f.name: f.read(org) for f in self.fields}
+        site = fields["defaultContent"]
+        fields["defaultContent"] = live.address_of("site", site) or site
+        return [
+            LiveResource(
+                kind=self.name,
+                id=str(org["id"]),
+                key=ADDRESS,
+                address=ADDRESS,
+                name=str(org.get("title")),
+                fields=fields,
+                raw=org,
+                refs={fields["defaultContent"]} if fields["defaultContent"] else set(),
+            )
+        ]
+
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        settings = ctx.loaded.manifest.settings
+        if settings is None:
+            return []
+        path: tuple[str | int, ...] = ("settings",)
+        fields: dict[str, Any] = {}
+        for f in self.fields:
+            if f.name not in settings.model_fields_set:
+                continue
+            value = getattr(settings, f.name)
+            if f.name == "defaultContent" and value is not None:
+                value = ctx.resolve("site", str(value.site), (*path, f.name, "site"))
+            fields[f.name] = f.normalize(value)
+        return [DesiredResource(self.name, ADDRESS, ADDRESS, ADDRESS, fields, path)]
+
+    def plan(self, ctx: PlanContext) -> None:
+        for desired in ctx.desired.by_kind[self.name]:
+            live = ctx.live.by_address[ADDRESS]
+            changes = field_changes(self.fields, desired, live, ctx)
+            if changes:
+                body = {c.field: c.after for c in changes}
+                if "defaultContent" in body and body["defaultContent"] is not None:
+                    body["defaultContent"] = {"type": "site", "site": ref(body["defaultContent"])}
+                ctx.add(
+                    Action(
+                        "update",
+                        self.name,
+                        ADDRESS,
+                        changes,
+                        ctx.where(desired.path),
+                        live_id=live.id,
+                        payload={"fields": body},
+                    )
+                )
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        await run.api.write(
+            "PATCH", f"/v1/orgs/{run.org_id}", run.resolve(action.payload["fields"])
+        )

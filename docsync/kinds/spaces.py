@@ -1,0 +1,121 @@
+"""Spaces, keyed by title within their collection. They hold content: never pruned, deleted
+only by `state: absent`, and a pinned space found soft-deleted is restored, not recreated."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from docsync.api import NotFound
+from docsync.engine.context import PlanContext, RunContext
+from docsync.engine.model import Action, FieldChange
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import CrudKind, Field, Path
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+
+class SpaceKind(CrudKind):
+    name = "space"
+    section = "spaces"
+    list_path = "/v1/orgs/{org}/spaces"
+    needs = ("collection",)
+    prunable = False
+    fields = (
+        Field("title"),
+        Field("emoji"),
+        Field("editMode", create=False),
+        Field("defaultLevel", create=False),
+        Field(
+            "collection",
+            ref="collection",
+            live=lambda raw: raw.get("parent"),
+            wire="parent",
+            update=False,
+        ),
+    )
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        """The list omits deleted spaces: a pinned space missing from it is read by id, in case
+        it is in the bin and can be restored."""
+        spaces = await api.list_all(self.list_path.format(org=org_id))
+        listed = {s["id"] for s in spaces}
+        pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed]
+
+        async def read(space_id: str) -> dict[str, Any] | None:
+            try:
+                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}")
+            except NotFound:
+                return None
+            return found if found.get("deletedAt") else None
+
+        binned = await asyncio.gather(*(read(space_id) for space_id in pinned))
+        return spaces + [s for s in binned if s is not None]
+
+    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
+        collection = live.address_of("collection", raw.get("parent"))
+        prefix = live.by_address[collection].key + "/" if collection else ""
+        return f"{prefix}{raw['title']}"
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        resources = super().to_live(raw, live)
+        for resource in resources:
+            if resource.raw.get("deletedAt"):
+                resource.address += "(deleted)"  # never matched by key, only by its pinned id
+        return resources
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        if getattr(entry, "collection", None):
+            collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
+            holder = collection and (
+                ctx.desired.by_address.get(collection) or ctx.live.by_address.get(collection)
+            )
+            if holder:
+                return f"{holder.key}/{entry.title}"
+        return str(entry.title)
+
+    def plan_update(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        if not live.raw.get("deletedAt"):
+            return super().plan_update(desired, live, ctx)
+        changes = [FieldChange("deletedAt", live.raw["deletedAt"], None)]
+        changes += self.changes(desired, live, ctx)
+        fields = {c.field: self.payload_value(self.field(c.field), c.after) for c in changes[1:]}
+        action = Action(
+            "restore",
+            self.name,
+            desired.address,
+            changes,
+            ctx.where(desired.path),
+            live_id=live.id,
+            payload={"key": desired.key, "fields": fields},
+        )
+        action.notes.append("in the bin: restored rather than created anew")
+        return ctx.add(action)
+
+    def plan_delete(
+        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+    ) -> Action | None:
+        if live.raw.get("deletedAt"):
+            return None  # already deleted
+        return super().plan_delete(live, ctx, desired)
+
+    def item_path(self, run: RunContext, live_id: str) -> str:
+        return f"/v1/spaces/{live_id}"
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().update(live_id, fields, run)
+        if "collection" in fields:
+            body = {"parent": fields["collection"]}
+            await run.api.write("POST", f"/v1/spaces/{live_id}/move", body, idempotent=True)
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        if action.verb == "restore":
+            assert action.live_id is not None
+            await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
+            await self.update(action.live_id, run.resolve(action.payload["fields"]), run)
+            return
+        await super().execute(action, run)

@@ -1,0 +1,146 @@
+"""Teams, keyed by title, and their exact membership when the manifest writes `members`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from docsync.engine.context import PlanContext, RunContext
+from docsync.engine.state import LiveResource, LiveState
+from docsync.kinds.base import CrudKind, Field, Path
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+
+def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
+    items = raw.get("_members")
+    if items is None:
+        return None  # membership not read: the manifest does not manage it
+    return {str(item["organization"]["id"]): str(item["team"]["role"]) for item in items}
+
+
+class TeamKind(CrudKind):
+    name = "team"
+    section = "teams"
+    list_path = "/v1/orgs/{org}/teams"
+    needs = ("member",)
+    fields = (
+        Field("title"),
+        Field("members", live=_members_by_user, create=False, update=False),
+    )
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        """Lists teams, then the members of just those teams whose membership is managed."""
+        teams = await api.list_all(self.list_path.format(org=org_id))
+        managed = [t for t in manifest.teams if t.members is not None and t.state != "absent"]
+        titles = {t.title for t in managed}
+        ids = {t.id for t in managed if t.id}
+        chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
+        lists = await asyncio.gather(
+            *(
+                api.list_all(f"{self.list_path.format(org=org_id)}/{t['id']}/members")
+                for t in chosen
+            )
+        )
+        for team, members in zip(chosen, lists, strict=True):
+            team["_members"] = members
+        return teams
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        resources = super().to_live(raw, live)
+        for resource in resources:
+            resource.fields["members"] = self._labelled(resource.fields["members"], live)
+        return resources
+
+    @staticmethod
+    def _labelled(by_user: dict[str, str] | None, live: LiveState) -> dict[str, str] | None:
+        """Members keyed by the member's address key (email), so plans read like the manifest."""
+        if by_user is None:
+            return None
+        out = {}
+        for user_id, role in by_user.items():
+            member = live.by_id.get(("member", user_id))
+            out[member.key if member else user_id] = role
+        return dict(sorted(out.items()))
+
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        if f.name != "members" or value is None:
+            return super().desired_value(f, value, path, ctx)
+        out: dict[str, str] = {}
+        for index, item in enumerate(value):
+            member = self._member(str(item.user), ctx)
+            if member is None:
+                ctx.problem(
+                    (*path, "members", index),
+                    f"{item.user} is not a member of the organization: only members can join "
+                    "a team",
+                )
+                continue
+            out[member.key] = str(item.role)
+        return dict(sorted(out.items()))
+
+    @staticmethod
+    def _member(user: str, ctx: PlanContext) -> LiveResource | None:
+        members = ctx.live.by_kind["member"]
+        return next((m for m in members if user in (m.id, m.key)), None)
+
+    def payload_value(self, f: Field, value: Any) -> Any:
+        return value
+
+    def plan(self, ctx: PlanContext) -> None:
+        super().plan(ctx)
+        # Translate member keys (emails) into user ids for the requests.
+        ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
+        for action in ctx.actions:
+            if action.kind != self.name or action.verb == "delete":
+                continue
+            change = next((c for c in action.changes if c.field == "members"), None)
+            if change is None:
+                continue
+            after = {ids.get(k, k): v for k, v in (change.after or {}).items()}
+            before = {ids.get(k, k): v for k, v in (change.before or {}).items()}
+            if action.verb == "create":
+                # The create request carries the members (as plain members): roles follow.
+                action.payload["fields"]["memberIds"] = sorted(after)
+                before = dict.fromkeys(after, "member")
+            action.payload["members"] = {"before": before, "after": after}
+            action.payload["fields"].pop("members", None)
+
+    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
+        # PUT on the collection path creates a team; it is not idempotent.
+        body: dict[str, Any] = {"title": fields.get("title", key)}
+        if fields.get("memberIds"):
+            body["members"] = fields["memberIds"]
+        created = await run.api.write(
+            "PUT", self.list_path.format(org=run.org_id), body, idempotent=False
+        )
+        return str(created["id"])
+
+    async def execute(self, action: Any, run: RunContext) -> None:
+        await super().execute(action, run)
+        membership = action.payload.get("members")
+        if membership and action.verb in ("create", "update"):
+            team_id = run.id_of(action.address) if action.verb == "create" else action.live_id
+            assert team_id is not None
+            await self.write_members(team_id, membership, run)
+
+    async def write_members(
+        self, team_id: str, membership: dict[str, dict[str, str]], run: RunContext
+    ) -> None:
+        """Reaches the desired membership with one batch PUT: adds, removals and role changes."""
+        before, after = membership["before"], membership["after"]
+        body: dict[str, Any] = {}
+        add = sorted(set(after) - set(before))
+        remove = sorted(set(before) - set(after))
+        roles = {u: {"role": r} for u, r in after.items() if before.get(u, "member") != r}
+        if add:
+            body["add"] = add
+        if remove:
+            body["remove"] = remove
+        if roles:
+            body["memberships"] = roles
+        if body:
+            path = f"{self.list_path.format(org=run.org_id)}/{team_id}/members"
+            await run.api.write("PUT", path, body)

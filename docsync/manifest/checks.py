@@ -1,0 +1,133 @@
+"""Offline checks beyond field types: keys, duplicates, defaults, absent entries, site shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docsync.manifest.adaptive import check_adaptive_schema
+from docsync.manifest.context import (
+    KEY_FIELDS,
+    KIND_NAMES,
+    SCOPE_FIELDS,
+    CheckContext,
+    entries,
+    is_absent,
+    text,
+)
+from docsync.manifest.models import SECTIONS
+from docsync.manifest.problems import Path
+
+_ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
+
+
+def run_checks(ctx: CheckContext) -> None:
+    """Report every structural mistake the models cannot see on their own."""
+    for section in SECTIONS:
+        _check_list(ctx, ctx.data, section, ())
+    for site_path, site in entries(ctx.data, "sites", ()):
+        _check_site(ctx, site_path, site)
+    for team_path, team in entries(ctx.data, "teams", ()):
+        _check_team_members(ctx, team_path, team)
+    for path, entry in entries(ctx.data, "openapi", ()):
+        if not is_absent(entry) and "source" not in entry:
+            ctx.report(path, "an OpenAPI spec needs 'source': {url: ...} or {text: ...}")
+
+
+def _check_list(ctx: CheckContext, container: Any, name: str, base: Path) -> None:
+    """Key present, no duplicate keys or ids, absent entries carrying nothing else."""
+    key_field = KEY_FIELDS[name]
+    scope_field = SCOPE_FIELDS.get(name)
+    kind = KIND_NAMES[name]
+    seen_keys: dict[tuple[str | None, str], Path] = {}
+    seen_ids: dict[str, Path] = {}
+    for path, entry in entries(container, name, base):
+        key = text(entry, key_field)
+        if key_field not in entry and "id" not in entry:
+            ctx.report(path, f"a {kind} needs '{key_field}' (or an 'id' pinning a live {kind})")
+        if is_absent(entry):
+            _check_absent(ctx, path, entry, {key_field} | ({scope_field} if scope_field else set()))
+        if key is not None:
+            scope = text(entry, scope_field) if scope_field else None
+            normal = key.lower() if name == "members" else key
+            first = seen_keys.setdefault((scope, normal), path)
+            if first != path:
+                within = ""
+                if scope and scope_field:
+                    within = f" in {scope_field} {ctx.show((*path, scope_field), scope)}"
+                shown = ctx.show((*path, key_field), key)
+                message = f"{kind} {shown}{within} is defined twice; first at {ctx.where(first)}"
+                ctx.report((*path, key_field), message)
+        pin = text(entry, "id")
+        if pin is not None:
+            first = seen_ids.setdefault(pin, path)
+            if first != path:
+                message = f"two {kind} entries pin the same id; first at {ctx.where(first)}"
+                ctx.report((*path, "id"), message)
+
+
+def _check_absent(ctx: CheckContext, path: Path, entry: dict[str, Any], keys: set[str]) -> None:
+    allowed = _ALWAYS_ALLOWED | keys
+    for name in entry:
+        if name not in allowed:
+            message = (
+                f"'{name}' cannot be combined with state: absent "
+                "(an absent entry only names what to delete)"
+            )
+            ctx.report((*path, name), message, key=True)
+    if entry.get("protect") is True:
+        message = "protect: true forbids deleting this entry, but state: absent deletes it"
+        ctx.report((*path, "protect"), message, key=True)
+
+
+def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> None:
+    if site.get("sections") is not None and site.get("siteSpaces") is not None:
+        message = (
+            "a site has either 'sections' (each with its siteSpaces) or 'siteSpaces' "
+            "(a site without sections), not both"
+        )
+        ctx.report((*site_path, "siteSpaces"), message, key=True)
+    for name in ("sections", "sectionGroups", "siteSpaces"):
+        _check_list(ctx, site, name, site_path)
+    _one_default(ctx, site, "sections", site_path, "section of a site")
+    _site_spaces(ctx, site, site_path)
+    for section_path, section in entries(site, "sections", site_path):
+        _check_list(ctx, section, "siteSpaces", section_path)
+        _one_default(ctx, section, "siteSpaces", section_path, "site space of a section")
+        _site_spaces(ctx, section, section_path)
+    if isinstance(site.get("adaptiveSchema"), dict):
+        schema_path = (*site_path, "adaptiveSchema")
+        for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
+            ctx.report(path, message, key=path != schema_path)
+
+
+def _site_spaces(ctx: CheckContext, container: dict[str, Any], base: Path) -> None:
+    for path, entry in entries(container, "siteSpaces", base):
+        if not is_absent(entry) and text(entry, "id") is None and "space" not in entry:
+            ctx.report(path, "a site space needs 'space': the space (title or id) it publishes")
+
+
+def _one_default(ctx: CheckContext, container: Any, name: str, base: Path, what: str) -> None:
+    first: Path | None = None
+    for path, entry in entries(container, name, base):
+        if entry.get("default") is True and not is_absent(entry):
+            if first is None:
+                first = path
+                continue
+            message = f"only one {what} can be the default; the first is at {ctx.where(first)}"
+            ctx.report((*path, "default"), message)
+
+
+def _check_team_members(ctx: CheckContext, team_path: Path, team: dict[str, Any]) -> None:
+    members = team.get("members")
+    if not isinstance(members, list):
+        return
+    seen: dict[str, Path] = {}
+    for index, item in enumerate(members):
+        user = item.get("user") if isinstance(item, dict) else item
+        if not isinstance(user, str) or not user:
+            continue
+        path = (*team_path, "members", index)
+        first = seen.setdefault(user.lower(), path)
+        if first != path:
+            shown = ctx.show(path, user)
+            ctx.report(path, f"{shown} is listed twice in this team; first at {ctx.where(first)}")

@@ -1,0 +1,133 @@
+"""Reading one manifest file: bytes to text, whole-file or per-value templating, positions."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.manifest.problems import Location, Path, Problem
+from docsync.manifest.templating import Renderer, TemplateProblem
+from docsync.manifest.yamlpos import SourceMap, location_at, parse_yaml
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+SUFFIXES = (".yaml", ".yml", ".yaml.j2", ".yml.j2")
+
+
+@dataclass
+class FileDoc:
+    """One file after templating and parsing: its data, positions and sensitive paths."""
+
+    name: str
+    data: dict[str, Any]
+    source: SourceMap
+    sensitive: set[Path] = field(default_factory=set)
+    text: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+
+def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[Problem]]:
+    """The manifest files named by ``paths`` (directories expand to their manifests), sorted."""
+    found: dict[str, str] = {}
+    problems: list[Problem] = []
+    for raw in paths:
+        given = os.fspath(raw)
+        if os.path.isdir(given):
+            names = sorted(name for name in os.listdir(given) if name.endswith(SUFFIXES))
+            inside = [os.path.normpath(os.path.join(given, name)) for name in names]
+            inside = [path for path in inside if os.path.isfile(path)]
+            if not inside:
+                suffixes = ", ".join(f"*{suffix}" for suffix in SUFFIXES)
+                problems.append(Problem(None, (), f"{given}: no manifest files ({suffixes})"))
+            for path in inside:
+                found.setdefault(os.path.realpath(path), path)
+        elif os.path.isfile(given):
+            found.setdefault(os.path.realpath(given), given)
+        else:
+            problems.append(Problem(None, (), f"{given}: no such file or directory"))
+    return sorted(found.values()), problems
+
+
+def read_file(name: str, renderer: Renderer) -> FileDoc:
+    """Read, template and parse one file; every failure becomes a located problem."""
+    start = Location(name, 1, 1)
+    try:
+        with open(name, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        return _failed(name, Problem(start, (), f"cannot read the file: {error.strerror}"))
+    if len(raw) > MAX_FILE_BYTES:
+        message = f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+        return _failed(name, Problem(start, (), message))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        where = location_at(name, raw[: error.start].decode("utf-8", "replace"), error.start)
+        message = f"not UTF-8 text (byte 0x{raw[error.start]:02x} cannot be decoded)"
+        return _failed(name, Problem(where, (), message))
+    whole_file = name.endswith(".j2")
+    rendered = text
+    if whole_file:
+        try:
+            rendered = renderer.render_file(text)
+        except TemplateProblem as problem:
+            where = Location(name, problem.line or 1, 1)
+            return _failed(name, Problem(where, (), problem.message))
+    parsed = parse_yaml(rendered, name)
+    doc = FileDoc(name, {}, parsed.source, text=rendered, problems=list(parsed.problems))
+    if parsed.data is None:
+        return doc
+    if not isinstance(parsed.data, dict):
+        message = "a manifest must be a mapping of sections (organization, settings, teams, ...)"
+        doc.problems.append(Problem(parsed.source.values.get((), start), (), message))
+        return doc
+    doc.data = parsed.data
+    if whole_file:
+        _mark_secrets(doc, renderer.secrets)
+    else:
+        doc.data = _render_values(doc, renderer, doc.data, ())
+    return doc
+
+
+def _failed(name: str, problem: Problem) -> FileDoc:
+    return FileDoc(name, {}, SourceMap(), problems=[problem])
+
+
+def _render_values(doc: FileDoc, renderer: Renderer, value: Any, path: Path) -> Any:
+    """Render every string value that holds a template; remember which used env()."""
+    if isinstance(value, dict):
+        return {
+            key: _render_values(doc, renderer, item, (*path, key)) for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_render_values(doc, renderer, item, (*path, i)) for i, item in enumerate(value)]
+    if not isinstance(value, str) or not renderer.is_template(value):
+        return value
+    try:
+        rendered, used_env = renderer.render_value(value)
+    except TemplateProblem as problem:
+        where = doc.source.values.get(path, Location(doc.name, 1, 1))
+        doc.problems.append(Problem(where, path, problem.message))
+        return None
+    if used_env:
+        doc.sensitive.add(path)
+    return rendered
+
+
+def _mark_secrets(doc: FileDoc, secrets: set[str]) -> None:
+    """In a rendered ``*.yaml.j2`` file, any value containing an env() value is sensitive."""
+    if not secrets:
+        return
+
+    def visit(value: Any, path: Path) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                visit(item, (*path, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                visit(item, (*path, index))
+        elif isinstance(value, str) and any(secret in value for secret in secrets):
+            doc.sensitive.add(path)
+
+    visit(doc.data, ())

@@ -1,0 +1,134 @@
+"""Loading manifests: find files, template, parse, merge, validate and check, all errors at once."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.manifest.checks import run_checks
+from docsync.manifest.context import CheckContext, nearest
+from docsync.manifest.files import discover, read_file
+from docsync.manifest.merge import merge
+from docsync.manifest.models import SENSITIVE_FIELDS, Manifest
+from docsync.manifest.problems import Location, ManifestError, Path, Problem
+from docsync.manifest.references import check_references
+from docsync.manifest.templating import Renderer
+from docsync.manifest.validation import validate_manifest
+from docsync.manifest.yamlpos import SourceMap
+
+log = logging.getLogger(__name__)
+RESERVED_VARIABLES = frozenset({"env"})
+_MIN_SCRUB = 4
+
+
+@dataclass
+class LoadedManifest:
+    """A validated manifest that still knows where each value was written."""
+
+    manifest: Manifest
+    files: list[str]
+    digest: str
+    source: SourceMap = field(default_factory=SourceMap, repr=False)
+    sensitive: frozenset[Path] = field(default_factory=frozenset, repr=False)
+
+    def location(self, path: Path) -> Location | None:
+        """Where the value at ``path`` (of the merged document) was written, or its parent."""
+        return nearest(self.source.values, tuple(path))
+
+    def is_sensitive(self, path: Path) -> bool:
+        """True for values from env(), sensitive fields, and everything inside them."""
+        path = tuple(path)
+        return any(path[:end] in self.sensitive for end in range(len(path) + 1))
+
+
+def load_manifests(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    variables: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> LoadedManifest:
+    """Load, merge and check manifests; raises ManifestError listing every problem found."""
+    files, problems = discover(paths)
+    variables = dict(variables or {})
+    for name in sorted(RESERVED_VARIABLES & set(variables)):
+        problems.append(Problem(None, (), f"the variable name '{name}' is reserved for env()"))
+        del variables[name]
+    renderer = Renderer(variables, dict(os.environ if environ is None else environ))
+    docs = [read_file(name, renderer) for name in files]
+    merged = merge(docs)
+    problems.extend(merged.problems)
+    sensitive = set(merged.sensitive) | _sensitive_fields(merged.data)
+
+    def is_sensitive(path: Path) -> bool:
+        return any(path[:end] in sensitive for end in range(len(path) + 1))
+
+    ctx = CheckContext(merged.data, merged.source, is_sensitive)
+    if files and "organization" not in merged.data:
+        first = Location(files[0], 1, 1)
+        message = "'organization' is required (the id or title of the organization) in one file"
+        problems.append(Problem(first, ("organization",), message))
+        merged.data["organization"] = ""
+    manifest = validate_manifest(ctx) if files else None
+    run_checks(ctx)
+    check_references(ctx)
+    problems.extend(ctx.problems)
+    if problems or manifest is None:
+        secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
+        raise ManifestError(_scrub(problem, secrets) for problem in problems)
+    log.debug("loaded %d manifest files", len(files))
+    return LoadedManifest(
+        manifest=manifest,
+        files=files,
+        digest=_digest(files, docs, merged.data),
+        source=merged.source,
+        sensitive=frozenset(sensitive),
+    )
+
+
+def _sensitive_fields(data: dict[str, Any]) -> set[Path]:
+    found: set[Path] = set()
+    for section, names in SENSITIVE_FIELDS.items():
+        items = data.get(section)
+        if isinstance(items, list):
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    found.update((section, index, name) for name in names if name in item)
+    return found
+
+
+def _sensitive_texts(data: Any, is_sensitive: Any, path: Path = ()) -> set[str]:
+    """Every string under a sensitive path, so that no message can repeat it."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found |= _sensitive_texts(value, is_sensitive, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found |= _sensitive_texts(value, is_sensitive, (*path, index))
+    elif isinstance(data, str) and is_sensitive(path):
+        found.add(data)
+    return found
+
+
+def _scrub(problem: Problem, secrets: set[str]) -> Problem:
+    message = problem.message
+    for secret in sorted(secrets, key=len, reverse=True):
+        if len(secret) >= _MIN_SCRUB and secret in message:
+            message = message.replace(secret, "(sensitive)")
+    return (
+        problem if message == problem.message else Problem(problem.location, problem.path, message)
+    )
+
+
+def _digest(files: list[str], docs: Sequence[Any], data: dict[str, Any]) -> str:
+    """Changes whenever a file, a variable or an env() value changes what the manifest says."""
+    sha = hashlib.sha256()
+    for name, doc in zip(files, docs, strict=True):
+        sha.update(name.encode() + b"\0" + doc.text.encode() + b"\0")
+    sha.update(json.dumps(data, sort_keys=True, default=str).encode())
+    return sha.hexdigest()

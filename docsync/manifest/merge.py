@@ -1,0 +1,136 @@
+"""Merging the files of one organization into one document, positions included.
+
+List sections concatenate in file order, ``settings`` merges field by field, ``prune`` is a
+union and ``organization`` must agree. Paths in the result are paths of the merged document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.manifest.files import FileDoc
+from docsync.manifest.models import SECTIONS
+from docsync.manifest.problems import Location, Path, Problem
+from docsync.manifest.yamlpos import SourceMap
+
+Remap = Callable[[Path], Path | None]
+
+
+@dataclass
+class Merged:
+    """The merged document with the position of every value and its sensitive paths."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    source: SourceMap = field(default_factory=SourceMap)
+    sensitive: set[Path] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def merge(docs: list[FileDoc]) -> Merged:
+    """Merge in the order given; report keys defined twice with both places."""
+    out = Merged()
+    for doc in docs:
+        remaps: dict[str, Remap] = {}
+        for key, value in doc.data.items():
+            remap = _merge_key(out, doc, key, value)
+            if remap is not None:
+                remaps[key] = remap
+
+        def move(path: Path, remaps: dict[str, Remap] = remaps) -> Path | None:
+            if not path:
+                return path
+            remap = remaps.get(str(path[0]))
+            return remap(path) if remap is not None else None
+
+        for path, location in doc.source.values.items():
+            _put(out.source.values, move(path), location)
+        for path, location in doc.source.keys.items():
+            _put(out.source.keys, move(path), location)
+        out.sensitive.update(moved for path in doc.sensitive if (moved := move(path)) is not None)
+        for problem in doc.problems:
+            moved = move(problem.path)
+            out.problems.append(Problem(problem.location, moved or problem.path, problem.message))
+    return out
+
+
+def _put(mapping: dict[Path, Location], path: Path | None, location: Location) -> None:
+    if path is not None:
+        mapping.setdefault(path, location)
+
+
+def _place(doc: FileDoc, path: Path) -> Location:
+    return doc.source.keys.get(path) or doc.source.values.get(path) or Location(doc.name, 1, 1)
+
+
+def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
+    if key in SECTIONS:
+        return _merge_list(out, doc, key, value)
+    if key == "prune":
+        return _merge_prune(out, doc, value)
+    if key == "settings":
+        return _merge_settings(out, doc, value)
+    if key in out.data:
+        if key == "organization" and out.data[key] != value:
+            first = out.source.keys.get((key,))
+            message = (
+                f"this file names another organization than {first}; "
+                "all files of one run must describe the same organization"
+            )
+            out.problems.append(Problem(_place(doc, (key,)), (key,), message))
+        return None
+    out.data[key] = value
+    return lambda path: path
+
+
+def _merge_list(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
+    if value is None:
+        value = []
+    if not isinstance(value, list):
+        message = f"'{key}' must be a list of entries (each line starting with '-')"
+        out.problems.append(Problem(_place(doc, (key,)), (key,), message))
+        return None
+    merged = out.data.setdefault(key, [])
+    offset = len(merged)
+    merged.extend(value)
+    return lambda path: path if len(path) < 2 else (path[0], int(path[1]) + offset, *path[2:])
+
+
+def _merge_prune(out: Merged, doc: FileDoc, value: Any) -> Remap | None:
+    if value is None:
+        value = []
+    if not isinstance(value, list):
+        message = "'prune' must be a list of section names, like [teams, saml]"
+        out.problems.append(Problem(_place(doc, ("prune",)), ("prune",), message))
+        return None
+    merged: list[Any] = out.data.setdefault("prune", [])
+    moved: dict[int, int] = {}
+    for index, item in enumerate(value):
+        if isinstance(item, str) and item in merged:
+            moved[index] = merged.index(item)
+        else:
+            moved[index] = len(merged)
+            merged.append(item)
+    return lambda path: path if len(path) < 2 else (path[0], moved[int(path[1])], *path[2:])
+
+
+def _merge_settings(out: Merged, doc: FileDoc, value: Any) -> Remap | None:
+    if value is None:
+        return lambda path: path if len(path) < 2 else None
+    if not isinstance(value, dict):
+        message = "'settings' must be a mapping of organization fields"
+        out.problems.append(Problem(_place(doc, ("settings",)), ("settings",), message))
+        return None
+    merged: dict[str, Any] = out.data.setdefault("settings", {})
+    accepted: set[str] = set()
+    for name, item in value.items():
+        path: Path = ("settings", name)
+        if name in merged:
+            first = out.source.keys.get(path)
+            message = f"settings.{name} is set twice; first at {first}"
+            out.problems.append(Problem(_place(doc, path), path, message))
+            continue
+        merged[name] = item
+        accepted.add(name)
+    return lambda path: path if len(path) < 2 or path[1] in accepted else None

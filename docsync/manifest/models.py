@@ -1,0 +1,259 @@
+"""Pydantic models of a manifest: one per section and entry, with the API's own limits.
+
+Field names are the API's camelCase names (../shared/INTERFACE.md §2). Optional fields default to
+``None`` and later stages read ``model_fields_set`` to tell "not written" (unmanaged) from an
+explicit ``null`` (remove). Limits come from ../shared/reference/docs-platform-api.md §2 and §8;
+where it is silent, from the production contract digest §4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
+Role = Literal["admin", "create", "review", "edit", "comment", "read"]
+DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
+TeamRole = Literal["owner", "member"]
+Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
+SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
+State = Literal["present", "absent"]
+SectionName = Literal[
+    "members", "teams", "saml", "collections", "spaces", "sites", "openapi", "translations"
+]
+
+URI_PATTERN = r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$"
+PROXY_PATTERN = r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$"
+SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+HOSTNAME_PATTERN = r"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$"
+ORG_TITLE_PATTERN = r"^\S.*\S$"
+
+Uri = Annotated[
+    str, Field(max_length=2048, pattern=URI_PATTERN, json_schema_extra={"format": "uri"})
+]
+Icon = Annotated[str, Field(min_length=1, max_length=50)]
+Condition = Annotated[str, Field(min_length=1, max_length=1024)]
+Ref = Annotated[str, Field(min_length=1)]
+
+SENSITIVE_FIELDS: Mapping[str, frozenset[str]] = {"saml": frozenset({"certificate"})}
+"""Entry fields whose values are never printed, per manifest section."""
+
+
+class Model(BaseModel):
+    """Strict about unknown fields; absent and explicit null stay distinguishable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False, use_attribute_docstrings=True)
+
+
+class Entry(Model):
+    id: str | None = Field(default=None, min_length=1)
+    """Pins the entry to a live resource; the natural key may then change (a rename)."""
+    state: State = "present"
+    """``absent`` asks for deletion."""
+    protect: bool = False
+    """Forbids deleting or replacing the live resource."""
+
+
+class DefaultContent(Model):
+    """The content shown at the organization's root: a site, by title or id."""
+
+    site: Ref
+
+
+class OrgSettings(Model):
+    """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
+
+    title: str | None = Field(default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN)
+    emailDomains: list[Annotated[str, Field(min_length=1)]] | None = None
+    hostname: str | None = Field(default=None, min_length=3, max_length=32)
+    defaultRole: Role | None = None
+    """Role of new members; null: guest."""
+    defaultContent: DefaultContent | None = None
+    logo: Uri | None = None
+    sso: bool | None = None
+    ai: bool | None = None
+    inviteLinks: bool | None = None
+
+
+class MemberEntry(Entry):
+    """The role of an existing member, keyed by email (or user id in ``id``)."""
+
+    email: str | None = Field(default=None, min_length=1, max_length=320)
+    role: Role | None = None
+    """null: guest."""
+
+
+class TeamMemberRef(Model):
+    """A team member: a plain string is a user (email or id) with role ``member``."""
+
+    user: str = Field(min_length=1)
+    role: TeamRole = "member"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, data: Any) -> Any:
+        return {"user": data} if isinstance(data, str) else data
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        return {"anyOf": [{"type": "string", "minLength": 1}, schema]}
+
+
+class TeamEntry(Entry):
+    """A team, keyed by title; ``members``, when written, is the exact membership."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=64)
+    members: list[TeamMemberRef] | None = None
+
+
+class SamlEntry(Entry):
+    """A SAML single sign-on provider, keyed by label."""
+
+    label: str | None = Field(default=None, min_length=1, max_length=30)
+    ssoURL: Uri | None = None
+    entityID: str | None = Field(default=None, max_length=1024)
+    certificate: str | None = Field(default=None, max_length=10000)
+    """Sensitive: never printed."""
+    defaultTeam: Ref | None = None
+    """A team by title (or id)."""
+    defaultRole: Role | None = None
+
+
+class CollectionEntry(Entry):
+    """A collection, keyed by title within its parent collection."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=50)
+    description: str | None = Field(default=None, max_length=100)
+    defaultLevel: DefaultLevel | None = None
+    parent: Ref | None = None
+    """The parent collection by title (or id); null: top level."""
+
+
+class SpaceEntry(Entry):
+    """A space, keyed by title within its collection; deleted only by ``state: absent``."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=50)
+    emoji: str | None = Field(default=None, min_length=1, max_length=50)
+    collection: Ref | None = None
+    """The collection by title (or id); null: top level."""
+    editMode: Literal["live", "locked"] | None = None
+    defaultLevel: DefaultLevel | None = None
+
+
+class SiteSpaceEntry(Entry):
+    """A space published on a site, keyed by path within its section (or site)."""
+
+    space: Ref | None = None
+    """A space by title (of the manifest or live) or id."""
+    path: str | None = Field(default=None, min_length=1, max_length=100)
+    condition: Condition | None = None
+    default: bool | None = None
+
+
+class SectionEntry(Entry):
+    """A site section, keyed by title within its site."""
+
+    title: str | None = Field(default=None, min_length=2, max_length=128)
+    path: str | None = Field(default=None, min_length=1, max_length=100)
+    icon: Icon | None = None
+    description: str | None = Field(default=None, max_length=256)
+    condition: Condition | None = None
+    default: bool | None = None
+    siteSpaces: list[SiteSpaceEntry] | None = None
+
+
+class SectionGroupEntry(Entry):
+    """A group of sections of the same site, keyed by title."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=100)
+    icon: Icon | None = None
+    sections: list[Ref] | None = None
+    """Titles (or ids) of sections of the same site."""
+
+
+class AdaptiveContent(Model):
+    enabled: bool
+
+
+class SiteEntry(Entry):
+    """A docs site, keyed by title."""
+
+    title: str | None = Field(default=None, min_length=2, max_length=128)
+    type: SiteType | None = None
+    """Used when the site is created only."""
+    visibility: Visibility | None = None
+    published: bool | None = None
+    basename: str | None = Field(default=None, min_length=1, max_length=100)
+    proxy: str | None = Field(default=None, max_length=512, pattern=PROXY_PATTERN)
+    """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
+    agentsContext: Literal["excluded", "included"] | None = None
+    adaptiveContent: AdaptiveContent | None = None
+    adaptiveSchema: dict[str, Any] | None = None
+    """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
+    sections: list[SectionEntry] | None = None
+    siteSpaces: list[SiteSpaceEntry] | None = None
+    """Site spaces of a site without sections."""
+    sectionGroups: list[SectionGroupEntry] | None = None
+
+
+class OpenApiSource(Model):
+    """Where the specification comes from: exactly one of ``url`` and ``text``."""
+
+    url: Uri | None = None
+    text: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> OpenApiSource:
+        if (self.url is None) == (self.text is None):
+            raise ValueError("give exactly one of 'url' and 'text'")
+        return self
+
+
+class OpenApiEntry(Entry):
+    """An OpenAPI specification, keyed by slug."""
+
+    slug: str | None = Field(default=None, min_length=1, max_length=100, pattern=SLUG_PATTERN)
+    source: OpenApiSource | None = None
+
+
+class TranslationEntry(Entry):
+    """Translation settings, keyed by title (the API description's POST/PUT body)."""
+
+    title: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class Manifest(Model):
+    """The desired state of one organization: the merge of all its manifest files."""
+
+    organization: str = Field(min_length=1)
+    """The organization's id, or the title of one the token can see."""
+    settings: OrgSettings | None = None
+    prune: list[SectionName] = Field(default_factory=list)
+    """Kinds whose live resources that no entry matches are deleted."""
+    members: list[MemberEntry] = Field(default_factory=list)
+    teams: list[TeamEntry] = Field(default_factory=list)
+    saml: list[SamlEntry] = Field(default_factory=list)
+    collections: list[CollectionEntry] = Field(default_factory=list)
+    spaces: list[SpaceEntry] = Field(default_factory=list)
+    sites: list[SiteEntry] = Field(default_factory=list)
+    openapi: list[OpenApiEntry] = Field(default_factory=list)
+    translations: list[TranslationEntry] = Field(default_factory=list)
+
+
+SECTIONS: tuple[SectionName, ...] = (
+    "members",
+    "teams",
+    "saml",
+    "collections",
+    "spaces",
+    "sites",
+    "openapi",
+    "translations",
+)
+"""The list sections of a manifest, in the order they are summarised."""

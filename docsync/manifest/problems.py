@@ -1,0 +1,71 @@
+"""Located problems in manifests: where (file:line:column, path) and what went wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from docsync.errors import DocsyncError
+
+Path = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A 1-based position in a manifest file, as editors and terminals print it."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+def format_path(path: Path) -> str:
+    """Render a path the way a reader would write it: ``teams[2].members[0]``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in a manifest; its message never contains a sensitive value."""
+
+    location: Location | None
+    path: Path
+    message: str
+
+    def __str__(self) -> str:
+        parts = []
+        if self.location is not None:
+            parts.append(str(self.location))
+        if self.path:
+            parts.append(format_path(self.path))
+        parts.append(self.message)
+        return ": ".join(parts)
+
+    def sort_key(self) -> tuple[int, str, int, int, str, str]:
+        """Problems sort by file and line; those without a location come last."""
+        loc = self.location
+        if loc is None:
+            return (1, "", 0, 0, format_path(self.path), self.message)
+        return (0, loc.file, loc.line, loc.column, format_path(self.path), self.message)
+
+
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
+    """Sorted by file, line and column, without repeats."""
+    return sorted(set(problems), key=Problem.sort_key)
+
+
+class ManifestError(DocsyncError):
+    """Every problem found in one run; ``str()`` is one sorted line per problem."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: list[Problem] = sort_problems(problems)
+        super().__init__("\n".join(str(problem) for problem in self.problems))

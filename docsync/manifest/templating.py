@@ -1,0 +1,138 @@
+"""Sandboxed Jinja rendering of manifest values and ``*.yaml.j2`` files, with ``env()``."""
+
+from __future__ import annotations
+
+import operator
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+MAX_TEXT = 1_000_000
+_TEMPLATE_NAME = "<template>"
+_MISSING = object()
+_MARKERS = ("{{", "{%", "{#")
+
+
+class TemplateProblem(Exception):
+    """A template could not be rendered; ``line`` is 1-based within the template, if known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox, also refusing arithmetic that would build enormous values."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
+        if op == "**" and isinstance(right, int | float) and abs(right) > 64:
+            raise SecurityError("exponents above 64 are not allowed in templates")
+        if op == "*":
+            size = _repeat_size(left, right)
+            if size > MAX_TEXT:
+                raise SecurityError(f"the result would be longer than {MAX_TEXT} items")
+            return operator.mul(left, right)
+        return super().call_binop(context, op, left, right)
+
+
+def _repeat_size(left: Any, right: Any) -> int:
+    for seq, count in ((left, right), (right, left)):
+        if isinstance(seq, str | list | tuple) and isinstance(count, int):
+            return len(seq) * count
+    return 0
+
+
+@dataclass
+class Renderer:
+    """Renders templates with the run's variables and environment; remembers env() values."""
+
+    variables: Mapping[str, Any] = field(default_factory=dict)
+    environ: Mapping[str, str] = field(default_factory=dict)
+    secrets: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._env = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+        self._env.globals["env"] = self._lookup_env
+        self._used_env = False
+
+    @staticmethod
+    def is_template(text: str) -> bool:
+        """Plain strings are left alone, so most values cost nothing to 'render'."""
+        return any(marker in text for marker in _MARKERS)
+
+    def render_value(self, text: str) -> tuple[str, bool]:
+        """Render one string value; the flag says whether env() supplied part of it."""
+        self._used_env = False
+        rendered = self._render(text, keep_trailing_newline=True)
+        return rendered, self._used_env
+
+    def render_file(self, text: str) -> str:
+        """Render a whole ``*.yaml.j2`` file before it is parsed."""
+        return self._render(text, keep_trailing_newline=True)
+
+    def _render(self, text: str, *, keep_trailing_newline: bool) -> str:
+        self._env.keep_trailing_newline = keep_trailing_newline
+        try:
+            template = self._env.from_string(text)
+            chunks: list[str] = []
+            size = 0
+            for chunk in template.generate(**dict(self.variables)):
+                size += len(chunk)
+                if size > 10 * MAX_TEXT:
+                    raise SecurityError(f"the output is longer than {10 * MAX_TEXT} characters")
+                chunks.append(chunk)
+            return "".join(chunks)
+        except jinja2.TemplateSyntaxError as error:
+            raise TemplateProblem(f"template syntax error: {error.message}", error.lineno) from None
+        except TemplateProblem as error:
+            raise TemplateProblem(error.message, _template_line(error)) from None
+        except jinja2.UndefinedError as error:
+            message = f"template error: {self._scrub(str(error.message))}"
+            if "is undefined" in message:
+                message += " (variables come from --var and --var-file)"
+            raise TemplateProblem(message, _template_line(error)) from None
+        except SecurityError as error:
+            message = f"template refused by the sandbox: {self._scrub(str(error))}"
+            raise TemplateProblem(message, _template_line(error)) from None
+        except RecursionError:
+            raise TemplateProblem("template error: recursion too deep") from None
+        except Exception as error:  # any failure of user template code is a manifest problem
+            detail = self._scrub(str(error)) or type(error).__name__
+            message = f"template error: {detail}"
+            raise TemplateProblem(message, _template_line(error)) from None
+
+    def _lookup_env(self, name: Any = _MISSING, default: Any = _MISSING) -> str:
+        if not isinstance(name, str) or not name:
+            raise TemplateProblem("env() needs the name of an environment variable, as text")
+        self._used_env = True
+        if name in self.environ:
+            value = self.environ[name]
+        elif default is not _MISSING:
+            value = default if isinstance(default, str) else str(default)
+        else:
+            hint = f"set it, or give a default: env('{name}', '...')"
+            raise TemplateProblem(f"environment variable {name} is not set; {hint}")
+        if value:
+            self.secrets.add(value)
+        return value
+
+    def _scrub(self, message: str) -> str:
+        for secret in sorted(self.secrets, key=len, reverse=True):
+            message = message.replace(secret, "(sensitive)")
+        return message
+
+
+def _template_line(error: BaseException) -> int | None:
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == _TEMPLATE_NAME:
+            line = frame.lineno
+    return line

@@ -1,0 +1,214 @@
+"""Safe YAML loading that keeps every value's file:line:column and refuses duplicate keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from docsync.manifest.problems import Location, Path, Problem
+
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+@dataclass
+class SourceMap:
+    """Where each value (and each mapping key) of a document was written."""
+
+    values: dict[Path, Location] = field(default_factory=dict)
+    keys: dict[Path, Location] = field(default_factory=dict)
+
+
+@dataclass
+class Parsed:
+    """A parsed document: plain Python data, its source map and the problems found."""
+
+    data: Any
+    source: SourceMap
+    problems: list[Problem]
+
+
+def location_at(file: str, text: str, offset: int) -> Location:
+    """The 1-based line and column of a character offset in ``text``."""
+    before = text[: max(0, min(offset, len(text)))]
+    line = before.count("\n") + 1
+    column = offset - (before.rfind("\n") + 1) + 1
+    return Location(file, line, column)
+
+
+def _mark_location(file: str, mark: Any) -> Location:
+    return Location(file, int(mark.line) + 1, int(mark.column) + 1)
+
+
+def parse_yaml(text: str, file: str) -> Parsed:
+    """Parse one YAML document; never raises for bad input, reports problems instead."""
+    start = Location(file, 1, 1)
+    try:
+        loader = yaml.SafeLoader(text)
+    except yaml.reader.ReaderError as error:
+        where = location_at(file, text, error.position)
+        return Parsed(
+            None, SourceMap(), [Problem(where, (), f"not valid YAML text: {_reader(error)}")]
+        )
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = _mark_location(file, mark) if mark is not None else start
+        return Parsed(None, SourceMap(), [Problem(where, (), f"not valid YAML: {_marked(error)}")])
+    except yaml.reader.ReaderError as error:
+        where = location_at(file, text, error.position)
+        return Parsed(
+            None, SourceMap(), [Problem(where, (), f"not valid YAML text: {_reader(error)}")]
+        )
+    except RecursionError:
+        message = f"the document is nested too deeply (more than {MAX_DEPTH} levels are refused)"
+        return Parsed(None, SourceMap(), [Problem(start, (), message)])
+    finally:
+        loader.dispose()
+    if node is None:
+        return Parsed(None, SourceMap(), [])
+    builder = _Builder(file, loader)
+    data = builder.build(node, (), 0)
+    return Parsed(data, builder.source, builder.problems)
+
+
+def _reader(error: yaml.reader.ReaderError) -> str:
+    char = error.character
+    code = char if isinstance(char, int) else ord(char[:1] or "\0")
+    return f"character U+{code:04X} is not allowed in YAML ({error.reason})"
+
+
+def _marked(error: yaml.MarkedYAMLError) -> str:
+    text = error.problem or "syntax error"
+    if error.context:
+        text = f"{error.context}, {text}"
+    return text
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording positions and refusing surprises."""
+
+    def __init__(self, file: str, loader: yaml.SafeLoader) -> None:
+        self.file = file
+        self.loader = loader
+        self.source = SourceMap()
+        self.problems: list[Problem] = []
+        self.visited = 0
+        self.too_big = False
+        self.too_deep = False
+        self.open: set[int] = set()
+
+    def where(self, node: Node) -> Location:
+        return _mark_location(self.file, node.start_mark)
+
+    def problem(self, node: Node, path: Path, message: str) -> None:
+        self.problems.append(Problem(self.where(node), path, message))
+
+    def build(self, node: Node, path: Path, depth: int) -> Any:
+        self.visited += 1
+        if self.visited > MAX_NODES:
+            if not self.too_big:
+                self.too_big = True
+                message = f"the document has more than {MAX_NODES} values (aliases included)"
+                self.problem(node, path, message)
+            return None
+        self.source.values.setdefault(path, self.where(node))
+        if depth > MAX_DEPTH:
+            if not self.too_deep:
+                self.too_deep = True
+                self.problem(node, path, f"nested more than {MAX_DEPTH} levels deep")
+            return None
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if id(node) in self.open:
+            self.problem(node, path, "an alias refers to a value that contains it (a cycle)")
+            return None
+        self.open.add(id(node))
+        try:
+            return self.collection(node, path, depth)
+        finally:
+            self.open.discard(id(node))
+
+    def collection(self, node: Node, path: Path, depth: int) -> Any:
+        if isinstance(node, SequenceNode):
+            if node.tag != _SEQ_TAG:
+                self.problem(node, path, f"the YAML tag {node.tag} is not supported here")
+                return None
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            if node.tag != _MAP_TAG:
+                self.problem(node, path, f"the YAML tag {node.tag} is not supported here")
+                return None
+            return self.mapping(node, path, depth)
+        self.problem(node, path, "unsupported YAML node")
+        return None
+
+    def scalar(self, node: ScalarNode, path: Path) -> Any:
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, OverflowError) as error:
+            reason = getattr(error, "problem", None) or str(error)
+            self.problem(node, path, f"cannot read this value: {reason}")
+            return None
+
+    def key(self, node: Node, path: Path) -> str | None:
+        if not isinstance(node, ScalarNode):
+            self.problem(node, path, "a mapping key must be plain text, not a list or mapping")
+            return None
+        value = self.scalar(node, path)
+        if isinstance(value, str):
+            return value
+        hint = f"write it as text: '{node.value}'"
+        self.problem(node, path, f"a mapping key must be text; {hint}")
+        return None
+
+    def mapping(self, node: MappingNode, path: Path, depth: int) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        merges: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                merges.append(value_node)
+                continue
+            key = self.key(key_node, path)
+            if key is None:
+                continue
+            child = (*path, key)
+            if key in result or child in self.source.keys:
+                first = self.source.keys.get(child)
+                where = f" (first at {first})" if first is not None else ""
+                message = f"the key '{key}' is written twice in this mapping{where}"
+                self.problems.append(Problem(self.where(key_node), child, message))
+                continue
+            self.source.keys[child] = self.where(key_node)
+            result[key] = self.build(value_node, child, depth + 1)
+        for merge in merges:
+            self.merge(merge, result, path, depth)
+        return result
+
+    def merge(self, node: Node, into: dict[str, Any], path: Path, depth: int) -> None:
+        """YAML merge keys (``<<: *defaults``): explicit keys, then earlier sources, win."""
+        if depth > MAX_DEPTH or id(node) in self.open:
+            self.problem(node, path, "merge keys ('<<') nest too deeply or form a cycle")
+            return
+        sources = node.value if isinstance(node, SequenceNode) else [node]
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                self.problem(source, path, "'<<' must name a mapping or a list of mappings")
+                continue
+            for key_node, value_node in source.value:
+                if key_node.tag == _MERGE_TAG:
+                    self.merge(value_node, into, path, depth + 1)
+                    continue
+                key = self.key(key_node, path)
+                if key is None or key in into:
+                    continue
+                child = (*path, key)
+                self.source.keys.setdefault(child, self.where(key_node))
+                into[key] = self.build(value_node, child, depth + 1)

@@ -1,0 +1,26 @@
+"""Fixtures of the API client tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from apikit import FakeClock, Handler, mock_client
+
+from docsync.api import ApiClient
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def make_client(clock: FakeClock) -> Callable[..., ApiClient]:
+    """Build a client over a MockTransport handler (sync or async), on the fake clock."""
+
+    def build(handler: Handler, **options: Any) -> ApiClient:
+        return mock_client(clock, handler, **options)
+
+    return build

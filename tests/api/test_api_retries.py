@@ -1,0 +1,317 @@
+"""Retries, OutcomeUnknown, pacing by X-RateLimit-* and the concurrency bound, on a fake clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from email.utils import formatdate
+
+import httpx
+import pytest
+from apikit import FakeClock, error_body, mock_client, run
+
+from docsync.api import (
+    ApiClient,
+    ApiError,
+    OutcomeUnknown,
+    RateLimited,
+    RetryPolicy,
+    ServerError,
+)
+
+Build = Callable[..., ApiClient]
+OK = httpx.Response(200, json={"id": "x"})
+
+
+def scripted(*steps: httpx.Response | Exception) -> tuple[Callable[..., httpx.Response], list[str]]:
+    """A handler that plays `steps` in order (raising the exceptions) and logs each request."""
+    queue = list(steps)
+    log: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        log.append(f"{request.method} {request.url.path}")
+        step = queue.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return step
+
+    return handler, log
+
+
+def call(client: ApiClient, method: str, path: str = "/v1/orgs/o/teams") -> object:
+    async def scenario() -> object:
+        async with client:
+            if method == "GET":
+                return await client.get(path)
+            return await client.write(method, path, {"title": "T"})
+
+    return run(scenario())
+
+
+def too_many(**headers: str) -> httpx.Response:
+    return httpx.Response(429, headers=headers, json=error_body(429, "API rate limit exceeded"))
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PUT", "PATCH", "DELETE"])
+def test_429_is_retried_after_retry_after_seconds_for_every_method(
+    make_client: Build, clock: FakeClock, method: str
+) -> None:
+    handler, log = scripted(too_many(**{"Retry-After": "7"}), OK)
+    client = make_client(handler)
+    assert call(client, method) == {"id": "x"}
+    assert len(log) == 2 and clock.sleeps == [7.0]
+    assert (client.stats.requests, client.stats.retries) == (2, 1)
+
+
+def test_429_honours_an_http_date_then_the_ratelimit_reset(
+    make_client: Build, clock: FakeClock
+) -> None:
+    date = formatdate(clock.now + 30, usegmt=True)
+    reset = str(int(clock.now + 30 + 12))
+    handler, _ = scripted(
+        too_many(**{"Retry-After": date}), too_many(**{"X-RateLimit-Reset": reset}), OK
+    )
+    assert call(make_client(handler), "GET") == {"id": "x"}
+    assert clock.sleeps == [pytest.approx(30.0), pytest.approx(12.0)]
+
+
+def test_429_without_hints_backs_off_and_a_long_ask_fails_fast(
+    make_client: Build, clock: FakeClock
+) -> None:
+    handler, _ = scripted(too_many(), OK)
+    call(make_client(handler), "GET")
+    assert len(clock.sleeps) == 1 and 0 <= clock.sleeps[0] <= 0.01
+
+    handler, log = scripted(too_many(**{"Retry-After": "3600"}))
+    with pytest.raises(RateLimited, match="asks to wait 3600 s") as caught:
+        call(make_client(handler), "GET")
+    assert caught.value.message == "API rate limit exceeded" and len(log) == 1
+
+
+def test_429_for_ever_gives_up_with_a_rate_limited_error(make_client: Build) -> None:
+    handler, log = scripted(*[too_many(**{"Retry-After": "1"})] * 4)
+    with pytest.raises(RateLimited, match=r"429 Too Many Requests: .*gave up after 4 attempts"):
+        call(make_client(handler), "GET")
+    assert len(log) == 4
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_5xx_is_retried_for_reads_and_idempotent_writes(make_client: Build, status: int) -> None:
+    for method in ("GET", "PATCH", "PUT", "DELETE"):
+        handler, log = scripted(httpx.Response(status, json=error_body(status, "busy")), OK)
+        assert call(make_client(handler), method) == {"id": "x"}
+        assert len(log) == 2
+
+
+def test_503_retry_after_is_honoured(make_client: Build, clock: FakeClock) -> None:
+    handler, _ = scripted(httpx.Response(503, headers={"Retry-After": "2"}), OK)
+    call(make_client(handler), "GET")
+    assert clock.sleeps == [2.0]
+
+
+def test_persistent_503_ends_in_a_server_error(make_client: Build, clock: FakeClock) -> None:
+    handler, log = scripted(*[httpx.Response(503, json=error_body(503, "down"))] * 4)
+    with pytest.raises(ServerError) as caught:
+        call(make_client(handler), "GET")
+    assert str(caught.value) == (
+        "GET /v1/orgs/o/teams: 503 Service Unavailable: down (gave up after 4 attempts)"
+    )
+    assert len(log) == 4 and len(clock.sleeps) == 3
+    assert all(0 <= delay <= 0.05 for delay in clock.sleeps)
+
+
+@pytest.mark.parametrize(
+    "dropped",
+    [
+        httpx.RemoteProtocolError("Server disconnected without sending a response."),
+        httpx.ReadError("connection reset"),
+        httpx.ReadTimeout("timed out"),
+    ],
+)
+def test_dropped_connection_is_retried_for_idempotent_writes(
+    make_client: Build, dropped: Exception
+) -> None:
+    handler, log = scripted(dropped, OK)
+    assert call(make_client(handler), "PATCH") == {"id": "x"}
+    assert log == ["PATCH /v1/orgs/o/teams"] * 2
+
+
+@pytest.mark.parametrize(
+    "dropped",
+    [
+        httpx.RemoteProtocolError("Server disconnected without sending a response."),
+        httpx.ReadTimeout("timed out"),
+        httpx.WriteError("broken pipe"),
+    ],
+)
+def test_post_on_dropped_connection_is_outcome_unknown_and_not_retried(
+    make_client: Build, dropped: Exception
+) -> None:
+    handler, log = scripted(dropped, OK)
+    with pytest.raises(OutcomeUnknown) as caught:
+        call(make_client(handler), "POST")
+    assert len(log) == 1
+    error = caught.value
+    assert (error.method, error.path, error.status) == ("POST", "/v1/orgs/o/teams", None)
+    assert str(error).startswith(f"POST /v1/orgs/o/teams: no response: {error.message}")
+    assert "may or may not have happened" in str(error)
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_post_on_5xx_is_outcome_unknown_and_not_retried(make_client: Build, status: int) -> None:
+    handler, log = scripted(httpx.Response(status, json=error_body(status, "oops")), OK)
+    with pytest.raises(OutcomeUnknown) as caught:
+        call(make_client(handler), "POST")
+    assert len(log) == 1
+    assert (caught.value.status, caught.value.message) == (status, "oops")
+
+
+def test_a_put_that_creates_can_be_marked_non_idempotent(make_client: Build) -> None:
+    handler, log = scripted(httpx.Response(502), OK)
+
+    async def scenario() -> None:
+        async with make_client(handler) as client:
+            await client.write("PUT", "/v1/orgs/o/teams", {"title": "T"}, idempotent=False)
+
+    with pytest.raises(OutcomeUnknown):
+        run(scenario())
+    assert len(log) == 1
+
+
+def test_post_is_retried_when_the_connection_never_opened(make_client: Build) -> None:
+    handler, log = scripted(httpx.ConnectError("refused"), httpx.ConnectTimeout("slow"), OK)
+    assert call(make_client(handler), "POST") == {"id": "x"}
+    assert len(log) == 3
+
+
+def test_a_post_marked_idempotent_is_retried_after_a_drop(make_client: Build) -> None:
+    handler, log = scripted(httpx.ReadError("reset"), OK)
+
+    async def scenario() -> object:
+        async with make_client(handler) as client:
+            return await client.write("POST", "/v1/orgs/o/sites/s/publish", idempotent=True)
+
+    assert run(scenario()) == {"id": "x"}
+    assert len(log) == 2
+
+
+def test_connection_failures_give_up_with_a_clear_error(make_client: Build) -> None:
+    handler, log = scripted(*[httpx.ConnectError("[Errno 111] Connection refused")] * 4)
+    with pytest.raises(ApiError) as caught:
+        call(make_client(handler), "GET")
+    assert str(caught.value) == (
+        "GET /v1/orgs/o/teams: no response: could not connect "
+        "(ConnectError: [Errno 111] Connection refused) (gave up after 4 attempts)"
+    )
+    assert len(log) == 4
+
+
+def test_unsupported_protocol_is_not_retried(make_client: Build) -> None:
+    handler, log = scripted(httpx.UnsupportedProtocol("no"), OK)
+    with pytest.raises(ApiError, match="unsupported URL scheme"):
+        call(make_client(handler), "GET")
+    assert len(log) == 1
+
+
+def rate(remaining: int, reset: float) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": "60",
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": str(int(reset)),
+    }
+
+
+def test_pacing_waits_for_the_reset_when_the_budget_is_spent(
+    make_client: Build, clock: FakeClock
+) -> None:
+    reset = clock.now + 40
+    sent_at: list[float] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent_at.append(clock.now)
+        left = 1 - len(sent_at) if clock.now < reset else 59
+        return httpx.Response(200, headers=rate(max(left, 0), reset), json={})
+
+    async def scenario() -> ApiClient:
+        async with make_client(handler, parallelism=1) as client:
+            for _ in range(4):
+                await client.get("/v1/orgs/o")
+            return client
+
+    client = run(scenario())
+    start = reset - 40
+    # Request 1 leaves 0: request 2 waits for the reset; then the budget is ample again.
+    assert sent_at == [start, reset, reset, reset]
+    assert clock.sleeps == [40.0]
+    assert client.stats.waited == 40.0
+
+
+def test_pacing_waits_are_bounded_and_stale_windows_ignored(
+    make_client: Build, clock: FakeClock
+) -> None:
+    start = clock.now
+    answers = [rate(0, start + 10_000), rate(0, start - 5), rate(5, start + 20_000)]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers=answers.pop(0) if answers else {}, json={})
+
+    async def scenario() -> None:
+        retry = RetryPolicy(max_attempts=2, base=0.01, cap=0.05, max_wait=120)
+        async with make_client(handler, retry=retry, parallelism=1) as client:
+            for _ in range(4):
+                await client.get("/v1/orgs/o")
+
+    run(scenario())
+    # One bounded wait after the first answer; the second answer's window is already over and
+    # the third's budget (5) covers the single request in flight.
+    assert clock.sleeps == [120.0]
+
+
+def test_a_429_holds_back_every_other_request(clock: FakeClock) -> None:
+    sent_at: dict[str, float] = {}
+    started: list[asyncio.Task[object]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        first = request.url.path not in sent_at
+        sent_at.setdefault(request.url.path, clock.now)
+        if request.url.path == "/v1/a" and first:
+            return too_many(**{"Retry-After": "9"})
+        return httpx.Response(200, json={})
+
+    async def sleep(seconds: float) -> None:
+        if not started:  # /v1/a sits out its 429: a new request starts meanwhile
+            started.append(asyncio.ensure_future(client.get("/v1/b")))
+            await started[0]
+        await clock.sleep(seconds)
+
+    client = mock_client(clock, handler, sleep=sleep)
+
+    async def scenario() -> None:
+        async with client:
+            await client.get("/v1/a")
+
+    start = clock.now
+    run(scenario())
+    assert sent_at["/v1/b"] == start + 9  # held by the 429 on another request
+    assert clock.sleeps == [9.0, 9.0]
+
+
+def test_in_flight_requests_never_exceed_parallelism(make_client: Build) -> None:
+    in_flight = peak = 0
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await asyncio.sleep(0.002)
+        in_flight -= 1
+        return httpx.Response(200, json={"items": []})
+
+    async def scenario() -> ApiClient:
+        async with make_client(handler, parallelism=3) as client:
+            await asyncio.gather(*(client.get(f"/v1/orgs/o{i}") for i in range(20)))
+            return client
+
+    client = run(scenario())
+    assert peak == 3
+    assert client.stats.requests == 20
