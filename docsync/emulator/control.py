@@ -51,7 +51,7 @@ async def faults(request: Request) -> Response:
 
 
 async def reset(request: Request) -> Response:
-    """Wipe the state and re-seed: with the body's seed when given, else the current seed."""
+    """Wipe the state and re-seed: with the body's seed when given, else the starting seed."""
     guarded = await _guard(request)
     if isinstance(guarded, Response):
         return guarded

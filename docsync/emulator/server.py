@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from types import TracebackType
 
 import uvicorn
@@ -43,6 +46,27 @@ def _uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvi
     )
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, except that SIGINT/SIGTERM end it with exit status 0.
+
+    uvicorn re-raises the captured signal after its graceful shutdown (a traceback for SIGINT,
+    status -15 for SIGTERM); a stopped emulator is a normal end, not a failure.
+    """
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        handled = (signal.SIGINT, signal.SIGTERM)
+        original = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in original.items():
+                signal.signal(sig, handler)
+
+
 def serve(
     config: EmulatorConfig,
     host: str = DEFAULT_HOST,
@@ -51,7 +75,7 @@ def serve(
 ) -> None:
     """Run the emulator until SIGINT/SIGTERM (uvicorn handles both signals)."""
     _quiet_drops()
-    uvicorn.Server(_uvicorn_config(create_app(config), host, port, log_level)).run()
+    _Server(_uvicorn_config(create_app(config), host, port, log_level)).run()
 
 
 class EmulatorThread:

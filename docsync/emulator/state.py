@@ -57,8 +57,8 @@ class EmulatorState:
 
     def __init__(self, store: Store, seed: dict[str, Any], faults: FaultConfig) -> None:
         self.store = store
+        self.initial_seed = seed
         self.seed = seed
-        self.base_faults = faults
         self.faults = FaultEngine(faults)
         self.stats = Stats()
         self.clock_offset = 0.0
@@ -72,9 +72,11 @@ class EmulatorState:
         return datetime.fromtimestamp(time.time() + self.clock_offset, UTC)
 
     def reset(self, seed: dict[str, Any] | None = None) -> None:
-        """Wipe the state, re-apply the seed (a new one when given); faults, clock, stats off."""
-        if seed is not None:
-            self.seed = seed
+        """Wipe the state and apply `seed`, or the seed the server started with when None.
+
+        Faults are switched off, the clock offset and the statistics go back to zero.
+        """
+        self.seed = self.initial_seed if seed is None else seed
         self.clock_offset = 0.0
         self.faults.configure(FaultConfig())
         self.stats.clear()

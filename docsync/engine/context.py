@@ -25,6 +25,8 @@ class PlanContext:
     actions: list[Action] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unmanaged: list[LiveResource] = field(default_factory=list)
+    #: desired address -> live id, for every match (a renamed resource keeps its id)
+    known_ids: dict[str, str] = field(default_factory=dict)
 
     @property
     def prune(self) -> set[str]:

@@ -93,6 +93,11 @@ async def apply_plan(
                 await kind.execute(action, run)
             except (DocsyncError, LookupError) as error:
                 return ActionResult(action, "failed", time.monotonic() - started, str(error))
+            except Exception as error:
+                # A bug in one kind must not abandon the other actions mid-apply.
+                log.exception("%s %s raised", action.verb, action.address)
+                message = f"{type(error).__name__}: {error}"
+                return ActionResult(action, "failed", time.monotonic() - started, message)
             return ActionResult(action, "done", time.monotonic() - started)
 
     running: dict[asyncio.Task[ActionResult], str] = {}

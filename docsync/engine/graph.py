@@ -47,7 +47,10 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
                 for a in group
                 if a.verb == "delete"
             ]
-        action.depends_on = sorted({a.key for a in needs if a is not action})
+        # Kinds may have set dependencies of their own (a site's publish waits for its tree).
+        action.depends_on = sorted(
+            {a.key for a in needs if a is not action} | set(action.depends_on)
+        )
     return problems
 
 

@@ -59,6 +59,8 @@ class Action:
     depends_on: list[str] = field(default_factory=list)
     payload: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: readers lose access (a narrower visibility, an unpublish): flagged in every rendering
+    audience_change: bool = False
 
     @property
     def key(self) -> str:
@@ -81,6 +83,8 @@ class Plan:
     actions: list[Action] = field(default_factory=list)
     unmanaged: list[Unmanaged] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: address -> id of every live resource the plan refers to (under its desired address too)
+    ids: dict[str, str] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:

@@ -85,6 +85,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     if ctx.problems:
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
+    plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
     plan.unmanaged = [Unmanaged(r.kind, r.address, r.id) for r in ctx.unmanaged]
     return plan
 

@@ -29,7 +29,6 @@ async def apply(
     kinds: Sequence[Kind] = KINDS,
     on_result: Progress | None = None,
 ) -> ApplyReport:
-    ids = {resource.address: resource.id for resource in live.by_address.values()}
-    run = RunContext(api, live.org_id, ids)
+    run = RunContext(api, live.org_id, plan.ids)
     by_name = {kind.name: kind for kind in kinds}
     return await apply_plan(plan, run, by_name, parallelism=parallelism, on_result=on_result)

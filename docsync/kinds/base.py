@@ -212,6 +212,7 @@ class CrudKind(Kind):
             live = self.match(desired, ctx)
             if live is not None:
                 matched.add(live.address)
+                ctx.known_ids[desired.address] = live.id
             if desired.absent:
                 if live is not None:
                     self.plan_delete(live, ctx, desired)

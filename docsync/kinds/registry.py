@@ -8,6 +8,8 @@ from docsync.kinds.members import MemberKind
 from docsync.kinds.openapi import OpenApiKind
 from docsync.kinds.saml import SamlKind
 from docsync.kinds.settings import SettingsKind
+from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
+from docsync.kinds.sites import SiteKind
 from docsync.kinds.spaces import SpaceKind
 from docsync.kinds.teams import TeamKind
 from docsync.kinds.translations import TranslationKind
@@ -32,6 +34,10 @@ KINDS: tuple[Kind, ...] = _register(
     SpaceKind(),
     OpenApiKind(),
     TranslationKind(),
+    SiteKind(),
+    SectionKind(),
+    SiteSpaceKind(),
+    SectionGroupKind(),
     SettingsKind(),
 )
 

@@ -81,7 +81,7 @@ def _claim(claim: Any, path: Path, found: Found) -> None:
         found.append((path, "a claim must be a mapping with 'type' and 'description'"))
         return
     kind = claim.get("type")
-    if kind not in _CLAIM_KEYS:
+    if not isinstance(kind, str) or kind not in _CLAIM_KEYS:
         kinds = ", ".join(f"'{name}'" for name in _CLAIM_KEYS)
         found.append(((*path, "type"), f"must be one of {kinds}"))
         return

@@ -25,6 +25,8 @@ class FileDoc:
     sensitive: set[Path] = field(default_factory=set)
     text: str = ""
     problems: list[Problem] = field(default_factory=list)
+    failed: set[Path] = field(default_factory=set)
+    """Values whose template failed: further complaints about them would only repeat it."""
 
 
 def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[Problem]]:
@@ -109,6 +111,7 @@ def _render_values(doc: FileDoc, renderer: Renderer, value: Any, path: Path) -> 
     except TemplateProblem as problem:
         where = doc.source.values.get(path, Location(doc.name, 1, 1))
         doc.problems.append(Problem(where, path, problem.message))
+        doc.failed.add(path)
         return None
     if used_env:
         doc.sensitive.add(path)

@@ -69,14 +69,16 @@ def load_manifests(
 
     ctx = CheckContext(merged.data, merged.source, is_sensitive)
     if files and "organization" not in merged.data:
-        first = Location(files[0], 1, 1)
-        message = "'organization' is required (the id or title of the organization) in one file"
-        problems.append(Problem(first, ("organization",), message))
-        merged.data["organization"] = ""
+        unreadable = any(doc.problems and not doc.data for doc in docs)
+        if not unreadable:  # an unreadable file may well be the one that names it
+            first = Location(files[0], 1, 1)
+            message = "'organization' (the id or title of the organization) is required"
+            problems.append(Problem(first, ("organization",), message))
+        merged.data["organization"] = "(missing)"
     manifest = validate_manifest(ctx) if files else None
     run_checks(ctx)
     check_references(ctx)
-    problems.extend(ctx.problems)
+    problems.extend(p for p in ctx.problems if not _under(p.path, merged.failed))
     if problems or manifest is None:
         secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
         raise ManifestError(_scrub(problem, secrets) for problem in problems)
@@ -88,6 +90,10 @@ def load_manifests(
         source=merged.source,
         sensitive=frozenset(sensitive),
     )
+
+
+def _under(path: Path, roots: set[Path]) -> bool:
+    return any(path[:end] in roots for end in range(len(path) + 1))
 
 
 def _sensitive_fields(data: dict[str, Any]) -> set[Path]:

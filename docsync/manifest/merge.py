@@ -25,6 +25,7 @@ class Merged:
     data: dict[str, Any] = field(default_factory=dict)
     source: SourceMap = field(default_factory=SourceMap)
     sensitive: set[Path] = field(default_factory=set)
+    failed: set[Path] = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -32,6 +33,7 @@ def merge(docs: list[FileDoc]) -> Merged:
     """Merge in the order given; report keys defined twice with both places."""
     out = Merged()
     for doc in docs:
+        out.source.values.setdefault((), Location(doc.name, 1, 1))
         remaps: dict[str, Remap] = {}
         for key, value in doc.data.items():
             remap = _merge_key(out, doc, key, value)
@@ -49,6 +51,7 @@ def merge(docs: list[FileDoc]) -> Merged:
         for path, location in doc.source.keys.items():
             _put(out.source.keys, move(path), location)
         out.sensitive.update(moved for path in doc.sensitive if (moved := move(path)) is not None)
+        out.failed.update(moved for path in doc.failed if (moved := move(path)) is not None)
         for problem in doc.problems:
             moved = move(problem.path)
             out.problems.append(Problem(problem.location, moved or problem.path, problem.message))

@@ -152,11 +152,15 @@ class _Builder:
 
     def scalar(self, node: ScalarNode, path: Path) -> Any:
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError) as error:
             reason = getattr(error, "problem", None) or str(error)
             self.problem(node, path, f"cannot read this value: {reason}")
             return None
+        if isinstance(value, bytes):
+            self.problem(node, path, "binary values (!!binary) are not supported; write text")
+            return None
+        return value
 
     def key(self, node: Node, path: Path) -> str | None:
         if not isinstance(node, ScalarNode):

@@ -1,0 +1,131 @@
+"""Site section groups: list, create, update, delete, add/remove a section, move (deprecated)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, paginate
+from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.routes.sites_sections import refuse_root_site_spaces
+from docsync.emulator.routes.sites_structure import place, position, to_root_after
+from docsync.emulator.routes.sites_views import answer, group_view
+from docsync.emulator.store import Row
+from docsync.emulator.validate import Fields
+
+BASE = "/v1/orgs/{organizationId}/sites/{siteId}/section-groups"
+GROUP = BASE + "/{siteSectionGroupId}"
+
+
+def _group(ctx: Ctx, site: Row) -> Row:
+    return tree.find_child(ctx.tx, site, tree.GROUP, ctx.params["siteSectionGroupId"])
+
+
+def _location(ctx: Ctx, site: Row, group: Row) -> str:
+    return ctx.url(f"/orgs/{site.org}/sites/{site.id}/section-groups/{group.id}")
+
+
+def list_groups(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org()["id"])
+    return paginate(ctx, [group_view(ctx, site, row) for row in tree.groups(ctx.tx, site)])
+
+
+def create_group(ctx: Ctx) -> Response:
+    org = ctx.org(Access.CONTENT)["id"]
+    site = tree.find_site(ctx, org)
+    body = Fields(ctx.body(), ("title", "icon", "sections"))
+    title = body.string("title", required=True, min_len=1, max_len=100)
+    icon = body.string("icon", nullable=True, max_len=50)
+    ids = body.strings("sections") or []
+    members = [
+        tree.find_child(ctx.tx, site, tree.SECTION, id_, f"sections[{i}]")
+        for i, id_ in enumerate(ids)
+    ]
+    for i, id_ in enumerate(ids):
+        if id_ in ids[:i]:
+            raise bad_request(f"sections[{i}]: section {id_!r} is listed twice")
+    refuse_root_site_spaces(ctx, site, "adding a section group")
+    group_id = new_id()
+    data: dict[str, Any] = {"id": group_id, "site": site.id, "title": title, "icon": icon}
+    ctx.tx.insert(tree.GROUP, group_id, {**data, "createdAt": ctx.now}, org=org, parent=site.id)
+    for section in members:
+        ctx.tx.set_parent(tree.SECTION, section.id, group_id)
+    group = tree.find_child(ctx.tx, site, tree.GROUP, group_id)
+    return created(group_view(ctx, site, group), _location(ctx, site, group))
+
+
+def update_group(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    group = _group(ctx, site)
+    body = Fields(ctx.body(), ("title", "icon"))
+    changes: dict[str, Any] = {}
+    if body.has("title"):
+        changes["title"] = body.string("title", min_len=1, max_len=100)
+    if body.has("icon"):
+        changes["icon"] = body.string("icon", nullable=True, max_len=50)
+    return answer(ctx, group_view(ctx, site, tree.patch(ctx.tx, group, changes)))
+
+
+def delete_group(ctx: Ctx) -> Response:
+    """Its sections go back to the root level, in their order, where the group was."""
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    group = ctx.tx.get_row(tree.GROUP, ctx.params["siteSectionGroupId"])
+    if group is None or group.data.get("site") != site.id:
+        return empty(204)
+    order: list[tuple[str, str]] = []
+    for item in tree.root_items(ctx.tx, site):
+        if item.id != group.id:
+            order.append((item.kind, item.id))
+            continue
+        for section in ctx.tx.rows(tree.SECTION, parent=group.id):
+            ctx.tx.set_parent(tree.SECTION, section.id, site.id)
+            order.append((tree.SECTION, section.id))
+    ctx.tx.delete(tree.GROUP, group.id)
+    ctx.tx.reorder(order)
+    return empty(205)
+
+
+def add_section(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    group = _group(ctx, site)
+    body = Fields(ctx.body(), ("sectionId",))
+    section_id = body.string("sectionId", required=True, min_len=1) or ""
+    section = tree.find_child(ctx.tx, site, tree.SECTION, section_id, "sectionId")
+    if section.parent != group.id:
+        ctx.tx.set_parent(tree.SECTION, section.id, group.id)
+    return created(group_view(ctx, site, group), _location(ctx, site, group))
+
+
+def remove_section(ctx: Ctx) -> Response:
+    """The section goes to the root level right after the group; 204 when it was not in it."""
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    group = _group(ctx, site)
+    section = ctx.tx.get_row(tree.SECTION, ctx.params["siteSectionId"])
+    if section is None or section.parent != group.id:
+        return empty(204)
+    to_root_after(ctx, site, section, group)
+    return empty(205)
+
+
+def move_group(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    group = _group(ctx, site)
+    body = Fields(ctx.body(required=False), ("position",))
+    side, anchor = position(ctx, site, body.obj("position"), "id", tree.ROOT_KINDS)
+    place(ctx, group, side, anchor)
+    return answer(ctx, group_view(ctx, site, tree.reload(ctx.tx, group)))
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", BASE, list_groups),
+    api_route("POST", BASE, create_group),
+    api_route("PATCH", GROUP, update_group),
+    api_route("DELETE", GROUP, delete_group),
+    api_route("POST", GROUP + "/sections", add_section),
+    api_route("DELETE", GROUP + "/sections/{siteSectionId}", remove_section),
+    api_route("POST", GROUP + "/move", move_group),
+]

@@ -1,0 +1,111 @@
+"""A site's structure: the GET, the sort operation, and the sibling moves shared with `move`.
+
+Siblings: the site spaces of one level (one section, or the site root); the sections and groups
+at the root of a site; the sections of one group. Sorting never changes an item's level.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access
+from docsync.emulator.errors import bad_request, not_found
+from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.routes.sites_views import answer, item_view, structure_view
+from docsync.emulator.store import Row
+from docsync.emulator.validate import Fields
+
+SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
+POINTER_TYPES = (tree.SITE_SPACE, tree.SECTION, tree.GROUP, "site-external-link")
+
+
+def sibling_kinds(row: Row) -> tuple[str, ...]:
+    """The kinds that share a level with `row`."""
+    return (tree.SITE_SPACE,) if row.kind == tree.SITE_SPACE else tree.ROOT_KINDS
+
+
+def place(ctx: Ctx, row: Row, side: str | None = None, anchor: Row | None = None) -> None:
+    """Move `row` right `side` ("before"/"after") `anchor`, or last of its level without one.
+
+    400 when the anchor is the item itself or not a sibling (another level or kind).
+    """
+    kinds = sibling_kinds(row)
+    if anchor is None or side is None:
+        ctx.tx.move(row.kind, row.id, kinds=kinds)
+        return
+    if (anchor.kind, anchor.id) == (row.kind, row.id):
+        raise bad_request(f"position.{side}: an item cannot be placed next to itself")
+    if anchor.parent != row.parent or anchor.kind not in kinds:
+        raise bad_request(
+            f"position.{side}: {anchor.kind} {anchor.id!r} is not a sibling of {row.kind} "
+            f"{row.id!r}: sorting only reorders items of one level; move a section into or "
+            "out of a group with PATCH .../sections/{id} {siteSectionGroupId} first"
+        )
+    where = {side: (anchor.kind, anchor.id)}
+    ctx.tx.move(row.kind, row.id, kinds=kinds, **where)
+
+
+def to_root_after(ctx: Ctx, site: Row, section: Row, group: Row) -> None:
+    """Take a section out of `group` and put it at the root right after the group."""
+    ctx.tx.set_parent(tree.SECTION, section.id, site.id)
+    ctx.tx.move(tree.SECTION, section.id, after=(tree.GROUP, group.id), kinds=tree.ROOT_KINDS)
+
+
+def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
+    """`(type, id)` of a `{type, <id_key>}` pointer object (400 naming `where` when malformed)."""
+    if not isinstance(value, dict):
+        raise bad_request(f"{where}: must be an object {{type, {id_key}}}")
+    fields = Fields(value, ("type", id_key), f"{where}.")
+    kind = fields.enum("type", POINTER_TYPES, required=True)
+    id_ = fields.string(id_key, required=True, min_len=1)
+    assert kind is not None and id_ is not None
+    return kind, id_
+
+
+def resolve(ctx: Ctx, site: Row, target: tuple[str, str], where: str) -> Row:
+    """The site's item a pointer names; 404 naming `where` when there is none."""
+    kind, id_ = target
+    if kind not in (tree.SITE_SPACE, tree.SECTION, tree.GROUP):
+        raise not_found(f"{where}: no {kind} {id_!r} in site {site.id!r}")
+    return tree.find_child(ctx.tx, site, kind, id_, where)
+
+
+def position(
+    ctx: Ctx, site: Row, value: object, id_key: str = "id", kinds: tuple[str, ...] = POINTER_TYPES
+) -> tuple[str | None, Row | None]:
+    """The side and anchor of a `{before|after: pointer}` position (absent: `(None, None)`)."""
+    if value is None:
+        return None, None
+    if not isinstance(value, dict):
+        raise bad_request("position: must be an object {before} or {after}")
+    fields = Fields(value, ("before", "after"), "position.")
+    sides = [side for side in ("before", "after") if fields.has(side)]
+    if len(sides) != 1:
+        raise bad_request("position: give exactly one of before or after")
+    side = sides[0]
+    target = pointer(value[side], f"position.{side}", id_key)
+    if target[0] not in kinds:
+        raise bad_request(f"position.{side}.type: must be one of {', '.join(kinds)}")
+    return side, resolve(ctx, site, target, f"position.{side}")
+
+
+def get_structure(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org()["id"])
+    return ok(structure_view(ctx, site))
+
+
+def sort_structure(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    body = Fields(ctx.body(), ("item", "position"))
+    row = resolve(ctx, site, pointer(body.obj("item", required=True), "item"), "item")
+    side, anchor = position(ctx, site, body.obj("position"))
+    place(ctx, row, side, anchor)
+    return answer(ctx, item_view(ctx, site, tree.reload(ctx.tx, row)))
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", SITE + "/structure", get_structure),
+    api_route("PATCH", SITE + "/structure/sort", sort_structure),
+]

@@ -1,0 +1,211 @@
+"""Response shapes of sites, sections, section groups, site spaces and the site structure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+
+from docsync.emulator.auth import Access, can
+from docsync.emulator.errors import not_found
+from docsync.emulator.http import Ctx, empty, ok
+from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.store import Row
+from docsync.emulator.views import space_view
+
+Doc = dict[str, Any]
+
+
+def published_url(ctx: Ctx, site: Row) -> str:
+    """Where the site is (or would be) published: the emulator's `/published/<org>/<basename>`."""
+    name = site.data.get("basename") or site.id
+    return f"{str(ctx.request.base_url).rstrip('/')}/published/{site.org}/{name}"
+
+
+def site_view(ctx: Ctx, site: Row) -> Doc:
+    """A `Site` with the caller's permissions; `proxy` reads back as `{origin, target}`."""
+    data = site.data
+    content = can(ctx.member, Access.CONTENT)
+    admin = can(ctx.member, Access.CONTENT_ADMIN)
+    urls: Doc = {
+        "location": ctx.url(f"/orgs/{site.org}/sites/{site.id}"),
+        "app": ctx.app_url(f"/o/{site.org}/sites/{site.id}"),
+        "preview": ctx.app_url(f"/o/{site.org}/sites/{site.id}/preview"),
+    }
+    if data.get("published"):
+        urls["published"] = published_url(ctx, site)
+    body: Doc = {
+        "object": "site",
+        "id": site.id,
+        "type": data["type"],
+        "appliedType": data["type"],
+        "title": data["title"],
+        "visibility": data["visibility"],
+        "defaultLevel": data.get("defaultLevel", "inherit"),
+        "published": bool(data.get("published")),
+        "siteSpaces": len(tree.all_site_spaces(ctx.tx, site)),
+        "createdAt": data["createdAt"],
+        "agentsContext": data.get("agentsContext", "excluded"),
+        "features": [],
+        "urls": urls,
+        "permissions": {
+            "view": True,
+            "access": True,
+            "edit": ctx.role in ("admin", "create", "edit"),
+            "create": content,
+            "admin": admin,
+            "installIntegration": admin,
+            "viewAdaptiveSchema": True,
+            "editAdaptiveSchema": content,
+        },
+    }
+    if data.get("basename") is not None:
+        body["basename"] = data["basename"]
+    if data.get("proxy"):
+        body["proxy"] = {"origin": f"https://{data['proxy']}", "target": published_url(ctx, site)}
+    if data.get("adaptiveContent") is not None:
+        body["adaptiveContent"] = data["adaptiveContent"]
+    return body
+
+
+def _join(base: str | None, segment: str, is_default: bool) -> str | None:
+    if base is None:
+        return None
+    return base if is_default else f"{base}/{segment}"
+
+
+def _urls(url: str | None) -> Doc:
+    return {} if url is None else {"published": url}
+
+
+def level_views(ctx: Ctx, site: Row, container: Row, base_url: str | None) -> list[Doc]:
+    """The site spaces of one level (`container` = section or site) with their `default` flag."""
+    default = tree.default_site_space(ctx.tx, container)
+    views: list[Doc] = []
+    for row in tree.level(ctx.tx, container.id):
+        space = ctx.tx.get_row("space", row.data["space"])
+        assert space is not None  # tree.level() leaves out site spaces of purged spaces
+        body: Doc = {
+            "object": "site-space",
+            "id": row.id,
+            "path": row.data["path"],
+            "space": space_view(ctx, space),
+            "title": space.data["title"],
+            "default": row.id == default,
+            "draft": False,
+            "urls": _urls(_join(base_url, row.data["path"], row.id == default)),
+        }
+        if row.data.get("section"):
+            body["section"] = row.data["section"]
+        if row.data.get("condition") is not None:
+            body["condition"] = row.data["condition"]
+        views.append(body)
+    return views
+
+
+def _site_base(ctx: Ctx, site: Row) -> str | None:
+    return published_url(ctx, site) if site.data.get("published") else None
+
+
+def site_space_view(ctx: Ctx, site: Row, row: Row) -> Doc:
+    """One `SiteSpace` (rendered with its level, to know whether it is the default)."""
+    base = _site_base(ctx, site)
+    container = ctx.tx.get_row(tree.SECTION, row.parent or "")
+    if container is None:
+        container = site
+    else:
+        is_default = container.id == tree.default_section(ctx.tx, site)
+        base = _join(base, container.data["path"], is_default)
+    found = [v for v in level_views(ctx, site, container, base) if v["id"] == row.id]
+    if not found:
+        raise not_found(f"Site space {row.id!r} not found: its space no longer exists")
+    return found[0]
+
+
+def site_spaces_views(ctx: Ctx, site: Row) -> list[Doc]:
+    """Every `SiteSpace` of the site in structure order."""
+    if not tree.has_sections(ctx.tx, site):
+        return level_views(ctx, site, site, _site_base(ctx, site))
+    return [ss for s in section_views(ctx, site) for ss in s["siteSpaces"]]
+
+
+def section_view(ctx: Ctx, site: Row, row: Row, default: str | None = None) -> Doc:
+    """A `SiteSection` embedding its site spaces."""
+    default = default if default is not None else tree.default_section(ctx.tx, site)
+    url = _join(_site_base(ctx, site), row.data["path"], row.id == default)
+    body: Doc = {
+        "object": "site-section",
+        "id": row.id,
+        "title": row.data["title"],
+        "path": row.data["path"],
+        "default": row.id == default,
+        "draft": False,
+        "siteSpaces": level_views(ctx, site, row, url),
+        "urls": _urls(url),
+    }
+    for key in ("icon", "description", "condition"):
+        if row.data.get(key) is not None:
+            body[key] = row.data[key]
+    if row.parent != site.id:
+        body["sectionGroup"] = row.parent
+    return body
+
+
+def section_views(ctx: Ctx, site: Row) -> list[Doc]:
+    """Every `SiteSection` of the site in structure order."""
+    default = tree.default_section(ctx.tx, site)
+    return [section_view(ctx, site, row, default) for row in tree.sections(ctx.tx, site)]
+
+
+def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
+    """A `SiteSectionGroup`: its sections in order, as `sections` and as `children`."""
+    default = tree.default_section(ctx.tx, site)
+    members = [
+        section_view(ctx, site, s, default) for s in ctx.tx.rows(tree.SECTION, parent=row.id)
+    ]
+    body: Doc = {
+        "object": "site-section-group",
+        "id": row.id,
+        "title": row.data["title"],
+        "draft": False,
+        "sections": members,
+        "children": members,
+    }
+    if row.data.get("icon") is not None:
+        body["icon"] = row.data["icon"]
+    return body
+
+
+def item_view(ctx: Ctx, site: Row, row: Row) -> Doc:
+    """A `SiteStructureItem` of any kind."""
+    if row.kind == tree.SECTION:
+        return section_view(ctx, site, row)
+    if row.kind == tree.GROUP:
+        return group_view(ctx, site, row)
+    return site_space_view(ctx, site, row)
+
+
+def structure_view(ctx: Ctx, site: Row) -> Doc:
+    """A `SiteStructure`: `sections` (sections and groups) or `siteSpaces` (root site spaces)."""
+    if not tree.has_sections(ctx.tx, site):
+        return {"type": "siteSpaces", "structure": site_spaces_views(ctx, site)}
+    default = tree.default_section(ctx.tx, site)
+    items = [
+        section_view(ctx, site, row, default)
+        if row.kind == tree.SECTION
+        else group_view(ctx, site, row)
+        for row in tree.root_items(ctx.tx, site)
+    ]
+    return {"type": "sections", "structure": items}
+
+
+def answer(ctx: Ctx, body: Doc, status: int = 200, location: str | None = None) -> Response:
+    """`body`, or 204 without it when the request says `Prefer: return=minimal` (production)."""
+    if ctx.request.headers.get("prefer", "").strip() == "return=minimal":
+        response = empty(204)
+        response.headers["Preference-Applied"] = "return=minimal"
+        if location:
+            response.headers["Location"] = location
+        return response
+    headers = {"Location": location} if location else None
+    return ok(body, status, headers)

@@ -1,0 +1,209 @@
+"""The parts of a site's structure: sections, site spaces and section groups. The site kind plans
+them (they have no list of their own worth reading: one structure read gives them all); these
+kinds declare their fields and carry out their actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docsync.engine.context import RunContext
+from docsync.engine.model import Action
+from docsync.kinds.base import Field, Kind
+from docsync.kinds.site_order import Move, plan_moves
+
+
+def site_path(run: RunContext, payload: dict[str, Any]) -> str:
+    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload['site'])}"
+
+
+def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
+    """Written fields that only an update can set (the create request has no room for them)."""
+    return {
+        f.wire_name: fields[f.name]
+        for f in kind.fields
+        if f.name in fields and f.update and not f.create
+    }
+
+
+class _Child(Kind):
+    section = ""  # planned by the site kind, never on their own
+    prunable = False
+
+    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
+        return False
+
+    async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
+        """Makes this item its level's default: the API moves the flag through the parent."""
+        target = action.payload["default_via"]
+        base = site_path(run, action.payload)
+        if target["kind"] == "section":
+            path = f"{base}/sections/{run.resolve(target['id'])}"
+            await run.api.write("PATCH", path, {"defaultSiteSpace": own_id})
+        else:
+            field = "defaultSiteSection" if self.name == "section" else "defaultSiteSpace"
+            await run.api.write("PATCH", base, {field: own_id})
+
+
+class SectionKind(_Child):
+    name = "section"
+    fields = (
+        Field("title"),
+        Field("icon"),
+        Field("path", create=False),
+        Field("description", create=False),
+        Field("condition", create=False),
+        Field("default", create=False, update=False),
+    )
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        fields = run.resolve(action.payload.get("fields", {}))
+        base = f"{site_path(run, action.payload)}/sections"
+        if action.verb == "create":
+            body = {"spaceId": run.resolve(action.payload["first_space"])}
+            body |= {k: fields[k] for k in ("title", "icon") if k in fields}
+            created = await run.api.write("POST", base, body)
+            section_id = str(created["id"])
+            run.ids[action.address] = section_id
+            first = created.get("siteSpaces") or []
+            if first and action.payload.get("first_site_space"):
+                run.ids[action.payload["first_site_space"]] = str(first[0]["id"])
+            late = _late(self, fields)
+            if late:
+                await run.api.write("PATCH", f"{base}/{section_id}", late)
+            if fields.get("default") and not created.get("default"):
+                await self.set_default(action, run, section_id)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            body = {f.name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+            if body:
+                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+            if fields.get("default"):
+                await self.set_default(action, run, action.live_id)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+
+
+class SiteSpaceKind(_Child):
+    name = "site_space"
+    fields = (
+        Field("space", ref="space", wire="spaceId"),
+        Field("path", create=False),
+        Field("condition", create=False),
+        Field("default", create=False, update=False),
+    )
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        fields = run.resolve(action.payload.get("fields", {}))
+        base = f"{site_path(run, action.payload)}/site-spaces"
+        if action.verb == "create":
+            if action.payload.get("made_by_section"):
+                # Its section's create made it: only what that request could not carry is left.
+                own_id = run.id_of(action.address)
+                late = _late(self, fields)
+            else:
+                body = {"spaceId": fields["space"]}
+                if action.payload.get("section"):
+                    body["sectionId"] = run.resolve(action.payload["section"])
+                created = await run.api.write("POST", base, body)
+                own_id = str(created["id"])
+                run.ids[action.address] = own_id
+                late = _late(self, fields)
+            if late:
+                await run.api.write("PATCH", f"{base}/{own_id}", late)
+            if fields.get("default"):
+                await self.set_default(action, run, own_id)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            body = {
+                f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields
+            }
+            if body:
+                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+            if fields.get("default"):
+                await self.set_default(action, run, action.live_id)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+
+
+class SectionGroupKind(_Child):
+    name = "section_group"
+    fields = (
+        Field("title"),
+        Field("icon"),
+        Field("sections", create=True, update=False),
+    )
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        fields = run.resolve(action.payload.get("fields", {}))
+        base = f"{site_path(run, action.payload)}/section-groups"
+        if action.verb == "create":
+            body = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
+            created = await run.api.write("POST", base, body)
+            run.ids[action.address] = str(created["id"])
+        elif action.verb == "update":
+            body = {k: fields[k] for k in ("title", "icon") if k in fields}
+            if body:
+                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+            membership = run.resolve(action.payload.get("membership", {}))
+            for section_id in membership.get("remove", []):
+                await run.api.write("DELETE", f"{base}/{action.live_id}/sections/{section_id}")
+            for section_id in membership.get("add", []):
+                body = {"sectionId": section_id}
+                await run.api.write("POST", f"{base}/{action.live_id}/sections", body)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+
+
+_POINTER_TYPES = {
+    "section": "site-section",
+    "section_group": "site-section-group",
+    "site_space": "site-space",
+}
+
+
+async def reorder(action: Action, run: RunContext) -> None:
+    """Re-reads the structure and moves only what is out of place, level by level: the order
+    the API gives new items is not promised, so the moves are computed from what is there."""
+    base = site_path(run, action.payload)
+    structure = await run.api.get(f"{base}/structure")
+    for level in action.payload["levels"]:
+        want = [run.id_of(address) for address in level["desired"]]
+        types = {run.id_of(a): _POINTER_TYPES[k] for a, k in level["kinds"].items()}
+        container = run.id_of(level["container"]) if level.get("container") else None
+        have = [i for i in current_order(structure, container) if i in types]
+        for move in plan_moves(have, want):
+            await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
+
+
+def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
+    anchor = move.after if move.after is not None else move.before
+    assert anchor is not None
+    where = "after" if move.after is not None else "before"
+    return {
+        "item": {"type": types[move.item], "id": move.item},
+        "position": {where: {"type": types[anchor], "id": anchor}},
+    }
+
+
+def current_order(structure: dict[str, Any], container: str | None) -> list[str]:
+    """Ids of the items of one level of a structure read: the root when `container` is None,
+    else the children of that section (site spaces) or group (sections)."""
+    items = structure.get("structure") or []
+    if container is None:
+        return [str(item["id"]) for item in items]
+    for item in items:
+        found = _children_of(item, container)
+        if found is not None:
+            return found
+    return []
+
+
+def _children_of(item: dict[str, Any], container: str) -> list[str] | None:
+    if str(item.get("id")) == container:
+        if item.get("object") == "site-section":
+            return [str(s["id"]) for s in item.get("siteSpaces") or []]
+        return [str(s["id"]) for s in item.get("sections") or item.get("children") or []]
+    for section in item.get("sections") or []:
+        if str(section.get("id")) == container:
+            return [str(s["id"]) for s in section.get("siteSpaces") or []]
+    return None

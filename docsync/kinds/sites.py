@@ -1,0 +1,256 @@
+"""Sites, keyed by title: their own fields, publishing, adaptive schema, and (through
+site_tree) their sections, section groups and site spaces."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from deepdiff import DeepDiff
+
+from docsync.api import NotFound
+from docsync.engine.context import PlanContext, RunContext, ref
+from docsync.engine.model import Action, FieldChange, Verb
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import CrudKind, Field
+from docsync.kinds.site_children import reorder
+from docsync.kinds.site_tree import LiveTree, TreePlanner, read_live_tree
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+#: Visibilities that take a site away from some of its readers.
+NARROW = ("share-link", "visitor-auth")
+
+
+def _proxy(raw: dict[str, Any]) -> Any:
+    """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
+    proxy = raw.get("proxy")
+    origin = proxy.get("origin") if isinstance(proxy, dict) else proxy
+    if not origin:
+        return None
+    text = str(origin).split("://", 1)[-1].rstrip("/")
+    host, _, rest = text.partition("/")
+    return f"{host.lower()}/{rest}" if rest else host.lower()
+
+
+def _dump(value: Any) -> Any:
+    return value.model_dump() if hasattr(value, "model_dump") else value
+
+
+def _manages_tree(entry: Any) -> bool:
+    return any(
+        getattr(entry, name) is not None for name in ("sections", "siteSpaces", "sectionGroups")
+    )
+
+
+class SiteKind(CrudKind):
+    name = "site"
+    section = "sites"
+    list_path = "/v1/orgs/{org}/sites"
+    needs = ("space",)
+    fields = (
+        Field("title"),
+        Field("visibility"),
+        Field("type", update=False),
+        Field("basename", create=False),
+        Field("proxy", create=False, live=_proxy, normalize=lambda v: _proxy({"proxy": v})),
+        Field("agentsContext", create=False),
+        Field("adaptiveContent", create=False, normalize=_dump),
+        Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
+    )
+
+    # -- reading -------------------------------------------------------------------------------
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+        """The list, then per managed site only what the manifest writes: its structure (one
+        read gives sections, groups and site spaces) and its adaptive schema."""
+        sites = await api.list_all(self.list_path.format(org=org_id))
+        reads = []
+        for entry in manifest.sites:
+            if entry.state == "absent":
+                continue
+            site = next(
+                (s for s in sites if entry.id in (s["id"],) or s["title"] == entry.title), None
+            )
+            if site is None:
+                continue
+            base = f"{self.list_path.format(org=org_id)}/{site['id']}"
+            if _manages_tree(entry):
+                reads.append(self._read(api, site, "_structure", f"{base}/structure"))
+            if "adaptiveSchema" in entry.model_fields_set:
+                reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
+        await asyncio.gather(*reads)
+        return sites
+
+    @staticmethod
+    async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str) -> None:
+        try:
+            found = await api.get(path)
+        except NotFound:
+            found = None
+        if slot == "_schema" and isinstance(found, dict):
+            found = found.get("jsonSchema")
+        site[slot] = found
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        sites = super().to_live(raw, live)
+        children: list[LiveResource] = []
+        for site in sites:
+            if site.raw.get("_structure") is not None:
+                tree, parts = read_live_tree(site, live)
+                site.raw["_tree"] = tree
+                children += parts
+        return sites + children
+
+    # -- planning ------------------------------------------------------------------------------
+    def equal(self, f: Field, before: Any, after: Any) -> bool:
+        if f.name == "adaptiveSchema" and before is not None and after is not None:
+            return not DeepDiff(before, after, ignore_order=True)
+        return bool(before == after)
+
+    def plan_update(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        changes = self.changes(desired, live, ctx)
+        if any(c.field == "type" for c in changes):
+            return self._replace(desired, live, ctx)
+        action = super().plan_update(desired, live, ctx)
+        if action is not None:
+            visibility = next((c for c in changes if c.field == "visibility"), None)
+            if visibility is not None and visibility.after in NARROW:
+                action.notes.append(
+                    f"AUDIENCE CHANGE: visibility {visibility.after} narrows who can read the site"
+                )
+                action.audience_change = True
+        return action
+
+    def _replace(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        if desired.protect:
+            ctx.problem(desired.path, "changes `type`, which forces a replace, but is protected")
+            return None
+        create = self.changes(desired, None, ctx)
+        action = Action(
+            "replace",
+            self.name,
+            desired.address,
+            create,
+            ctx.where(desired.path),
+            live_id=live.id,
+            payload={
+                "key": desired.key,
+                "fields": {
+                    f.name: self.payload_value(f, desired.fields[f.name])
+                    for f in self.fields
+                    if f.name in desired.fields
+                },
+            },
+        )
+        action.notes.append("`type` is set only when a site is created: the site is replaced")
+        return ctx.add(action)
+
+    def plan(self, ctx: PlanContext) -> None:
+        super().plan(ctx)
+        for desired in ctx.desired.by_kind[self.name]:
+            if desired.absent:
+                continue
+            live = self.match(desired, ctx)
+            if live is None and desired.pinned_id:
+                continue
+            replaced = any(
+                a.verb == "replace" and a.address == desired.address for a in ctx.actions
+            )
+            if replaced:
+                live = None
+            tree = live.raw.get("_tree") if live is not None else None
+            planner = TreePlanner(ctx, desired, live, tree or LiveTree())
+            if _manages_tree(desired.entry):
+                planner.plan()
+            self._plan_reorder(desired, planner, ctx)
+            self._plan_publish(desired, live, ctx)
+
+    def _plan_reorder(
+        self, desired: DesiredResource, planner: TreePlanner, ctx: PlanContext
+    ) -> None:
+        if not planner.reorders:
+            return
+        action = Action(
+            "reorder",
+            self.name,
+            desired.address,
+            planner.moved_lines,
+            ctx.where(desired.path),
+            payload={"site": ref(desired.address), "levels": planner.reorders},
+            depends_on=[a.key for a in planner.actions],
+        )
+        ctx.add(action)
+
+    def _plan_publish(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> None:
+        if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
+            return
+        wanted = bool(desired.entry.published)
+        now = bool(live.raw.get("published")) if live is not None else False
+        if wanted == now:
+            return
+        verb: Verb = "publish" if wanted else "unpublish"
+        mine = [
+            a.key
+            for a in ctx.actions
+            if a.address == desired.address or a.address.startswith(desired.address + ".")
+        ]
+        action = Action(
+            verb,
+            self.name,
+            desired.address,
+            [FieldChange("published", now, wanted)],
+            ctx.where((*desired.path, "published")),
+            live_id=live.id if live else None,
+            payload={"site": ref(desired.address)},
+            depends_on=mine,
+        )
+        if not wanted:
+            action.notes.append("AUDIENCE CHANGE: readers lose access to the site")
+            action.audience_change = True
+        ctx.add(action)
+
+    # -- applying ------------------------------------------------------------------------------
+    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+        return {
+            k: v
+            for k, v in super().body(fields, creating=creating).items()
+            if k != "adaptiveSchema"
+        }
+
+    async def after_create(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().after_create(new_id, fields, run)
+        await self._put_schema(new_id, fields, run)
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().update(live_id, fields, run)
+        await self._put_schema(live_id, fields, run)
+
+    async def _put_schema(self, site_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        if fields.get("adaptiveSchema") is not None:
+            path = f"{self.item_path(run, site_id)}/adaptive-schema"
+            await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        if action.verb == "reorder":
+            await reorder(action, run)
+        elif action.verb in ("publish", "unpublish"):
+            site_id = run.resolve(action.payload["site"])
+            path = f"{self.item_path(run, site_id)}/{action.verb}"
+            await run.api.write("POST", path, idempotent=True)
+        elif action.verb == "replace":
+            assert action.live_id is not None
+            await self.delete(action.live_id, run)
+            fields = run.resolve(action.payload["fields"])
+            new_id = await self.create_once(action.payload["key"], fields, run)
+            run.ids[action.address] = new_id
+            await self.after_create(new_id, fields, run)
+        else:
+            await super().execute(action, run)

@@ -1,0 +1,129 @@
+"""docsync.engine.executor with fake kinds: parallelism bound, failures skip only dependents."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from docsync.api import ApiClient
+from docsync.engine.context import RunContext
+from docsync.engine.executor import ActionResult, apply_plan
+from docsync.engine.model import Action, Plan
+from docsync.errors import DocsyncError
+from docsync.kinds.base import Kind
+
+
+class FakeKind(Kind):
+    """Records what ran, when; fails the addresses it is told to."""
+
+    name = "fake"
+    section = "fakes"
+
+    def __init__(self, fail: dict[str, Exception] | None = None, delay: float = 0.01) -> None:
+        self.fail = fail or {}
+        self.delay = delay
+        self.ran: list[str] = []
+        self.active = 0
+        self.most = 0
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        self.active += 1
+        self.most = max(self.most, self.active)
+        try:
+            await asyncio.sleep(self.delay)
+            if action.address in self.fail:
+                raise self.fail[action.address]
+            self.ran.append(action.address)
+        finally:
+            self.active -= 1
+
+
+def act(name: str, *deps: str) -> Action:
+    return Action("create", "fake", name, depends_on=[f"create {d}" for d in deps])
+
+
+def run_plan(actions: list[Action], kind: FakeKind, parallelism: int = 8) -> Any:
+    seen: list[ActionResult] = []
+    run = RunContext(cast(ApiClient, None), "org_acme", {})
+    report = asyncio.run(
+        apply_plan(
+            Plan("org_acme", actions), run, {"fake": kind}, parallelism=parallelism,
+            on_result=seen.append,
+        )
+    )
+    assert [r.action.address for r in seen] == [r.action.address for r in report.results]
+    return report
+
+
+def outcomes(report: Any) -> dict[str, str]:
+    return {r.action.address: r.outcome for r in report.results}
+
+
+def test_parallelism_is_bounded_and_used() -> None:
+    kind = FakeKind()
+    report = run_plan([act(f"a{i}") for i in range(10)], kind, parallelism=3)
+    assert kind.most == 3
+    assert report.ok and report.summary() == "10 done, 0 failed, 0 skipped"
+
+
+def test_parallelism_one_runs_serially_in_dependency_order() -> None:
+    kind = FakeKind(delay=0)
+    actions = [act("c", "b"), act("b", "a"), act("a")]
+    run_plan(actions, kind, parallelism=1)
+    assert kind.most == 1 and kind.ran == ["a", "b", "c"]
+
+
+def test_failure_skips_dependents_transitively_and_the_rest_goes_on() -> None:
+    kind = FakeKind(fail={"team": DocsyncError("POST /teams: 500 Injected failure")})
+    actions = [
+        act("team"),
+        act("saml", "team"),
+        act("after-saml", "saml"),
+        act("both", "saml", "other"),
+        act("other"),
+        act("after-other", "other"),
+    ]
+    report = run_plan(actions, kind)
+    assert outcomes(report) == {
+        "team": "failed",
+        "saml": "skipped",
+        "after-saml": "skipped",
+        "both": "skipped",
+        "other": "done",
+        "after-other": "done",
+    }
+    assert not report.ok
+    assert report.summary() == "2 done, 1 failed, 3 skipped"
+    failed = report.of("failed")[0]
+    assert failed.error == "POST /teams: 500 Injected failure"
+    assert all(r.error == "create team failed" for r in report.of("skipped"))
+    assert sorted(kind.ran) == ["after-other", "other"]
+
+
+def test_lookup_error_fails_the_action_only() -> None:
+    kind = FakeKind(fail={"a": LookupError("team[\"X\"] has no id yet")})
+    report = run_plan([act("a"), act("b")], kind)
+    assert outcomes(report) == {"a": "failed", "b": "done"}
+
+
+def test_unexpected_exception_fails_the_action_and_the_rest_goes_on() -> None:
+    kind = FakeKind(fail={"a": RuntimeError("boom")}, delay=0)
+    report = run_plan([act("a"), act("b"), act("c", "a"), act("d", "b")], kind)
+    assert outcomes(report) == {"a": "failed", "b": "done", "c": "skipped", "d": "done"}
+    assert report.of("failed")[0].error == "RuntimeError: boom"
+
+
+def test_empty_plan_is_ok() -> None:
+    report = run_plan([], FakeKind())
+    assert report.ok and report.summary() == "0 done, 0 failed, 0 skipped"
+
+
+def test_dependency_outside_the_plan_does_not_block() -> None:
+    kind = FakeKind(delay=0)
+    report = run_plan([act("a", "not-in-plan")], kind)
+    assert outcomes(report) == {"a": "done"}
+
+
+def test_timings_are_recorded() -> None:
+    report = run_plan([act("a")], FakeKind(delay=0.02))
+    assert report.results[0].seconds >= 0.02

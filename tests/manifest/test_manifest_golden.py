@@ -1,0 +1,44 @@
+"""Golden tests: each directory under golden/ is a broken manifest set with its exact output.
+
+Regenerate after an intended change with DOCSYNC_UPDATE_GOLDEN=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.manifest.conftest import run_validate
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
+SECRET = "hunter2-golden-secret"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(GOLDEN)
+    monkeypatch.setenv("DOCSYNC_GOLDEN_SECRET", SECRET)
+    monkeypatch.delenv("DOCSYNC_GOLDEN_UNSET", raising=False)
+    result = run_validate(case, "--var", "team_name=From Var")
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    actual = f"exit {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
+    expected_file = GOLDEN / case / "expected.txt"
+    if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
+        expected_file.write_text(actual, encoding="utf-8")
+    assert expected_file.exists(), f"run with DOCSYNC_UPDATE_GOLDEN=1 to create {expected_file}"
+    assert actual == expected_file.read_text(encoding="utf-8")
+    assert SECRET not in actual
+
+
+def test_every_golden_error_line_is_located() -> None:
+    for case in CASES:
+        expected = (GOLDEN / case / "expected.txt").read_text(encoding="utf-8")
+        stderr = expected.split("--- stderr\n", 1)[1]
+        for line in stderr.splitlines():
+            assert line.startswith(f"{case}/"), line
+            location = line.split(": ", 1)[0]
+            _, row, column = location.rsplit(":", 2)
+            assert int(row) >= 1 and int(column) >= 1, line

@@ -1,0 +1,54 @@
+"""The checked-in JSON Schemas match the models, and the examples satisfy them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from docsync.cli import main
+from docsync.cli.schema import SCHEMAS
+from docsync.manifest.schema import manifest_schema, schema_text
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_checked_in_schema_is_current(name: str) -> None:
+    path = ROOT / "schemas" / f"{name}.schema.json"
+    assert path.read_text(encoding="utf-8") == schema_text(SCHEMAS[name]()), (
+        f"{path} is stale: run `docsync schema --out schemas`"
+    )
+
+
+def test_schema_command_prints_and_writes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    printed = runner.invoke(main, ["schema"])
+    assert printed.exit_code == 0
+    assert json.loads(printed.stdout) == manifest_schema()
+    written = runner.invoke(main, ["schema", "--out", str(tmp_path / "out")])
+    assert written.exit_code == 0, written.output
+    text = (tmp_path / "out" / "manifest.schema.json").read_text(encoding="utf-8")
+    assert text == schema_text(manifest_schema())
+
+
+def test_schema_is_valid_and_accepts_the_examples() -> None:
+    schema = manifest_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted((ROOT / "examples" / "acme").glob("*.yaml")):
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        errors = [error.message for error in validator.iter_errors(document)]
+        assert errors == [], path
+
+
+def test_schema_refuses_unknown_fields_and_accepts_member_strings() -> None:
+    validator = jsonschema.Draft202012Validator(manifest_schema())
+    good = {"organization": "o", "teams": [{"title": "T", "members": ["a", {"user": "b"}]}]}
+    assert list(validator.iter_errors(good)) == []
+    bad = {"organization": "o", "teams": [{"title": "T", "colour": "red"}]}
+    assert list(validator.iter_errors(bad))

@@ -1,0 +1,98 @@
+"""YAML input of every kind: positions, duplicate keys, binary, empty, deep, huge, aliases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docsync.manifest import Location, ManifestError, load_manifests
+from docsync.manifest.files import MAX_FILE_BYTES
+from docsync.manifest.yamlpos import MAX_DEPTH, parse_yaml
+
+
+def _problems(path: Path) -> list[str]:
+    with pytest.raises(ManifestError) as caught:
+        load_manifests([path], environ={})
+    return [str(problem) for problem in caught.value.problems]
+
+
+def test_positions_of_values_and_keys() -> None:
+    parsed = parse_yaml("a:\n  - x\n  - {b: 1}\n", "f.yaml")
+    assert parsed.data == {"a": ["x", {"b": 1}]}
+    assert parsed.source.values[("a", 1, "b")] == Location("f.yaml", 3, 9)
+    assert parsed.source.keys[("a", 1, "b")] == Location("f.yaml", 3, 6)
+    assert str(Location("teams.yaml", 14, 7)) == "teams.yaml:14:7"
+
+
+def test_duplicate_keys_are_errors_naming_both_places(write) -> None:
+    path = write("m.yaml", "organization: o\nteams:\n  - title: A\n    title: B\n")
+    assert _problems(path) == [
+        f"{path}:4:5: teams[0].title: the key 'title' is written twice in this mapping "
+        f"(first at {path}:3:5)"
+    ]
+
+
+def test_merge_keys_work_and_explicit_keys_win() -> None:
+    parsed = parse_yaml("base: &b {x: 1, y: 2}\nuse: {<<: *b, y: 3}\n", "f.yaml")
+    assert parsed.data["use"] == {"x": 1, "y": 3}
+    assert parsed.problems == []
+
+
+def test_binary_input(write, tmp_path: Path) -> None:
+    path = tmp_path / "bin.yaml"
+    path.write_bytes(b"organization: o\n\x00\x01\x02\xff\xfe")
+    (line,) = _problems(path)
+    assert line.startswith(f"{path}:2:")
+
+
+def test_empty_file_alone_needs_an_organization(write) -> None:
+    path = write("m.yaml", "")
+    assert _problems(path) == [
+        f"{path}:1:1: organization: 'organization' (the id or title of the organization) is required"
+    ]
+
+
+def test_deeply_nested_input(write) -> None:
+    flow = write("flow.yaml", "organization: o\nx: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert any("nested too deeply" in line or "levels deep" in line for line in _problems(flow))
+    block = write("block.yaml", "organization: o\nx:\n" + "".join("  " * i + "- \n" for i in range(1, 200)))
+    assert any(f"more than {MAX_DEPTH}" in line for line in _problems(block))
+
+
+def test_alias_bombs_and_cycles_are_refused(write) -> None:
+    lines = ["organization: o", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bomb = write("bomb.yaml", "\n".join(lines) + "\n")
+    assert any("more than" in line and "values" in line for line in _problems(bomb))
+    cycle = write("cycle.yaml", "organization: o\nx: &x [*x]\n")
+    assert any("cycle" in line for line in _problems(cycle))
+
+
+def test_huge_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_bytes(b"organization: o\n" + b"#" * MAX_FILE_BYTES)
+    (line,) = _problems(path)
+    assert line == f"{path}:1:1: the file is larger than 10 MiB"
+
+
+def test_many_entries_are_fine(write) -> None:
+    teams = "".join(f"  - title: Team {i}\n" for i in range(3000))
+    path = write("m.yaml", "organization: o\nteams:\n" + teams)
+    assert len(load_manifests([path], environ={}).manifest.teams) == 3000
+
+
+def test_several_documents_and_odd_tags(write) -> None:
+    two = write("two.yaml", "organization: o\n---\nteams: []\n")
+    assert "single document" in _problems(two)[0]
+    tagged = write("tag.yaml", "organization: !!python/object:os.system echo\n")
+    assert "cannot read this value" in _problems(tagged)[0]
+    binary = write("b64.yaml", "organization: !!binary aGVsbG8=\n")
+    assert "binary values" in _problems(binary)[0]
+
+
+def test_unquoted_dates_and_numbers_get_a_hint(write) -> None:
+    path = write("m.yaml", "organization: o\nteams: [{title: 2024-01-01}, {title: 12}]\n")
+    problems = _problems(path)
+    assert len(problems) == 2
+    assert all("put the value in quotes" in line for line in problems)
