@@ -32,3 +32,12 @@ def api_options(func: F) -> F:
 
 def make_client(api_url: str | None, parallelism: int) -> ApiClient:
     return ApiClient.from_options(api_url, parallelism, os.environ)
+
+
+def force_option(func: F) -> F:
+    return click.option(
+        "--force",
+        is_flag=True,
+        help="Proceed past the safety rails (deletion threshold, self-lockout); never past "
+        "`protect: true`.",
+    )(func)

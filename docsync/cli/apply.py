@@ -1,4 +1,5 @@
-"""`docsync apply`: plan, confirm, then carry the plan out along its dependency graph."""
+"""`docsync apply`: plan (or take a saved, reviewed plan), confirm, then carry it out along its
+dependency graph."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from typing import Any
 import click
 
 from docsync.cli import main
-from docsync.cli.api_options import api_options, make_client
-from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
+from docsync.cli.api_options import api_options, force_option, make_client
+from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.engine import run
 from docsync.engine.errors import ApplyRefused
 from docsync.engine.executor import ActionResult, ApplyReport
+from docsync.engine.safety import SafetyPolicy, check
+from docsync.engine.saved import SavedPlan
 from docsync.manifest import LoadedManifest
 from docsync.render.text import Painter, render_plan
 
@@ -39,12 +42,10 @@ def confirm(auto_approve: bool) -> None:
 
 async def plan_and_apply(
     loaded: LoadedManifest,
-    api_url: str | None,
-    parallelism: int,
-    color: bool,
-    auto_approve: bool,
-    verbose: int,
+    saved: SavedPlan | None,
+    options: dict[str, Any],
 ) -> ApplyReport | None:
+    color: bool = options["color"]
     paint = Painter(color)
 
     def progress(result: ActionResult) -> None:
@@ -57,41 +58,85 @@ async def plan_and_apply(
             line += f": {result.error}"
         click.echo(line)
 
-    async with make_client(api_url, parallelism) as api:
+    async with make_client(options["api_url"], options["parallelism"]) as api:
         plan, live = await run.plan(api, loaded)
+        if saved is not None:
+            saved.check_live(live, plan)
+            saved.check_same(plan)
         click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False)
         if plan.empty:
             return None
-        await asyncio.to_thread(confirm, auto_approve)
+        for forced in check(plan, live, SafetyPolicy(force=options["force"])):
+            click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
+        if saved is None:
+            # A saved plan was reviewed already: like Terraform, it applies without asking.
+            await asyncio.to_thread(confirm, options["auto_approve"])
         click.echo("Applying:")
-        report = await run.apply(api, plan, live, parallelism=parallelism, on_result=progress)
-        if verbose:
+        report = await run.apply(
+            api, plan, live, parallelism=options["parallelism"], on_result=progress
+        )
+        if options["verbose"]:
             report_requests(api.stats, "plan and apply")
         return report
 
 
 @main.command("apply")
-@manifest_options
+@click.argument("paths", nargs=-1, type=click.Path(exists=True), metavar="[PATH]...")
+@click.option(
+    "--plan",
+    "plan_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Apply a plan saved by `docsync plan --out FILE` (refused when stale).",
+)
+@click.option("--var", "var", multiple=True, metavar="KEY=VALUE", help="A template variable.")
+@click.option(
+    "--var-file",
+    "var_file",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="YAML mapping of template variables.",
+)
 @api_options
 @common_options
+@force_option
 @click.option(
     "--auto-approve", is_flag=True, help="Apply without asking (required without a terminal)."
 )
 def apply_command(
     paths: tuple[str, ...],
+    plan_file: str | None,
     var: tuple[str, ...],
     var_file: tuple[str, ...],
     api_url: str | None,
     parallelism: int,
     verbose: int,
     no_color: bool,
+    force: bool,
     auto_approve: bool,
     **_: Any,
 ) -> None:
-    """Change the organization to match the manifests."""
+    """Change the organization to match the manifests (or a saved plan)."""
     color = setup_output(verbose, no_color)
+    saved: SavedPlan | None = None
+    if plan_file is not None:
+        if paths:
+            raise click.UsageError("give either manifest PATHs or --plan FILE, not both")
+        saved = SavedPlan.read(plan_file)
+        paths = tuple(saved.manifests.get("files", []))
+    elif not paths:
+        raise click.UsageError("give the manifest PATHs to apply, or --plan FILE")
     loaded = load_from_options(paths, var, var_file)
-    report = asyncio.run(plan_and_apply(loaded, api_url, parallelism, color, auto_approve, verbose))
+    if saved is not None:
+        saved.check_manifests(loaded)
+    options = {
+        "api_url": api_url,
+        "parallelism": parallelism,
+        "color": color,
+        "auto_approve": auto_approve,
+        "verbose": verbose,
+        "force": force,
+    }
+    report = asyncio.run(plan_and_apply(loaded, saved, options))
     if report is None:
         return
     click.echo(f"Apply finished: {report.summary()}.")

@@ -54,6 +54,9 @@ def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
     if verbose > 0:
         level = logging.INFO if verbose == 1 else logging.DEBUG
         logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(message)s")
+        # docsync's own client logs each request (never the token); httpx would say it twice.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        logging.getLogger("httpcore").setLevel(logging.WARNING)
     if no_color or os.environ.get("NO_COLOR"):
         return False
     return bool(getattr(stream or sys.stdout, "isatty", lambda: False)())

@@ -10,12 +10,16 @@ import click
 
 from docsync.api import RequestStats
 from docsync.cli import main
-from docsync.cli.api_options import api_options, make_client
+from docsync.cli.api_options import api_options, force_option, make_client
 from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
 from docsync.engine import run
 from docsync.engine.model import Plan
+from docsync.engine.safety import SafetyPolicy, check
+from docsync.engine.saved import SavedPlan
 from docsync.engine.state import LiveState
 from docsync.manifest import LoadedManifest
+from docsync.render.json import render_json
+from docsync.render.markdown import render_markdown
 from docsync.render.text import render_plan
 
 
@@ -41,14 +45,37 @@ def org_title(live: LiveState) -> str:
     return f"{live.organization.get('title')} ({live.org_id})"
 
 
+def render(plan: Plan, live: LiveState, output_format: str, color: bool) -> str:
+    """One plan, three renderings that tell the same story."""
+    if output_format == "json":
+        return render_json(plan)
+    if output_format == "markdown":
+        return render_markdown(plan, title=org_title(live))
+    return render_plan(plan, color=color, title=org_title(live))
+
+
 @main.command("plan")
 @manifest_options
 @api_options
 @common_options
+@force_option
 @click.option(
     "--detailed-exitcode",
     is_flag=True,
     help="Exit 0 when there is nothing to do, 2 when there are changes, 1 on error.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text for terminals, markdown for pull requests, json for machines.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also save the plan, for `docsync apply --plan FILE` (it holds no secret).",
 )
 def plan_command(
     paths: tuple[str, ...],
@@ -59,12 +86,22 @@ def plan_command(
     verbose: int,
     no_color: bool,
     detailed_exitcode: bool,
+    output_format: str,
+    out: str | None,
+    force: bool,
     **_: Any,
 ) -> None:
     """Show what `apply` would change, field by field."""
     color = setup_output(verbose, no_color)
     loaded = load_from_options(paths, var, var_file)
     plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))
-    click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False)
+    click.echo(render(plan, live, output_format, color), nl=False)
+    for forced in check(plan, live, SafetyPolicy(force=force)):
+        click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
+    if out:
+        SavedPlan.make(plan, live, loaded).write(out)
+        click.echo(
+            f"Saved the plan to {out}: apply it with `docsync apply --plan {out}`.", err=True
+        )
     if detailed_exitcode and not plan.empty:
         sys.exit(2)

@@ -10,9 +10,11 @@ import click
 
 from docsync.cli import main
 from docsync.manifest.schema import manifest_schema, schema_text
+from docsync.render.json import plan_schema
 
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "manifest": manifest_schema,
+    "plan": plan_schema,
 }
 """Each schema by name; it is written as ``<name>.schema.json``."""
 

@@ -86,7 +86,9 @@ class EmulatorThread:
 
     def __init__(self, config: EmulatorConfig, log_level: str = "warning") -> None:
         _quiet_drops()
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets whose proto says TCP,
+        # and without it every answer waits ~40 ms for a delayed ACK (Nagle).
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind((DEFAULT_HOST, 0))
         self.port: int = self._sock.getsockname()[1]

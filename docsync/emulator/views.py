@@ -92,6 +92,8 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
         body["parent"] = row.parent
     if data.get("deletedAt"):
         body["deletedAt"] = data["deletedAt"]
+    if data.get("icon"):
+        body["urls"]["icon"] = data["icon"]
     if data.get("language"):
         body["language"] = data["language"]
     return body

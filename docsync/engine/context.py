@@ -27,6 +27,8 @@ class PlanContext:
     unmanaged: list[LiveResource] = field(default_factory=list)
     #: desired address -> live id, for every match (a renamed resource keeps its id)
     known_ids: dict[str, str] = field(default_factory=dict)
+    #: (address, field) pairs whose values are secret, live or desired
+    sensitive_fields: set[tuple[str, str]] = field(default_factory=set)
 
     @property
     def prune(self) -> set[str]:
@@ -70,6 +72,17 @@ class PlanContext:
             self.problem(path, f"no {noun} {ref!r} in the manifest or the organization{hint}")
             return None
         return hits.pop()
+
+    def live_id_of(self, address: str | None) -> str | None:
+        """The live id an address stands for: a pinned manifest entry's id, else the live
+        resource's. A reference to something renamed in the same plan still names the same id."""
+        if address is None:
+            return None
+        desired = self.desired.by_address.get(address)
+        if desired is not None and desired.pinned_id:
+            return desired.pinned_id
+        live = self.live.by_address.get(address)
+        return live.id if live else None
 
     def add(self, action: Action) -> Action:
         self.actions.append(action)
@@ -116,7 +129,10 @@ def refs_in(value: Any) -> Iterable[str]:
             yield from refs_in(item)
 
 
-def ref(address: str | None) -> dict[str, str] | None:
+def ref(address: Any) -> Any:
+    """A placeholder for the id of the resource at `address` (or a list of them)."""
+    if isinstance(address, list):
+        return [ref(item) for item in address]
     return {"$ref": address} if address else None
 
 

@@ -85,6 +85,8 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     #: address -> id of every live resource the plan refers to (under its desired address too)
     ids: dict[str, str] = field(default_factory=dict)
+    #: (address, field) pairs whose values are secret: never shown, saved or logged
+    sensitive: set[tuple[str, str]] = field(default_factory=set)
 
     @property
     def empty(self) -> bool:

@@ -86,6 +86,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
+    plan.sensitive = set(ctx.sensitive_fields)
     plan.unmanaged = [Unmanaged(r.kind, r.address, r.id) for r in ctx.unmanaged]
     return plan
 

@@ -61,10 +61,19 @@ def field_changes(
             continue
         after = desired.fields[f.name]
         before = live.fields.get(f.name) if live else None
+        sensitive = f.sensitive or ctx.sensitive((*desired.path, f.name))
+        if sensitive:
+            ctx.sensitive_fields.add((desired.address, f.name))
+            if live is not None:
+                ctx.sensitive_fields.add((live.address, f.name))
         if live is None or not equal(f, before, after):
-            sensitive = f.sensitive or ctx.sensitive((*desired.path, f.name))
             out.append(FieldChange(f.name, before, after, sensitive, bool(f.ref)))
     return out
+
+
+def _same_id(ctx: PlanContext, change: FieldChange) -> bool:
+    before = ctx.live_id_of(change.before)
+    return before is not None and before == ctx.live_id_of(change.after)
 
 
 class Kind:
@@ -232,7 +241,9 @@ class CrudKind(Kind):
     def changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> list[FieldChange]:
-        return field_changes(self.fields, desired, live, ctx, self.equal)
+        changes = field_changes(self.fields, desired, live, ctx, self.equal)
+        # A reference whose target is only renamed in this plan (pinned id) has not changed.
+        return [c for c in changes if not (c.reference and live and _same_id(ctx, c))]
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         return bool(before == after)

@@ -80,6 +80,10 @@ class CollectionKind(CrudKind):
             return str(entry.title)
         sibling = self._manifest_entry(str(parent), ctx)
         if sibling is not None:
+            # A parent renamed through its pinned id: the child keeps its live key.
+            pinned = ctx.live.by_id.get((self.name, str(sibling.id))) if sibling.id else None
+            if pinned is not None:
+                return f"{pinned.key}/{entry.title}"
             return f"{self._key(sibling, ctx, seen | {entry.title})}/{entry.title}"
         live = self._live(str(parent), ctx)
         return f"{live.key}/{entry.title}" if live else str(entry.title)

@@ -73,26 +73,5 @@ class MemberKind(CrudKind):
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> None:
         self.not_a_member(desired, ctx)
 
-    def plan(self, ctx: PlanContext) -> None:
-        super().plan(ctx)
-        self.guard(ctx)
-
-    def guard(self, ctx: PlanContext) -> None:
-        """Never remove the token's own user, and never leave the organization without an admin."""
-        me = ctx.live.me
-        roles = {r.address: r.fields.get("role") for r in ctx.live.by_kind[self.name]}
-        mine = [a for a in ctx.actions if a.kind == self.name]
-        for action in mine:
-            desired = ctx.desired.by_address.get(action.address)
-            path = desired.path if desired else (self.section,)
-            if action.verb == "delete":
-                roles.pop(action.address, None)
-                if action.live_id == me:
-                    ctx.problem(path, "is the user of the API token: docsync never removes it")
-            else:
-                roles[action.address] = action.payload["fields"].get("role")
-        if mine and "admin" not in roles.values():
-            ctx.problem((self.section,), "this plan would leave the organization without an admin")
-
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})

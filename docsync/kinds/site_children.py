@@ -130,7 +130,7 @@ class SectionGroupKind(_Child):
     fields = (
         Field("title"),
         Field("icon"),
-        Field("sections", create=True, update=False),
+        Field("sections", ref="section", update=False),
     )
 
     async def execute(self, action: Action, run: RunContext) -> None:

@@ -178,7 +178,7 @@ class TreePlanner:
     group_matches: dict[str, LiveResource] = field(default_factory=dict)
 
     @property
-    def site_ref(self) -> dict[str, str] | None:
+    def site_ref(self) -> Any:
         return ref(self.site.address)
 
     def add(self, action: Action) -> Action:
@@ -498,7 +498,9 @@ class TreePlanner:
         )
 
     def _membership(self, action: Action, live: LiveResource) -> None:
-        after = set(action.payload["fields"].pop("sections"))
+        # The payload holds `$ref` placeholders; the change holds the addresses.
+        action.payload["fields"].pop("sections")
+        after = set(next(c.after for c in action.changes if c.field == "sections"))
         before = set(live.fields["sections"])
         present = {s.address for s in self.sections if not s.absent}
         gone = {s.address for s in self.tree.sections} - present

@@ -69,8 +69,12 @@ class SpaceKind(CrudKind):
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
         if getattr(entry, "collection", None):
             collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
+            # A collection renamed through its pinned id still holds the space by its live key.
+            renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
             holder = collection and (
-                ctx.desired.by_address.get(collection) or ctx.live.by_address.get(collection)
+                renamed
+                or ctx.desired.by_address.get(collection)
+                or ctx.live.by_address.get(collection)
             )
             if holder:
                 return f"{holder.key}/{entry.title}"

@@ -30,7 +30,7 @@ def value_text(value: Any, sensitive: bool = False, reference: bool = False) -> 
     if value is None:
         return "null"
     if reference:
-        return str(value)
+        return f"[{', '.join(value)}]" if isinstance(value, list) else str(value)
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.emulator.test_sites_kit import ORG, SitesKit
 from tests.emulator_harness import EmulatorHandle
@@ -73,14 +75,17 @@ def test_list_filters_and_pages(emulator: EmulatorHandle) -> None:
         ),
     ],
 )
-def test_patch_limits(emulator: EmulatorHandle, field: str, good: list[Any], bad: list[Any]) -> None:
+def test_patch_limits(
+    emulator: EmulatorHandle, field: str, good: list[Any], bad: list[Any]
+) -> None:
     kit = SitesKit(emulator)
     site = kit.create_site(title="Docs")
     for value in good:
         kit.ok(kit.client.patch(kit.url(site["id"]), json={field: value}))
     before = kit.ok(kit.client.get(kit.url(site["id"])))
+    companion = {"basename": "changed"} if field != "basename" else {"title": "Changed"}
     for value in bad:
-        response = kit.client.patch(kit.url(site["id"]), json={field: value, "title": "Changed"})
+        response = kit.client.patch(kit.url(site["id"]), json={**companion, field: value})
         assert response.status_code == 400, (field, value, response.text)
         assert response.json()["error"]["message"].startswith(field)
     assert kit.ok(kit.client.get(kit.url(site["id"]))) == before  # no partial write
@@ -202,3 +207,80 @@ def test_unknown_site_and_fields(emulator: EmulatorHandle) -> None:
     unknown = kit.client.patch(kit.url(site), json={"published": True})
     assert unknown.status_code == 400 and "published: unknown field" in unknown.text
     assert kit.client.patch(kit.url(site), content=b"").status_code == 400
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
+    | st.sampled_from(["space_api", "x" * 200]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=12), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_FIELDS = st.sampled_from(
+    [
+        "title",
+        "spaces",
+        "proxy",
+        "adaptiveContent",
+        "defaultSiteSpace",
+        "defaultSiteSection",
+        "spaceId",
+        "sectionId",
+        "siteSectionGroupId",
+        "sections",
+        "sectionId",
+        "path",
+        "condition",
+        "icon",
+        "item",
+        "position",
+        "jsonSchema",
+        "type",
+        "visibility",
+    ]
+)
+_WRITES = [
+    ("POST", ""),
+    ("PATCH", "{site}"),
+    ("POST", "{site}/sections"),
+    ("PATCH", "{site}/sections/{section}"),
+    ("POST", "{site}/site-spaces"),
+    ("PATCH", "{site}/site-spaces/{ss}"),
+    ("POST", "{site}/section-groups"),
+    ("PATCH", "{site}/section-groups/{group}"),
+    ("POST", "{site}/section-groups/{group}/sections"),
+    ("PATCH", "{site}/structure/sort"),
+    ("PUT", "{site}/adaptive-schema"),
+    ("POST", "{site}/sections/{section}/move"),
+    ("POST", "{site}/site-spaces/{ss}/move"),
+    ("POST", "{site}/section-groups/{group}/move"),
+]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.sampled_from(_WRITES), st.dictionaries(_FIELDS, _JSON, max_size=3))
+def test_random_bodies_never_break_the_emulator(
+    emulator_server: EmulatorHandle, write: tuple[str, str], body: dict[str, Any]
+) -> None:
+    kit = SitesKit(emulator_server)
+    site = kit.create_site(title="Docs")["id"]
+    section = kit.add_section(site, "space_guides")
+    group = kit.add_group(site, "Learn")["id"]
+    ids = {
+        "site": site,
+        "section": section["id"],
+        "ss": section["siteSpaces"][0]["id"],
+        "group": group,
+    }
+    method, template = write
+    response = kit.client.request(
+        method, kit.url(None, template.format(**ids)) if template else kit.url(), json=body
+    )
+    assert response.status_code in (200, 201, 204, 400, 404, 409), response.text
+    assert response.status_code < 300 or set(response.json()) == {"error"}

@@ -62,6 +62,30 @@ translations:
     assert_converged(docsync, renamed)
 
 
+def test_renaming_a_collection_keeps_its_unpinned_children(
+    docsync: Docsync, emulator: EmulatorHandle, write: Write
+) -> None:
+    tree = """\
+organization: org_acme
+collections: [{{{pin}title: {name}}}, {{title: Inner, parent: {name}}}]
+spaces: [{{title: Guides, collection: {name}}}, {{title: Deep, collection: Inner}}]
+"""
+    apply_ok(docsync, write("tree.yaml", tree.format(pin="", name="Developers")))
+    collections = ids(emulator, "collections")
+    spaces = ids(emulator, "spaces")
+    pin = f"id: {collections['Developers']}, "
+    renamed = write("renamed.yaml", tree.format(pin=pin, name="Builders"))
+    plan = docsync("plan", renamed)
+    assert "0 to create, 1 to update, 0 to delete" in plan.stdout, plan.output
+    apply_ok(docsync, renamed)
+    assert ids(emulator, "collections") == {
+        "Builders": collections["Developers"],
+        "Inner": collections["Inner"],
+    }
+    assert ids(emulator, "spaces") == spaces
+    assert_converged(docsync, renamed)
+
+
 EXTRA = """\
 organization: org_acme
 teams: [{title: Platform}, {title: Stray}]
@@ -107,16 +131,16 @@ def test_without_prune_unmatched_resources_are_listed_and_left_alone(
     assert plan.exit_code == 0, plan.output
     for stray in (
         'team["Stray"]',
-        'saml["Stray SSO"]',
         'collection["Stray Collection"]',
         'space["Stray Space"]',
         'space["Internal Handbook"] (id space_handbook)',
-        'openapi["stray-api"]',
         'translation["Stray Language"]',
         'member["lin@acme.example"] (id u_lin)',
     ):
         assert f"  {stray}" in plan.stdout, stray
     assert "left alone" in plan.stdout
+    # `saml: []` and `openapi: []` write nothing: those kinds are not managed, not even read.
+    assert "Stray SSO" not in plan.stdout and "stray-api" not in plan.stdout
     apply_ok(docsync, keep)
     assert live_titles(emulator) == before
 
@@ -164,8 +188,8 @@ translations: [{title: French, state: absent}]
     for command in (["plan"], ["apply", "--auto-approve"]):
         result = docsync(*command, gone)
         assert result.exit_code == 1, result.output
-        assert "protected (`protect: true`) and cannot be deleted" in result.stderr
-        assert "gone.yaml:2:" in result.stderr
+        assert "protect: true forbids deleting this entry" in result.stderr
+        assert "gone.yaml:2:" in result.stderr and "teams[0]" in result.stderr
     assert live_titles(emulator) == before
     writes = [k for k in emulator.stats()["requests"] if not k.startswith("GET")]
     assert writes == [k for k in stats["requests"] if not k.startswith("GET")]

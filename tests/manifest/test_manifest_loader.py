@@ -45,7 +45,11 @@ def test_explicit_null_and_absent_fields_stay_distinguishable(write) -> None:
 
 
 def test_team_member_strings_become_member_refs(write) -> None:
-    path = write("m.yaml", "organization: o\nteams:\n  - title: T\n    members: [a@x.example, {user: b, role: owner}]\n")
+    path = write(
+        "m.yaml",
+        "organization: o\nteams:\n  - title: T\n"
+        "    members: [a@x.example, {user: b, role: owner}]\n",
+    )
     members = load_manifests([path], environ={}).manifest.teams[0].members
     assert members is not None
     assert [(m.user, m.role) for m in members] == [("a@x.example", "member"), ("b", "owner")]
@@ -58,8 +62,9 @@ def test_env_values_and_sensitive_fields_are_sensitive(write) -> None:
         "saml:\n  - label: Okta\n    certificate: plain-text-cert\n"
         "sites:\n  - title: Docs\n    adaptiveSchema: {type: object}\n",
     )
-    loaded = pytest.raises(ManifestError, load_manifests, [path], environ={"ORG": "org_acme"})
-    assert "org_acme" not in str(loaded.value)
+    with pytest.raises(ManifestError) as caught:
+        load_manifests([path], environ={"ORG": "org_acme"})
+    assert "org_acme" not in str(caught.value)
     path.write_text(path.read_text().replace("    adaptiveSchema: {type: object}\n", ""))
     loaded_ok = load_manifests([path], environ={"ORG": "org_acme"})
     assert loaded_ok.manifest.organization == "org_acme"

@@ -44,7 +44,10 @@ def test_sandbox_escape_is_a_located_problem(write) -> None:
 
 def test_env_variables_and_filters() -> None:
     renderer = Renderer({"region": "eu", "names": ["a", "b"]}, {"HOME_DIR": "/h"})
-    assert renderer.render_value("{{ region | upper }}-{{ names | join(',') }}") == ("EU-a,b", False)
+    assert renderer.render_value("{{ region | upper }}-{{ names | join(',') }}") == (
+        "EU-a,b",
+        False,
+    )
     assert renderer.render_value("{{ env('HOME_DIR') }}") == ("/h", True)
     assert renderer.render_value("{{ env('UNSET', 'fallback') }}") == ("fallback", True)
     assert renderer.render_value("plain {text}") == ("plain {text}", False)
@@ -87,6 +90,6 @@ def test_values_of_j2_files_are_not_rendered_twice(write) -> None:
 
 
 def test_bool_fields_accept_rendered_text(write) -> None:
-    path = write("m.yaml", "organization: o\nsites: [{title: Docs, published: \"{{ publish }}\"}]\n")
+    path = write("m.yaml", 'organization: o\nsites: [{title: Docs, published: "{{ publish }}"}]\n')
     loaded = load_manifests([path], variables={"publish": "false"}, environ={})
     assert loaded.manifest.sites[0].published is False

@@ -49,14 +49,17 @@ def test_binary_input(write, tmp_path: Path) -> None:
 def test_empty_file_alone_needs_an_organization(write) -> None:
     path = write("m.yaml", "")
     assert _problems(path) == [
-        f"{path}:1:1: organization: 'organization' (the id or title of the organization) is required"
+        f"{path}:1:1: organization: "
+        "'organization' (the id or title of the organization) is required"
     ]
 
 
 def test_deeply_nested_input(write) -> None:
     flow = write("flow.yaml", "organization: o\nx: " + "[" * 5000 + "]" * 5000 + "\n")
     assert any("nested too deeply" in line or "levels deep" in line for line in _problems(flow))
-    block = write("block.yaml", "organization: o\nx:\n" + "".join("  " * i + "- \n" for i in range(1, 200)))
+    block = write(
+        "block.yaml", "organization: o\nx:\n" + "".join("  " * i + "- \n" for i in range(1, 200))
+    )
     assert any(f"more than {MAX_DEPTH}" in line for line in _problems(block))
 
 

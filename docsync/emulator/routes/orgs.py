@@ -107,8 +107,7 @@ def update_org(ctx: Ctx) -> Response:
     if body.has("title"):
         changes["title"] = body.string("title", min_len=2, max_len=255, pattern=r"\S.*\S")
     if body.has("emailDomains"):
-        domains = body.strings("emailDomains", max_len=255) or []
-        changes["emailDomains"] = [d for d in domains]
+        changes["emailDomains"] = body.strings("emailDomains", max_len=255) or []
     if body.has("hostname"):
         changes["hostname"] = body.string(
             "hostname", min_len=3, max_len=32, pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"

@@ -10,6 +10,7 @@ from starlette.routing import BaseRoute
 from docsync.emulator.auth import Access, member_id, membership
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.refs import saml_using_team
 from docsync.emulator.store import Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_view, team_view
@@ -102,12 +103,12 @@ def delete_team(ctx: Ctx) -> Response:
     row = ctx.tx.get_row("team", ctx.params["teamId"])
     if row is None or row.org != org:
         return empty(204)
-    for saml in ctx.tx.rows("saml-provider", org=org):
-        if saml.data.get("defaultTeam") == row.id:
-            raise conflict(
-                f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
-                f"{saml.data['label']!r}: change or delete the provider first"
-            )
+    saml = saml_using_team(ctx.tx, org, row.id)
+    if saml is not None:
+        raise conflict(
+            f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
+            f"{saml['label']!r}: change or delete the provider first"
+        )
     ctx.tx.delete_tree("team", row.id)
     return empty(205)
 

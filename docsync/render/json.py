@@ -1,0 +1,147 @@
+"""The machine-readable plan: a stable, versioned JSON document (schemas/plan.schema.json).
+
+Sensitive values never appear: each is replaced by a marker with a salted hash, so that two
+plans can still tell "changed" from "unchanged" without the value being recoverable."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from docsync import __version__
+from docsync.engine.model import VERBS, Action, FieldChange, Plan
+
+FORMAT_VERSION: Literal[1] = 1
+#: A fixed, public salt: the hash only has to tell two values apart, never reveal one.
+_SALT = b"docsync-sensitive-v1:"
+
+#: Verbs that remove something a reader or an editor may miss.
+DESTRUCTIVE = frozenset({"delete", "replace"})
+
+
+class SensitiveValue(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    sensitive: Literal[True] = True
+    sha256: str = Field(description="Salted SHA-256 of the value's JSON, to compare, not reveal")
+
+
+class ChangeDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    field: str
+    before: Any = Field(description="Live value; null when absent. A marker when sensitive.")
+    after: Any = Field(description="Desired value; null when removed. A marker when sensitive.")
+    sensitive: bool = False
+    reference: bool = Field(False, description="Values are addresses of other resources")
+
+
+class ActionDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: str = Field(description="Unique within the plan: '<verb> <address>'")
+    verb: Literal[
+        "create", "update", "delete", "replace", "restore", "reorder", "publish", "unpublish"
+    ]
+    kind: str
+    address: str
+    location: str | None = Field(description="The manifest file:line:column behind the action")
+    live_id: str | None
+    depends_on: list[str] = Field(description="Keys of the actions that must be done first")
+    changes: list[ChangeDoc]
+    notes: list[str]
+    destructive: bool
+    audience_change: bool
+
+
+class UnmanagedDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str
+    address: str
+    id: str
+
+
+class SummaryDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    create: int
+    update: int
+    delete: int
+    replace: int
+    restore: int
+    reorder: int
+    publish: int
+    unpublish: int
+    text: str = Field(description="The summary line of the text rendering")
+
+
+class PlanDocument(BaseModel):
+    """`docsync plan --format json`."""
+
+    model_config = ConfigDict(extra="forbid", title="docsync plan")
+    format_version: Literal[1] = FORMAT_VERSION
+    docsync_version: str
+    organization: str
+    empty: bool
+    summary: SummaryDoc
+    actions: list[ActionDoc]
+    unmanaged: list[UnmanagedDoc]
+    warnings: list[str]
+
+
+def sensitive_marker(value: Any) -> dict[str, Any]:
+    digest = hashlib.sha256(_SALT + json.dumps(value, sort_keys=True).encode()).hexdigest()
+    return {"sensitive": True, "sha256": digest}
+
+
+def _change(change: FieldChange) -> ChangeDoc:
+    if change.sensitive:
+        before = sensitive_marker(change.before) if change.before is not None else None
+        after = sensitive_marker(change.after) if change.after is not None else None
+    else:
+        before, after = change.before, change.after
+    return ChangeDoc(
+        field=change.field,
+        before=before,
+        after=after,
+        sensitive=change.sensitive,
+        reference=change.reference,
+    )
+
+
+def action_document(action: Action) -> ActionDoc:
+    return ActionDoc(
+        key=action.key,
+        verb=action.verb,
+        kind=action.kind,
+        address=action.address,
+        location=action.location,
+        live_id=action.live_id,
+        depends_on=list(action.depends_on),
+        changes=[_change(c) for c in action.changes],
+        notes=list(action.notes),
+        destructive=action.verb in DESTRUCTIVE,
+        audience_change=action.audience_change,
+    )
+
+
+def plan_document(plan: Plan) -> PlanDocument:
+    counts = plan.counts()
+    return PlanDocument(
+        docsync_version=__version__,
+        organization=plan.organization,
+        empty=plan.empty,
+        summary=SummaryDoc(**{verb: counts[verb] for verb in VERBS}, text=plan.summary()),
+        actions=[action_document(a) for a in plan.actions],
+        unmanaged=[UnmanagedDoc(kind=u.kind, address=u.address, id=u.id) for u in plan.unmanaged],
+        warnings=list(plan.warnings),
+    )
+
+
+def render_json(plan: Plan) -> str:
+    return plan_document(plan).model_dump_json(indent=2) + "\n"
+
+
+def plan_schema() -> dict[str, Any]:
+    schema = PlanDocument.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
