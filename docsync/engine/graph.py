@@ -32,7 +32,13 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
             needs += same_address[: same_address.index(action)]
         else:
             for holder in _holders_of(action.address, live):
-                holder_actions = by_address.get(holder.address, [])
+                # A holder renamed or moved in this plan acts under its new address.
+                holder_actions = [
+                    a
+                    for a in actions
+                    if a.address == holder.address
+                    or (a.kind == holder.kind and a.live_id == holder.id)
+                ]
                 if not any(_releases(a, action.address) for a in holder_actions):
                     problems.append(
                         f"{action.address} cannot be deleted: {holder.address} still refers to it "

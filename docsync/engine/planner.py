@@ -17,6 +17,7 @@ from docsync.manifest import LoadedManifest
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.kinds.base import Kind
+    from docsync.manifest.models import Manifest
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +57,16 @@ def _referenced(kinds: Sequence[Kind], wanted: set[str]) -> set[str]:
 
 
 async def read_live(
-    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
+    api: ApiClient, organization_ref: str, manifest: Manifest | None, kinds: Sequence[Kind]
 ) -> tuple[LiveState, list[Kind]]:
-    """Reads, concurrently, every kind the plan needs; normalizes them in declaration order."""
-    manifest = loaded.manifest
-    organization = await resolve_organization(api, manifest.organization)
+    """Reads, concurrently, every kind the manifest needs (all of them, in full, without a
+    manifest: for export); normalizes them in declaration order."""
+    organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
-    direct = {k.name for k in kinds if k.wanted(manifest, set())}
+    if manifest is None:
+        direct = {k.name for k in kinds if k.section}  # a site's parts come with the site
+    else:
+        direct = {k.name for k in kinds if k.wanted(manifest, set())}
     needed = direct | _referenced(kinds, direct)
     wanted = [k for k in kinds if k.name in needed]
     raws = await asyncio.gather(*(k.fetch(api, live.org_id, manifest) for k in wanted))
@@ -94,5 +98,5 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
 async def make_plan(
     api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
 ) -> tuple[Plan, LiveState]:
-    live, wanted = await read_live(api, loaded, kinds)
+    live, wanted = await read_live(api, loaded.manifest.organization, loaded.manifest, kinds)
     return diff(loaded, live, wanted), live

@@ -129,4 +129,3 @@ def _show(value: Any) -> str:
     if isinstance(value, dict) and value.get("sensitive") is True:
         return "(sensitive)"
     return json.dumps(value, sort_keys=True)
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api import OutcomeUnknown
 from docsync.engine.context import PlanContext, RunContext, ref
@@ -95,7 +95,7 @@ class Kind:
             or (self.name in referenced)
         )
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must read its live state")
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -112,6 +112,19 @@ class Kind:
     async def execute(self, action: Action, run: RunContext) -> None:
         raise NotImplementedError(f"{type(self).__name__} must apply its actions")
 
+    # -- exporting -----------------------------------------------------------------------------
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        """This kind's manifest section for the live state (None: nothing to write)."""
+        return None
+
+
+class ExportNames(Protocol):
+    """How an export refers to other resources and to secrets it must not write."""
+
+    def name(self, address: str) -> str: ...
+
+    def secret(self, address: str, field: str) -> str: ...
+
 
 class CrudKind(Kind):
     """A kind of independent resources listed, created, updated and deleted one by one.
@@ -124,7 +137,7 @@ class CrudKind(Kind):
     list_path: ClassVar[str] = ""
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         return await api.list_all(self.list_path.format(org=org_id))
 
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
@@ -319,6 +332,24 @@ class CrudKind(Kind):
         if desired is None:
             action.notes.append(f"pruned: no manifest entry, and `prune` lists {self.section}")
         return ctx.add(action)
+
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return [self.export_entry(r, live, names) for r in live.by_kind[self.name]] or None
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry: dict[str, Any] = {self.key_field: resource.name}
+        for f in self.fields:
+            value = resource.fields.get(f.name)
+            if f.name == self.key_field or value is None:
+                continue
+            if f.sensitive:
+                value = names.secret(resource.address, f.name)
+            elif f.ref:
+                value = names.name(value)
+            entry[f.name] = value
+        return entry
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)

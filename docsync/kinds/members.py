@@ -9,7 +9,7 @@ from docsync.api import NotFound
 from docsync.engine.context import PlanContext, RunContext
 from docsync.engine.model import address
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field, Path
+from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -24,7 +24,7 @@ class MemberKind(CrudKind):
     prunable = False  # members leave only through an explicit `state: absent`
     fields = (Field("role"),)
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         members = await api.list_all(self.list_path.format(org=org_id))
         try:
             me = await api.get("/v1/user")
@@ -75,3 +75,8 @@ class MemberKind(CrudKind):
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.engine.context import PlanContext, RunContext, ref
 from docsync.engine.model import Action
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Field, Kind, field_changes
+from docsync.kinds.base import ExportNames, Field, Kind, field_changes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -47,7 +47,7 @@ class SettingsKind(Kind):
     def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
         return manifest.settings is not None
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         return None  # the organization object, read when it was resolved, holds the settings
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -102,6 +102,18 @@ class SettingsKind(Kind):
                         payload={"fields": body},
                     )
                 )
+
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        resource = live.by_address.get(ADDRESS)
+        if resource is None:
+            return None
+        out: dict[str, Any] = {}
+        for f in self.fields:
+            value = resource.fields.get(f.name)
+            if value is None:
+                continue
+            out[f.name] = {"site": names.name(value)} if f.ref else value
+        return out
 
     async def execute(self, action: Action, run: RunContext) -> None:
         await run.api.write(

@@ -11,7 +11,7 @@ from typing import Any
 from docsync.engine.context import PlanContext, ref
 from docsync.engine.model import Action, FieldChange, address
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Field, field_changes
+from docsync.kinds.base import ExportNames, Field, field_changes
 from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
 from docsync.kinds.site_order import apply_moves, plan_moves
 
@@ -482,9 +482,25 @@ class TreePlanner:
             elif action.verb == "update" and "sections" in action.payload["fields"]:
                 self._membership(action, matched[action.address])
 
+    def _gone_sections(self) -> set[str]:
+        """Live sections this plan deletes: their groups lose them without a request of their own."""
+        if self.site.entry.sections is None:
+            return set()
+        kept = {
+            self.section_matches[s.address].id
+            for s in self.sections
+            if not s.absent and s.address in self.section_matches
+        }
+        return {s.address for s in self.tree.sections if s.id not in kept}
+
     def _mapped_group(self, group: LiveResource) -> LiveResource:
+        """A live group as the plan compares it: members under their desired addresses, without
+        the sections the plan deletes (else each deletion would also show as a group update)."""
         fields = dict(group.fields)
-        fields["sections"] = sorted(self._as_desired(a) for a in group.fields["sections"])
+        gone = self._gone_sections()
+        fields["sections"] = sorted(
+            self._as_desired(a) for a in group.fields["sections"] if a not in gone
+        )
         return LiveResource(
             group.kind,
             group.id,
@@ -577,3 +593,46 @@ class TreePlanner:
             current = [m for m in live_members if m in members]
             current += [m for m in members if m not in current]
             self.plan_order(group, dict.fromkeys(members, "section"), current, members)
+
+
+# -- export ----------------------------------------------------------------------------------
+def _export_site_space(item: LiveResource, names: ExportNames) -> dict[str, Any]:
+    entry: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
+    if item.fields.get("condition") is not None:
+        entry["condition"] = item.fields["condition"]
+    if item.fields.get("default"):
+        entry["default"] = True
+    return entry
+
+
+def export_tree(tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+    """A site's structure as manifest entries, in the live order."""
+    if tree.root_spaces:
+        return {"siteSpaces": [_export_site_space(s, names) for s in tree.root_spaces]}
+    if not tree.sections:
+        return {}
+    by_id = {s.id: s for s in tree.sections}
+    ordered: list[LiveResource] = []
+    for item_id in tree.root_order:
+        if item_id in by_id:
+            ordered.append(by_id[item_id])
+        ordered += [by_id[i] for i in tree.group_order.get(item_id, []) if i in by_id]
+    sections = []
+    for section in ordered:
+        entry: dict[str, Any] = {"title": section.key}
+        for name in ("path", "icon", "description", "condition"):
+            if section.fields.get(name) is not None:
+                entry[name] = section.fields[name]
+        if section.fields.get("default"):
+            entry["default"] = True
+        entry["siteSpaces"] = [_export_site_space(s, names) for s in tree.spaces_of[section.id]]
+        sections.append(entry)
+    out: dict[str, Any] = {"sections": sections}
+    if tree.groups:
+        out["sectionGroups"] = [
+            {"title": g.key}
+            | ({"icon": g.fields["icon"]} if g.fields.get("icon") else {})
+            | {"sections": [by_id[i].key for i in tree.group_order.get(g.id, []) if i in by_id]}
+            for g in tree.groups
+        ]
+    return out

@@ -12,9 +12,9 @@ from docsync.api import NotFound
 from docsync.engine.context import PlanContext, RunContext, ref
 from docsync.engine.model import Action, FieldChange, Verb
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field
+from docsync.kinds.base import CrudKind, ExportNames, Field
 from docsync.kinds.site_children import reorder
-from docsync.kinds.site_tree import LiveTree, TreePlanner, read_live_tree
+from docsync.kinds.site_tree import LiveTree, TreePlanner, export_tree, read_live_tree
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -62,12 +62,17 @@ class SiteKind(CrudKind):
     )
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """The list, then per managed site only what the manifest writes: its structure (one
         read gives sections, groups and site spaces) and its adaptive schema."""
         sites = await api.list_all(self.list_path.format(org=org_id))
         reads = []
-        for entry in manifest.sites:
+        if manifest is None:  # export: everything about every site
+            for every in sites:
+                base = f"{self.list_path.format(org=org_id)}/{every['id']}"
+                reads.append(self._read(api, every, "_structure", f"{base}/structure"))
+                reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
+        for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
             site = next(
@@ -216,6 +221,17 @@ class SiteKind(CrudKind):
             action.notes.append("AUDIENCE CHANGE: readers lose access to the site")
             action.audience_change = True
         ctx.add(action)
+
+    # -- exporting -----------------------------------------------------------------------------
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry = super().export_entry(resource, live, names)
+        entry["published"] = bool(resource.raw.get("published"))
+        tree = resource.raw.get("_tree")
+        if isinstance(tree, LiveTree):
+            entry |= export_tree(tree, names)
+        return entry
 
     # -- applying ------------------------------------------------------------------------------
     def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:

@@ -25,7 +25,7 @@ class SpaceKind(CrudKind):
     prunable = False
     fields = (
         Field("title"),
-        Field("emoji"),
+        Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
         Field("editMode", create=False),
         Field("defaultLevel", create=False),
         Field(
@@ -37,12 +37,12 @@ class SpaceKind(CrudKind):
         ),
     )
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
         it is in the bin and can be restored."""
         spaces = await api.list_all(self.list_path.format(org=org_id))
         listed = {s["id"] for s in spaces}
-        pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed]
+        pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed] if manifest else []
 
         async def read(space_id: str) -> dict[str, Any] | None:
             try:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from docsync.engine.context import PlanContext, RunContext
 from docsync.engine.state import LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field, Path
+from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -31,13 +31,16 @@ class TeamKind(CrudKind):
         Field("members", live=_members_by_user, create=False, update=False),
     )
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
         teams = await api.list_all(self.list_path.format(org=org_id))
-        managed = [t for t in manifest.teams if t.members is not None and t.state != "absent"]
-        titles = {t.title for t in managed}
-        ids = {t.id for t in managed if t.id}
-        chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
+        if manifest is None:
+            chosen = teams  # export: every membership
+        else:
+            managed = [t for t in manifest.teams if t.members is not None and t.state != "absent"]
+            titles = {t.title for t in managed}
+            ids = {t.id for t in managed if t.id}
+            chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
         lists = await asyncio.gather(
             *(
                 api.list_all(f"{self.list_path.format(org=org_id)}/{t['id']}/members")
@@ -144,3 +147,15 @@ class TeamKind(CrudKind):
         if body:
             path = f"{self.list_path.format(org=run.org_id)}/{team_id}/members"
             await run.api.write("PUT", path, body)
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry: dict[str, Any] = {"title": resource.name}
+        members = resource.fields.get("members")
+        if members is not None:
+            entry["members"] = [
+                user if role == "member" else {"user": user, "role": role}
+                for user, role in members.items()
+            ]
+        return entry

@@ -232,7 +232,6 @@ _FIELDS = st.sampled_from(
         "sectionId",
         "siteSectionGroupId",
         "sections",
-        "sectionId",
         "path",
         "condition",
         "icon",

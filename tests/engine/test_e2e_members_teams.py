@@ -84,7 +84,7 @@ def test_never_leaves_the_organization_without_an_admin(
     )
     result = docsync("plan", path)
     assert result.exit_code == 1
-    assert "would leave the organization without an admin" in result.stderr
+    assert "leaves the organization without an admin" in result.stderr
     assert roles(emulator)["ada@acme.example"] == "admin"
 
 

@@ -131,3 +131,18 @@ def test_order_respects_every_edge_and_keeps_every_action(raw: list[list[int]]) 
     for action in actions:
         for dep in action.depends_on:
             assert position[dep] < position[action.key]
+
+
+def test_delete_waits_for_a_holder_that_moves_under_a_new_address() -> None:
+    collection = resource("collection", "Dev/Internal")
+    space = resource("space", "Dev/Internal/Runbooks", refs={collection.address})
+    move = Action(
+        "update",
+        "space",
+        'space["Dev/Runbooks"]',  # the desired address: the space is moved (pinned id)
+        [FieldChange("collection", collection.address, 'collection["Dev"]', reference=True)],
+        live_id=space.id,
+    )
+    delete = Action("delete", "collection", collection.address)
+    assert link([delete, move], live_state(collection, space)) == []
+    assert delete.depends_on == [move.key]

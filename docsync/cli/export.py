@@ -1,0 +1,52 @@
+"""`docsync export`: write manifests for the live state of an organization."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docsync import export
+from docsync.cli import main
+from docsync.cli.api_options import api_options, make_client
+from docsync.cli.options import common_options, setup_output
+
+
+async def _export(organization: str, api_url: str | None, parallelism: int) -> Any:
+    async with make_client(api_url, parallelism) as api:
+        return await export.export_organization(api, organization)
+
+
+@main.command("export")
+@click.option("--org", "organization", required=True, help="Organization id or title.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write org.yaml, teams.yaml, content.yaml and sites.yaml into DIR (default: print one "
+    "manifest).",
+)
+@api_options
+@common_options
+def export_command(
+    organization: str,
+    out: Path | None,
+    api_url: str | None,
+    parallelism: int,
+    verbose: int,
+    no_color: bool,
+    **_: Any,
+) -> None:
+    """Write manifests for an organization as it is, to adopt it: a plan of them is empty."""
+    setup_output(verbose, no_color)
+    document, names = asyncio.run(_export(organization, api_url, parallelism))
+    if out is None:
+        click.echo(export.render(document), nl=False)
+    else:
+        for path in export.write(document, out):
+            click.echo(f"wrote {path}", err=True)
+    if names.env_vars:
+        click.echo("Secrets are not exported; set these variables before planning:", err=True)
+        for variable, holds in sorted(names.env_vars.items()):
+            click.echo(f"  {variable}  ({holds})", err=True)

@@ -1,0 +1,92 @@
+"""Live state -> manifests, to adopt an existing organization: planning the export right after
+writing it finds nothing to do."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from docsync.engine.planner import read_live
+from docsync.engine.state import LiveState
+from docsync.kinds import KINDS
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/manifest.schema.json\n"
+
+#: file -> the manifest sections it holds, in order
+FILES: dict[str, tuple[str, ...]] = {
+    "org.yaml": ("organization", "settings", "members"),
+    "teams.yaml": ("teams", "saml"),
+    "content.yaml": ("collections", "spaces", "openapi", "translations"),
+    "sites.yaml": ("sites",),
+}
+
+
+@dataclass
+class Names:
+    """Refers to live resources by name where the name is unique in its kind, else by id; and
+    replaces secrets with `env()` templates, listing the variables they need."""
+
+    live: LiveState
+    env_vars: dict[str, str] = field(default_factory=dict)  # variable -> what it holds
+
+    def __post_init__(self) -> None:
+        self._counts = Counter(
+            (r.kind, r.name) for group in self.live.by_kind.values() for r in group
+        )
+
+    def name(self, address: str) -> str:
+        resource = self.live.by_address.get(address)
+        if resource is None:
+            return address.rsplit("#", 1)[-1]  # an id the live state did not list
+        unique = self._counts[(resource.kind, resource.name)] == 1
+        return resource.name if unique else resource.id
+
+    def secret(self, address: str, field_name: str) -> str:
+        resource = self.live.by_address[address]
+        slug = re.sub(r"[^A-Za-z0-9]+", "_", f"{resource.kind}_{resource.name}_{field_name}")
+        variable = f"DOCSYNC_{slug.strip('_').upper()}"
+        self.env_vars[variable] = f"{address}.{field_name}"
+        return f"{{{{ env('{variable}') }}}}"
+
+
+async def export_organization(api: ApiClient, organization: str) -> tuple[dict[str, Any], Names]:
+    """The whole managed state of an organization as one manifest document."""
+    live, kinds = await read_live(api, organization, None, KINDS)
+    names = Names(live)
+    document: dict[str, Any] = {"organization": live.org_id}
+    for kind in kinds:
+        section = kind.export(live, names)
+        if section:
+            document[kind.section] = section
+    return document, names
+
+
+def _dump(document: dict[str, Any]) -> str:
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+
+
+def render(document: dict[str, Any]) -> str:
+    return _dump(document)
+
+
+def write(document: dict[str, Any], out: Path) -> list[Path]:
+    """One file per group of sections (org, teams, content, sites); each names the org."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, sections in FILES.items():
+        part = {s: document[s] for s in sections if s in document}
+        if not set(part) - {"organization"}:
+            continue
+        part = {"organization": document["organization"]} | part
+        target = out / name
+        target.write_text(SCHEMA_LINE + _dump(part), encoding="utf-8")
+        written.append(target)
+    return written
