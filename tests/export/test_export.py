@@ -1,0 +1,123 @@
+"""Export: live state -> manifests. The law: what export writes plans empty, right away."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from docsync.cli import main
+from tests.emulator_harness import EmulatorHandle
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "acme"
+DEMO_CERT = "MIIC...demo"  # the default certificate of examples/acme/teams.yaml
+
+
+def run(emulator: EmulatorHandle, *args: str | Path, **env: str) -> Result:
+    base = {"DOCSYNC_API_URL": emulator.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
+    return CliRunner().invoke(main, [str(a) for a in args], env=base | env)
+
+
+def test_export_of_the_example_plans_empty(emulator: EmulatorHandle, tmp_path: Path) -> None:
+    applied = run(emulator, "apply", EXAMPLES, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    exported = run(emulator, "export", "--org", "Acme", "--out", tmp_path / "out")
+    assert exported.exit_code == 0, exported.output
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "content.yaml",
+        "org.yaml",
+        "sites.yaml",
+        "teams.yaml",
+    ]
+    # The certificate is not written; export names the variable that holds it.
+    assert DEMO_CERT not in "".join(p.read_text() for p in (tmp_path / "out").iterdir())
+    assert "DOCSYNC_SAML_OKTA_CERTIFICATE" in exported.stderr
+    planned = run(
+        emulator,
+        "plan",
+        tmp_path / "out",
+        "--detailed-exitcode",
+        DOCSYNC_SAML_OKTA_CERTIFICATE=DEMO_CERT,
+    )
+    assert planned.exit_code == 0, planned.output
+    assert "No changes." in planned.stdout
+
+
+def test_export_prints_one_manifest(emulator: EmulatorHandle) -> None:
+    result = run(emulator, "export", "--org", "org_acme")
+    assert result.exit_code == 0, result.output
+    document = yaml.safe_load(result.stdout)
+    assert document["organization"] == "org_acme"
+    assert {m["email"] for m in document["members"]} >= {"ada@acme.example", "lin@acme.example"}
+    assert [s["title"] for s in document["spaces"]] == ["Internal Handbook"]
+    assert "emoji" not in document["spaces"][0]  # the API's "" means no emoji
+
+
+def test_export_of_an_unknown_organization_is_a_clear_error(emulator: EmulatorHandle) -> None:
+    result = run(emulator, "export", "--org", "Nope Corp")
+    assert result.exit_code == 1
+    assert "'Nope Corp' is not one the token can see" in result.stderr
+    assert "Traceback" not in result.output
+
+
+TITLES = st.sampled_from(["Alpha", "Beta", "Gamma", "Delta"])
+USERS = ["ada@acme.example", "lin@acme.example", "sam@acme.example", "kim@acme.example"]
+
+
+@st.composite
+def organizations(draw: st.DrawFn) -> str:
+    """A manifest of teams, nested collections, spaces and translations."""
+    teams = []
+    for title in draw(st.lists(TITLES, unique=True, max_size=3)):
+        members = draw(st.lists(st.sampled_from(USERS), unique=True, max_size=3))
+        owners = draw(st.sets(st.sampled_from(members))) if members else set()
+        teams.append(
+            {
+                "title": title,
+                "members": [{"user": u, "role": "owner"} if u in owners else u for u in members],
+            }
+        )
+    collections = [{"title": t} for t in draw(st.lists(TITLES, unique=True, max_size=2))]
+    if collections and draw(st.booleans()):
+        collections.append({"title": "Inner", "parent": collections[0]["title"]})
+    spaces = []
+    for title in draw(st.lists(TITLES, unique=True, max_size=3)):
+        space: dict[str, object] = {"title": title}
+        if collections and draw(st.booleans()):
+            space["collection"] = draw(st.sampled_from([c["title"] for c in collections]))
+        if draw(st.booleans()):
+            space["editMode"] = draw(st.sampled_from(["live", "locked"]))
+        spaces.append(space)
+    translations = [{"title": t} for t in draw(st.lists(TITLES, unique=True, max_size=2))]
+    document = {
+        "organization": "org_acme",
+        "teams": teams,
+        "collections": collections,
+        "spaces": spaces,
+        "translations": translations,
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(manifest=organizations())
+def test_apply_then_plan_and_export_then_plan_are_empty(
+    emulator_server: EmulatorHandle, tmp_path_factory: pytest.TempPathFactory, manifest: str
+) -> None:
+    emulator_server.reset()
+    work = tmp_path_factory.mktemp("org")
+    (work / "org.yaml").write_text(manifest, encoding="utf-8")
+    applied = run(emulator_server, "apply", work / "org.yaml", "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    again = run(emulator_server, "plan", work / "org.yaml", "--detailed-exitcode")
+    assert again.exit_code == 0, again.output
+    exported = run(emulator_server, "export", "--org", "org_acme", "--out", work / "export")
+    assert exported.exit_code == 0, exported.output
+    planned = run(emulator_server, "plan", work / "export", "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
