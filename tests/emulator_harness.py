@@ -40,7 +40,7 @@ class EmulatorHandle:
         self._control("PUT", "faults", faults)
 
     def reset(self, seed: dict[str, Any] | None = None) -> None:
-        """Wipe and re-seed (with `seed` when given); faults off, clock and stats back to zero."""
+        """Wipe and re-seed with `seed`, or the starting seed; faults off, clock and stats reset."""
         self._control("POST", "reset", seed)
 
     def advance_clock(self, seconds: float) -> None:

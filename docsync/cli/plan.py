@@ -54,7 +54,27 @@ def render(plan: Plan, live: LiveState, output_format: str, color: bool) -> str:
     return render_plan(plan, color=color, title=org_title(live))
 
 
-@main.command("plan")
+class PlanCommand(click.Command):
+    """With --detailed-exitcode, 2 means "changes present": a usage error (click's exit 2) must
+    then exit 1, or CI would take a typo for a plan to apply."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        detailed = "--detailed-exitcode" in args
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            if detailed:
+                setattr(error, "exit_code", 1)  # noqa: B010 (a ClassVar for mypy; per error here)
+            raise
+
+
+@main.command("plan", cls=PlanCommand)
 @manifest_options
 @api_options
 @common_options

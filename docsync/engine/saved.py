@@ -6,6 +6,7 @@ plan made now is the plan that was reviewed, and that one is applied."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +52,11 @@ class SavedPlan:
     def make(cls, plan: Plan, live: LiveState, loaded: LoadedManifest) -> SavedPlan:
         return cls(
             plan=plan_document(plan).model_dump(mode="json"),
-            manifests={"files": list(loaded.files), "digest": loaded.digest},
+            manifests={
+                "files": list(loaded.files),
+                "digest": loaded.digest,
+                "file_sha256": _file_hashes(loaded.files),
+            },
             live=fingerprint(live, plan.sensitive),
         )
 
@@ -75,27 +80,55 @@ class SavedPlan:
                 f"{path}: not a saved plan of this docsync (expected format {SAVED_FORMAT}); "
                 "make it with `docsync plan --out FILE`"
             )
-        try:
-            return cls(document["plan"], document["manifests"], document["live"])
-        except KeyError as error:
-            raise ApplyRefused(f"{path}: saved plan lacks {error}") from error
+        parts = {key: document.get(key) for key in ("plan", "manifests", "live")}
+        bad = [key for key, part in parts.items() if not isinstance(part, dict)]
+        if bad:
+            raise ApplyRefused(
+                f"{path}: a damaged saved plan ({', '.join(bad)} missing or malformed); "
+                "make it again with `docsync plan --out FILE`"
+            )
+        return cls(document["plan"], document["manifests"], document["live"])
 
     # -- checks before applying ----------------------------------------------------------------
     def check_manifests(self, loaded: LoadedManifest) -> None:
-        if loaded.digest != self.manifests.get("digest"):
+        """Same files, same text, same values from env() and --var: else say which differs."""
+        if loaded.digest == self.manifests.get("digest"):
+            return
+        then = self.manifests.get("file_sha256") or {}
+        edited = [name for name, sha in _file_hashes(loaded.files).items() if then.get(name) != sha]
+        if then and edited:
+            why = f"manifest file(s) changed since the plan was made: {', '.join(edited)}"
+        else:
             files = ", ".join(self.manifests.get("files", []))
-            raise ApplyRefused(
-                "the manifests, or the environment variables and --var values they read, are "
-                f"not what they were when the plan was made ({files}); "
-                "run `docsync plan --out` again and review the new plan"
+            why = (
+                f"the manifest files ({files}) are unchanged, but the environment variables "
+                "or --var/--var-file values they read are not what they were when the plan was "
+                "made (set the same ones, secrets included)"
             )
+        raise ApplyRefused(
+            f"refusing the saved plan: {why}; run `docsync plan --out` again and review the "
+            "new plan"
+        )
 
     def check_live(self, live: LiveState, plan: Plan) -> None:
         now = fingerprint(live, plan.sensitive)
+        # A resource renamed since is one resource under two addresses: say so, once.
+        was = {(p["kind"], p["id"]): a for a, p in self.live.items() if a not in now}
+        renamed = {
+            address: was[(p["kind"], p["id"])]
+            for address, p in now.items()
+            if address not in self.live and (p["kind"], p["id"]) in was
+        }
         problems = []
         for address in sorted(set(self.live) | set(now)):
             then, current = self.live.get(address), now.get(address)
-            if then is None:
+            if address in renamed:
+                problems.append(
+                    f"{address}: renamed or moved since the plan was made (was {renamed[address]})"
+                )
+            elif address in renamed.values():
+                continue
+            elif then is None:
                 problems.append(f"{address}: created since the plan was made")
             elif current is None:
                 problems.append(f"{address}: deleted since the plan was made")
@@ -123,6 +156,17 @@ class SavedPlan:
                 "the plan made now differs from the saved one although its inputs look the same; "
                 "run `docsync plan --out` again and review the new plan"
             )
+
+
+def _file_hashes(files: list[str]) -> dict[str, str]:
+    """Each manifest file's SHA-256 as written (templates unrendered: no env() value in it)."""
+    hashes = {}
+    for name in files:
+        try:
+            hashes[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()
+        except OSError:
+            hashes[name] = "unreadable"
+    return hashes
 
 
 def _show(value: Any) -> str:

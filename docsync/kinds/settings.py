@@ -33,6 +33,8 @@ def _default_site(raw: dict[str, Any]) -> Any:
 class SettingsKind(Kind):
     name = "settings"
     section = "settings"
+    #: the safety rails must know the token's member (SSO lockout), even without `members:`
+    needs = ("member",)
     fields = (
         Field("title"),
         Field("defaultRole"),

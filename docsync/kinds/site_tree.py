@@ -171,6 +171,8 @@ class TreePlanner:
     actions: list[Action] = field(default_factory=list)
     reorders: list[dict[str, Any]] = field(default_factory=list)
     moved_lines: list[FieldChange] = field(default_factory=list)
+    #: some level of the reorder is only checked (the API places new items where it likes)
+    placed_by_api: bool = False
     sections: list[DesiredResource] = field(default_factory=list)
     section_matches: dict[str, LiveResource] = field(default_factory=dict)
     #: group address -> its sections in order, when the manifest writes `sectionGroups`
@@ -278,14 +280,18 @@ class TreePlanner:
         kinds: dict[str, str],
         current: list[str],
         desired: list[str],
+        placed_by_api: bool = False,
     ) -> None:
         """Adds one level to the site's reorder when its order after the creates and deletes
-        (simulated as the API behaves: new items last) is not the manifest's."""
-        if current == desired or sorted(current) != sorted(desired):
+        (simulated as the API behaves: new items last) is not the manifest's, or when the API
+        places some of its items (created, or moved between groups): where it puts them is not
+        promised, so the apply checks that level once they are in, and moves only what is out
+        of place (possibly nothing)."""
+        simulated = sorted(current) == sorted(desired)
+        moves = plan_moves(current, desired) if simulated and current != desired else []
+        if not moves and not (placed_by_api and len(desired) > 1):
             return
-        moves = plan_moves(current, desired)
-        if not moves:
-            return
+        self.placed_by_api |= not moves
         after = apply_moves(current, moves)
         for move in moves:
             before_pos = current.index(move.item) + 1
@@ -379,6 +385,7 @@ class TreePlanner:
                 dict.fromkeys([w.address for w in present], "site_space"),
                 self._current(live_spaces, found, present),
                 [w.address for w in present],
+                any(w.address not in found for w in present),
             )
 
     def _made_by_section(
@@ -423,6 +430,7 @@ class TreePlanner:
             dict.fromkeys([w.address for w in present], "site_space"),
             self._current(live, found, present),
             [w.address for w in present],
+            any(w.address not in found for w in present),
         )
 
     def _section_address(self, ref_text: str, path: Path) -> str | None:
@@ -521,7 +529,8 @@ class TreePlanner:
         present = {s.address for s in self.sections if not s.absent}
         gone = {s.address for s in self.tree.sections} - present
         action.payload["membership"] = {
-            "add": [ref(a) for a in sorted(after - before)],
+            # Added in the manifest's order: the API appends them, so they arrive in place.
+            "add": [ref(a) for a in (self.group_members or {})[action.address] if a not in before],
             "remove": [ref(a) for a in sorted(before - after) if a not in gone],
         }
         # A section that moves between groups leaves its old group first.
@@ -582,7 +591,9 @@ class TreePlanner:
         current_root += [g for g in desired_root if g not in current_root]
         groups = set(desired_in) | set(self.group_members or {})
         kinds = {a: "section_group" if a in groups else "section" for a in desired_root}
-        self.plan_order(None, kinds, current_root, desired_root)
+        live_root = {by_id.get(i) for i in self.tree.root_order}
+        placed = any(a not in live_root for a in desired_root)
+        self.plan_order(None, kinds, current_root, desired_root, placed)
         for group, members in desired_in.items():
             live_members = [
                 by_id.get(i, "")
@@ -591,8 +602,9 @@ class TreePlanner:
                 for i in ids
             ]
             current = [m for m in live_members if m in members]
+            placed = len(current) < len(members)
             current += [m for m in members if m not in current]
-            self.plan_order(group, dict.fromkeys(members, "section"), current, members)
+            self.plan_order(group, dict.fromkeys(members, "section"), current, members, placed)
 
 
 # -- export ----------------------------------------------------------------------------------

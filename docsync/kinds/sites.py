@@ -190,6 +190,11 @@ class SiteKind(CrudKind):
             payload={"site": ref(desired.address), "levels": planner.reorders},
             depends_on=[a.key for a in planner.actions],
         )
+        if planner.placed_by_api:
+            action.notes.append(
+                "checks the order once the new or regrouped items are in (the API decides where "
+                "they go) and moves only what is out of place"
+            )
         ctx.add(action)
 
     def _plan_publish(

@@ -123,3 +123,10 @@ class SpaceKind(CrudKind):
             await self.update(action.live_id, run.resolve(action.payload["fields"]), run)
             return
         await super().execute(action, run)
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        """After a create of unknown outcome: a live space with this title in this collection."""
+        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        title, parent = fields.get("title"), fields.get("collection")
+        found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
+        return str(found[-1]["id"]) if found else None

@@ -3,6 +3,8 @@ action with its changes folded in `<details>`, within GitHub's comment size limi
 
 from __future__ import annotations
 
+import html
+import re
 from collections import Counter
 
 from docsync.engine.model import VERBS, Action, Plan
@@ -11,15 +13,30 @@ from docsync.render.text import render_change
 
 #: GitHub refuses comments over 65,536 characters; keep room for a wrapper around ours.
 DEFAULT_BUDGET = 60_000
+#: Room kept for the notes that say what was left out.
+_NOTE_ROOM = 600
+#: At most this many unmanaged resources are listed (the text and JSON plans list them all).
+_UNMANAGED_SHOWN = 200
 
-_MARK = {"create": "+", "update": "~", "delete": "-", "replace": "-/+", "restore": "+"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """Names come from the API: a newline in one must not end a list item or an HTML block."""
+    return _CONTROL.sub(" ", text)
 
 
 def _code(text: str) -> str:
-    """An inline code span that no title can break out of."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" else ""
+    """An inline code span that no backtick in `text` can break out of."""
+    text = _one_line(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if longest else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _risky(action: Action) -> bool:
+    return action.verb in DESTRUCTIVE or action.audience_change
 
 
 def _flag(action: Action) -> str:
@@ -31,20 +48,36 @@ def _flag(action: Action) -> str:
 
 
 def _headline(action: Action) -> str:
+    """Markdown, for list items."""
     where = f" — {_code(action.location)}" if action.location else ""
     return f"{_flag(action)}**{action.verb}** {_code(action.address)}{where}"
 
 
+def _summary(action: Action) -> str:
+    """HTML: GitHub does not render Markdown inside `<summary>`, and names must stay text."""
+    where = f" — <code>{html.escape(_one_line(action.location))}</code>" if action.location else ""
+    count = len(action.changes)
+    return (
+        f"{_flag(action)}<b>{action.verb}</b> <code>{html.escape(_one_line(action.address))}"
+        f"</code>{where} ({count} change{'s' if count != 1 else ''})"
+    )
+
+
 def _details(action: Action) -> str:
     width = max((len(c.field) for c in action.changes), default=0)
-    body = [f"# {note}" for note in action.notes]
-    body += [render_change(c, action.verb, width) for c in action.changes]
-    count = len(action.changes)
-    summary = f"{_headline(action)} ({count} change{'s' if count != 1 else ''})"
+    body = [f"# {_one_line(note)}" for note in action.notes]
+    body += [_one_line(render_change(c, action.verb, width)) for c in action.changes]
     if not body:
-        return f"- {summary}\n"
+        return f"<details><summary>{_summary(action)}</summary></details>\n"
     fenced = "\n".join(body).replace("```", "`\u200b``")
-    return f"<details><summary>{summary}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
+    return (
+        f"<details><summary>{_summary(action)}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
+    )
+
+
+def _short(action: Action) -> str:
+    """An action whose changes are too long for the comment: its headline only."""
+    return f"- {_headline(action)} (changes too long to show here)\n"
 
 
 def _table(plan: Plan) -> list[str]:
@@ -62,56 +95,91 @@ def _table(plan: Plan) -> list[str]:
     return lines
 
 
-def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
-    org = title or plan.organization
-    out = [f"### docsync plan for {org}", ""]
+def _head(plan: Plan, org: str, risky: list[Action]) -> str:
+    out = [f"### docsync plan for {html.escape(_one_line(org))}", ""]
     if plan.empty:
         out += ["**No changes.** The organization matches the manifest.", ""]
-    else:
-        risky = [a for a in plan.actions if a.verb in DESTRUCTIVE or a.audience_change]
-        flags = []
-        if risky:
-            destructive = sum(1 for a in risky if a.verb in DESTRUCTIVE)
-            audience = sum(1 for a in risky if a.audience_change)
-            if destructive:
-                flags.append(f"🔴 {destructive} destructive")
-            if audience:
-                flags.append(f"🟠 {audience} audience change{'s' if audience != 1 else ''}")
-        out += [f"**Plan: {plan.summary()}**" + (" · " + " · ".join(flags) if flags else ""), ""]
-        out += [*_table(plan), ""]
-        if risky:
-            out += ["#### Needs a careful look", ""]
-            out += [f"- {_headline(a)}" + "".join(f" _({n})_" for n in a.notes) for a in risky]
-            out.append("")
-        out += ["#### Actions", ""]
-    text = "\n".join(out)
-    tail = _tail(plan)
+        return "\n".join(out) + "\n"
+    flags = []
+    destructive = sum(1 for a in risky if a.verb in DESTRUCTIVE)
+    audience = sum(1 for a in risky if a.audience_change)
+    if destructive:
+        flags.append(f"🔴 {destructive} destructive")
+    if audience:
+        flags.append(f"🟠 {audience} audience change{'s' if audience != 1 else ''}")
+    out += [f"**Plan: {plan.summary()}**" + (" · " + " · ".join(flags) if flags else ""), ""]
+    out += [*_table(plan), ""]
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
+    """Never longer than `budget` characters: what does not fit is counted and named."""
+    risky = [a for a in plan.actions if _risky(a)]
+    text = _head(plan, title or plan.organization, risky)
+    tail = _tail(plan, room=max(budget - len(text) - _NOTE_ROOM, 0) // 4)
+    room = budget - len(tail) - _NOTE_ROOM
+    if risky:
+        text += "#### Needs a careful look\n\n"
+        # At most half the room: the details of those same actions come next.
+        half = len(text) + (room - len(text)) // 2
+        listed = 0
+        for action in risky:
+            notes = "".join(f" _({html.escape(_one_line(n))})_" for n in action.notes)
+            line = f"- {_headline(action)}{notes}\n"
+            if len(text) + len(line) > half:
+                break
+            text += line
+            listed += 1
+        if listed < len(risky):
+            text += f"- … and {len(risky) - listed} more, all in the whole plan (below)\n"
+        text += "\n"
+    if plan.actions:
+        text += "#### Actions\n\n"
+    # Destructive and audience-changing actions first: if anything is cut, it is not them.
+    ordered = risky + [a for a in plan.actions if not _risky(a)]
     shown = 0
-    for action in plan.actions:
+    for action in ordered:
         block = _details(action)
-        if len(text) + len(block) + len(tail) + 400 > budget:
-            break
+        if len(text) + len(block) > room:
+            block = _short(action)
+            if len(text) + len(block) > room:
+                break
         text += block
         shown += 1
-    if shown < len(plan.actions):
+    if shown < len(ordered):
         text += (
-            f"\n> **{len(plan.actions) - shown} more action(s) not shown** to stay within the "
+            f"\n> **{len(ordered) - shown} more action(s) not shown** to stay within the "
             "comment size limit. The whole plan is in the job log "
             "(`docsync plan --format text`) and in `docsync plan --format json`.\n"
         )
     return text + tail
 
 
-def _tail(plan: Plan) -> str:
+def _tail(plan: Plan, room: int) -> str:
+    """Unmanaged resources and warnings, within about `room` characters."""
     lines = [""]
+    used = 0
     if plan.unmanaged:
+        items = []
+        for u in plan.unmanaged[:_UNMANAGED_SHOWN]:
+            item = f"- {_code(u.address)} (id {_code(u.id)})"
+            if used + len(item) > room // 2:
+                break
+            items.append(item)
+            used += len(item) + 1
         lines += [
             f"<details><summary>{len(plan.unmanaged)} unmanaged resource(s), left alone"
             "</summary>\n",
-            *[f"- {_code(u.address)} (id {_code(u.id)})" for u in plan.unmanaged[:200]],
+            *items,
         ]
-        if len(plan.unmanaged) > 200:
-            lines.append(f"- … and {len(plan.unmanaged) - 200} more")
+        if len(items) < len(plan.unmanaged):
+            lines.append(f"- … and {len(plan.unmanaged) - len(items)} more")
         lines += ["", "</details>", ""]
-    lines += [f"> ⚠️ {w}" for w in plan.warnings]
+    for index, warning in enumerate(plan.warnings):
+        line = f"> ⚠️ {_one_line(warning)}"
+        if used + len(line) > room:
+            lines.append(f"> ⚠️ {len(plan.warnings) - index} more warning(s): see the job log")
+            break
+        lines.append(line)
+        used += len(line) + 1
     return "\n".join(lines) + "\n"

@@ -48,7 +48,8 @@ def render_change(change: FieldChange, verb: str, width: int) -> str:
     name = change.field.ljust(width)
     before = value_text(change.before, change.sensitive, change.reference)
     after = value_text(change.after, change.sensitive, change.reference)
-    if verb in ("create", "restore") and change.before is None:
+    # A replace shows the resource it creates: its fields have no "before".
+    if verb in ("create", "restore", "replace") and change.before is None:
         return f"+ {name} = {after}"
     if verb == "delete":
         return f"- {name} = {before}"

@@ -126,9 +126,7 @@ def test_faults_converge_without_duplicates(
     docsync: Docsync, emulator: EmulatorHandle, write: Write
 ) -> None:
     path = write("tree.yaml", TREE)
-    emulator.set_faults(
-        fail_429=0.15, fail_5xx=0.15, drop_after_commit=0.3, retry_after=0, seed=11
-    )
+    emulator.set_faults(fail_429=0.15, fail_5xx=0.15, drop_after_commit=0.3, retry_after=0, seed=11)
     outcomes = []
     for _ in range(4):
         result = docsync("apply", path, "--auto-approve", "--parallelism", "4")

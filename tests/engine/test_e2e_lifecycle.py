@@ -239,11 +239,12 @@ def test_pinned_soft_deleted_space_is_restored_not_recreated(
         assert client.delete(f"/v1/spaces/{space}").is_success
     assert "Guides" not in ids(emulator, "spaces")
     pinned = write(
-        "pinned.yaml", f"organization: org_acme\nspaces: [{{id: {space}, title: Guides, emoji: '1f4d8'}}]\n"
+        "pinned.yaml",
+        f"organization: org_acme\nspaces: [{{id: {space}, title: Guides, emoji: '1f4d8'}}]\n",
     )
     plan = docsync("plan", pinned)
     assert plan.exit_code == 0, plan.output
-    assert f'+ restore space["Guides"]' in plan.stdout
+    assert '+ restore space["Guides"]' in plan.stdout
     assert "0 to create, 1 to update, 0 to delete" in plan.stdout
     apply_ok(docsync, pinned)
     spaces = [s for s in listed(emulator, f"{ORG}/spaces") if s["title"] == "Guides"]

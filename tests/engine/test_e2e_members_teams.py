@@ -63,7 +63,10 @@ def test_never_removes_the_tokens_own_user(
     # Lin becomes a second admin first, so that only the own-user rule can refuse.
     apply_ok(
         docsync,
-        write("admin.yaml", "organization: org_acme\nmembers: [{email: lin@acme.example, role: admin}]\n"),
+        write(
+            "admin.yaml",
+            "organization: org_acme\nmembers: [{email: lin@acme.example, role: admin}]\n",
+        ),
     )
     before = emulator.stats()
     path = write(
@@ -127,10 +130,7 @@ def test_membership_update_is_one_batch_put(
         "u_kim": "member",
     }
     # Remove ada, demote lin, promote kim, add sam as owner: one PUT does all four.
-    second = (
-        "[lin@acme.example, {user: kim@acme.example, role: owner},"
-        " {user: u_sam, role: owner}]"
-    )
+    second = "[lin@acme.example, {user: kim@acme.example, role: owner}, {user: u_sam, role: owner}]"
     path = write("t2.yaml", TEAMS.format(members=second))
     before = emulator.stats()
     apply_ok(docsync, path)

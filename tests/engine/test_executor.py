@@ -47,7 +47,10 @@ def run_plan(actions: list[Action], kind: FakeKind, parallelism: int = 8) -> Any
     run = RunContext(cast(ApiClient, None), "org_acme", {})
     report = asyncio.run(
         apply_plan(
-            Plan("org_acme", actions), run, {"fake": kind}, parallelism=parallelism,
+            Plan("org_acme", actions),
+            run,
+            {"fake": kind},
+            parallelism=parallelism,
             on_result=seen.append,
         )
     )
@@ -101,7 +104,7 @@ def test_failure_skips_dependents_transitively_and_the_rest_goes_on() -> None:
 
 
 def test_lookup_error_fails_the_action_only() -> None:
-    kind = FakeKind(fail={"a": LookupError("team[\"X\"] has no id yet")})
+    kind = FakeKind(fail={"a": LookupError('team["X"] has no id yet')})
     report = run_plan([act("a"), act("b")], kind)
     assert outcomes(report) == {"a": "failed", "b": "done"}
 

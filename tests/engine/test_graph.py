@@ -25,7 +25,9 @@ def resource(kind: str, key: str, refs: set[str] | None = None) -> LiveResource:
 
 def test_create_waits_for_the_create_it_refers_to() -> None:
     team = Action("create", "team", 'team["Platform"]')
-    saml = Action("create", "saml", 'saml["Okta"]', payload={"fields": {"t": {"$ref": team.address}}})
+    saml = Action(
+        "create", "saml", 'saml["Okta"]', payload={"fields": {"t": {"$ref": team.address}}}
+    )
     assert link([saml, team], live_state()) == []
     assert saml.depends_on == [team.key]
     assert team.depends_on == []
@@ -80,9 +82,7 @@ def test_delete_waits_for_an_update_that_moves_away() -> None:
 def test_delete_of_something_still_referred_to_is_a_problem() -> None:
     team = resource("team", "Platform")
     saml = resource("saml", "Okta", refs={team.address})
-    unrelated = Action(
-        "update", "saml", saml.address, [FieldChange("defaultRole", "read", "edit")]
-    )
+    unrelated = Action("update", "saml", saml.address, [FieldChange("defaultRole", "read", "edit")])
     delete_team = Action("delete", "team", team.address)
     problems = link([delete_team, unrelated], live_state(team, saml))
     assert problems == [
@@ -115,7 +115,7 @@ def test_order_keeps_plan_order_among_ready_actions() -> None:
 
 
 def test_unknown_dependencies_are_ignored_by_order() -> None:
-    action = Action("create", "team", 'team["A"]', depends_on=["create team[\"gone\"]"])
+    action = Action("create", "team", 'team["A"]', depends_on=['create team["gone"]'])
     assert order([action]) == [action]
 
 

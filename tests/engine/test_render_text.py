@@ -61,7 +61,10 @@ def sample_plan() -> Plan:
             "restore",
             "space",
             'space["Guides"]',
-            [FieldChange("deletedAt", "2024-01-01T00:00:00Z", None), FieldChange("emoji", "1f4d8", "1f4d9")],
+            [
+                FieldChange("deletedAt", "2024-01-01T00:00:00Z", None),
+                FieldChange("emoji", "1f4d8", "1f4d9"),
+            ],
             location="content.yaml:7:5",
             notes=["in the bin: restored rather than created anew"],
         ),
@@ -84,7 +87,9 @@ def check_golden(name: str, text: str) -> None:
     path = GOLDEN / name
     if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"regenerate with DOCSYNC_UPDATE_GOLDEN=1: {path}"
+    assert text == path.read_text(encoding="utf-8"), (
+        f"regenerate with DOCSYNC_UPDATE_GOLDEN=1: {path}"
+    )
 
 
 def test_plan_golden() -> None:
@@ -106,7 +111,7 @@ def test_summary_counts_replace_both_ways() -> None:
 
 def test_color_only_when_asked_and_secret_still_masked() -> None:
     colored = render_plan(sample_plan(), color=True)
-    assert "\x1b[32m+ create team[\"Platform\"]\x1b[0m" in colored
+    assert '\x1b[32m+ create team["Platform"]\x1b[0m' in colored
     assert "\x1b[31m- delete translation" in colored
     assert SECRET not in colored
     assert colored.endswith("\x1b[0m\n")

@@ -153,12 +153,13 @@ def outline(shape: Doc) -> list[str]:
         return lines
     for item in shape["sections"]:
         members = item["sections"] if "group" in item else [item]
+        indent = "  " if "group" in item else ""
         if "group" in item:
             lines.append(f"[{item['group']}]")
         for section in members:
             mark = "*" if section.get("default") else ""
-            lines.append(f"  {section.get('title')}{mark} /{section.get('path')}")
-            spaces(section.get("siteSpaces") or [], "    ")
+            lines.append(f"{indent}{section.get('title')}{mark} /{section.get('path')}")
+            spaces(section.get("siteSpaces") or [], indent + "  ")
     return lines
 
 

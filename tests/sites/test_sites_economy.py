@@ -66,7 +66,7 @@ def test_a_reorder_moves_only_what_is_out_of_place(
     sites.apply(flat_site(TITLES))
     wanted = flat_site(order)
     plan = sites.plan(wanted)
-    assert plan.stdout.count("\" -> \"position") == moves, plan.output
+    assert plan.stdout.count('" -> "position') == moves, plan.output
     before = sites.stats()
     sites.apply(wanted)
     assert (sites.stats() - before)[SORT] == moves

@@ -52,13 +52,25 @@ def site_trees(draw: st.DrawFn) -> Doc:
     _default(draw, sections)
     site: Doc = {"title": "Tree", "sections": sections}
     membership = [draw(st.sampled_from((None, *GROUPS))) for _ in titles]
-    declared = [g for g in GROUPS if g in membership or draw(st.booleans())]
-    if declared:
-        site["sectionGroups"] = [
-            {"title": g, "sections": [t for t, m in zip(titles, membership) if m == g]}
-            for g in declared
-        ]
+    declared = draw(st.permutations([g for g in GROUPS if g in membership or draw(st.booleans())]))
+    # Always written (if empty), so that it is exact: unwritten, live groups are left alone.
+    # A group lists its sections in any order: the `sections` list gives the order.
+    site["sectionGroups"] = [
+        {
+            "title": g,
+            "sections": draw(st.permutations([t for t, m in zip(titles, membership) if m == g])),
+        }
+        for g in declared
+    ]
     return site
+
+
+@st.composite
+def sites_of_either_kind(draw: st.DrawFn) -> Doc:
+    """Mostly sites with sections; now and then one with site spaces at its root."""
+    if draw(st.integers(0, 5)) == 0:
+        return {"title": "Tree", "siteSpaces": draw(site_spaces())}
+    return draw(site_trees())
 
 
 def manifest(site: Doc) -> Doc:
@@ -68,8 +80,11 @@ def manifest(site: Doc) -> Doc:
 
 def levels(site: Doc) -> dict[str, list[str]]:
     """Every level of a site's expected structure: its items' keys in order."""
+    shape = expected_shape(site)
+    if "siteSpaces" in shape:
+        return {"root": [f"site space {s['path']}" for s in shape["siteSpaces"]]}
     out: dict[str, list[str]] = {"root": []}
-    for item in expected_shape(site)["sections"]:
+    for item in shape["sections"]:
         if "group" in item:
             out["root"].append(f"group {item['group']}")
             out[f"group {item['group']}"] = [s["title"] for s in item["sections"]]
@@ -89,18 +104,16 @@ def out_of_place(before: Doc, after: Doc) -> int:
     count = 0
     for name, items in levels(after).items():
         previous = old.get(name, [])
-        count += sum(
-            1 for i, key in enumerate(items) if i >= len(previous) or previous[i] != key
-        )
+        count += sum(1 for i, key in enumerate(items) if i >= len(previous) or previous[i] != key)
     return count
 
 
 @settings(
-    max_examples=20,
+    max_examples=150,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(first=site_trees(), second=site_trees())
+@given(first=sites_of_either_kind(), second=sites_of_either_kind())
 def test_any_tree_to_any_tree(
     emulator: EmulatorHandle, tmp_path: Path, first: Doc, second: Doc
 ) -> None:

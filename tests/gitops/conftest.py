@@ -1,0 +1,132 @@
+"""GitOps test helpers: the seeded organization, the CLI in-process, golden files that survive
+random ids and timestamps."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from docsync.cli import main
+from docsync.emulator.app import collect_routes
+from tests.emulator_harness import EmulatorHandle
+
+HERE = Path(__file__).resolve().parent
+MANIFESTS = HERE / "manifests"
+GOLDEN = HERE / "golden"
+SEED: dict[str, Any] = yaml.safe_load((HERE / "seed.yaml").read_text("utf-8"))
+TOKEN = "tok_ada"
+#: The SAML certificate of before.yaml and after.yaml (read through env()): never printed.
+CERT_BEFORE = "MIIC-gitops-certificate-before-0123456789"
+CERT_AFTER = "MIIC-gitops-certificate-after-9876543210"
+
+#: Whether the emulator answers GET /v1/user (who the token is): the lockout guards need it.
+HAS_ME = any(getattr(route, "path", None) == "/v1/user" for route in collect_routes())
+NO_ME = (
+    "the emulator has no GET /v1/user (production: getAuthenticatedUser), so docsync cannot "
+    "tell which member holds the token"
+)
+
+Cli = Callable[..., Result]
+
+# Ids the emulator makes are 20 characters of [A-Za-z0-9]; seeded ids (u_ada, space_guides)
+# have an underscore and are kept.
+_ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{20}(?![A-Za-z0-9_])")
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
+_VERSION = re.compile(r'"docsync_version": "[^"]*"')
+
+
+def normalize(text: str) -> str:
+    """Generated ids become <id-1>, <id-2>... in order of first appearance; timestamps become
+    <time>; the docsync version <version>. The rest must match the golden file exactly."""
+    seen: dict[str, str] = {}
+
+    def name(match: re.Match[str]) -> str:
+        return seen.setdefault(match.group(0), f"<id-{len(seen) + 1}>")
+
+    text = _VERSION.sub('"docsync_version": "<version>"', text)
+    return _ID.sub(name, _TIME.sub("<time>", text))
+
+
+def check_golden(name: str, text: str) -> None:
+    """Compare with golden/<name>; DOCSYNC_UPDATE_GOLDEN=1 rewrites it instead."""
+    path = GOLDEN / name
+    text = normalize(text)
+    if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    expected = path.read_text(encoding="utf-8")
+    assert text == expected, f"{path} differs; review, then regenerate: DOCSYNC_UPDATE_GOLDEN=1"
+
+
+def cli_env(emulator: EmulatorHandle, **extra: str) -> dict[str, str]:
+    return {
+        "DOCSYNC_API_URL": emulator.url,
+        "DOCSYNC_TOKEN": TOKEN,
+        "SAML_CERT": CERT_AFTER,
+        "NO_COLOR": "1",
+        **extra,
+    }
+
+
+def invoke(
+    emulator: EmulatorHandle, *args: str | Path, env: dict[str, str] | None = None
+) -> Result:
+    """The CLI in-process (real HTTP to the emulator); stdout and stderr kept apart."""
+    return CliRunner().invoke(main, [str(a) for a in args], env=cli_env(emulator, **(env or {})))
+
+
+def reset(emulator: EmulatorHandle, **org_extra: Any) -> None:
+    """The GitOps seed, with extra organization fields (sso: true...) when given."""
+    seed: dict[str, Any] = yaml.safe_load(yaml.safe_dump(SEED))
+    seed["organizations"][0].update(org_extra)
+    emulator.reset(seed)
+
+
+@pytest.fixture
+def acme(emulator: EmulatorHandle) -> EmulatorHandle:
+    """The emulator reset to tests/gitops/seed.yaml (fixed ids for teams, collections, spaces)."""
+    reset(emulator)
+    return emulator
+
+
+@pytest.fixture
+def cli(acme: EmulatorHandle) -> Cli:
+    """cli(*args, env=None) -> Result against the seeded emulator."""
+
+    def run(*args: str | Path, env: dict[str, str] | None = None) -> Result:
+        return invoke(acme, *args, env=env)
+
+    return run
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Run in an empty temporary directory: manifest locations and --out files are relative."""
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def build_golden_state(emulator: EmulatorHandle) -> None:
+    """The live state of the golden plan: before.yaml applied, then space_scratch binned."""
+    reset(emulator)
+    result = invoke(
+        emulator,
+        "apply",
+        MANIFESTS / "before.yaml",
+        "--auto-approve",
+        env={"SAML_CERT": CERT_BEFORE},
+    )
+    assert result.exit_code == 0, result.output
+    with emulator.client() as client:
+        assert client.delete("/v1/spaces/space_scratch").status_code == 205

@@ -1,0 +1,166 @@
+"""Golden text, Markdown and JSON plans of one scenario that covers every kind and every action
+type; the three tell the same story, and the JSON is valid against schemas/plan.schema.json.
+
+The live state is before.yaml applied to the seeded emulator, with space_scratch binned; the plan
+is after.yaml's. Ids the emulator generates and timestamps are normalized (conftest.normalize);
+regenerate with DOCSYNC_UPDATE_GOLDEN=1 and review the diff."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from docsync.engine.model import VERBS
+from docsync.kinds import KINDS
+from tests.emulator_harness import EmulatorHandle
+from tests.gitops.conftest import (
+    CERT_AFTER,
+    CERT_BEFORE,
+    MANIFESTS,
+    build_golden_state,
+    check_golden,
+    invoke,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+FORMATS = {"text": "plan.txt", "markdown": "plan.md", "json": "plan.json"}
+
+
+@pytest.fixture(scope="module")
+def outputs(emulator_server: EmulatorHandle) -> Iterator[dict[str, str]]:
+    """The three renderings of the golden plan (one emulator setup for the whole module)."""
+    build_golden_state(emulator_server)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(MANIFESTS)  # locations read `after.yaml:12:5`, not a temporary path
+        found = {}
+        for name in FORMATS:
+            result = invoke(emulator_server, "plan", "after.yaml", "--format", name)
+            assert result.exit_code == 0, result.output
+            assert result.stderr == ""
+            found[name] = result.stdout
+    yield found
+
+
+@pytest.mark.parametrize("output_format", sorted(FORMATS))
+def test_golden(outputs: dict[str, str], output_format: str) -> None:
+    check_golden(FORMATS[output_format], outputs[output_format])
+
+
+def test_the_scenario_covers_every_kind_and_every_action_type(outputs: dict[str, str]) -> None:
+    actions = json.loads(outputs["json"])["actions"]
+    assert {a["kind"] for a in actions} == {kind.name for kind in KINDS}
+    assert {a["verb"] for a in actions} == set(VERBS)
+
+
+def test_no_secret_in_any_format(outputs: dict[str, str]) -> None:
+    for text in outputs.values():
+        assert CERT_AFTER not in text and CERT_BEFORE not in text
+        assert "MIIC" not in text
+
+
+def test_json_is_valid_against_the_checked_in_schema(outputs: dict[str, str]) -> None:
+    schema = json.loads((REPO / "schemas" / "plan.schema.json").read_text("utf-8"))
+    document = json.loads(outputs["json"])
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(document, schema, cls=jsonschema.Draft202012Validator)
+    assert document["format_version"] == 1
+    sensitive = [c for a in document["actions"] for c in a["changes"] if c["sensitive"]]
+    assert sensitive, "the scenario changes the SAML certificate"
+    for change in sensitive:
+        for side in (change["before"], change["after"]):
+            assert set(side) == {"sensitive", "sha256"} and re.fullmatch(
+                "[0-9a-f]{64}", side["sha256"]
+            )
+        assert change["before"] != change["after"]  # the hashes still tell a change
+
+
+# -- the same story in three formats ------------------------------------------------------------
+Story = dict[str, Any]  # {"actions": {(verb, address): location}, "fields": {(verb, address): set}}
+
+_TEXT_HEAD = re.compile(r"^  (?:\+|~|-|-/\+) (\w+) (.+?)(?:  \((.+)\))?$")
+_CHANGE = re.compile(r"^[+~-] (.*?)\s+= ")
+_MD_HEAD = re.compile(
+    r"^<details><summary>(?:🔴 |🟠 )?<b>(\w+)</b> <code>(.+?)</code>"
+    r"(?: — <code>(.+?)</code>)? \(\d+ changes?\)</summary>"
+)
+
+
+def _new_story() -> Story:
+    return {"actions": {}, "fields": {}}
+
+
+def _add(story: Story, verb: str, address: str, location: str | None) -> tuple[str, str]:
+    key = (verb, address)
+    assert key not in story["actions"], f"{key} twice"
+    story["actions"][key] = location
+    story["fields"][key] = set()
+    return key
+
+
+def story_of_text(text: str) -> Story:
+    story, key = _new_story(), None
+    for line in text.split("\n"):
+        if line.startswith("Unmanaged:"):
+            break
+        head = _TEXT_HEAD.match(line)
+        if head:
+            key = _add(story, *head.groups())
+        elif key and line.startswith("      ") and not line.startswith("      # "):
+            change = _CHANGE.match(line[6:])
+            assert change, line
+            story["fields"][key].add(change.group(1))
+    return story
+
+
+def story_of_markdown(text: str) -> Story:
+    story, key = _new_story(), None
+    for line in text.split("\n"):
+        head = _MD_HEAD.match(line)
+        if head:
+            verb, address, location = head.groups()
+            key = _add(story, verb, html.unescape(address), location and html.unescape(location))
+        elif line == "</details>":
+            key = None
+        elif key and not line.startswith(("# ", "```")) and line:
+            change = _CHANGE.match(line)
+            assert change, line
+            story["fields"][key].add(change.group(1))
+    return story
+
+
+def story_of_json(text: str) -> Story:
+    story = _new_story()
+    for action in json.loads(text)["actions"]:
+        key = _add(story, action["verb"], action["address"], action["location"])
+        story["fields"][key] = {c["field"] for c in action["changes"]}
+    return story
+
+
+def test_text_markdown_and_json_tell_the_same_story(outputs: dict[str, str]) -> None:
+    text = story_of_text(outputs["text"])
+    markdown = story_of_markdown(outputs["markdown"])
+    document = story_of_json(outputs["json"])
+    assert len(document["actions"]) == len(json.loads(outputs["json"])["actions"]) > 20
+    assert text == document
+    assert markdown == document
+    summary = json.loads(outputs["json"])["summary"]["text"]
+    assert f"Plan: {summary}." in outputs["text"]
+    assert f"**Plan: {summary}**" in outputs["markdown"]
+
+
+def test_the_story_parsers_see_a_missing_field() -> None:
+    """The comparison above could not pass by parsing nothing: a dropped line is noticed."""
+    one = (
+        '  ~ update team["A"]  (a.yaml:1:1)\n      ~ title = "a" -> "b"\n'
+        "      ~ members = [] -> [1]\n"
+    )
+    assert story_of_text(one)["fields"] == {("update", 'team["A"]'): {"title", "members"}}
+    dropped = one.replace("      ~ members = [] -> [1]\n", "")
+    assert story_of_text(dropped) != story_of_text(one)

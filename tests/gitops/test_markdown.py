@@ -1,0 +1,152 @@
+"""The Markdown plan on big and hostile plans (no server): the size budget holds, what is cut is
+said, destructive and audience-changing actions come first, names cannot break the layout."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from docsync.engine.model import Action, FieldChange, Plan, Unmanaged
+from docsync.render.markdown import DEFAULT_BUDGET, render_markdown
+
+GITHUB_LIMIT = 65_536
+
+
+def big_plan(creates: int = 3000, deletes: int = 1500, unpublishes: int = 300) -> Plan:
+    actions = [
+        Action(
+            "create",
+            "team",
+            f'team["Team {i:05}"]',
+            [FieldChange("title", None, f"Team {i:05}"), FieldChange("members", None, ["a", "b"])],
+            location=f"teams.yaml:{i + 3}:5",
+        )
+        for i in range(creates)
+    ]
+    # The risky ones come last in plan order: the rendering must still show them first.
+    actions += [
+        Action(
+            "delete",
+            "space",
+            f'space["Space {i:05}"]',
+            [FieldChange("title", f"Space {i:05}", None)],
+            notes=["pruned: no manifest entry"],
+        )
+        for i in range(deletes)
+    ]
+    actions += [
+        Action(
+            "unpublish",
+            "site",
+            f'site["Site {i:04}"]',
+            [FieldChange("published", True, False)],
+            audience_change=True,
+        )
+        for i in range(unpublishes)
+    ]
+    plan = Plan("org_acme", actions)
+    plan.unmanaged = [
+        Unmanaged("member", f'member["m{i}@acme.example"]', f"u_{i}") for i in range(900)
+    ]
+    plan.warnings = [f"warning number {i}" for i in range(50)]
+    return plan
+
+
+def test_thousands_of_actions_stay_within_the_budget_and_say_what_is_cut() -> None:
+    plan = big_plan()
+    started = time.perf_counter()
+    text = render_markdown(plan, title="Acme (org_acme)")
+    assert time.perf_counter() - started < 2
+    assert len(text) <= DEFAULT_BUDGET < GITHUB_LIMIT
+    shown = text.count("<details><summary>") - 1  # one for the unmanaged list
+    cut = int(re.search(r"\*\*(\d+) more action\(s\) not shown\*\*", text).group(1))  # type: ignore[union-attr]
+    assert shown + cut == len(plan.actions)
+    assert "docsync plan --format text" in text and "--format json" in text
+    assert "… and " in text  # the careful-look list is cut too, and says so
+    assert "**Plan: 3000 to create, 300 to update, 1500 to delete**" in text
+    assert "🔴 1500 destructive · 🟠 300 audience changes" in text
+
+
+def test_destructive_and_audience_changing_actions_come_first() -> None:
+    text = render_markdown(big_plan(creates=2000, deletes=40, unpublishes=10))
+    careful = text.index("#### Needs a careful look")
+    assert careful < text.index("#### Actions")
+    summaries = re.findall(r"<details><summary>(.*?)</summary>", text)
+    kinds = [("risky" if s.startswith(("🔴", "🟠")) else "plain") for s in summaries[:-1]]
+    assert kinds[:50] == ["risky"] * 50
+    assert "risky" not in kinds[50:]
+    # Every risky action is in the careful-look list, before any detail.
+    head = text[careful : text.index("#### Actions")]
+    assert head.count("\n- 🔴 **delete**") == 40 and head.count("\n- 🟠 **unpublish**") == 10
+
+
+def test_one_huge_action_is_listed_without_its_changes() -> None:
+    schema = {"properties": {f"p{i}": {"type": "string"} for i in range(10_000)}}
+    plan = Plan(
+        "org_acme",
+        [
+            Action("update", "site", 'site["Docs"]', [FieldChange("adaptiveSchema", None, schema)]),
+            Action("create", "team", 'team["Small"]', [FieldChange("title", None, "Small")]),
+        ],
+    )
+    text = render_markdown(plan)
+    assert len(text) <= DEFAULT_BUDGET
+    assert '**update** `site["Docs"]` (changes too long to show here)' in text
+    assert "<code>team[&quot;Small&quot;]</code>" in text
+    assert "not shown" not in text
+
+
+def test_a_small_plan_is_not_truncated() -> None:
+    text = render_markdown(big_plan(creates=5, deletes=1, unpublishes=1))
+    assert "not shown" not in text and "… and" not in text.split("unmanaged")[0]
+
+
+HOSTILE = "x</summary></details>\n\n# gotcha ``` ` <script>alert(1)</script> &amp;"
+
+
+def test_names_cannot_break_out_of_code_or_summary() -> None:
+    action = Action(
+        "delete",
+        "team",
+        f'team["{HOSTILE}"]',
+        [FieldChange("title", HOSTILE, None)],
+        notes=[f"was {HOSTILE}"],
+    )
+    text = render_markdown(Plan("org_acme", [action]), title=HOSTILE)
+    # Outside code (fenced or inline, where HTML is literal text) no tag of the name survives.
+    prose = re.sub(r"```diff\n.*?\n```\n", "", text, flags=re.S)
+    prose = re.sub(r"(`+) .*? \1|`[^`]*`", "", prose)
+    assert "<script>" not in prose
+    assert prose.count("</summary>") == prose.count("<summary>") == 1
+    assert prose.count("</details>") == prose.count("<details>") == 1
+    assert "\n# gotcha" not in text  # no stray heading from a newline in a name
+    fenced = text.split("```diff\n", 1)[1].split("\n```\n", 1)[0]
+    assert "```" not in fenced  # a name cannot close the fence early
+    careful = [line for line in text.splitlines() if line.startswith("- 🔴")]
+    assert len(careful) == 1 and "``` " in careful[0]  # a longer fence around the backticks
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    titles=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=30),
+    budget=st.integers(min_value=4_000, max_value=20_000),
+)
+def test_any_names_any_budget_stays_within_it(titles: list[str], budget: int) -> None:
+    actions = [
+        Action(
+            "delete" if i % 3 == 0 else "create",
+            "team",
+            f'team["{t}"]',
+            [FieldChange("title", t * 50, None)],
+            notes=[t],
+        )
+        for i, t in enumerate(titles)
+    ]
+    plan = Plan("org_acme", actions * 20)
+    plan.warnings = titles
+    text = render_markdown(plan, title=titles[0], budget=budget)
+    assert len(text) <= budget
+    assert text.count("<details>") == text.count("</details>")

@@ -1,0 +1,184 @@
+"""`plan --out` then `apply --plan`: a fresh plan applies without a prompt; a stale one (a
+resource changed, added, deleted, renamed), edited manifests, other env() values or a tampered
+file are refused before anything is written; the file holds no secret."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.emulator_harness import EmulatorHandle
+from tests.gitops.conftest import CERT_AFTER, TOKEN, Cli, write
+
+DESCRIPTION = "desc-from-env-7f3a9c"  # a secret because it comes from env()
+MANIFEST = """\
+organization: org_acme
+prune: [teams]
+teams:
+  - {title: Platform, members: [ada@acme.example]}
+  - {title: Writers}
+saml:
+  - label: Okta
+    ssoURL: https://acme.okta.example/app/sso/saml
+    entityID: http://www.okta.example/exk1
+    certificate: "{{ env('SAML_CERT') }}"
+    defaultTeam: Platform
+collections:
+  - {title: Developers, description: "{{ env('DEV_DESC') }}"}
+"""
+ENV = {"DEV_DESC": DESCRIPTION}
+
+
+def writes(emulator: EmulatorHandle) -> dict[str, int]:
+    return {k: v for k, v in emulator.stats()["requests"].items() if not k.startswith("GET")}
+
+
+@pytest.fixture
+def saved(cli: Cli, in_tmp: Path) -> Path:
+    """A plan of MANIFEST saved to plan.json against the seeded organization."""
+    write(in_tmp / "m.yaml", MANIFEST)
+    result = cli("plan", "m.yaml", "--out", "plan.json", env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "Saved the plan to plan.json" in result.stderr
+    return in_tmp / "plan.json"
+
+
+def test_a_fresh_saved_plan_applies_without_a_prompt_then_converges(
+    cli: Cli, acme: EmulatorHandle, saved: Path
+) -> None:
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "Apply finished: 4 done, 0 failed, 0 skipped." in result.stdout
+    again = cli("plan", "m.yaml", "--detailed-exitcode", env=ENV)
+    assert again.exit_code == 0, again.output
+
+
+def test_the_plan_file_holds_no_secret(saved: Path) -> None:
+    data = saved.read_bytes()
+    for secret in (CERT_AFTER, DESCRIPTION, TOKEN, "MIIC"):
+        assert secret.encode() not in data
+    document = json.loads(data)
+    assert document["format"] == "docsync-saved-plan/1"
+    assert document["manifests"]["files"] == ["m.yaml"]
+    # The live fingerprint and the changes hold markers where the values are secret.
+    changes = {
+        (a["address"], c["field"]): c for a in document["plan"]["actions"] for c in a["changes"]
+    }
+    assert changes[('saml["Okta"]', "certificate")]["after"]["sensitive"] is True
+    assert changes[('collection["Developers"]', "description")]["after"]["sensitive"] is True
+
+
+Change = Callable[[httpx.Client], Any]
+STALE: dict[str, tuple[Change, str]] = {
+    "changed": (
+        lambda c: c.patch("/v1/collections/col_developers", json={"defaultLevel": "edit"}),
+        'collection["Developers"]: defaultLevel changed: "inherit" -> "edit"',
+    ),
+    "added": (
+        lambda c: c.put("/v1/orgs/org_acme/teams", json={"title": "Intruder"}),
+        'team["Intruder"]: created since the plan was made',
+    ),
+    "deleted": (
+        lambda c: c.delete("/v1/orgs/org_acme/teams/team_legacy"),
+        'team["Legacy"]: deleted since the plan was made',
+    ),
+    "renamed": (
+        lambda c: c.patch("/v1/orgs/org_acme/teams/team_legacy", json={"title": "Heritage"}),
+        'team["Heritage"]: renamed or moved since the plan was made (was team["Legacy"])',
+    ),
+}
+
+
+@pytest.mark.parametrize("how", sorted(STALE))
+def test_a_stale_plan_is_refused_naming_the_resource_and_how(
+    cli: Cli, acme: EmulatorHandle, saved: Path, how: str
+) -> None:
+    change, message = STALE[how]
+    with acme.client() as client:
+        assert change(client).is_success
+    before = writes(acme)
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 1, result.output
+    assert "the saved plan is stale" in result.stderr
+    assert message in result.stderr
+    assert "docsync plan --out" in result.stderr
+    assert "Traceback" not in result.output
+    assert writes(acme) == before, "nothing is written"
+    # Planned again, the same change applies.
+    assert cli("plan", "m.yaml", "--out", "plan.json", env=ENV).exit_code == 0
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_stale_secret_shows_no_value(cli: Cli, acme: EmulatorHandle, saved: Path) -> None:
+    """A sensitive field changed by hand is named, its values are not."""
+    with acme.client() as client:
+        client.patch("/v1/collections/col_developers", json={"description": "typed by hand"})
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 1
+    assert 'collection["Developers"]: description changed: (sensitive) -> (sensitive)' in (
+        result.stderr
+    )
+    assert "typed by hand" not in result.output
+
+
+@pytest.mark.parametrize("variable", ["SAML_CERT", "DEV_DESC"])
+def test_another_env_value_is_refused_clearly(
+    cli: Cli, acme: EmulatorHandle, saved: Path, variable: str
+) -> None:
+    before = writes(acme)
+    result = cli("apply", "--plan", saved, env={**ENV, variable: "another value"})
+    assert result.exit_code == 1, result.output
+    assert "environment variables" in result.stderr and "unchanged" in result.stderr
+    assert "another value" not in result.output
+    assert writes(acme) == before
+
+
+def test_an_edited_manifest_is_refused_naming_the_file(
+    cli: Cli, acme: EmulatorHandle, saved: Path, in_tmp: Path
+) -> None:
+    write(in_tmp / "m.yaml", MANIFEST.replace("Writers", "Editors"))
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 1
+    assert "manifest file(s) changed since the plan was made: m.yaml" in result.stderr
+
+
+def test_a_tampered_plan_is_refused_by_the_last_guard(
+    cli: Cli, acme: EmulatorHandle, saved: Path
+) -> None:
+    document = json.loads(saved.read_text("utf-8"))
+    document["plan"]["actions"] = document["plan"]["actions"][1:]
+    saved.write_text(json.dumps(document), "utf-8")
+    before = writes(acme)
+    result = cli("apply", "--plan", saved, env=ENV)
+    assert result.exit_code == 1
+    assert "differs from the saved one" in result.stderr
+    assert writes(acme) == before
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not a readable saved plan"),
+        ('{"format": "something else"}', "not a saved plan of this docsync"),
+        ('{"format": "docsync-saved-plan/1", "plan": {}, "live": []}', "manifests, live"),
+    ],
+)
+def test_an_unreadable_plan_file_is_a_clear_error(
+    cli: Cli, in_tmp: Path, content: str, message: str
+) -> None:
+    write(in_tmp / "bad.json", content)
+    result = cli("apply", "--plan", "bad.json")
+    assert result.exit_code == 1
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_plan_file_and_paths_together_is_a_usage_error(cli: Cli, saved: Path) -> None:
+    result = cli("apply", "--plan", saved, "m.yaml")
+    assert result.exit_code == 2
+    assert "not both" in result.stderr
