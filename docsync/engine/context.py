@@ -45,7 +45,10 @@ class PlanContext:
         self.problems.append(f"{prefix}{format_path(path)}: {message}")
 
     def sensitive(self, path: Path) -> bool:
-        return self.loaded.is_sensitive(path)
+        """A secret value, inside one, or holding one (`source: {url: "{{ env(...) }}"}`)."""
+        path = tuple(path)
+        inside = any(secret[: len(path)] == path for secret in self.loaded.sensitive)
+        return inside or self.loaded.is_sensitive(path)
 
     def resolve(self, kind: str, ref: str, path: Path, *, noun: str | None = None) -> str | None:
         """The address of the `kind` that `ref` names: a manifest entry (by name or pinned id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.emulator.conformance import check_response
 from tests.emulator_harness import EmulatorHandle
 
 ACME = "/v1/orgs/org_acme"
@@ -130,3 +131,15 @@ def test_member_writes_need_admin(emulator: EmulatorHandle) -> None:
     assert kim.patch(f"{ACME}/members/u_sam", json={"role": "admin"}).status_code == 403
     assert kim.delete(f"{ACME}/members/u_sam").status_code == 403
     assert kim.post(f"{ACME}/members/u_sam/sso").status_code == 403
+
+
+def test_user_is_the_tokens_own(emulator: EmulatorHandle) -> None:
+    """`GET /v1/user` (production's getAuthenticatedUser) says who holds the token."""
+    with emulator.client("tok_lin") as client:
+        answer = client.get("/v1/user")
+    assert answer.status_code == 200
+    assert answer.json()["id"] == "u_lin" and answer.json()["email"] == "lin@acme.example"
+    assert "token" not in answer.json()
+    check_response("GET", "/user", answer)
+    with emulator.client("tok_nobody") as client:
+        assert client.get("/v1/user").status_code == 401

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import (
     Docsync,
@@ -15,10 +13,6 @@ from tests.engine.conftest import (
 )
 
 ORG = "/v1/orgs/org_acme"
-NO_ME_ROUTE = (
-    "the emulator has no GET /v1/user (production contract: getAuthenticatedUser), so docsync "
-    "cannot tell which member holds the token and refuses member removals without --force"
-)
 
 
 def roles(emulator: EmulatorHandle) -> dict[str, str | None]:
@@ -91,7 +85,6 @@ def test_never_leaves_the_organization_without_an_admin(
     assert roles(emulator)["ada@acme.example"] == "admin"
 
 
-@pytest.mark.xfail(reason=NO_ME_ROUTE, strict=True)
 def test_state_absent_removes_a_member(
     docsync: Docsync, emulator: EmulatorHandle, write: Write
 ) -> None:

@@ -11,6 +11,7 @@ from docsync.emulator.auth import Access, can, membership
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, ok, paginate
 from docsync.emulator.validate import ROLES, URL_PATTERN, Fields, check_string
+from docsync.emulator.views import user_view
 
 _FIELDS = (
     "title",
@@ -127,7 +128,14 @@ def update_org(ctx: Ctx) -> Response:
     return ok(org_view(ctx, updated, ctx.member))
 
 
+def get_user(ctx: Ctx) -> Response:
+    """`GET /v1/user`: the token's own user. Not in the API description; the production
+    contract has it (getAuthenticatedUser), and docsync needs it to never remove that user."""
+    return ok(user_view(ctx, ctx.user))
+
+
 routes: list[BaseRoute] = [
+    api_route("GET", "/v1/user", get_user),
     api_route("GET", "/v1/orgs", list_orgs),
     api_route("GET", "/v1/orgs/{organizationId}", get_org),
     api_route("PATCH", "/v1/orgs/{organizationId}", update_org),
