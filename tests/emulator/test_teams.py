@@ -31,7 +31,7 @@ def test_create_get_rename_delete(emulator: EmulatorHandle) -> None:
     assert client.get(f"{TEAMS}/{team['id']}").json()["title"] == "Platform"
     renamed = client.patch(f"{TEAMS}/{team['id']}", json={"title": "Core"})
     assert renamed.status_code == 200 and renamed.json()["title"] == "Core"
-    assert client.delete(f"{TEAMS}/{team['id']}").status_code == 205
+    assert client.delete(f"{TEAMS}/{team['id']}").status_code == 204  # docs-platform-api.md §4.13
     assert client.delete(f"{TEAMS}/{team['id']}").status_code == 204
     assert client.get(f"{TEAMS}/{team['id']}").status_code == 404
 
@@ -72,7 +72,7 @@ def test_single_member_put_and_delete(emulator: EmulatorHandle) -> None:
     assert _members(emulator, team) == {"u_lin": "member"}
     assert client.put(f"{TEAMS}/{team}/members/u_lin", json={"role": "owner"}).status_code == 204
     assert _members(emulator, team) == {"u_lin": "owner"}
-    assert client.delete(f"{TEAMS}/{team}/members/u_lin").status_code == 205
+    assert client.delete(f"{TEAMS}/{team}/members/u_lin").status_code == 204
     assert client.delete(f"{TEAMS}/{team}/members/u_lin").status_code == 204
     assert _members(emulator, team) == {}
 

@@ -109,7 +109,7 @@ def out_of_place(before: Doc, after: Doc) -> int:
 
 
 @settings(
-    max_examples=150,
+    max_examples=300,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

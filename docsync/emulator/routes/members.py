@@ -86,7 +86,7 @@ def delete_member(ctx: Ctx) -> Response:
     for row in ctx.tx.rows("team-member", org=org):
         if row.data["user"] == uid:
             ctx.tx.delete("team-member", row.id)
-    return empty(205)
+    return empty(204)  # docs-platform-api.md §4.12: 204 (production: 205)
 
 
 def set_sso(ctx: Ctx) -> Response:

@@ -110,7 +110,7 @@ def delete_team(ctx: Ctx) -> Response:
             f"{saml['label']!r}: change or delete the provider first"
         )
     ctx.tx.delete_tree("team", row.id)
-    return empty(205)
+    return empty(204)  # docs-platform-api.md §4.13: 204 (production: 205)
 
 
 def list_team_members(ctx: Ctx) -> Response:
@@ -175,8 +175,8 @@ def put_team_member(ctx: Ctx) -> Response:
 def delete_team_member(ctx: Ctx) -> Response:
     org = ctx.org(Access.ADMIN)["id"]
     team = _team(ctx, org)
-    existed = ctx.tx.delete("team-member", f"{team.id}/{ctx.params['userId']}")
-    return empty(205 if existed else 204)
+    ctx.tx.delete("team-member", f"{team.id}/{ctx.params['userId']}")
+    return empty(204)  # §4.13: 204 whether or not it was a member
 
 
 routes: list[BaseRoute] = [
