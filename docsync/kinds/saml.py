@@ -18,8 +18,6 @@ class SamlKind(CrudKind):
     section = "saml"
     key_field = "label"
     list_path = "/v1/orgs/{org}/saml"
-    #: the safety rails must know the token's member (SSO lockout), even without `members:`
-    needs = ("member",)
     fields = (
         Field("label"),
         Field("ssoURL"),

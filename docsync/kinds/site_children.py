@@ -4,7 +4,7 @@ kinds declare their fields and carry out their actions."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from docsync.engine.context import RunContext
 from docsync.engine.model import Action
@@ -28,9 +28,53 @@ def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
 class _Child(Kind):
     section = ""  # planned by the site kind, never on their own
     prunable = False
+    #: the list under the site these items live in (`/sites/{id}/<path>`)
+    path: ClassVar[str]
 
     def wanted(self, manifest: Any, referenced: set[str]) -> bool:
         return False
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        fields = run.resolve(action.payload.get("fields", {}))
+        base = f"{site_path(run, action.payload)}/{self.path}"
+        if action.verb == "create":
+            await self.create(action, run, base, fields)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            await self.update(action, run, f"{base}/{action.live_id}", fields)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+        else:
+            raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must say how it is created")
+
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        # Paths handed round between items of this level (site_tree plans it), one at a time.
+        for step in action.payload.get("paths", []):
+            sibling = f"{item.rsplit('/', 1)[0]}/{step['id']}"
+            await run.api.write("PATCH", sibling, {"path": step["path"]})
+        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if body:
+            await run.api.write("PATCH", item, body)
+        if fields.get("default"):
+            assert action.live_id is not None
+            await self.set_default(action, run, action.live_id)
+
+    async def finish_create(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], is_default: bool
+    ) -> None:
+        """What a create request could not carry: late fields, then the default flag."""
+        late = _late(self, fields)
+        if late:
+            await run.api.write("PATCH", item, late)
+        if fields.get("default") and not is_default:
+            await self.set_default(action, run, item.rsplit("/", 1)[-1])
 
     async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
         """Makes this item its level's default: the API moves the flag through the parent."""
@@ -46,6 +90,7 @@ class _Child(Kind):
 
 class SectionKind(_Child):
     name = "section"
+    path = "sections"
     fields = (
         Field("title"),
         Field("icon"),
@@ -55,36 +100,24 @@ class SectionKind(_Child):
         Field("default", create=False, update=False),
     )
 
-    async def execute(self, action: Action, run: RunContext) -> None:
-        fields = run.resolve(action.payload.get("fields", {}))
-        base = f"{site_path(run, action.payload)}/sections"
-        if action.verb == "create":
-            body = {"spaceId": run.resolve(action.payload["first_space"])}
-            body |= {k: fields[k] for k in ("title", "icon") if k in fields}
-            created = await run.api.write("POST", base, body)
-            section_id = str(created["id"])
-            run.ids[action.address] = section_id
-            first = created.get("siteSpaces") or []
-            if first and action.payload.get("first_site_space"):
-                run.ids[action.payload["first_site_space"]] = str(first[0]["id"])
-            late = _late(self, fields)
-            if late:
-                await run.api.write("PATCH", f"{base}/{section_id}", late)
-            if fields.get("default") and not created.get("default"):
-                await self.set_default(action, run, section_id)
-        elif action.verb == "update":
-            assert action.live_id is not None
-            body = {f.name: fields[f.name] for f in self.fields if f.update and f.name in fields}
-            if body:
-                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
-            if fields.get("default"):
-                await self.set_default(action, run, action.live_id)
-        elif action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{action.live_id}")
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        """One request makes the section and its first site space."""
+        body = {"spaceId": run.resolve(action.payload["first_space"])}
+        body |= {k: fields[k] for k in ("title", "icon") if k in fields}
+        created = await run.api.write("POST", base, body)
+        run.ids[action.address] = str(created["id"])
+        first = created.get("siteSpaces") or []
+        if first and action.payload.get("first_site_space"):
+            run.ids[action.payload["first_site_space"]] = str(first[0]["id"])
+        item = f"{base}/{created['id']}"
+        await self.finish_create(action, run, item, fields, bool(created.get("default")))
 
 
 class SiteSpaceKind(_Child):
     name = "site_space"
+    path = "site-spaces"
     fields = (
         Field("space", ref="space", wire="spaceId"),
         Field("path", create=False),
@@ -92,66 +125,47 @@ class SiteSpaceKind(_Child):
         Field("default", create=False, update=False),
     )
 
-    async def execute(self, action: Action, run: RunContext) -> None:
-        fields = run.resolve(action.payload.get("fields", {}))
-        base = f"{site_path(run, action.payload)}/site-spaces"
-        if action.verb == "create":
-            if action.payload.get("made_by_section"):
-                # Its section's create made it: only what that request could not carry is left.
-                own_id = run.id_of(action.address)
-                late = _late(self, fields)
-            else:
-                body = {"spaceId": fields["space"]}
-                if action.payload.get("section"):
-                    body["sectionId"] = run.resolve(action.payload["section"])
-                created = await run.api.write("POST", base, body)
-                own_id = str(created["id"])
-                run.ids[action.address] = own_id
-                late = _late(self, fields)
-            if late:
-                await run.api.write("PATCH", f"{base}/{own_id}", late)
-            if fields.get("default"):
-                await self.set_default(action, run, own_id)
-        elif action.verb == "update":
-            assert action.live_id is not None
-            body = {
-                f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields
-            }
-            if body:
-                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
-            if fields.get("default"):
-                await self.set_default(action, run, action.live_id)
-        elif action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{action.live_id}")
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        if action.payload.get("made_by_section"):
+            # Its section's create made it: only what that request could not carry is left.
+            own_id, is_default = run.id_of(action.address), False
+        else:
+            body = {"spaceId": fields["space"]}
+            if action.payload.get("section"):
+                body["sectionId"] = run.resolve(action.payload["section"])
+            created = await run.api.write("POST", base, body)
+            own_id, is_default = str(created["id"]), bool(created.get("default"))
+            run.ids[action.address] = own_id
+        await self.finish_create(action, run, f"{base}/{own_id}", fields, is_default)
 
 
 class SectionGroupKind(_Child):
     name = "section_group"
+    path = "section-groups"
     fields = (
         Field("title"),
         Field("icon"),
         Field("sections", ref="section", update=False),
     )
 
-    async def execute(self, action: Action, run: RunContext) -> None:
-        fields = run.resolve(action.payload.get("fields", {}))
-        base = f"{site_path(run, action.payload)}/section-groups"
-        if action.verb == "create":
-            body = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
-            created = await run.api.write("POST", base, body)
-            run.ids[action.address] = str(created["id"])
-        elif action.verb == "update":
-            body = {k: fields[k] for k in ("title", "icon") if k in fields}
-            if body:
-                await run.api.write("PATCH", f"{base}/{action.live_id}", body)
-            membership = run.resolve(action.payload.get("membership", {}))
-            for section_id in membership.get("remove", []):
-                await run.api.write("DELETE", f"{base}/{action.live_id}/sections/{section_id}")
-            for section_id in membership.get("add", []):
-                body = {"sectionId": section_id}
-                await run.api.write("POST", f"{base}/{action.live_id}/sections", body)
-        elif action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{action.live_id}")
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        body = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
+        created = await run.api.write("POST", base, body)
+        run.ids[action.address] = str(created["id"])
+
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        await super().update(action, run, item, fields)
+        membership = run.resolve(action.payload.get("membership", {}))
+        for section_id in membership.get("remove", []):
+            await run.api.write("DELETE", f"{item}/sections/{section_id}")
+        for section_id in membership.get("add", []):
+            await run.api.write("POST", f"{item}/sections", {"sectionId": section_id})
 
 
 _POINTER_TYPES = {

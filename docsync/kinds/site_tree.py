@@ -317,7 +317,7 @@ class TreePlanner:
         if entry.sectionGroups is not None and entry.siteSpaces is None:
             self.plan_groups(entry.sectionGroups)
         self.plan_root_order()
-        self._deletes_last(switching)
+        self._deletes_last(switching, self._path_handovers())
 
     def _clear(self, items: list[LiveResource], now: str) -> list[Action]:
         """A site has either sections or root site spaces: switching removes the old kind first."""
@@ -328,16 +328,81 @@ class TreePlanner:
             action.notes = [f"the site now has {now}: the old structure goes first"]
         return self.actions[before:]
 
-    def _deletes_last(self, switching: list[Action]) -> None:
+    def _deletes_last(self, switching: list[Action], freeing: set[str]) -> None:
         """Deletes wait for the creates, updates and default moves of the same site, so no level
-        is ever left without the default the manifest asked for."""
+        is ever left without the default the manifest asked for; but those that free a path
+        another item takes go first (`freeing`: the API refuses a path twice in a level)."""
         first = {a.key for a in switching}
         others = [a.key for a in self.actions if a.verb != "delete"]
         for action in self.actions:
-            if action.verb == "delete" and action.key not in first:
+            if action.verb == "delete" and action.key not in first | freeing:
                 action.depends_on += others
             elif action.verb != "delete" and first:
                 action.depends_on += sorted(first)
+
+    def _path_level(self, kind: str, parent: str) -> str:
+        """Paths are unique among a site's sections, and among the site spaces of one level."""
+        return "sections" if kind == "section" else self._as_desired(parent)
+
+    def _path_handovers(self) -> set[str]:
+        """An item that takes the path of another item of its level waits until that one is
+        deleted or has moved to its own new path. Returns the deletes that must go first.
+        Items that swap paths (a cycle) are left as they are: the API refuses the swap."""
+        live = self.tree.sections + self.tree.root_spaces
+        live += [s for spaces in self.tree.spaces_of.values() for s in spaces]
+        holders = {
+            (self._path_level(r.kind, r.parent or ""), r.fields.get("path")): r for r in live
+        }
+        by_live_id = {a.live_id: a for a in self.actions if a.live_id}
+        edges: dict[str, str] = {}
+        for action in self.actions:
+            path = next((c.after for c in action.changes if c.field == "path"), None)
+            if action.verb not in ("create", "update") or path is None:
+                continue
+            cut = action.address.rfind('.site_space["')
+            parent = action.address[:cut] if action.kind == "site_space" else ""
+            holder = holders.get((self._path_level(action.kind, parent), path))
+            other = by_live_id.get(holder.id) if holder is not None else None
+            if other is None or other is action:
+                continue
+            if other.verb == "delete" or any(c.field == "path" for c in other.changes):
+                edges[action.key] = other.key
+        keys = {a.key: a for a in self.actions}
+        freeing: set[str] = set()
+        in_cycle: set[str] = set()
+        for source, target in edges.items():
+            cycle, step = [source], target
+            while step in edges and step not in cycle:
+                cycle.append(step)
+                step = edges[step]
+            if step == source:
+                if source not in in_cycle:
+                    in_cycle.update(cycle)
+                    self._swap([keys[k] for k in cycle])
+                continue
+            keys[source].depends_on.append(target)
+            if keys[target].verb == "delete":
+                freeing.add(target)
+        return freeing
+
+    @staticmethod
+    def _swap(cycle: list[Action]) -> None:
+        """Items that hand their paths round (each wants the next one's): the first one's
+        request does it all, through a temporary path, in an order the API accepts."""
+
+        def wanted(action: Action) -> Any:
+            return next(c.after for c in action.changes if c.field == "path")
+
+        first = cycle[0]
+        steps = [{"id": first.live_id, "path": f"docsync-swap-{first.live_id}"[:100]}]
+        steps += [{"id": a.live_id, "path": wanted(a)} for a in reversed(cycle[1:])]
+        steps.append({"id": first.live_id, "path": wanted(first)})
+        first.payload["paths"] = steps
+        first.notes.append("paths handed round: through a temporary path, one at a time")
+        for action in cycle:
+            action.payload["fields"].pop("path", None)
+            if action is not first:
+                action.depends_on.append(first.key)
 
     def plan_sections(self, entries: list[Any], switching: list[Action]) -> None:
         site = self.site.address
@@ -491,7 +556,7 @@ class TreePlanner:
                 self._membership(action, matched[action.address])
 
     def _gone_sections(self) -> set[str]:
-        """Live sections this plan deletes: their groups lose them without a request of their own."""
+        """Live sections this plan deletes: their groups lose them with no request of their own."""
         if self.site.entry.sections is None:
             return set()
         kept = {

@@ -136,12 +136,13 @@ class SiteKind(CrudKind):
         if desired.protect:
             ctx.problem(desired.path, "changes `type`, which forces a replace, but is protected")
             return None
-        create = self.changes(desired, None, ctx)
+        # What differs from the live site (the rest is recreated as it is written).
+        differs = self.changes(desired, live, ctx)
         action = Action(
             "replace",
             self.name,
             desired.address,
-            create,
+            differs,
             ctx.where(desired.path),
             live_id=live.id,
             payload={

@@ -53,13 +53,18 @@ def _headline(action: Action) -> str:
     return f"{_flag(action)}**{action.verb}** {_code(action.address)}{where}"
 
 
+def _text(value: str) -> str:
+    """Plain text inside HTML: no tag or entity of a name is interpreted."""
+    return html.escape(_one_line(value), quote=False)
+
+
 def _summary(action: Action) -> str:
     """HTML: GitHub does not render Markdown inside `<summary>`, and names must stay text."""
-    where = f" — <code>{html.escape(_one_line(action.location))}</code>" if action.location else ""
+    where = f" — <code>{_text(action.location)}</code>" if action.location else ""
     count = len(action.changes)
     return (
-        f"{_flag(action)}<b>{action.verb}</b> <code>{html.escape(_one_line(action.address))}"
-        f"</code>{where} ({count} change{'s' if count != 1 else ''})"
+        f"{_flag(action)}<b>{action.verb}</b> <code>{_text(action.address)}</code>{where} "
+        f"({count} change{'s' if count != 1 else ''})"
     )
 
 
@@ -96,7 +101,7 @@ def _table(plan: Plan) -> list[str]:
 
 
 def _head(plan: Plan, org: str, risky: list[Action]) -> str:
-    out = [f"### docsync plan for {html.escape(_one_line(org))}", ""]
+    out = [f"### docsync plan for {_text(org)}", ""]
     if plan.empty:
         out += ["**No changes.** The organization matches the manifest.", ""]
         return "\n".join(out) + "\n"
@@ -124,7 +129,7 @@ def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAU
         half = len(text) + (room - len(text)) // 2
         listed = 0
         for action in risky:
-            notes = "".join(f" _({html.escape(_one_line(n))})_" for n in action.notes)
+            notes = "".join(f" _({_text(n)})_" for n in action.notes)
             line = f"- {_headline(action)}{notes}\n"
             if len(text) + len(line) > half:
                 break
@@ -140,10 +145,10 @@ def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAU
     shown = 0
     for action in ordered:
         block = _details(action)
-        if len(text) + len(block) > room:
+        if len(block) > room // 4:  # one action must not crowd out all the others
             block = _short(action)
-            if len(text) + len(block) > room:
-                break
+        if len(text) + len(block) > room:
+            break
         text += block
         shown += 1
     if shown < len(ordered):

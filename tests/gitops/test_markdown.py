@@ -95,7 +95,7 @@ def test_one_huge_action_is_listed_without_its_changes() -> None:
     text = render_markdown(plan)
     assert len(text) <= DEFAULT_BUDGET
     assert '**update** `site["Docs"]` (changes too long to show here)' in text
-    assert "<code>team[&quot;Small&quot;]</code>" in text
+    assert '<code>team["Small"]</code>' in text
     assert "not shown" not in text
 
 

@@ -12,7 +12,7 @@ ITEMS = st.lists(st.text("abcdefghij", min_size=1, max_size=2), max_size=12, uni
 
 
 def out_of_place(current: list[str], desired: list[str]) -> int:
-    return sum(1 for a, b in zip(current, desired) if a != b)
+    return sum(1 for a, b in zip(current, desired, strict=True) if a != b)
 
 
 @settings(max_examples=300, deadline=None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.sites.kit import SORT, Doc, SitesRun, changed, load, site_of
 
 DOCS = "Developer Docs"
@@ -164,3 +166,40 @@ def test_condition_null_removes_and_absent_leaves_alone(sites: SitesRun) -> None
     assert "condition" not in live_section(sites, "Operations")
     internal = live_section(sites, "API")["siteSpaces"][2]
     assert internal["condition"] == "visitor.claims.customer"
+
+
+def test_a_section_takes_the_path_of_a_removed_one(sites: SitesRun) -> None:
+    manifest = changed(built(sites))
+    docs = site_of(manifest, DOCS)
+    docs["sections"] = [s for s in docs["sections"] if s["title"] != "Release Notes"]
+    section(docs, "Getting Started")["path"] = "releases"
+    result = converge(sites, manifest)
+    done = [
+        line.split("  (")[0].split(None, 1)[1]
+        for line in result.stdout.splitlines()
+        if line.startswith("  ok")
+    ]
+    # The delete frees the path first; deletes otherwise wait for everything else.
+    assert done == [
+        'delete site["Developer Docs"].section["Release Notes"]',
+        'update site["Developer Docs"].section["Getting Started"]',
+    ]
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [
+        {"Getting Started": "api", "API": "start"},
+        {"Getting Started": "ops", "API": "start", "Operations": "api"},
+    ],
+)
+def test_sections_hand_their_paths_round(sites: SitesRun, paths: dict[str, str]) -> None:
+    manifest = changed(built(sites))
+    docs = site_of(manifest, DOCS)
+    ids = {title: live_section(sites, title)["id"] for title in paths}
+    for title, path in paths.items():
+        section(docs, title)["path"] = path
+    plan = sites.plan(manifest)
+    assert "paths handed round" in plan.stdout, plan.output
+    converge(sites, manifest)
+    assert {title: live_section(sites, title)["id"] for title in paths} == ids
