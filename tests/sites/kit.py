@@ -184,8 +184,9 @@ class SitesRun:
         path.write_text(text, encoding="utf-8")
         return path
 
-    def apply(self, manifest: Doc | str) -> Result:
-        result = self.cli("apply", self.write(manifest), "--auto-approve")
+    def apply(self, manifest: Doc | str, *extra: str) -> Result:
+        """`docsync apply --auto-approve` (plus `extra` options); asserts it all went through."""
+        result = self.cli("apply", self.write(manifest), "--auto-approve", *extra)
         assert result.exit_code == 0, result.output
         assert "0 failed, 0 skipped" in result.stdout or "No changes" in result.stdout
         return result
