@@ -14,7 +14,8 @@ from docsync.engine.model import Action, FieldChange, Verb
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Field
 from docsync.kinds.site_children import reorder
-from docsync.kinds.site_tree import LiveTree, TreePlanner, export_tree, read_live_tree
+from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
+from docsync.kinds.site_tree import TreePlanner
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

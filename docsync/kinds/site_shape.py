@@ -1,0 +1,199 @@
+"""A site's structure as docsync sees it: the live tree of one structure read, the desired
+entries of a site, and the tree written back as manifest entries by export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.engine.context import PlanContext
+from docsync.engine.model import address
+from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames, Field
+from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
+
+SECTION_FIELDS = SectionKind.fields
+SITE_SPACE_FIELDS = SiteSpaceKind.fields
+GROUP_FIELDS = SectionGroupKind.fields
+
+Path = tuple[str | int, ...]
+
+
+# -- live ------------------------------------------------------------------------------------
+@dataclass
+class LiveTree:
+    """One site's structure as read: children by container, in the API's order."""
+
+    sections: list[LiveResource] = field(default_factory=list)
+    groups: list[LiveResource] = field(default_factory=list)
+    root_spaces: list[LiveResource] = field(default_factory=list)
+    spaces_of: dict[str, list[LiveResource]] = field(default_factory=dict)  # section id ->
+    root_order: list[str] = field(default_factory=list)  # ids of root sections and groups
+    group_order: dict[str, list[str]] = field(default_factory=dict)  # group id -> section ids
+
+
+def _site_space(item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
+    space = item.get("space") or {}
+    space_id = space.get("id") if isinstance(space, dict) else space
+    space_address = live.address_of("space", space_id) or f"space#{space_id}"
+    key = str(item.get("path"))
+    return LiveResource(
+        kind="site_space",
+        id=str(item["id"]),
+        key=key,
+        address=address("site_space", key, parent),
+        name=key,
+        fields={
+            "space": space_address,
+            "path": item.get("path"),
+            "condition": item.get("condition"),
+            "default": bool(item.get("default")),
+        },
+        raw=item,
+        refs={space_address},
+        parent=parent,
+    )
+
+
+def _section(item: dict[str, Any], site: str, live: LiveState, tree: LiveTree) -> LiveResource:
+    key = str(item.get("title"))
+    own = address("section", key, site)
+    resource = LiveResource(
+        kind="section",
+        id=str(item["id"]),
+        key=key,
+        address=own,
+        name=key,
+        fields={name: item.get(name) for name in ("title", "icon", "path", "description")}
+        | {"condition": item.get("condition"), "default": bool(item.get("default"))},
+        raw=item,
+        parent=site,
+    )
+    spaces = [_site_space(s, own, live) for s in item.get("siteSpaces") or []]
+    tree.spaces_of[resource.id] = spaces
+    tree.sections.append(resource)
+    return resource
+
+
+def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[LiveResource]]:
+    """Every child of a site, from its one structure read."""
+    tree = LiveTree()
+    structure = site.raw.get("_structure") or {}
+    items = structure.get("structure") or []
+    if structure.get("type") == "siteSpaces":
+        tree.root_spaces = [_site_space(item, site.address, live) for item in items]
+    else:
+        for item in items:
+            tree.root_order.append(str(item["id"]))
+            if item.get("object") == "site-section-group":
+                members = [
+                    _section(s, site.address, live, tree)
+                    for s in item.get("sections") or item.get("children") or []
+                    if s.get("object", "site-section") == "site-section"
+                ]
+                key = str(item.get("title"))
+                tree.groups.append(
+                    LiveResource(
+                        kind="section_group",
+                        id=str(item["id"]),
+                        key=key,
+                        address=address("section_group", key, site.address),
+                        name=key,
+                        fields={
+                            "title": item.get("title"),
+                            "icon": item.get("icon"),
+                            "sections": sorted(m.address for m in members),
+                        },
+                        raw=item,
+                        parent=site.address,
+                    )
+                )
+                tree.group_order[str(item["id"])] = [m.id for m in members]
+            else:
+                _section(item, site.address, live, tree)
+    children = tree.sections + tree.groups + tree.root_spaces
+    children += [s for spaces in tree.spaces_of.values() for s in spaces]
+    return tree, children
+
+
+# -- desired ---------------------------------------------------------------------------------
+def written_fields(entry: Any, fields: tuple[Field, ...]) -> dict[str, Any]:
+    return {f.name: getattr(entry, f.name) for f in fields if f.name in entry.model_fields_set}
+
+
+def desired_child(
+    kind: str, key: str, parent: str, fields: dict[str, Any], path: Path, entry: Any
+) -> DesiredResource:
+    return DesiredResource(
+        kind=kind,
+        key=key,
+        address=address(kind, key, parent),
+        name=key,
+        fields=fields,
+        path=path,
+        pinned_id=entry.id,
+        absent=entry.state == "absent",
+        protect=entry.protect,
+        parent=parent,
+        entry=entry,
+    )
+
+
+def desired_site_space(entry: Any, parent: str, path: Path, ctx: PlanContext) -> DesiredResource:
+    fields = written_fields(entry, SITE_SPACE_FIELDS)
+    if entry.space is not None:
+        fields["space"] = ctx.resolve("space", str(entry.space), (*path, "space"))
+    if fields.get("default") is False:
+        del fields["default"]  # a level's default moves only by naming the new one
+    key = entry.path or (str(entry.space) if entry.space else str(entry.id))
+    return desired_child("site_space", key, parent, fields, path, entry)
+
+
+def desired_section(entry: Any, site: str, path: Path) -> DesiredResource:
+    fields = written_fields(entry, SECTION_FIELDS)
+    if fields.get("default") is False:
+        del fields["default"]
+    return desired_child("section", str(entry.title or entry.id), site, fields, path, entry)
+
+
+# -- export ----------------------------------------------------------------------------------
+def _export_site_space(item: LiveResource, names: ExportNames) -> dict[str, Any]:
+    entry: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
+    if item.fields.get("condition") is not None:
+        entry["condition"] = item.fields["condition"]
+    if item.fields.get("default"):
+        entry["default"] = True
+    return entry
+
+
+def export_tree(tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+    """A site's structure as manifest entries, in the live order."""
+    if tree.root_spaces:
+        return {"siteSpaces": [_export_site_space(s, names) for s in tree.root_spaces]}
+    if not tree.sections:
+        return {}
+    by_id = {s.id: s for s in tree.sections}
+    ordered: list[LiveResource] = []
+    for item_id in tree.root_order:
+        if item_id in by_id:
+            ordered.append(by_id[item_id])
+        ordered += [by_id[i] for i in tree.group_order.get(item_id, []) if i in by_id]
+    sections = []
+    for section in ordered:
+        entry: dict[str, Any] = {"title": section.key}
+        for name in ("path", "icon", "description", "condition"):
+            if section.fields.get(name) is not None:
+                entry[name] = section.fields[name]
+        if section.fields.get("default"):
+            entry["default"] = True
+        entry["siteSpaces"] = [_export_site_space(s, names) for s in tree.spaces_of[section.id]]
+        sections.append(entry)
+    out: dict[str, Any] = {"sections": sections}
+    if tree.groups:
+        out["sectionGroups"] = [
+            {"title": g.key}
+            | ({"icon": g.fields["icon"]} if g.fields.get("icon") else {})
+            | {"sections": [by_id[i].key for i in tree.group_order.get(g.id, []) if i in by_id]}
+            for g in tree.groups
+        ]
+    return out
