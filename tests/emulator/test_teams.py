@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.emulator.conformance import check_response
 from tests.emulator_harness import EmulatorHandle
 
 TEAMS = "/v1/orgs/org_acme/teams"
@@ -111,3 +112,19 @@ def test_writes_need_admin(emulator: EmulatorHandle) -> None:
         assert client.put(TEAMS, json={"title": "Nope"}).status_code == 403
         assert client.delete(f"{TEAMS}/{team}").status_code == 403
     assert emulator.client("tok_olga").get(f"{TEAMS}/{team}").status_code == 404
+
+
+def test_member_teams_lists_one_members_teams(emulator: EmulatorHandle) -> None:
+    with emulator.client() as client:
+        alpha = client.put(TEAMS, json={"title": "Alpha", "members": ["u_lin"]}).json()
+        client.put(TEAMS, json={"title": "Beta", "members": ["u_lin", "u_sam"]})
+        client.put(TEAMS, json={"title": "Gamma", "members": ["u_sam"]})
+        client.put(f"{TEAMS}/{alpha['id']}/members/u_lin", json={"role": "owner"})
+        answer = client.get("/v1/orgs/org_acme/members/u_lin/teams")
+        assert answer.status_code == 200
+        check_response("GET", "/orgs/{organizationId}/members/{userId}/teams", answer)
+        roles = {i["team"]["title"]: i["member"]["role"] for i in answer.json()["items"]}
+        assert roles == {"Alpha": "owner", "Beta": "member"}
+        filtered = client.get("/v1/orgs/org_acme/members/u_lin/teams", params={"title": "BET"})
+        assert [i["team"]["title"] for i in filtered.json()["items"]] == ["Beta"]
+        assert client.get("/v1/orgs/org_acme/members/u_nobody/teams").status_code == 404

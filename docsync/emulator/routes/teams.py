@@ -179,7 +179,24 @@ def delete_team_member(ctx: Ctx) -> Response:
     return empty(204)  # §4.13: 204 whether or not it was a member
 
 
+def list_member_teams(ctx: Ctx) -> Response:
+    """`GET .../members/{userId}/teams`: the teams of one member, `{team, member: {role}}` items
+    (docs-platform-api.md §4.12), with the case-insensitive `title` filter."""
+    org = ctx.org()["id"]
+    uid = ctx.params["userId"]
+    if membership(ctx.tx, org, uid) is None:
+        raise not_found(f"Member {uid!r} not found in organization {org!r}")
+    title = (ctx.query.get("title") or "").lower()
+    items: list[dict[str, Any]] = []
+    for team in ctx.tx.rows("team", org=org):
+        row = ctx.tx.get("team-member", f"{team.id}/{uid}")
+        if row is not None and title in team.data["title"].lower():
+            items.append({"team": team_view(ctx, team), "member": {"role": row["role"]}})
+    return paginate(ctx, items)
+
+
 routes: list[BaseRoute] = [
+    api_route("GET", "/v1/orgs/{organizationId}/members/{userId}/teams", list_member_teams),
     api_route("GET", BASE, list_teams),
     api_route("PUT", BASE, create_team),
     api_route("GET", BASE + "/{teamId}", get_team),
