@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import click
 
-from docsync.api import ApiClient
+from docsync.api import ApiClient, ApiError, OutcomeUnknown
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The first request of every run: on a real Management API it never answers 404 or non-JSON.
+_FIRST_PATH = "/v1/orgs"
 
 
 def api_options(func: F) -> F:
@@ -32,6 +36,28 @@ def api_options(func: F) -> F:
 
 def make_client(api_url: str | None, parallelism: int) -> ApiClient:
     return ApiClient.from_options(api_url, parallelism, os.environ)
+
+
+@asynccontextmanager
+async def api_session(api_url: str | None, parallelism: int) -> AsyncIterator[ApiClient]:
+    """The client of one command; errors that point at a wrong API URL name the URL."""
+    async with make_client(api_url, parallelism) as api:
+        try:
+            yield api
+        except ApiError as error:
+            if _url_suspect(error):
+                where = f"is {api.base_url} the Management API? check --api-url / DOCSYNC_API_URL"
+                error.hint = f"{error.hint}; {where}" if error.hint else where
+            raise
+
+
+def _url_suspect(error: ApiError) -> bool:
+    """No answer at all, or an answer to the first request that no Management API gives."""
+    if isinstance(error, OutcomeUnknown):
+        return False
+    if error.status is None:
+        return True
+    return error.path == _FIRST_PATH and error.status not in (401, 403, 429) and error.status < 500
 
 
 def force_option(func: F) -> F:

@@ -4,13 +4,14 @@ dependency graph."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import Any
 
 import click
 
 from docsync.cli import main
-from docsync.cli.api_options import api_options, force_option, make_client
+from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.engine import run
@@ -58,7 +59,7 @@ async def plan_and_apply(
             line += f": {result.error}"
         click.echo(line)
 
-    async with make_client(options["api_url"], options["parallelism"]) as api:
+    async with api_session(options["api_url"], options["parallelism"]) as api:
         plan, live = await run.plan(api, loaded)
         if saved is not None:
             saved.check_live(live, plan)
@@ -78,6 +79,18 @@ async def plan_and_apply(
         if options["verbose"]:
             report_requests(api.stats, "plan and apply")
         return report
+
+
+def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
+    """A saved plan names its manifests as `docsync plan` was given them, often relative."""
+    missing = [path for path in paths if not os.path.exists(path)]
+    if missing:
+        raise ApplyRefused(
+            f"{plan_file} was made from manifest files that are not here: {', '.join(missing)}. "
+            "Its paths are relative to the directory where `docsync plan` ran: run "
+            f"`docsync apply --plan` from there (this is {os.getcwd()}), or plan again if the "
+            "files were removed. Nothing was changed."
+        )
 
 
 @main.command("apply")
@@ -123,6 +136,7 @@ def apply_command(
             raise click.UsageError("give either manifest PATHs or --plan FILE, not both")
         saved = SavedPlan.read(plan_file)
         paths = tuple(saved.manifests.get("files", []))
+        check_saved_files(plan_file, paths)
     elif not paths:
         raise click.UsageError("give the manifest PATHs to apply, or --plan FILE")
     loaded = load_from_options(paths, var, var_file)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import click
@@ -22,7 +23,13 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 @main.command("emulator")
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Interface to listen on.")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int, help="TCP port.")
+@click.option(
+    "--port",
+    default=DEFAULT_PORT,
+    show_default=True,
+    type=click.IntRange(min=1, max=65535),
+    help="TCP port.",
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -65,6 +72,8 @@ def emulator(
     verbose: bool,
 ) -> None:
     """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
+    if db is not None and not db.parent.is_dir():
+        raise click.BadParameter(f"directory {str(db.parent)!r} does not exist", param_hint="--db")
     try:
         seed_data = load_seed(seed)
     except SeedError as error:
@@ -80,4 +89,8 @@ def emulator(
     )
     config = EmulatorConfig(seed=seed_data, db=str(db) if db else None, faults=faults)
     click.echo(f"docsync emulator: http://{host}:{port} (API under /v1, control under /_emulator)")
-    serve(config, host, port, "info" if verbose else "warning")
+    try:
+        serve(config, host, port, "info" if verbose else "warning")
+    except sqlite3.Error as error:
+        where = f"--db {db}" if db else "the in-memory database"
+        raise click.ClickException(f"{where}: cannot hold the emulator's state: {error}") from None

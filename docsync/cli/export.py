@@ -10,13 +10,17 @@ import click
 
 from docsync import export
 from docsync.cli import main
-from docsync.cli.api_options import api_options, make_client
-from docsync.cli.options import common_options, setup_output
+from docsync.cli.api_options import api_options, api_session
+from docsync.cli.options import common_options, setup_output, writing
+from docsync.cli.plan import report_requests
 
 
-async def _export(organization: str, api_url: str | None, parallelism: int) -> Any:
-    async with make_client(api_url, parallelism) as api:
-        return await export.export_organization(api, organization)
+async def _export(organization: str, api_url: str | None, parallelism: int, verbose: int) -> Any:
+    async with api_session(api_url, parallelism) as api:
+        result = await export.export_organization(api, organization)
+        if verbose:
+            report_requests(api.stats, "export")
+        return result
 
 
 @main.command("export")
@@ -40,11 +44,13 @@ def export_command(
 ) -> None:
     """Write manifests for an organization as it is, to adopt it: a plan of them is empty."""
     setup_output(verbose, no_color)
-    document, names = asyncio.run(_export(organization, api_url, parallelism))
+    document, names = asyncio.run(_export(organization, api_url, parallelism, verbose))
     if out is None:
         click.echo(export.render(document), nl=False)
     else:
-        for path in export.write(document, out):
+        with writing(out):
+            written = export.write(document, out)
+        for path in written:
             click.echo(f"wrote {path}", err=True)
     if names.env_vars:
         click.echo("Secrets are not exported; set these variables before planning:", err=True)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
@@ -57,6 +58,7 @@ def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
         # docsync's own client logs each request (never the token); httpx would say it twice.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         logging.getLogger("httpcore").setLevel(logging.WARNING)
+        logging.getLogger("asyncio").setLevel(logging.WARNING)  # "Using selector: ..."
     if no_color or os.environ.get("NO_COLOR"):
         return False
     return bool(getattr(stream or sys.stdout, "isatty", lambda: False)())
@@ -112,3 +114,13 @@ def load_from_options(
     variables = load_var_files(var_file)
     variables.update(parse_vars(var))
     return load_manifests(paths, variables=variables, environ=environ)
+
+
+@contextmanager
+def writing(target: object) -> Iterator[None]:
+    """Turn a failed write of ``--out`` into one `Error:` line (exit 1) instead of a traceback."""
+    try:
+        yield
+    except OSError as error:
+        where = error.filename if error.filename is not None else target
+        raise click.ClickException(f"cannot write {where}: {error.strerror or error}") from None

@@ -10,8 +10,14 @@ import click
 
 from docsync.api import RequestStats
 from docsync.cli import main
-from docsync.cli.api_options import api_options, force_option, make_client
-from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
+from docsync.cli.api_options import api_options, api_session, force_option
+from docsync.cli.options import (
+    common_options,
+    load_from_options,
+    manifest_options,
+    setup_output,
+    writing,
+)
 from docsync.engine import run
 from docsync.engine.model import Plan
 from docsync.engine.safety import SafetyPolicy, check
@@ -26,7 +32,7 @@ from docsync.render.text import render_plan
 async def fetch_plan(
     loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int
 ) -> tuple[Plan, LiveState]:
-    async with make_client(api_url, parallelism) as api:
+    async with api_session(api_url, parallelism) as api:
         result = await run.plan(api, loaded)
         if verbose:
             report_requests(api.stats, "plan")
@@ -71,6 +77,15 @@ class PlanCommand(click.Command):
         except click.UsageError as error:
             if detailed:
                 setattr(error, "exit_code", 1)  # noqa: B010 (a ClassVar for mypy; per error here)
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Some usage errors (a malformed --var) are found only once the command runs.
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            if ctx.params.get("detailed_exitcode"):
+                setattr(error, "exit_code", 1)  # noqa: B010 (as above)
             raise
 
 
@@ -119,7 +134,8 @@ def plan_command(
     for forced in check(plan, live, SafetyPolicy(force=force)):
         click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
     if out:
-        SavedPlan.make(plan, live, loaded).write(out)
+        with writing(out):
+            SavedPlan.make(plan, live, loaded).write(out)
         click.echo(
             f"Saved the plan to {out}: apply it with `docsync apply --plan {out}`.", err=True
         )

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from docsync.cli import main
+from docsync.cli.options import writing
 from docsync.manifest.schema import manifest_schema, schema_text
 from docsync.render.json import plan_schema
 
@@ -37,8 +38,10 @@ def schema(out: Path | None, name: str) -> None:
     if out is None:
         click.echo(schema_text(SCHEMAS[name]()), nl=False)
         return
-    out.mkdir(parents=True, exist_ok=True)
+    with writing(out):
+        out.mkdir(parents=True, exist_ok=True)
     for key, build in SCHEMAS.items():
         target = out / f"{key}.schema.json"
-        target.write_text(schema_text(build()), encoding="utf-8")
+        with writing(target):
+            target.write_text(schema_text(build()), encoding="utf-8")
         click.echo(f"wrote {target}")

@@ -27,6 +27,7 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
         if action.verb != "delete":
             for target in set(refs_in(action.payload)) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
+            problems += _refers_to_deleted(action, by_address)
             # Several actions on one address run in plan order (an update before its reorder).
             same_address = by_address[action.address]
             needs += same_address[: same_address.index(action)]
@@ -57,6 +58,21 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
         action.depends_on = sorted(
             {a.key for a in needs if a is not action} | set(action.depends_on)
         )
+    return problems
+
+
+def _refers_to_deleted(action: Action, by_address: dict[str, list[Action]]) -> list[str]:
+    """A request that would name a resource this plan deletes (pruned, or `state: absent`)
+    fails once that delete has run: say so while planning, before anything is changed."""
+    problems = []
+    for target in sorted(set(refs_in(action.payload))):
+        verbs = {a.verb for a in by_address.get(target, [])}
+        if verbs == {"delete"}:
+            where = f"{action.location}: " if action.location else ""
+            problems.append(
+                f"{where}{action.address} refers to {target}, which this plan deletes "
+                "(keep it, or refer to another one)"
+            )
     return problems
 
 

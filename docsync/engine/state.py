@@ -6,8 +6,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.engine.errors import PlanError
-
 
 @dataclass
 class LiveResource:
@@ -50,6 +48,8 @@ class LiveState:
         self.by_address: dict[str, LiveResource] = {}
         self.by_id: dict[tuple[str, str], LiveResource] = {}
         self.fetched: set[str] = set()
+        #: plain address -> ids of the live resources that share it (each has its own address)
+        self.ambiguous: dict[str, list[str]] = {}
         #: the id of the API token's own user, when the API says
         self.me: str | None = None
 
@@ -58,16 +58,32 @@ class LiveState:
         return str(self.organization["id"])
 
     def add(self, resource: LiveResource) -> None:
-        existing = self.by_address.get(resource.address)
+        """Indexes a resource. Two with one key (the API allows it) each get an address with
+        their id, so that a manifest entry pinning one by `id:` still plans; an entry naming
+        that key without `id:` is refused by `ambiguity`."""
+        plain = resource.address
+        existing = self.by_address.get(plain)
         if existing is not None:
-            raise PlanError(
-                f"{resource.address}: two live {resource.kind}s have this key "
-                f"(ids {existing.id} and {resource.id}); pin the one you mean with `id:` "
-                "in the manifest, or rename one of them"
-            )
+            del self.by_address[plain]
+            existing.address = f"{plain}(id {existing.id})"
+            self.by_address[existing.address] = existing
+            self.ambiguous[plain] = [existing.id]
+        if plain in self.ambiguous:
+            self.ambiguous[plain].append(resource.id)
+            resource.address = f"{plain}(id {resource.id})"
         self.by_kind[resource.kind].append(resource)
         self.by_address[resource.address] = resource
         self.by_id[(resource.kind, resource.id)] = resource
+
+    def ambiguity(self, kind: str, plain: str) -> str | None:
+        """The problem with matching `plain` by key, when several live resources have it."""
+        ids = self.ambiguous.get(plain)
+        if not ids:
+            return None
+        return (
+            f"{plain}: {len(ids)} live {kind}s have this key (ids {', '.join(ids)}); pin the "
+            "one you mean with `id:` in the manifest, or rename the others"
+        )
 
     def address_of(self, kind: str, resource_id: str | None) -> str | None:
         if resource_id is None:

@@ -71,7 +71,8 @@ def field_changes(
     return out
 
 
-def _same_id(ctx: PlanContext, change: FieldChange) -> bool:
+def same_id(ctx: PlanContext, change: FieldChange) -> bool:
+    """Whether a reference's before and after name one live resource (a rename by pinned id)."""
     before = ctx.live_id_of(change.before)
     return before is not None and before == ctx.live_id_of(change.after)
 
@@ -217,6 +218,9 @@ class CrudKind(Kind):
             if found is None and not desired.absent:
                 self.missing_pinned(desired, ctx)
             return found
+        ambiguity = ctx.live.ambiguity(self.name, desired.address)
+        if ambiguity is not None:
+            ctx.problem(desired.path, ambiguity)
         return ctx.live.by_address.get(desired.address)
 
     def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
@@ -256,7 +260,7 @@ class CrudKind(Kind):
     ) -> list[FieldChange]:
         changes = field_changes(self.fields, desired, live, ctx, self.equal)
         # A reference whose target is only renamed in this plan (pinned id) has not changed.
-        return [c for c in changes if not (c.reference and live and _same_id(ctx, c))]
+        return [c for c in changes if not (c.reference and live and same_id(ctx, c))]
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         return bool(before == after)

@@ -53,9 +53,9 @@ class MemberKind(CrudKind):
         return resources
 
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        wanted = str(entry.email)
-        by_id = ctx.live.by_id.get((self.name, wanted))
-        return by_id.key if by_id else wanted
+        """The live member's key for an email (in any case) or a user id."""
+        found = find_member(str(entry.email), ctx)
+        return found.key if found else str(entry.email)
 
     def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
         return value
@@ -80,3 +80,12 @@ class MemberKind(CrudKind):
         self, resource: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any]:
         return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest
+
+
+def find_member(user: str, ctx: PlanContext) -> LiveResource | None:
+    """A live member by user id, or by email: addresses are case-insensitive."""
+    by_id = ctx.live.by_id.get(("member", user))
+    if by_id is not None:
+        return by_id
+    folded = user.casefold()
+    return next((m for m in ctx.live.by_kind["member"] if m.key.casefold() == folded), None)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.engine.context import PlanContext, RunContext, ref
 from docsync.engine.model import Action
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Field, Kind, field_changes
+from docsync.kinds.base import ExportNames, Field, Kind, field_changes, same_id
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -23,6 +23,12 @@ def _domains(value: Any) -> Any:
 
 def _hostname(value: Any) -> Any:
     return str(value).lower() if value is not None else None
+
+
+def _logo(raw: dict[str, Any]) -> Any:
+    # Written as `logo`, read back as `urls.logo`.
+    urls = raw.get("urls")
+    return (urls.get("logo") or None) if isinstance(urls, dict) else None
 
 
 def _default_site(raw: dict[str, Any]) -> Any:
@@ -43,6 +49,7 @@ class SettingsKind(Kind):
         Field("hostname", normalize=_hostname),
         Field("sso"),
         Field("ai"),
+        Field("logo", live=_logo),
         Field("defaultContent", ref="site", live=_default_site),
     )
 
@@ -89,6 +96,8 @@ class SettingsKind(Kind):
         for desired in ctx.desired.by_kind[self.name]:
             live = ctx.live.by_address[ADDRESS]
             changes = field_changes(self.fields, desired, live, ctx)
+            # A default site renamed in this plan through its pinned id is still the default.
+            changes = [c for c in changes if not (c.reference and same_id(ctx, c))]
             if changes:
                 body = {c.field: c.after for c in changes}
                 if "defaultContent" in body and body["defaultContent"] is not None:

@@ -12,7 +12,7 @@ from docsync.api import NotFound
 from docsync.engine.context import PlanContext, RunContext, ref
 from docsync.engine.model import Action, FieldChange, Verb
 from docsync.engine.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Field
+from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_tree import TreePlanner
@@ -76,8 +76,14 @@ class SiteKind(CrudKind):
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
+            # A pinned entry is its id's site, even when another site has its (new) title.
             site = next(
-                (s for s in sites if entry.id in (s["id"],) or s["title"] == entry.title), None
+                (
+                    s
+                    for s in sites
+                    if (s["id"] == entry.id if entry.id else s["title"] == entry.title)
+                ),
+                None,
             )
             if site is None:
                 continue
@@ -110,6 +116,17 @@ class SiteKind(CrudKind):
         return sites + children
 
     # -- planning ------------------------------------------------------------------------------
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        if f.name == "adaptiveSchema" and value is None:
+            # The API reads and replaces a site's adaptive schema (GET, PUT) but cannot remove
+            # it: a null would be planned on every run and never applied.
+            ctx.problem(
+                (*path, f.name),
+                "a site's adaptive schema cannot be removed through the API: write the schema "
+                "you want, or leave `adaptiveSchema` out to leave it as it is",
+            )
+        return super().desired_value(f, value, path, ctx)
+
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         if f.name == "adaptiveSchema" and before is not None and after is not None:
             return not DeepDiff(before, after, ignore_order=True)

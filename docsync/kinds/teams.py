@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.engine.context import PlanContext, RunContext
 from docsync.engine.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Field, Path
+from docsync.kinds.members import find_member
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -73,7 +74,7 @@ class TeamKind(CrudKind):
             return super().desired_value(f, value, path, ctx)
         out: dict[str, str] = {}
         for index, item in enumerate(value):
-            member = self._member(str(item.user), ctx)
+            member = find_member(str(item.user), ctx)
             if member is None:
                 ctx.problem(
                     (*path, "members", index),
@@ -83,11 +84,6 @@ class TeamKind(CrudKind):
                 continue
             out[member.key] = str(item.role)
         return dict(sorted(out.items()))
-
-    @staticmethod
-    def _member(user: str, ctx: PlanContext) -> LiveResource | None:
-        members = ctx.live.by_kind["member"]
-        return next((m for m in members if user in (m.id, m.key)), None)
 
     def payload_value(self, f: Field, value: Any) -> Any:
         return value

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from docsync.engine.model import Action, FieldChange, Plan
+from docsync.kinds import KINDS
 
 SENSITIVE = "(sensitive)"
 
@@ -71,6 +72,23 @@ def render_action(action: Action, paint: Painter) -> list[str]:
     return lines
 
 
+#: Kinds of manifest sections that `prune:` never deletes (members, spaces): they go only
+#: through an entry with `state: absent`.
+_NEVER_PRUNED = tuple(kind.name for kind in KINDS if kind.section and not kind.prunable)
+
+
+def _how_to_delete(plan: Plan) -> str:
+    kinds = {u.kind for u in plan.unmanaged}
+    hint = "list their kind under `prune:` to delete them"
+    explicit = [f"{kind}s" for kind in _NEVER_PRUNED if kind in kinds]
+    if not explicit:
+        return hint
+    only = " and ".join(explicit)
+    if kinds <= set(_NEVER_PRUNED):
+        return f"{only} are never pruned: delete them with an entry `state: absent`"
+    return f"{hint}; {only} are never pruned: delete them with an entry `state: absent`"
+
+
 def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) -> str:
     paint = Painter(color)
     out: list[str] = []
@@ -86,7 +104,7 @@ def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) ->
     if plan.unmanaged:
         out.append(
             f"Unmanaged: {len(plan.unmanaged)} live resource(s) match no manifest entry and are "
-            "left alone (list their kind under `prune:` to delete them):"
+            f"left alone ({_how_to_delete(plan)}):"
         )
         out.extend(f"  {u.address} (id {u.id})" for u in plan.unmanaged)
         out.append("")

@@ -155,3 +155,16 @@ def test_team_member_not_in_the_organization_is_an_error(docsync: Docsync, write
     result = docsync("plan", path)
     assert result.exit_code == 1
     assert "olga@other.example is not a member of the organization" in result.stderr
+
+
+def test_emails_match_in_any_case(docsync: Docsync, emulator: EmulatorHandle, write: Write) -> None:
+    """Email addresses are case-insensitive: `Ada@ACME.example` is the member ada@acme.example."""
+    path = write(
+        "case.yaml",
+        "organization: org_acme\n"
+        "members: [{email: Ada@ACME.example, role: admin}]\n"
+        "teams: [{title: Case, members: [LIN@acme.example]}]\n",
+    )
+    apply_ok(docsync, path)
+    assert team_members(emulator, "Case") == {"u_lin": "member"}
+    assert_converged(docsync, path)

@@ -1,0 +1,132 @@
+"""Bad inputs end in one clear `Error:` line and a non-zero exit, never a Python traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.cli_review.conftest import ACME, Run, run_process
+from tests.emulator_harness import EmulatorHandle
+
+
+def _no_traceback(output: str) -> None:
+    assert "Traceback" not in output, output
+
+
+def test_plan_detailed_exitcode_bad_var_exits_1_not_2(cli: Run) -> None:
+    # A --var mistake is found inside the command, after click's parsing: with
+    # --detailed-exitcode it must still exit 1, or CI reads it as "changes present".
+    result = cli("plan", ACME, "--var", "not a pair", "--detailed-exitcode")
+    assert result.exit_code == 1, result.output
+    assert "KEY=VALUE" in result.output
+
+
+def test_plan_out_into_a_missing_directory(cli: Run, tmp_path: Path) -> None:
+    target = tmp_path / "missing" / "plan.json"
+    result = cli("plan", ACME, "--out", target, "--detailed-exitcode")
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert f"Error: cannot write {target}" in result.stderr
+
+
+def test_export_out_where_no_directory_can_be_made(cli: Run, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory\n")
+    result = cli("export", "--org", "org_acme", "--out", blocker / "sub")
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert f"{blocker / 'sub'}" in result.stderr
+
+
+def test_schema_out_where_no_directory_can_be_made(cli: Run, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory\n")
+    result = cli("schema", "--out", blocker / "sub")
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: cannot ")
+
+
+def test_emulator_port_out_of_range_is_a_usage_error(cli: Run) -> None:
+    result = cli("emulator", "--port", "70000")
+    _no_traceback(result.output)
+    assert result.exit_code == 2
+    assert "--port" in result.stderr
+
+
+def test_emulator_db_in_a_missing_directory(cli: Run, tmp_path: Path) -> None:
+    result = cli("emulator", "--port", "1", "--db", tmp_path / "missing" / "state.db")
+    _no_traceback(result.output)
+    assert result.exit_code == 2
+    assert "--db" in result.stderr and "missing" in result.stderr
+
+
+def test_emulator_db_that_is_not_a_database(cli: Run, tmp_path: Path) -> None:
+    # The database is opened before the port is bound: port 1 is never listened on.
+    db = tmp_path / "notes.db"
+    db.write_text("these are notes, not an SQLite database\n" * 20)
+    result = cli("emulator", "--port", "1", "--db", db)
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert f"--db {db}" in result.stderr and "not a database" in result.stderr
+
+
+def test_unreachable_server_names_the_url(cli: Run) -> None:
+    url = "http://127.0.0.1:9"
+    result = cli("plan", ACME, "--api-url", url)
+    assert result.exit_code == 1
+    assert "could not connect" in result.stderr
+    assert url in result.stderr and "DOCSYNC_API_URL" in result.stderr
+
+
+def test_a_url_that_is_not_the_api_says_so(cli: Run, emulator: EmulatorHandle) -> None:
+    result = cli("plan", ACME, "--api-url", f"{emulator.url}/elsewhere")
+    assert result.exit_code == 1
+    assert "404" in result.stderr
+    assert f"{emulator.url}/elsewhere" in result.stderr and "--api-url" in result.stderr
+
+
+def test_wrong_token_is_not_blamed_on_the_url(cli: Run) -> None:
+    result = cli("plan", ACME, env={"DOCSYNC_TOKEN": "tok_nobody"})
+    assert result.exit_code == 1
+    assert "401" in result.stderr and "DOCSYNC_TOKEN" in result.stderr
+    assert "--api-url" not in result.stderr
+    assert "tok_nobody" not in result.output
+
+
+def test_saved_plan_applied_from_another_directory(
+    cli: Run, emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    work = tmp_path / "repo"
+    shutil.copytree(ACME, work / "manifests")
+    plan_file = tmp_path / "plan.json"
+    made = run_process("plan", "manifests", "--out", plan_file, env=_env(emulator), cwd=work)
+    assert made.returncode == 0, made.stderr
+    applied = run_process("apply", "--plan", plan_file, env=_env(emulator), cwd=tmp_path)
+    _no_traceback(applied.stderr)
+    assert applied.returncode == 1
+    assert "relative to the directory" in applied.stderr
+    assert "manifests/org.yaml" in applied.stderr
+    assert emulator.stats()["requests"].get("PUT /v1/orgs/{organizationId}/teams", 0) == 0
+
+
+def _env(emulator: EmulatorHandle) -> dict[str, str]:
+    return {"DOCSYNC_API_URL": emulator.url, "DOCSYNC_TOKEN": "tok_ada"}
+
+
+def test_bad_manifest_or_missing_token_changes_nothing(
+    cli: Run, emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("organization: org_acme\nteams:\n  - title: X\n   members: [a\n")
+    result = cli("apply", broken, "--auto-approve")
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert f"{broken}:4:4: not valid YAML" in result.stderr
+    result = cli("apply", ACME, "--auto-approve", env={"DOCSYNC_TOKEN": ""})
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: DOCSYNC_TOKEN is not set: export a Management API token, "
+        "for example `export DOCSYNC_TOKEN=...`\n"
+    )
+    assert emulator.stats()["total"] == 0  # not even a read

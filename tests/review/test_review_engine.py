@@ -1,0 +1,94 @@
+"""Review findings on the plan/apply engine and the simple kinds: each test drives the CLI
+against the emulator and failed before its fix."""
+
+from __future__ import annotations
+
+from tests.emulator_harness import EmulatorHandle
+from tests.engine.conftest import Docsync, Write, listed
+from tests.review.kit import ORG, apply, converged, id_of
+
+
+def test_settings_logo_is_applied_and_converges(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """docs/manifest.md documents `settings.logo`; it was silently ignored (empty plan)."""
+    path = write(
+        "org.yaml", "organization: org_acme\nsettings:\n  logo: https://acme.example/l.png\n"
+    )
+    out = apply(docsync, path)
+    assert "logo" in out
+    with emulator.client() as client:
+        org = client.get(ORG).json()
+    assert org["urls"]["logo"] == "https://acme.example/l.png"
+    converged(docsync, path)
+    removed = write("org2.yaml", "organization: org_acme\nsettings:\n  logo: null\n")
+    apply(docsync, removed)
+    with emulator.client() as client:
+        assert not client.get(ORG).json()["urls"].get("logo")
+    converged(docsync, removed)
+
+
+def test_rename_of_the_default_site_is_not_a_settings_change(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """A site renamed through its pinned id is still the organization's defaultContent: the
+    plan showed (and sent) a settings update `site["Docs"] -> site["Docs2"]`."""
+    text = "organization: org_acme\nsettings:\n  defaultContent: {site: Docs}\nsites:\n"
+    apply(docsync, write("a.yaml", text + "  - {title: Docs}\n"))
+    site = id_of(emulator, "sites", "title", "Docs")
+    renamed = text.replace("{site: Docs}", "{site: Docs2}") + f"  - {{title: Docs2, id: {site}}}\n"
+    result = docsync("plan", write("b.yaml", renamed))
+    assert result.exit_code == 0, result.output
+    assert "update settings" not in result.stdout, result.output
+    assert "0 to create, 1 to update, 0 to delete" in result.stdout
+
+
+def test_reference_to_a_resource_deleted_in_the_same_plan_is_a_plan_problem(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """A new SAML provider naming a team that `prune` deletes, and a site space publishing a
+    space that `state: absent` deletes: the plan looked fine, and the apply deleted both and
+    then failed half-way. Now the plan says why, and nothing is touched."""
+    one = "organization: org_acme\nteams:\n  - {title: Old}\nspaces:\n  - {title: Gone}\n"
+    apply(docsync, write("a.yaml", one))
+    two = """organization: org_acme
+prune: [teams]
+saml:
+  - {label: Okta, ssoURL: "https://x.example/sso", entityID: e1, certificate: c, defaultTeam: Old}
+spaces:
+  - {title: Gone, state: absent}
+sites:
+  - title: Docs
+    siteSpaces: [{space: Gone, path: g}]
+"""
+    path = write("b.yaml", two)
+    result = docsync("apply", path, "--auto-approve")
+    assert result.exit_code == 1, result.output
+    assert 'saml["Okta"] refers to team["Old"], which this plan deletes' in result.output
+    assert 'site_space["g"] refers to space["Gone"], which this plan deletes' in result.output
+    assert [t["title"] for t in listed(emulator, f"{ORG}/teams")] == ["Old"]
+    assert "Gone" in [s["title"] for s in listed(emulator, f"{ORG}/spaces")]
+    assert listed(emulator, f"{ORG}/saml") == []
+
+
+def test_two_live_teams_with_one_title_can_be_pinned_apart(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The API allows two teams with one title. The plan said "pin the one you mean with
+    `id:`", but failed the same way with both pinned: the manifest had no way out."""
+    with emulator.client() as client:
+        first = client.put(f"{ORG}/teams", json={"title": "Dup"}).json()["id"]
+        second = client.put(f"{ORG}/teams", json={"title": "Dup"}).json()["id"]
+    unpinned = write("a.yaml", "organization: org_acme\nteams:\n  - {title: Dup}\n")
+    result = docsync("plan", unpinned)
+    assert result.exit_code == 1, result.output
+    assert f"2 live teams have this key (ids {first}, {second})" in result.output
+    text = (
+        "organization: org_acme\nteams:\n"
+        f"  - {{title: Dup, id: {first}}}\n  - {{title: Dup2, id: {second}}}\n"
+    )
+    path = write("b.yaml", text)
+    out = apply(docsync, path)
+    assert "0 to create, 1 to update, 0 to delete" in out
+    assert sorted(t["title"] for t in listed(emulator, f"{ORG}/teams")) == ["Dup", "Dup2"]
+    converged(docsync, path)

@@ -1,0 +1,56 @@
+"""Review findings on the site kinds: each test drives the CLI against the emulator and failed
+before its fix."""
+
+from __future__ import annotations
+
+from tests.emulator_harness import EmulatorHandle
+from tests.engine.conftest import Docsync, Write
+from tests.review.kit import apply, converged, id_of
+
+SCHEMA = """    adaptiveSchema:
+      type: object
+      additionalProperties: false
+      properties:
+        customer: {type: boolean, description: A paying customer}
+"""
+
+
+def test_adaptive_schema_null_is_refused_not_a_perpetual_diff(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The API cannot remove a site's adaptive schema (GET and PUT only): `adaptiveSchema: null`
+    planned an update that did nothing, forever."""
+    site = "organization: org_acme\nsites:\n  - title: Docs\n"
+    path = write("a.yaml", site + SCHEMA)
+    apply(docsync, path)
+    converged(docsync, path)
+    result = docsync("plan", write("b.yaml", site + "    adaptiveSchema: null\n"))
+    assert result.exit_code == 1, result.output
+    assert "adaptiveSchema" in result.output and "cannot be removed" in result.output
+
+
+def test_pinned_site_takes_the_title_of_another_site(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """Site Ay (pinned) is renamed to the title of site Bee, which the manifest prunes. The
+    structure read went to Bee (first title match), so Ay's live tree looked empty and the plan
+    created Ay's sections again: the API refused the duplicate paths."""
+    one = """organization: org_acme
+sites:
+  - title: Bee
+  - title: Ay
+    sections:
+      - title: Guides
+        path: guides
+        siteSpaces: [{space: Internal Handbook, path: v1}]
+"""
+    apply(docsync, write("a.yaml", one))
+    site_a = id_of(emulator, "sites", "title", "Ay")
+    two = one.replace("  - title: Bee\n", "").replace("title: Ay", f"title: Bee\n    id: {site_a}")
+    path = write("b.yaml", "prune: [sites]\n" + two)
+    result = docsync("plan", path)
+    assert result.exit_code == 0, result.output
+    assert "+ create" not in result.stdout, result.output
+    out = apply(docsync, path, "--force")
+    assert "0 to create, 1 to update, 1 to delete" in out
+    converged(docsync, path)
