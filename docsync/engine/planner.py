@@ -35,9 +35,15 @@ async def resolve_organization(api: ApiClient, wanted: str) -> dict[str, Any]:
         return by_title[0]
     if by_title:
         ids = ", ".join(str(o["id"]) for o in by_title)
-        raise PlanError(f"organization {wanted!r} is ambiguous (ids {ids}): write its id instead")
+        raise UnknownOrganization(f"{wanted!r} is ambiguous (ids {ids}): write its id instead")
     visible = ", ".join(f"{o.get('title')} ({o.get('id')})" for o in orgs) or "none"
-    raise PlanError(f"organization {wanted!r} is not one the token can see; it can see: {visible}")
+    raise UnknownOrganization(
+        f"organization {wanted!r} is not one the token can see; it can see: {visible}"
+    )
+
+
+class UnknownOrganization(PlanError):
+    """The manifest names an organization the token cannot see (or several)."""
 
 
 def _referenced(kinds: Sequence[Kind], wanted: set[str]) -> set[str]:
@@ -56,6 +62,25 @@ def _referenced(kinds: Sequence[Kind], wanted: set[str]) -> set[str]:
     return out
 
 
+def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
+    """Kinds whose resources may refer to something this manifest could delete (it prunes that
+    kind or marks an entry absent): read them too, so a delete that something still needs is
+    caught while planning, not half-way through an apply."""
+    deleting = {
+        k.name
+        for k in kinds
+        if k.section
+        and (
+            k.section in manifest.prune
+            or any(
+                getattr(e, "state", None) == "absent"
+                for e in getattr(manifest, k.section, ()) or ()
+            )
+        )
+    }
+    return {k.name for k in kinds if k.section and any(f.ref in deleting for f in k.fields)}
+
+
 async def read_live(
     api: ApiClient, organization_ref: str, manifest: Manifest | None, kinds: Sequence[Kind]
 ) -> tuple[LiveState, list[Kind]]:
@@ -67,6 +92,7 @@ async def read_live(
         direct = {k.name for k in kinds if k.section}  # a site's parts come with the site
     else:
         direct = {k.name for k in kinds if k.wanted(manifest, set())}
+        direct |= _holders(kinds, manifest)
     needed = direct | _referenced(kinds, direct)
     wanted = [k for k in kinds if k.name in needed]
     raws = await asyncio.gather(*(k.fetch(api, live.org_id, manifest) for k in wanted))
@@ -98,5 +124,9 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
 async def make_plan(
     api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
 ) -> tuple[Plan, LiveState]:
-    live, wanted = await read_live(api, loaded.manifest.organization, loaded.manifest, kinds)
+    try:
+        live, wanted = await read_live(api, loaded.manifest.organization, loaded.manifest, kinds)
+    except UnknownOrganization as error:
+        where = loaded.location(("organization",))
+        raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None
     return diff(loaded, live, wanted), live

@@ -92,3 +92,27 @@ def test_two_live_teams_with_one_title_can_be_pinned_apart(
     assert "0 to create, 1 to update, 0 to delete" in out
     assert sorted(t["title"] for t in listed(emulator, f"{ORG}/teams")) == ["Dup", "Dup2"]
     converged(docsync, path)
+
+
+def test_pruning_a_team_a_saml_provider_still_uses_is_a_plan_problem(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The manifest has no `saml:` section, yet the provider that names the team is read: the
+    plan refuses to delete a team that is still in use instead of failing on the API's 409."""
+    first = """organization: org_acme
+teams: [{title: Old}]
+saml:
+  - {label: Okta, ssoURL: "https://x.example/sso", entityID: e1, certificate: c, defaultTeam: Old}
+"""
+    apply(docsync, write("a.yaml", first))
+    result = docsync("plan", write("b.yaml", "organization: org_acme\nprune: [teams]\nteams: []\n"))
+    assert result.exit_code == 1, result.output
+    assert 'team["Old"] cannot be deleted: saml["Okta"] still refers to it' in result.stderr
+
+
+def test_an_organization_the_token_cannot_see_is_located(docsync: Docsync, write: Write) -> None:
+    result = docsync("plan", write("other.yaml", "organization: org_other\nteams: []\n"))
+    assert result.exit_code == 1
+    assert "other.yaml:1:15: organization 'org_other' is not one the token can see" in (
+        result.stderr
+    )

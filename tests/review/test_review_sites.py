@@ -54,3 +54,20 @@ sites:
     out = apply(docsync, path, "--force")
     assert "0 to create, 1 to update, 1 to delete" in out
     converged(docsync, path)
+
+
+def test_pruning_the_default_site_without_settings_is_a_plan_problem(
+    docsync: Docsync, emulator: EmulatorHandle, write: Write
+) -> None:
+    """The organization's defaultContent names a site that `prune: [sites]` would delete: the
+    plan says so instead of the apply failing half-way on the API's 409."""
+    first = write(
+        "one.yaml",
+        "organization: org_acme\nsettings: {defaultContent: {site: Old}}\n"
+        "sites: [{title: Old}, {title: Kept}]\n",
+    )
+    apply(docsync, first)
+    second = write("two.yaml", "organization: org_acme\nprune: [sites]\nsites: [{title: Kept}]\n")
+    result = docsync("plan", second)
+    assert result.exit_code == 1, result.output
+    assert 'site["Old"] cannot be deleted: settings still refers to it' in result.stderr
