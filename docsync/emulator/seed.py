@@ -54,7 +54,10 @@ def parse_seed(text: str, origin: str) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise SeedError(f"{origin}: not valid YAML: {error}") from error
+        mark = getattr(error, "problem_mark", None)
+        where = f"{origin}:{mark.line + 1}:{mark.column + 1}" if mark else origin
+        problem = getattr(error, "problem", None) or "cannot be parsed"
+        raise SeedError(f"{where}: not valid YAML: {problem}") from None
     if not isinstance(data, dict):
         raise SeedError(f"{origin}: a seed is a mapping with users, organizations and spaces")
     check_seed(data, origin)

@@ -151,6 +151,11 @@ class SavedPlan:
     def check_same(self, plan: Plan) -> None:
         """The last guard: the plan made now must be the reviewed one, action for action."""
         now = plan_document(plan).model_dump(mode="json")
+        if now["organization"] != self.plan.get("organization"):
+            raise ApplyRefused(
+                f"the saved plan is for organization {self.plan.get('organization')!r}, but the "
+                f"manifests now name {now['organization']!r}; make the plan again"
+            )
         if now["actions"] != self.plan.get("actions"):
             raise ApplyRefused(
                 "the plan made now differs from the saved one although its inputs look the same; "

@@ -117,3 +117,10 @@ def test_seed_extensions_collections_and_teams() -> None:
     seed["teams"][0]["members"] = ["u_ghost"]
     with pytest.raises(SeedError, match="members must name seeded user ids"):
         load_seed(seed)
+
+
+def test_broken_seed_yaml_is_located() -> None:
+    with pytest.raises(SeedError) as caught:
+        parse_seed("users:\n  - {id: [\n", "seed.yaml")
+    assert str(caught.value).startswith("seed.yaml:3:1: not valid YAML: ")
+    assert "<unicode string>" not in str(caught.value)
