@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 
 from tests.emulator_harness import EmulatorHandle, start_emulator
+
+# In CI the property tests draw the same examples every run, so a run's verdict can be reproduced;
+# on a developer's machine they explore new ones each time.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")
