@@ -4,8 +4,8 @@ DocsyncError
  ├── ManifestError        (docsync.manifest: located problems in manifests)
  ├── ApiError             (docsync.api: the server answered with an error)
  │    └── OutcomeUnknown  (a write whose result is not known: never blindly retried)
- ├── PlanError            (docsync.engine: the live state and the manifest cannot be reconciled)
- └── ApplyRefused         (docsync.engine: a plan that must not be applied as it stands)
+ ├── PlanError            (docsync.core: the live state and the manifest cannot be reconciled)
+ └── ApplyRefused         (docsync.core: a plan that must not be applied as it stands)
 """
 
 from __future__ import annotations

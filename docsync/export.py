@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from docsync.core.state import LiveState
 from docsync.engine.planner import read_live
-from docsync.engine.state import LiveState
 from docsync.kinds import KINDS
 
 if TYPE_CHECKING:

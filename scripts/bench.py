@@ -63,20 +63,26 @@ async def measure(url: str, path: Path, parallelism: int) -> None:
         started = time.perf_counter()
         plan, live = await run.plan(api, loaded)
         planned = time.perf_counter() - started
-        print(f"first plan:   {len(plan.actions):6} actions, {api.stats.requests:6} requests, "
-              f"{planned:7.2f} s")
+        print(
+            f"first plan:   {len(plan.actions):6} actions, {api.stats.requests:6} requests, "
+            f"{planned:7.2f} s"
+        )
         before = api.stats.requests
         started = time.perf_counter()
         report = await run.apply(api, plan, live, parallelism=parallelism)
         applied = time.perf_counter() - started
-        print(f"apply:        {report.summary()}, {api.stats.requests - before} requests, "
-              f"{applied:7.2f} s")
+        print(
+            f"apply:        {report.summary()}, {api.stats.requests - before} requests, "
+            f"{applied:7.2f} s"
+        )
         before = api.stats.requests
         started = time.perf_counter()
         plan, _ = await run.plan(api, loaded)
         again = time.perf_counter() - started
-        print(f"second plan:  {len(plan.actions):6} actions, {api.stats.requests - before:6} "
-              f"requests, {again:7.2f} s")
+        print(
+            f"second plan:  {len(plan.actions):6} actions, {api.stats.requests - before:6} "
+            f"requests, {again:7.2f} s"
+        )
 
 
 def main() -> None:
@@ -91,8 +97,10 @@ def main() -> None:
         path = Path(tmp) / "big.yaml"
         document = manifest(args.teams, args.spaces, args.sites, args.sections)
         path.write_text(yaml.safe_dump(document), encoding="utf-8")
-        print(f"organization: {args.teams} teams, {args.spaces} spaces, {args.sites} sites x "
-              f"{args.sections} sections; parallelism {args.parallelism}")
+        print(
+            f"organization: {args.teams} teams, {args.spaces} spaces, {args.sites} sites x "
+            f"{args.sections} sections; parallelism {args.parallelism}"
+        )
         with start_emulator() as emulator:
             asyncio.run(measure(emulator.url, path, args.parallelism))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -14,8 +14,8 @@ from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
+from docsync.core.errors import ApplyRefused
 from docsync.engine import run
-from docsync.engine.errors import ApplyRefused
 from docsync.engine.executor import ActionResult, ApplyReport
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan

@@ -18,11 +18,11 @@ from docsync.cli.options import (
     setup_output,
     writing,
 )
+from docsync.core.model import Plan
+from docsync.core.state import LiveState
 from docsync.engine import run
-from docsync.engine.model import Plan
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
-from docsync.engine.state import LiveState
 from docsync.manifest import LoadedManifest
 from docsync.render.json import render_json
 from docsync.render.markdown import render_markdown

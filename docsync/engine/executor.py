@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from docsync.engine.context import RunContext
-from docsync.engine.model import Action, Plan
+from docsync.core.context import RunContext
+from docsync.core.model import Action, Plan
 from docsync.errors import DocsyncError
 
 if TYPE_CHECKING:

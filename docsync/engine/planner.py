@@ -7,11 +7,11 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from docsync.engine.context import PlanContext
-from docsync.engine.errors import PlanError, PlanProblems
-from docsync.engine.graph import link, order
-from docsync.engine.model import Plan, Unmanaged
-from docsync.engine.state import LiveState
+from docsync.core.context import PlanContext
+from docsync.core.errors import PlanError, PlanProblems
+from docsync.core.graph import link, order
+from docsync.core.model import Plan, Unmanaged
+from docsync.core.state import LiveState
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from docsync.api import ApiClient
-from docsync.engine.context import RunContext
+from docsync.core.context import RunContext
+from docsync.core.model import Plan
+from docsync.core.state import LiveState
 from docsync.engine.executor import ApplyReport, Progress, apply_plan
-from docsync.engine.model import Plan
 from docsync.engine.planner import make_plan
-from docsync.engine.state import LiveState
 from docsync.kinds import KINDS, Kind
 from docsync.manifest import LoadedManifest
 

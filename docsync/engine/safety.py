@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from docsync.engine.errors import ApplyRefused
-from docsync.engine.model import Plan
-from docsync.engine.state import LiveState
+from docsync.core.errors import ApplyRefused
+from docsync.core.model import Plan
+from docsync.core.state import LiveState
 
 #: Kinds counted for the deletion threshold: what a stray manifest edit could wipe out.
 _REMOVING = ("delete", "replace")

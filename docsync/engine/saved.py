@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docsync.engine.errors import ApplyRefused
-from docsync.engine.model import Plan
-from docsync.engine.state import LiveState
+from docsync.core.errors import ApplyRefused
+from docsync.core.model import Plan
+from docsync.core.state import LiveState
 from docsync.kinds import KINDS
 from docsync.manifest import LoadedManifest
 from docsync.render.json import plan_document, sensitive_marker

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api import OutcomeUnknown
-from docsync.engine.context import PlanContext, RunContext, ref
-from docsync.engine.model import Action, FieldChange, address
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, FieldChange, address
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.engine.context import PlanContext, RunContext
-from docsync.engine.model import address
-from docsync.engine.state import LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.model import address
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, Field, Path
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docsync.api import NotFound
-from docsync.engine.context import PlanContext, RunContext
-from docsync.engine.model import address
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.model import address
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.engine.context import PlanContext, RunContext
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, Field
 
 

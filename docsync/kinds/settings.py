@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from docsync.engine.context import PlanContext, RunContext, ref
-from docsync.engine.model import Action
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Field, Kind, field_changes, same_id
 
 if TYPE_CHECKING:

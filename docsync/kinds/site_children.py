@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from docsync.engine.context import RunContext
-from docsync.engine.model import Action
+from docsync.core.context import RunContext
+from docsync.core.model import Action
 from docsync.kinds.base import Field, Kind
 from docsync.kinds.site_order import Move, plan_moves
 

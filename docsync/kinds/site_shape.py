@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.engine.context import PlanContext
-from docsync.engine.model import address
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext
+from docsync.core.model import address
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Field
 from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.engine.context import PlanContext, ref
-from docsync.engine.model import Action, FieldChange
-from docsync.engine.state import DesiredResource, LiveResource
+from docsync.core.context import PlanContext, ref
+from docsync.core.model import Action, FieldChange
+from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.base import Field, field_changes
 from docsync.kinds.site_groups import GroupPlanning
 from docsync.kinds.site_order import apply_moves, plan_moves

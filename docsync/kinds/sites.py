@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from deepdiff import DeepDiff
 
 from docsync.api import NotFound
-from docsync.engine.context import PlanContext, RunContext, ref
-from docsync.engine.model import Action, FieldChange, Verb
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree

@@ -7,9 +7,9 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from docsync.api import NotFound
-from docsync.engine.context import PlanContext, RunContext
-from docsync.engine.model import Action, FieldChange
-from docsync.engine.state import DesiredResource, LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.model import Action, FieldChange
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, Field, Path
 
 if TYPE_CHECKING:

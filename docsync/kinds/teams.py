@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from docsync.engine.context import PlanContext, RunContext
-from docsync.engine.state import LiveResource, LiveState
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Field, Path
 from docsync.kinds.members import find_member
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.engine.context import RunContext
+from docsync.core.context import RunContext
 from docsync.kinds.base import CrudKind, Field
 
 

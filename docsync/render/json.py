@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from docsync import __version__
-from docsync.engine.model import VERBS, Action, FieldChange, Plan
+from docsync.core.model import VERBS, Action, FieldChange, Plan
 
 FORMAT_VERSION: Literal[1] = 1
 #: A fixed, public salt: the hash only has to tell two values apart, never reveal one.

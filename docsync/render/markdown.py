@@ -7,7 +7,7 @@ import html
 import re
 from collections import Counter
 
-from docsync.engine.model import VERBS, Action, Plan
+from docsync.core.model import VERBS, Action, Plan
 from docsync.render.json import DESTRUCTIVE
 from docsync.render.text import render_change
 

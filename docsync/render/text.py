@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from docsync.engine.model import Action, FieldChange, Plan
+from docsync.core.model import Action, FieldChange, Plan
 from docsync.kinds import KINDS
 
 SENSITIVE = "(sensitive)"

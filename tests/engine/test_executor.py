@@ -6,9 +6,9 @@ import asyncio
 from typing import Any, cast
 
 from docsync.api import ApiClient
-from docsync.engine.context import RunContext
+from docsync.core.context import RunContext
+from docsync.core.model import Action, Plan
 from docsync.engine.executor import ActionResult, apply_plan
-from docsync.engine.model import Action, Plan
 from docsync.errors import DocsyncError
 from docsync.kinds.base import Kind
 

@@ -1,4 +1,4 @@
-"""docsync.engine.graph without a server: edges from references, parents and releases; order."""
+"""docsync.core.graph without a server: edges from references, parents and releases; order."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docsync.engine.errors import PlanError
-from docsync.engine.graph import link, order
-from docsync.engine.model import Action, FieldChange
-from docsync.engine.state import LiveResource, LiveState
+from docsync.core.errors import PlanError
+from docsync.core.graph import link, order
+from docsync.core.model import Action, FieldChange
+from docsync.core.state import LiveResource, LiveState
 
 
 def live_state(*resources: LiveResource) -> LiveState:

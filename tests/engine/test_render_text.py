@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsync.cli.options import setup_output
-from docsync.engine.model import Action, FieldChange, Plan, Unmanaged
+from docsync.core.model import Action, FieldChange, Plan, Unmanaged
 from docsync.render.text import render_plan, value_text
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

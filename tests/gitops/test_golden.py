@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from docsync.engine.model import VERBS
+from docsync.core.model import VERBS
 from docsync.kinds import KINDS
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.conftest import (

@@ -9,7 +9,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.engine.model import Action, FieldChange, Plan, Unmanaged
+from docsync.core.model import Action, FieldChange, Plan, Unmanaged
 from docsync.render.markdown import DEFAULT_BUDGET, render_markdown
 
 GITHUB_LIMIT = 65_536

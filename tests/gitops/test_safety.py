@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from docsync.api import ApiClient
+from docsync.core.model import Action, FieldChange, Plan
+from docsync.core.state import LiveResource, LiveState
 from docsync.engine import run
-from docsync.engine.model import Action, FieldChange, Plan
 from docsync.engine.safety import SafetyPolicy, check, deletion_threshold, lockout
-from docsync.engine.state import LiveResource, LiveState
 from docsync.manifest import LoadedManifest, load_manifests
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.conftest import HAS_ME, NO_ME, SEED, Cli, reset, write

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections import defaultdict
 from graphlib import CycleError, TopologicalSorter
 
-from docsync.engine.context import refs_in
-from docsync.engine.errors import PlanError
-from docsync.engine.model import Action
-from docsync.engine.state import LiveResource, LiveState
+from docsync.core.context import refs_in
+from docsync.core.errors import PlanError
+from docsync.core.model import Action
+from docsync.core.state import LiveResource, LiveState
 
 _BRINGS_INTO_BEING = ("create", "replace", "restore")
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from docsync.engine.model import Action
-from docsync.engine.state import DesiredResource, DesiredState, LiveResource, LiveState
+from docsync.core.model import Action
+from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
 from docsync.manifest import LoadedManifest, format_path
 
 if TYPE_CHECKING:
