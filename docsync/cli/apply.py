@@ -154,5 +154,7 @@ def apply_command(
     if report is None:
         return
     click.echo(f"Apply finished: {report.summary()}.")
+    for failure in report.failures:
+        click.echo(f"Error: {failure}", err=True)
     if not report.ok:
         sys.exit(1)

@@ -50,8 +50,14 @@ def common_options(func: F) -> F:
     return func
 
 
+VERBOSITY = "docsync.verbosity"
+
+
 def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
     """Configure logging for ``-v``; answer whether output may be colored."""
+    current = click.get_current_context(silent=True)
+    if current is not None:
+        current.meta[VERBOSITY] = verbose  # read by the error handler of `docsync.cli`
     if verbose > 0:
         level = logging.INFO if verbose == 1 else logging.DEBUG
         logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(message)s")

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from docsync.core.errors import MissingId
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
 from docsync.manifest import LoadedManifest, format_path
@@ -104,7 +105,7 @@ class RunContext:
         try:
             return self.ids[address]
         except KeyError:
-            raise LookupError(
+            raise MissingId(
                 f"{address} has no id yet: the action that creates it did not run"
             ) from None
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from docsync.core.context import RunContext
+from docsync.core.errors import ActionError, InternalError
 from docsync.core.model import Action, Plan
 from docsync.errors import DocsyncError
 
@@ -27,7 +28,9 @@ class ActionResult:
     action: Action
     outcome: Outcome
     seconds: float = 0.0
+    #: why it failed (the cause alone) or was skipped
     error: str | None = None
+    failure: ActionError | None = None
 
 
 @dataclass
@@ -40,6 +43,10 @@ class ApplyReport:
     @property
     def ok(self) -> bool:
         return all(r.outcome == "done" for r in self.results)
+
+    @property
+    def failures(self) -> list[ActionError]:
+        return [r.failure for r in self.results if r.failure is not None]
 
     def summary(self) -> str:
         return (
@@ -89,16 +96,20 @@ async def apply_plan(
         kind = kinds[action.kind]
         async with gate:
             started = time.monotonic()
+            cause: DocsyncError
             try:
                 await kind.execute(action, run)
-            except (DocsyncError, LookupError) as error:
-                return ActionResult(action, "failed", time.monotonic() - started, str(error))
+                return ActionResult(action, "done", time.monotonic() - started)
+            except DocsyncError as error:
+                cause = error
             except Exception as error:
-                # A bug in one kind must not abandon the other actions mid-apply.
-                log.exception("%s %s raised", action.verb, action.address)
-                message = f"{type(error).__name__}: {error}"
-                return ActionResult(action, "failed", time.monotonic() - started, message)
-            return ActionResult(action, "done", time.monotonic() - started)
+                # A bug in one kind must not abandon the other actions mid-apply; its traceback
+                # is for -vv, its one line for everyone.
+                log.debug("%s %s raised", action.verb, action.address, exc_info=True)
+                cause = InternalError(error)
+            failure = ActionError(action.verb, action.kind, action.address, cause)
+            seconds = time.monotonic() - started
+            return ActionResult(action, "failed", seconds, str(cause), failure)
 
     running: dict[asyncio.Task[ActionResult], str] = {}
     started: set[str] = set()

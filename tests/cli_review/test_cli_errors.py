@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.cli_review.conftest import ACME, Run, run_process
 from tests.emulator_harness import EmulatorHandle
 
@@ -130,3 +132,21 @@ def test_bad_manifest_or_missing_token_changes_nothing(
         "for example `export DOCSYNC_TOKEN=...`\n"
     )
     assert emulator.stats()["total"] == 0  # not even a read
+
+
+def test_a_bug_is_one_internal_error_line_and_its_traceback_only_under_vv(
+    cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docsync.engine import run
+
+    async def broken(*_: object, **__: object) -> object:
+        raise KeyError("source")
+
+    monkeypatch.setattr(run, "plan", broken)
+    result = cli("plan", ACME)
+    _no_traceback(result.output)
+    assert result.exit_code == 1
+    assert "Error: internal error: KeyError: 'source' (a bug in docsync" in result.stderr
+    verbose = cli("plan", ACME, "-vv")
+    assert verbose.exit_code == 1
+    assert "Traceback" in verbose.stderr and "KeyError: 'source'" in verbose.stderr

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from docsync.api import ApiClient
 from docsync.core.context import RunContext
+from docsync.core.errors import MissingId
 from docsync.core.model import Action, Plan
 from docsync.engine.executor import ActionResult, apply_plan
 from docsync.errors import DocsyncError
@@ -103,17 +104,33 @@ def test_failure_skips_dependents_transitively_and_the_rest_goes_on() -> None:
     assert sorted(kind.ran) == ["after-other", "other"]
 
 
-def test_lookup_error_fails_the_action_only() -> None:
-    kind = FakeKind(fail={"a": LookupError('team["X"] has no id yet')})
+def test_missing_id_fails_the_action_only() -> None:
+    kind = FakeKind(fail={"a": MissingId('team["X"] has no id yet')})
     report = run_plan([act("a"), act("b")], kind)
     assert outcomes(report) == {"a": "failed", "b": "done"}
+    failure = report.failures[0]
+    assert (failure.op, failure.kind, failure.address) == ("create", "fake", "a")
+    assert str(failure) == 'create a failed: team["X"] has no id yet'
+    assert not failure.internal
 
 
 def test_unexpected_exception_fails_the_action_and_the_rest_goes_on() -> None:
     kind = FakeKind(fail={"a": RuntimeError("boom")}, delay=0)
     report = run_plan([act("a"), act("b"), act("c", "a"), act("d", "b")], kind)
     assert outcomes(report) == {"a": "failed", "b": "done", "c": "skipped", "d": "done"}
-    assert report.of("failed")[0].error == "RuntimeError: boom"
+    failure = report.failures[0]
+    assert failure.internal
+    assert str(failure) == (
+        "create a failed: internal error: RuntimeError: boom "
+        "(a bug in docsync; run with -vv for the traceback)"
+    )
+
+
+def test_a_key_error_in_a_kind_is_an_internal_error_not_a_lookup_failure() -> None:
+    kind = FakeKind(fail={"a": KeyError("source")}, delay=0)
+    report = run_plan([act("a")], kind)
+    assert report.failures[0].internal
+    assert "KeyError: 'source'" in str(report.failures[0])
 
 
 def test_empty_plan_is_ok() -> None:
