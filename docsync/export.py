@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.core.state import LiveState
 from docsync.engine.planner import read_live
 from docsync.kinds import KINDS
@@ -20,13 +21,19 @@ if TYPE_CHECKING:
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/manifest.schema.json\n"
 
-#: file -> the manifest sections it holds, in order
-FILES: dict[str, tuple[str, ...]] = {
-    "org.yaml": ("organization", "settings", "members"),
-    "teams.yaml": ("teams", "saml"),
-    "content.yaml": ("collections", "spaces", "openapi", "translations"),
-    "sites.yaml": ("sites",),
-}
+
+def _files() -> dict[str, tuple[str, ...]]:
+    """file -> the manifest sections it holds, from the declarations' `export_file`: in the
+    catalogue's order, a file's single settings before its lists."""
+    files: dict[str, list[str]] = {}
+    for declared in CATALOGUE.top:
+        files.setdefault(str(declared.export_file), [])
+    for declared in sorted(CATALOGUE.top, key=lambda d: not d.singleton):
+        files[str(declared.export_file)].append(declared.section)
+    return {name: tuple(sections) for name, sections in files.items()}
+
+
+FILES: dict[str, tuple[str, ...]] = _files()
 
 
 @dataclass

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from docsync.core.errors import MissingId
 from docsync.core.model import Action
+from docsync.core.paths import Path, format_path
 from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
-from docsync.manifest import LoadedManifest, format_path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-
-Path = tuple[str | int, ...]
+    from docsync.manifest import LoadedManifest
 
 
 @dataclass

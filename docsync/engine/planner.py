@@ -69,7 +69,7 @@ def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
     deleting = {
         k.name
         for k in kinds
-        if k.section
+        if not k.nested
         and (
             k.section in manifest.prune
             or any(
@@ -78,7 +78,7 @@ def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
             )
         )
     }
-    return {k.name for k in kinds if k.section and any(f.ref in deleting for f in k.fields)}
+    return {k.name for k in kinds if not k.nested and any(f.ref in deleting for f in k.fields)}
 
 
 async def read_live(
@@ -89,7 +89,7 @@ async def read_live(
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
     if manifest is None:
-        direct = {k.name for k in kinds if k.section}  # a site's parts come with the site
+        direct = {k.name for k in kinds if not k.nested}  # a site's parts come with the site
     else:
         direct = {k.name for k in kinds if k.wanted(manifest, set())}
         direct |= _holders(kinds, manifest)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
-from docsync.kinds import KINDS
 from docsync.manifest import LoadedManifest
 from docsync.render.json import plan_document, sensitive_marker
 
@@ -23,7 +23,7 @@ SAVED_FORMAT = "docsync-saved-plan/1"
 
 
 def _sensitive_fields() -> dict[str, set[str]]:
-    return {kind.name: {f.name for f in kind.fields if f.sensitive} for kind in KINDS}
+    return {d.name: {f.name for f in d.fields if f.sensitive} for d in CATALOGUE}
 
 
 def fingerprint(live: LiveState, secret: set[tuple[str, str]]) -> dict[str, dict[str, Any]]:

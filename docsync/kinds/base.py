@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 
@@ -16,35 +16,6 @@ if TYPE_CHECKING:
     from docsync.manifest.models import Manifest
 
 Path = tuple[str | int, ...]
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-@dataclass(frozen=True)
-class Field:
-    """A managed field: how it reads live, how it compares, where it goes when written.
-
-    `ref` names the kind the field refers to: both sides then hold addresses, and the request
-    carries the referenced id. `create`/`update` say whether the field travels in the create or
-    the update body; a field in neither is written by the kind's own code (a move, a sub-list)."""
-
-    name: str
-    ref: str | None = None
-    sensitive: bool = False
-    normalize: Callable[[Any], Any] = _same
-    live: Callable[[dict[str, Any]], Any] | None = None
-    create: bool = True
-    update: bool = True
-    wire: str | None = None
-
-    def read(self, raw: dict[str, Any]) -> Any:
-        return self.normalize(self.live(raw) if self.live else raw.get(self.name))
-
-    @property
-    def wire_name(self) -> str:
-        return self.wire or self.name
 
 
 def field_changes(
@@ -78,14 +49,31 @@ def same_id(ctx: PlanContext, change: FieldChange) -> bool:
 
 
 class Kind:
-    """A managed resource kind. Subclasses declare the class attributes and the API calls."""
+    """A managed resource kind: its declaration (`docsync.core.catalogue`) plus the API calls
+    and planning rules. The class attributes below are copied from the declaration."""
 
+    declaration: ClassVar[Declaration]
     name: ClassVar[str]
     section: ClassVar[str]
     fields: ClassVar[tuple[Field, ...]] = ()
     #: kinds whose live state must be known before this one is normalized (references, parents)
     needs: ClassVar[tuple[str, ...]] = ()
     prunable: ClassVar[bool] = True
+    key_field: ClassVar[str] = "title"
+    #: planned with its parent (a site's sections), never read or planned on its own
+    nested: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("declaration")
+        if declared is not None:
+            cls.name = declared.name
+            cls.section = declared.section
+            cls.fields = declared.fields
+            cls.needs = declared.needs
+            cls.prunable = declared.prunable
+            cls.key_field = declared.key
+            cls.nested = declared.nested
 
     # -- reading -------------------------------------------------------------------------------
     def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
@@ -133,7 +121,6 @@ class CrudKind(Kind):
     Subclasses give the key of a live item and of a manifest entry, the request bodies, and the
     calls. Everything else (matching, field diffs, prune, protect, placeholders) is here."""
 
-    key_field: ClassVar[str] = "title"
     #: live items a plan reads for this kind: one list call, every page
     list_path: ClassVar[str] = ""
 

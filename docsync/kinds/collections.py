@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from docsync.core.catalogue import COLLECTION
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.kind import Field
 from docsync.core.model import address
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field, Path
+from docsync.kinds.base import CrudKind, Path
 
 
 def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> dict[str, str]:
@@ -34,15 +36,8 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 
 
 class CollectionKind(CrudKind):
-    name = "collection"
-    section = "collections"
+    declaration = COLLECTION
     list_path = "/v1/orgs/{org}/collections"
-    fields = (
-        Field("title"),
-        Field("description", create=False),
-        Field("defaultLevel", create=False),
-        Field("parent", ref="collection", update=False),
-    )
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         paths = title_paths(raw)

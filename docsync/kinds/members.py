@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docsync.api import NotFound
+from docsync.core.catalogue import MEMBER
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.kind import Field
 from docsync.core.model import address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Field, Path
+from docsync.kinds.base import CrudKind, ExportNames, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -17,12 +19,8 @@ if TYPE_CHECKING:
 
 
 class MemberKind(CrudKind):
-    name = "member"
-    section = "members"
-    key_field = "email"
+    declaration = MEMBER
     list_path = "/v1/orgs/{org}/members"
-    prunable = False  # members leave only through an explicit `state: absent`
-    fields = (Field("role"),)
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         members = await api.list_all(self.list_path.format(org=org_id))

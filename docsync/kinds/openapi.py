@@ -4,29 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from docsync.core.catalogue import OPENAPI
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.kind import Field
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field
-
-
-def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
-    # The API reads back only the URL of a URL source; a text source is never returned.
-    url = raw.get("sourceURL")
-    return {"url": url} if url else None
-
-
-def _source(value: Any) -> Any:
-    if hasattr(value, "model_dump"):
-        return value.model_dump(exclude_none=True)
-    return value
+from docsync.kinds.base import CrudKind
 
 
 class OpenApiKind(CrudKind):
-    name = "openapi"
-    section = "openapi"
-    key_field = "slug"
+    declaration = OPENAPI
     list_path = "/v1/orgs/{org}/openapi"
-    fields = (Field("source", normalize=_source, live=_source_from_live),)
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.kinds.base import Kind
 from docsync.kinds.collections import CollectionKind
 from docsync.kinds.members import MemberKind
@@ -16,11 +17,16 @@ from docsync.kinds.translations import TranslationKind
 
 
 def _register(*kinds: Kind) -> tuple[Kind, ...]:
+    """One kind per declaration of the catalogue, in its order (a name twice is refused)."""
     seen: set[str] = set()
     for kind in kinds:
         if kind.name in seen:
             raise RuntimeError(f"kind {kind.name!r} is registered twice")
+        if CATALOGUE.by_name.get(kind.name) is not kind.declaration:
+            raise RuntimeError(f"kind {kind.name!r} is not the catalogue's declaration")
         seen.add(kind.name)
+    if [k.name for k in kinds] != [d.name for d in CATALOGUE]:
+        raise RuntimeError("the registered kinds are not the catalogue's, in its order")
     return kinds
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from docsync.core.catalogue import SETTINGS
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Field, Kind, field_changes, same_id
+from docsync.kinds.base import ExportNames, Kind, field_changes, same_id
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -16,42 +17,8 @@ if TYPE_CHECKING:
 ADDRESS = "settings"
 
 
-def _domains(value: Any) -> Any:
-    # Order and case of email domains carry no meaning.
-    return sorted({str(d).lower() for d in value}) if value is not None else None
-
-
-def _hostname(value: Any) -> Any:
-    return str(value).lower() if value is not None else None
-
-
-def _logo(raw: dict[str, Any]) -> Any:
-    # Written as `logo`, read back as `urls.logo`.
-    urls = raw.get("urls")
-    return (urls.get("logo") or None) if isinstance(urls, dict) else None
-
-
-def _default_site(raw: dict[str, Any]) -> Any:
-    content = raw.get("defaultContent")
-    return content.get("site") if isinstance(content, dict) else None
-
-
 class SettingsKind(Kind):
-    name = "settings"
-    section = "settings"
-    #: the safety rails must know the token's member (SSO lockout), even without `members:`
-    needs = ("member",)
-    fields = (
-        Field("title"),
-        Field("defaultRole"),
-        Field("inviteLinks"),
-        Field("emailDomains", normalize=_domains),
-        Field("hostname", normalize=_hostname),
-        Field("sso"),
-        Field("ai"),
-        Field("logo", live=_logo),
-        Field("defaultContent", ref="site", live=_default_site),
-    )
+    declaration = SETTINGS
 
     def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
         return manifest.settings is not None

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from docsync.core.catalogue import SECTION, SECTION_GROUP, SITE_SPACE
 from docsync.core.context import RunContext
 from docsync.core.model import Action
-from docsync.kinds.base import Field, Kind
+from docsync.kinds.base import Kind
 from docsync.kinds.site_order import Move, plan_moves
 
 
@@ -26,8 +27,8 @@ def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class _Child(Kind):
-    section = ""  # planned by the site kind, never on their own
-    prunable = False
+    """Planned by the site kind (one structure read serves them all), never on their own."""
+
     #: the list under the site these items live in (`/sites/{id}/<path>`)
     path: ClassVar[str]
 
@@ -89,16 +90,8 @@ class _Child(Kind):
 
 
 class SectionKind(_Child):
-    name = "section"
+    declaration = SECTION
     path = "sections"
-    fields = (
-        Field("title"),
-        Field("icon"),
-        Field("path", create=False),
-        Field("description", create=False),
-        Field("condition", create=False),
-        Field("default", create=False, update=False),
-    )
 
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
@@ -116,14 +109,8 @@ class SectionKind(_Child):
 
 
 class SiteSpaceKind(_Child):
-    name = "site_space"
+    declaration = SITE_SPACE
     path = "site-spaces"
-    fields = (
-        Field("space", ref="space", wire="spaceId"),
-        Field("path", create=False),
-        Field("condition", create=False),
-        Field("default", create=False, update=False),
-    )
 
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
@@ -142,13 +129,8 @@ class SiteSpaceKind(_Child):
 
 
 class SectionGroupKind(_Child):
-    name = "section_group"
+    declaration = SECTION_GROUP
     path = "section-groups"
-    fields = (
-        Field("title"),
-        Field("icon"),
-        Field("sections", ref="section", update=False),
-    )
 
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]

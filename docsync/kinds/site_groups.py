@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.kind import Field
 from docsync.core.model import Action, address
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.base import Field
 from docsync.kinds.site_shape import GROUP_FIELDS, LiveTree, Path, desired_child, written_fields
 
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.context import PlanContext
+from docsync.core.kind import Field
 from docsync.core.model import address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Field
+from docsync.kinds.base import ExportNames
 from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
 
 SECTION_FIELDS = SectionKind.fields

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.base import Field, field_changes
+from docsync.kinds.base import field_changes
 from docsync.kinds.site_groups import GroupPlanning
 from docsync.kinds.site_order import apply_moves, plan_moves
 from docsync.kinds.site_shape import (

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 from deepdiff import DeepDiff
 
 from docsync.api import NotFound
+from docsync.core.catalogue import SITE
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Field, Path
+from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_tree import TreePlanner
@@ -25,21 +27,6 @@ if TYPE_CHECKING:
 NARROW = ("share-link", "visitor-auth")
 
 
-def _proxy(raw: dict[str, Any]) -> Any:
-    """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
-    proxy = raw.get("proxy")
-    origin = proxy.get("origin") if isinstance(proxy, dict) else proxy
-    if not origin:
-        return None
-    text = str(origin).split("://", 1)[-1].rstrip("/")
-    host, _, rest = text.partition("/")
-    return f"{host.lower()}/{rest}" if rest else host.lower()
-
-
-def _dump(value: Any) -> Any:
-    return value.model_dump() if hasattr(value, "model_dump") else value
-
-
 def _manages_tree(entry: Any) -> bool:
     return any(
         getattr(entry, name) is not None for name in ("sections", "siteSpaces", "sectionGroups")
@@ -47,20 +34,8 @@ def _manages_tree(entry: Any) -> bool:
 
 
 class SiteKind(CrudKind):
-    name = "site"
-    section = "sites"
+    declaration = SITE
     list_path = "/v1/orgs/{org}/sites"
-    needs = ("space",)
-    fields = (
-        Field("title"),
-        Field("visibility"),
-        Field("type", update=False),
-        Field("basename", create=False),
-        Field("proxy", create=False, live=_proxy, normalize=lambda v: _proxy({"proxy": v})),
-        Field("agentsContext", create=False),
-        Field("adaptiveContent", create=False, normalize=_dump),
-        Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
-    )
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:

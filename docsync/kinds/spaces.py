@@ -7,10 +7,11 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from docsync.api import NotFound
+from docsync.core.catalogue import SPACE
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Field, Path
+from docsync.kinds.base import CrudKind, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -18,24 +19,8 @@ if TYPE_CHECKING:
 
 
 class SpaceKind(CrudKind):
-    name = "space"
-    section = "spaces"
+    declaration = SPACE
     list_path = "/v1/orgs/{org}/spaces"
-    needs = ("collection",)
-    prunable = False
-    fields = (
-        Field("title"),
-        Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
-        Field("editMode", create=False),
-        Field("defaultLevel", create=False),
-        Field(
-            "collection",
-            ref="collection",
-            live=lambda raw: raw.get("parent"),
-            wire="parent",
-            update=False,
-        ),
-    )
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from docsync.core.catalogue import TEAM
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.kind import Field
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Field, Path
+from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.members import find_member
 
 if TYPE_CHECKING:
@@ -15,22 +17,9 @@ if TYPE_CHECKING:
     from docsync.manifest.models import Manifest
 
 
-def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
-    items = raw.get("_members")
-    if items is None:
-        return None  # membership not read: the manifest does not manage it
-    return {str(item["organization"]["id"]): str(item["team"]["role"]) for item in items}
-
-
 class TeamKind(CrudKind):
-    name = "team"
-    section = "teams"
+    declaration = TEAM
     list_path = "/v1/orgs/{org}/teams"
-    needs = ("member",)
-    fields = (
-        Field("title"),
-        Field("members", live=_members_by_user, create=False, update=False),
-    )
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from docsync.core.catalogue import TRANSLATION
 from docsync.core.context import RunContext
-from docsync.kinds.base import CrudKind, Field
+from docsync.kinds.base import CrudKind
 
 
 class TranslationKind(CrudKind):
-    name = "translation"
-    section = "translations"
+    declaration = TRANSLATION
     list_path = "/v1/orgs/{org}/translations"
-    fields = (Field("title"),)
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         # The description updates translation settings with PUT, not PATCH.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.manifest.adaptive import check_adaptive_schema
 from docsync.manifest.context import (
     KEY_FIELDS,
@@ -13,8 +14,8 @@ from docsync.manifest.context import (
     entries,
     is_absent,
     text,
+    walk,
 )
-from docsync.manifest.models import SECTIONS
 from docsync.manifest.problems import Path
 
 _ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
@@ -22,8 +23,12 @@ _ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
 
 def run_checks(ctx: CheckContext) -> None:
     """Report every structural mistake the models cannot see on their own."""
-    for section in SECTIONS:
-        _check_list(ctx, ctx.data, section, ())
+    for declared in CATALOGUE:
+        if declared.singleton:
+            continue
+        for pattern in CATALOGUE.entry_paths(declared.name):
+            for base, container in walk(ctx.data, pattern[:-2]):
+                _check_list(ctx, container, declared.section, base)
     for site_path, site in entries(ctx.data, "sites", ()):
         _check_site(ctx, site_path, site)
     for team_path, team in entries(ctx.data, "teams", ()):
@@ -48,7 +53,7 @@ def _check_list(ctx: CheckContext, container: Any, name: str, base: Path) -> Non
             _check_absent(ctx, path, entry, {key_field} | ({scope_field} if scope_field else set()))
         if key is not None:
             scope = text(entry, scope_field) if scope_field else None
-            normal = key.lower() if name == "members" else key
+            normal = key.lower() if CATALOGUE.by_section(name).key_folds_case else key
             first = seen_keys.setdefault((scope, normal), path)
             if first != path:
                 within = ""
@@ -86,12 +91,9 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
             "(a site without sections), not both"
         )
         ctx.report((*site_path, "siteSpaces"), message, key=True)
-    for name in ("sections", "sectionGroups", "siteSpaces"):
-        _check_list(ctx, site, name, site_path)
     _one_default(ctx, site, "sections", site_path, "section of a site")
     _site_spaces(ctx, site, site_path)
     for section_path, section in entries(site, "sections", site_path):
-        _check_list(ctx, section, "siteSpaces", section_path)
         _one_default(ctx, section, "siteSpaces", section_path, "site space of a section")
         _site_spaces(ctx, section, section_path)
     if isinstance(site.get("adaptiveSchema"), dict):

@@ -6,40 +6,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.manifest.problems import Location, Path, Problem
 from docsync.manifest.yamlpos import SourceMap
 
-KEY_FIELDS: dict[str, str] = {
-    "members": "email",
-    "teams": "title",
-    "saml": "label",
-    "collections": "title",
-    "spaces": "title",
-    "sites": "title",
-    "openapi": "slug",
-    "translations": "title",
-    "sections": "title",
-    "siteSpaces": "path",
-    "sectionGroups": "title",
-}
-"""The natural key of each kind of entry (by the list it sits in)."""
+# Derived from the kinds' declarations (docsync.core.catalogue), by the list an entry sits in.
+KEY_FIELDS: dict[str, str] = {d.section: d.key for d in CATALOGUE if not d.singleton}
+"""The natural key of each kind of entry."""
 
-SCOPE_FIELDS: dict[str, str] = {"collections": "parent", "spaces": "collection"}
+SCOPE_FIELDS: dict[str, str] = {d.section: d.scope for d in CATALOGUE if d.scope}
 """Keys that are unique only within a parent, named by this field."""
 
-KIND_NAMES: dict[str, str] = {
-    "members": "member",
-    "teams": "team",
-    "saml": "SAML provider",
-    "collections": "collection",
-    "spaces": "space",
-    "sites": "site",
-    "openapi": "OpenAPI spec",
-    "translations": "translation",
-    "sections": "section",
-    "siteSpaces": "site space",
-    "sectionGroups": "section group",
-}
+KIND_NAMES: dict[str, str] = {d.section: d.noun for d in CATALOGUE if not d.singleton}
 
 
 def nearest(mapping: dict[Path, Location], path: Path) -> Location | None:
@@ -83,6 +61,23 @@ def entries(container: Any, name: str, base: Path) -> Iterator[tuple[Path, dict[
     for index, item in enumerate(items):
         if isinstance(item, dict):
             yield (*base, name, index), item
+
+
+def walk(data: Any, pattern: Path, base: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """The nodes at a path pattern (`*` for any list index), with their paths."""
+    if not pattern:
+        yield base, data
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        if isinstance(data, list):
+            for index, item in enumerate(data):
+                yield from walk(item, rest, (*base, index))
+    elif isinstance(head, int):
+        if isinstance(data, list) and 0 <= head < len(data):
+            yield from walk(data[head], rest, (*base, head))
+    elif isinstance(data, dict) and head in data:
+        yield from walk(data[head], rest, (*base, head))
 
 
 def text(entry: dict[str, Any], name: str) -> str | None:

@@ -10,11 +10,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.manifest.checks import run_checks
-from docsync.manifest.context import CheckContext, nearest
+from docsync.manifest.context import CheckContext, nearest, walk
 from docsync.manifest.files import discover, read_file
 from docsync.manifest.merge import merge
-from docsync.manifest.models import SENSITIVE_FIELDS, Manifest
+from docsync.manifest.models import Manifest
 from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
 from docsync.manifest.templating import Renderer
@@ -97,13 +98,11 @@ def _under(path: Path, roots: set[Path]) -> bool:
 
 
 def _sensitive_fields(data: dict[str, Any]) -> set[Path]:
+    """The written sensitive fields of every kind, nested ones included (from the catalogue)."""
     found: set[Path] = set()
-    for section, names in SENSITIVE_FIELDS.items():
-        items = data.get(section)
-        if isinstance(items, list):
-            for index, item in enumerate(items):
-                if isinstance(item, dict):
-                    found.update((section, index, name) for name in names if name in item)
+    for pattern in CATALOGUE.sensitive_paths():
+        for path, _ in walk(data, pattern):
+            found.add(path)
     return found
 
 

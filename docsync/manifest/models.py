@@ -9,11 +9,13 @@ where it is silent, from the production contract digest §4.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
+
+from docsync.core.catalogue import CATALOGUE
 
 Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
@@ -21,9 +23,13 @@ TeamRole = Literal["owner", "member"]
 Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
 SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
 State = Literal["present", "absent"]
-SectionName = Literal[
-    "members", "teams", "saml", "collections", "spaces", "sites", "openapi", "translations"
-]
+SECTIONS: tuple[str, ...] = tuple(d.section for d in CATALOGUE.lists)
+"""The list sections of a manifest, in the catalogue's order (derived from the declarations)."""
+
+if TYPE_CHECKING:
+    SectionName = str
+else:
+    SectionName = Literal[SECTIONS]
 
 URI_PATTERN = r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$"
 PROXY_PATTERN = r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$"
@@ -38,8 +44,13 @@ Icon = Annotated[str, Field(min_length=1, max_length=50)]
 Condition = Annotated[str, Field(min_length=1, max_length=1024)]
 Ref = Annotated[str, Field(min_length=1)]
 
-SENSITIVE_FIELDS: Mapping[str, frozenset[str]] = {"saml": frozenset({"certificate"})}
-"""Entry fields whose values are never printed, per manifest section."""
+SENSITIVE_FIELDS: Mapping[str, frozenset[str]] = {
+    d.section: frozenset(f.name for f in d.fields if f.sensitive)
+    for d in CATALOGUE.lists
+    if any(f.sensitive for f in d.fields)
+}
+"""Top-level entry fields whose values are never printed, per manifest section (nested ones:
+`CATALOGUE.sensitive_paths()`)."""
 
 
 class Model(BaseModel):
@@ -244,16 +255,3 @@ class Manifest(Model):
     sites: list[SiteEntry] = Field(default_factory=list)
     openapi: list[OpenApiEntry] = Field(default_factory=list)
     translations: list[TranslationEntry] = Field(default_factory=list)
-
-
-SECTIONS: tuple[SectionName, ...] = (
-    "members",
-    "teams",
-    "saml",
-    "collections",
-    "spaces",
-    "sites",
-    "openapi",
-    "translations",
-)
-"""The list sections of a manifest, in the order they are summarised."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from docsync.core.paths import Path, format_path
 from docsync.errors import DocsyncError
 
-Path = tuple[str | int, ...]
+__all__ = ["Location", "ManifestError", "Path", "Problem", "format_path"]
 
 
 @dataclass(frozen=True, order=True)
@@ -20,17 +21,6 @@ class Location:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
-
-
-def format_path(path: Path) -> str:
-    """Render a path the way a reader would write it: ``teams[2].members[0]``."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    return text
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ import difflib
 import re
 from typing import Any
 
-from docsync.manifest.context import CheckContext, entries, is_absent, text
+from docsync.core.catalogue import CATALOGUE
+from docsync.core.kind import Declaration
+from docsync.manifest.context import CheckContext, is_absent, text, walk
 from docsync.manifest.problems import Path
 
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -32,41 +34,62 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
 
 def check_references(ctx: CheckContext) -> None:
-    """Report references that cannot resolve, and cycles among collection parents."""
-    teams = _titles(ctx, "teams", "title")
-    sites = _titles(ctx, "sites", "title")
-    collections = _titles(ctx, "collections", "title")
-    for path, entry in entries(ctx.data, "saml", ()):
-        _resolve(ctx, (*path, "defaultTeam"), entry.get("defaultTeam"), teams, "team")
-    settings = ctx.data.get("settings")
-    if isinstance(settings, dict) and isinstance(settings.get("defaultContent"), dict):
-        site_path: Path = ("settings", "defaultContent", "site")
-        _resolve(ctx, site_path, settings["defaultContent"].get("site"), sites, "site")
-    for path, entry in entries(ctx.data, "spaces", ()):
-        _resolve(ctx, (*path, "collection"), entry.get("collection"), collections, "collection")
-    for path, entry in entries(ctx.data, "collections", ()):
-        _resolve(ctx, (*path, "parent"), entry.get("parent"), collections, "collection")
-    for site_path, site in entries(ctx.data, "sites", ()):
-        sections = {
-            name: [path]
-            for path, section in entries(site, "sections", site_path)
-            if (name := text(section, "title")) is not None
-        }
-        for group_path, group in entries(site, "sectionGroups", site_path):
-            names = group.get("sections")
-            if isinstance(names, list):
-                for index, name in enumerate(names):
-                    where = (*group_path, "sections", index)
-                    _resolve(ctx, where, name, sections, "section", "of this site")
-    _collection_cycles(ctx)
+    """Report references that cannot resolve, and cycles among parents of one kind. Every
+    reference field of every declared kind is checked (docsync.core.catalogue)."""
+    for declared in CATALOGUE:
+        for f in declared.fields:
+            if f.ref is None or f.ref_live:
+                continue
+            target = CATALOGUE.named(f.ref)
+            for pattern in _own_paths(declared):
+                for entry_path, entry in walk(ctx.data, pattern):
+                    if not isinstance(entry, dict):
+                        continue
+                    if f.ref_sibling:
+                        parent = entry_path[:-2]
+                        targets = _keys(ctx, target, _node(ctx, parent), parent)
+                        scope = f"of this {CATALOGUE.named(declared.parents[0]).noun}"
+                    else:
+                        targets = _keys(ctx, target, ctx.data, ())
+                        scope = "in this manifest"
+                    for where, value in _values(entry, entry_path, f.name, f.ref_at):
+                        _resolve(ctx, where, value, targets, target, scope)
+        if any(f.ref == declared.name for f in declared.fields):
+            _cycles(ctx, declared)
 
 
-def _titles(ctx: CheckContext, section: str, field: str) -> dict[str, list[Path]]:
+def _own_paths(declared: Declaration) -> list[Path]:
+    if declared.singleton:
+        return [(declared.section,)]
+    return CATALOGUE.entry_paths(declared.name)
+
+
+def _node(ctx: CheckContext, path: Path) -> Any:
+    return next((node for _, node in walk(ctx.data, path)), None)
+
+
+def _values(entry: dict[str, Any], path: Path, name: str, at: Path) -> list[tuple[Path, Any]]:
+    """The written reference values of a field (each item of a list of references)."""
+    value: Any = entry.get(name)
+    where: Path = (*path, name)
+    for part in at:
+        if not isinstance(value, dict):
+            return []
+        value, where = value.get(part), (*where, part)
+    if isinstance(value, list):
+        return [((*where, index), item) for index, item in enumerate(value)]
+    return [(where, value)]
+
+
+def _keys(ctx: CheckContext, target: Declaration, data: Any, base: Path) -> dict[str, list[Path]]:
+    """The entries of a kind by natural key, under `data` (the document, or a parent entry)."""
     found: dict[str, list[Path]] = {}
-    for path, entry in entries(ctx.data, section, ()):
-        name = text(entry, field)
-        if name is not None:
-            found.setdefault(name, []).append(path)
+    patterns = [(target.section, "*")] if target.nested else CATALOGUE.entry_paths(target.name)
+    for pattern in patterns:
+        for path, entry in walk(data, pattern, base):
+            name = text(entry, target.key) if isinstance(entry, dict) else None
+            if name is not None:
+                found.setdefault(name, []).append(path)
     return found
 
 
@@ -75,16 +98,18 @@ def _resolve(
     path: Path,
     value: Any,
     targets: dict[str, list[Path]],
-    kind: str,
-    scope: str = "in this manifest",
+    target: Declaration,
+    scope: str,
 ) -> None:
     if not isinstance(value, str) or not value:
         return
     matches = targets.get(value, [])
     shown = ctx.show(path, value)
-    if len(matches) > 1 and kind == "collection":
+    kind = target.noun
+    if len(matches) > 1 and target.scope:
+        # Keys unique only within a container: the same title may stand for several.
         places = ", ".join(str(ctx.where(match)) for match in matches)
-        ctx.report(path, f"{shown} names {len(matches)} collections ({places}); use an id")
+        ctx.report(path, f"{shown} names {len(matches)} {target.plural} ({places}); use an id")
         return
     if matches:
         entry = _entry(ctx, matches[0])
@@ -108,19 +133,20 @@ def _entry(ctx: CheckContext, path: Path) -> dict[str, Any] | None:
     return node if isinstance(node, dict) else None
 
 
-def _collection_cycles(ctx: CheckContext) -> None:
-    """Parents are followed by title; a chain that returns to its start is a cycle."""
-    items = list(entries(ctx.data, "collections", ()))
-    by_title: dict[str, list[int]] = {}
+def _cycles(ctx: CheckContext, declared: Declaration) -> None:
+    """Parents are followed by key; a chain that returns to its start is a cycle."""
+    own = next(f for f in declared.fields if f.ref == declared.name)
+    items = list(walk(ctx.data, (declared.section, "*")))
+    by_key: dict[str, list[int]] = {}
     for index, (_, entry) in enumerate(items):
-        title = text(entry, "title")
-        if title is not None:
-            by_title.setdefault(title, []).append(index)
+        key = text(entry, declared.key) if isinstance(entry, dict) else None
+        if key is not None:
+            by_key.setdefault(key, []).append(index)
     parent_of: dict[int, int] = {}
     for index, (_, entry) in enumerate(items):
-        parent = text(entry, "parent")
-        if parent is not None and len(by_title.get(parent, [])) == 1:
-            parent_of[index] = by_title[parent][0]
+        parent = text(entry, own.name) if isinstance(entry, dict) else None
+        if parent is not None and len(by_key.get(parent, [])) == 1:
+            parent_of[index] = by_key[parent][0]
     reported: set[int] = set()
     for start in range(len(items)):
         chain = [start]
@@ -131,17 +157,22 @@ def _collection_cycles(ctx: CheckContext) -> None:
                 cycle = chain[chain.index(node) :]
                 if not reported.intersection(cycle):
                     reported.update(cycle)
-                    _report_cycle(ctx, items, cycle)
+                    _report_cycle(ctx, declared, own.name, items, cycle)
                 break
             chain.append(node)
 
 
 def _report_cycle(
-    ctx: CheckContext, items: list[tuple[Path, dict[str, Any]]], cycle: list[int]
+    ctx: CheckContext,
+    declared: Declaration,
+    field: str,
+    items: list[tuple[Path, Any]],
+    cycle: list[int],
 ) -> None:
     first = min(cycle)
     rotated = cycle[cycle.index(first) :] + cycle[: cycle.index(first)]
-    names = [ctx.show((*items[i][0], "title"), items[i][1].get("title")) for i in rotated]
+    key = declared.key
+    names = [ctx.show((*items[i][0], key), items[i][1].get(key)) for i in rotated]
     loop = " -> ".join([*names, names[0]])
-    path = (*items[first][0], "parent")
-    ctx.report(path, f"collection parents form a cycle: {loop}")
+    path = (*items[first][0], field)
+    ctx.report(path, f"{declared.noun} {field}s form a cycle: {loop}")

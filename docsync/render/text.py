@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.core.model import Action, FieldChange, Plan
-from docsync.kinds import KINDS
 
 SENSITIVE = "(sensitive)"
 
@@ -74,7 +74,7 @@ def render_action(action: Action, paint: Painter) -> list[str]:
 
 #: Kinds of manifest sections that `prune:` never deletes (members, spaces): they go only
 #: through an entry with `state: absent`.
-_NEVER_PRUNED = tuple(kind.name for kind in KINDS if kind.section and not kind.prunable)
+_NEVER_PRUNED = tuple(d.name for d in CATALOGUE.lists if not d.prunable)
 
 
 def _how_to_delete(plan: Plan) -> str:

@@ -1,0 +1,168 @@
+"""The declaration of a managed kind: the one place its name, key, parent, fields and list
+semantics are written. The manifest's tables, the offline reference checks, sensitive paths,
+prune names, the JSON Schema, the export layout and the planner's reading needs are all derived
+from declarations (see `docsync.core.catalogue`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from docsync.core.paths import Path
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Field:
+    """A managed field: how it reads live, how it compares, where it goes when written.
+
+    `ref` names the kind the field refers to: both sides then hold addresses, and the request
+    carries the referenced id. `create`/`update` say whether the field travels in the create or
+    the update body; a field in neither is written by the kind's own code (a move, a sub-list)."""
+
+    name: str
+    ref: str | None = None
+    sensitive: bool = False
+    #: compare hook: applied to both sides before comparing
+    normalize: Callable[[Any], Any] = _same
+    #: read hook: the value in a live item (default: the item's field of the same name)
+    live: Callable[[dict[str, Any]], Any] | None = None
+    create: bool = True
+    update: bool = True
+    #: the name in request bodies, when it is not the manifest's
+    wire: str | None = None
+    #: where the reference sits inside the written value (`defaultContent: {site: ...}`)
+    ref_at: Path = ()
+    #: a reference that may name a live resource the manifest does not list, by title (a site
+    #: space's `space`): never an offline error
+    ref_live: bool = False
+    #: a reference resolved among the children of the same parent (a group's `sections`)
+    ref_sibling: bool = False
+
+    def read(self, raw: dict[str, Any]) -> Any:
+        return self.normalize(self.live(raw) if self.live else raw.get(self.name))
+
+    @property
+    def wire_name(self) -> str:
+        return self.wire or self.name
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What docsync knows about a kind without any of its code.
+
+    `section` is the manifest list its entries sit in (under its parents' entries for a nested
+    kind); `key` the natural key field, unique within `scope` (a field naming the container)
+    or within the parent. `exact` lists (a site's children) are the whole truth: live items no
+    entry matches are deleted; managed lists leave them alone unless pruned."""
+
+    name: str
+    section: str
+    noun: str
+    key: str
+    fields: tuple[Field, ...] = ()
+    parents: tuple[str, ...] = ()
+    scope: str | None = None
+    exact: bool = False
+    prunable: bool = True
+    #: kinds whose live state must be read first (references aside, which are derived)
+    needs: tuple[str, ...] = ()
+    #: the file of `docsync export --out` that holds this kind (nested kinds: their parent's)
+    export_file: str | None = None
+    #: one resource, not a list (the organization's settings)
+    singleton: bool = False
+    #: the key is compared without case (emails)
+    key_folds_case: bool = False
+
+    @property
+    def nested(self) -> bool:
+        return bool(self.parents)
+
+    @property
+    def plural(self) -> str:
+        return self.noun if self.singleton else f"{self.noun}s"
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        return tuple(f.ref for f in self.fields if f.ref)
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"{self.name} has no field {name!r}")
+
+
+class Catalogue(Sequence[Declaration]):
+    """Every declaration, in dependency order (a kind after the kinds it refers to); a name or a
+    section declared twice is a programming error."""
+
+    def __init__(self, *declarations: Declaration) -> None:
+        self._items = declarations
+        self.by_name: dict[str, Declaration] = {}
+        for item in declarations:
+            if item.name in self.by_name:
+                raise RuntimeError(f"kind {item.name!r} is declared twice")
+            self.by_name[item.name] = item
+        top = [d.section for d in declarations if not d.nested]
+        if len(set(top)) != len(top):
+            raise RuntimeError("two kinds share a manifest section")
+        for item in declarations:
+            for target in (*item.refs, *item.parents, *item.needs):
+                if target not in self.by_name:
+                    raise RuntimeError(f"{item.name} names an undeclared kind {target!r}")
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._items[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[Declaration]:
+        return iter(self._items)
+
+    def named(self, name: str) -> Declaration:
+        return self.by_name[name]
+
+    @property
+    def top(self) -> tuple[Declaration, ...]:
+        """Kinds written at the top of a manifest."""
+        return tuple(d for d in self._items if not d.nested)
+
+    @property
+    def lists(self) -> tuple[Declaration, ...]:
+        """Top-level kinds written as lists (every one but the settings)."""
+        return tuple(d for d in self.top if not d.singleton)
+
+    def children(self, parent: str) -> tuple[Declaration, ...]:
+        return tuple(d for d in self._items if parent in d.parents)
+
+    def by_section(self, section: str) -> Declaration:
+        """The kind of the entries of a list, top-level or nested (`teams`, `siteSpaces`)."""
+        for item in self._items:
+            if item.section == section:
+                return item
+        raise KeyError(section)
+
+    def entry_paths(self, name: str) -> list[Path]:
+        """Where entries of a kind sit in a manifest, with `*` for any list index:
+        `("sites", "*", "sections", "*", "siteSpaces", "*")`. One per chain of parents."""
+        item = self.by_name[name]
+        own: Path = (item.section,) if item.singleton else (item.section, "*")
+        if not item.parents:
+            return [own]
+        return [(*above, *own) for p in item.parents for above in self.entry_paths(p)]
+
+    def sensitive_paths(self) -> list[Path]:
+        """Every manifest path whose value is secret, with `*` for list indexes."""
+        return [
+            (*base, f.name)
+            for item in self._items
+            for f in item.fields
+            if f.sensitive
+            for base in self.entry_paths(item.name)
+        ]

@@ -1,0 +1,133 @@
+"""Every table derived from the kinds' declarations covers every kind: forgetting one is a
+failing test here, not a KeyError on every `validate`."""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import pytest
+from pydantic import BaseModel
+
+from docsync.core.catalogue import CATALOGUE
+from docsync.core.kind import Catalogue, Declaration, Field
+from docsync.export import FILES
+from docsync.kinds import KINDS
+from docsync.manifest.context import KEY_FIELDS, KIND_NAMES, SCOPE_FIELDS, CheckContext
+from docsync.manifest.models import SECTIONS, Manifest
+from docsync.manifest.references import check_references
+from docsync.manifest.schema import manifest_schema
+from docsync.manifest.yamlpos import SourceMap
+
+DECLARED = [pytest.param(d, id=d.name) for d in CATALOGUE]
+
+
+def entry_model(declared: Declaration) -> type[BaseModel]:
+    """The manifest model of a kind's entries: its field in Manifest, or in its parent's entry."""
+    holder: type[BaseModel] = (
+        entry_model(CATALOGUE.named(declared.parents[0])) if declared.nested else Manifest
+    )
+    annotation = holder.model_fields[declared.section].annotation
+    for arg in (annotation, *get_args(annotation)):
+        for inner in (arg, *get_args(arg)):
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                return inner
+    raise AssertionError(f"{declared.section} holds no entry model")
+
+
+def test_every_declaration_has_one_registered_kind_in_order() -> None:
+    assert [k.name for k in KINDS] == [d.name for d in CATALOGUE]
+    assert all(k.declaration is CATALOGUE.named(k.name) for k in KINDS)
+
+
+@pytest.mark.parametrize("declared", DECLARED)
+def test_the_manifest_model_holds_the_kind_its_key_and_its_fields(declared: Declaration) -> None:
+    model = entry_model(declared)
+    assert declared.key in model.model_fields
+    for f in declared.fields:
+        assert f.name in model.model_fields, f"{declared.name}.{f.name}"
+    for parent in declared.parents:
+        assert declared.section in entry_model(CATALOGUE.named(parent)).model_fields
+
+
+@pytest.mark.parametrize("declared", DECLARED)
+def test_manifest_tables_cover_the_kind(declared: Declaration) -> None:
+    if declared.singleton:
+        return
+    assert KEY_FIELDS[declared.section] == declared.key
+    assert KIND_NAMES[declared.section] == declared.noun
+    assert SCOPE_FIELDS.get(declared.section) == declared.scope
+
+
+def test_prune_names_schema_and_export_cover_every_top_level_kind() -> None:
+    lists = [d.section for d in CATALOGUE.lists]
+    assert list(SECTIONS) == lists
+    prune = manifest_schema()["properties"]["prune"]["items"]
+    assert prune["enum"] == lists
+    exported = [section for sections in FILES.values() for section in sections]
+    assert sorted(exported) == sorted(d.section for d in CATALOGUE.top)
+
+
+def test_sensitive_paths_reach_nested_kinds() -> None:
+    catalogue = Catalogue(
+        Declaration("site", "sites", "site", "title"),
+        Declaration("section", "sections", "section", "title", parents=("site",)),
+        Declaration(
+            "link",
+            "links",
+            "link",
+            "title",
+            parents=("section", "site"),
+            fields=(Field("token", sensitive=True),),
+        ),
+    )
+    assert catalogue.sensitive_paths() == [
+        ("sites", "*", "sections", "*", "links", "*", "token"),
+        ("sites", "*", "links", "*", "token"),
+    ]
+    assert ("saml", "*", "certificate") in CATALOGUE.sensitive_paths()
+
+
+def test_a_catalogue_refuses_duplicates_and_unknown_targets() -> None:
+    team = Declaration("team", "teams", "team", "title")
+    with pytest.raises(RuntimeError, match="declared twice"):
+        Catalogue(team, team)
+    with pytest.raises(RuntimeError, match="undeclared kind 'site'"):
+        Catalogue(Declaration("x", "xs", "x", "title", fields=(Field("s", ref="site"),)))
+
+
+def _document_with(pattern: tuple[str | int, ...], leaf: Any) -> dict[str, Any]:
+    """A document holding `leaf` at `pattern`, with index 0 for every `*`."""
+    root: dict[str, Any] = {"organization": "org"}
+    node: Any = root
+    parts = [0 if p == "*" else p for p in pattern]
+    for part, following in zip(parts, [*parts[1:], None], strict=True):
+        child: Any = leaf if following is None else ([] if following == 0 else {})
+        if isinstance(node, list):
+            node.append(child)
+        else:
+            node[part] = child
+        node = child
+    return root
+
+
+REFERENCES = [
+    pytest.param(d, f, id=f"{d.name}.{f.name}")
+    for d in CATALOGUE
+    for f in d.fields
+    if f.ref and not f.ref_live
+]
+
+
+@pytest.mark.parametrize(("declared", "field"), REFERENCES)
+def test_every_reference_field_is_checked_offline(declared: Declaration, field: Field) -> None:
+    base = (declared.section,) if declared.singleton else CATALOGUE.entry_paths(declared.name)[0]
+    value: Any = "No such thing"
+    for part in reversed(field.ref_at):
+        value = {part: value}
+    if declared.field(field.name).ref_sibling:
+        value = [value]
+    document = _document_with((*base, field.name), value)
+    ctx = CheckContext(document, SourceMap(), lambda path: False)
+    check_references(ctx)
+    noun = CATALOGUE.named(str(field.ref)).noun
+    assert any(f"names no {noun}" in p.message for p in ctx.problems), ctx.problems
