@@ -49,9 +49,9 @@ def authenticate(tx: Tx, authorization: str | None) -> dict[str, Any]:
     if scheme.lower() != "bearer" or not token.strip():
         raise unauthorized("Unauthorized: the Authorization header must be 'Bearer <token>'")
     token = token.strip()
-    for user in tx.docs("user"):
-        if user.get("token") == token:
-            return user
+    user = tx.user_by_token(token)
+    if user is not None:
+        return user
     raise unauthorized("Unauthorized: the token does not belong to any user")
 
 

@@ -19,6 +19,7 @@ import string
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from starlette.datastructures import QueryParams
@@ -102,13 +103,17 @@ class Ctx:
             raise bad_request("body: must be a JSON object")
         return data
 
+    @cached_property
+    def _base(self) -> str:
+        return str(self.request.base_url).rstrip("/")
+
     def url(self, path: str) -> str:
         """Absolute API URL of `path` (which starts with `/`, without `/v1`)."""
-        return f"{str(self.request.base_url).rstrip('/')}/v1{path}"
+        return f"{self._base}/v1{path}"
 
     def app_url(self, path: str) -> str:
         """Absolute URL of the (imaginary) web app page of a resource."""
-        return f"{str(self.request.base_url).rstrip('/')}/app{path}"
+        return f"{self._base}/app{path}"
 
 
 # -- responses -----------------------------------------------------------------------------
@@ -193,10 +198,13 @@ def _page_offset(token: str) -> int:
     return offset
 
 
-def paginate(ctx: Ctx, items: Sequence[Any]) -> Response:
+def paginate(
+    ctx: Ctx, items: Sequence[Any], render: Callable[[Sequence[Any]], list[Any]] | None = None
+) -> Response:
     """Answer a list: `{items, count, next?: {page}}` from `limit` (1..1000, default 50) and `page`.
 
-    `count` is the total; `next` is absent on the last page; `page` is an opaque token.
+    `count` is the total; `next` is absent on the last page; `page` is an opaque token. With
+    `render`, `items` are sort keys or rows and only the page's slice is rendered (in one batch).
     """
     raw_limit = ctx.query.get("limit")
     limit = DEFAULT_PAGE_SIZE
@@ -209,7 +217,9 @@ def paginate(ctx: Ctx, items: Sequence[Any]) -> Response:
             raise bad_request(f"limit: must be between 1 and {MAX_PAGE_SIZE}, got {limit}")
     page = ctx.query.get("page")
     offset = 0 if page is None else _page_offset(page)
-    body: dict[str, Any] = {"items": list(items[offset : offset + limit]), "count": len(items)}
+    page_items = items[offset : offset + limit]
+    rendered = list(page_items) if render is None else render(page_items)
+    body: dict[str, Any] = {"items": rendered, "count": len(items)}
     if offset + limit < len(items):
         body["next"] = {"page": _page_token(offset + limit)}
     return ok(body)

@@ -13,6 +13,10 @@ Kinds of the organization-level routes (id / org / parent):
   collection (id / org / parent collection), space (id / org / collection; `deletedAt` when
   soft-deleted), openapi-spec (id / org / -), openapi-version (id / org / spec),
   translation (id / org / -). See `docsync.emulator.refs` for cross-resource queries.
+
+Indexes keep every request proportional to what it reads, not to the organization's size:
+siblings by parent, resources by organization, memberships (`member`, `team-member`) by user, users
+by token and by email, and the next free position.
 """
 
 from __future__ import annotations
@@ -37,6 +41,12 @@ CREATE TABLE IF NOT EXISTS docs (
 );
 CREATE INDEX IF NOT EXISTS docs_by_org ON docs (kind, org, position);
 CREATE INDEX IF NOT EXISTS docs_by_parent ON docs (parent, position);
+CREATE INDEX IF NOT EXISTS docs_by_position ON docs (position);
+CREATE INDEX IF NOT EXISTS docs_by_user ON docs (kind, org, json_extract(data, '$.user'));
+CREATE INDEX IF NOT EXISTS users_by_token ON docs (json_extract(data, '$.token'))
+    WHERE kind = 'user';
+CREATE INDEX IF NOT EXISTS users_by_email ON docs (py_lower(json_extract(data, '$.email')))
+    WHERE kind = 'user';
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -61,6 +71,7 @@ def _row(values: tuple[Any, ...]) -> Row:
 
 
 _COLUMNS = "kind, id, org, parent, position, data"
+_BATCH = 500  # ids per `IN (...)` query, well below SQLite's limit on parameters
 
 
 class Tx:
@@ -109,6 +120,72 @@ class Tx:
             sql += " AND parent IS NULL"
         sql += " ORDER BY position, id"
         return [_row(values) for values in self._conn.execute(sql, args)]
+
+    def get_many(self, kind: str, ids: Sequence[str]) -> dict[str, Row]:
+        """The resources of one kind among `ids`, by id (missing ids are absent): one batch read."""
+        found: dict[str, Row] = {}
+        unique = list(dict.fromkeys(ids))
+        for start in range(0, len(unique), _BATCH):
+            chunk = unique[start : start + _BATCH]
+            marks = ",".join("?" * len(chunk))
+            cur = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM docs WHERE kind = ? AND id IN ({marks})", (kind, *chunk)
+            )
+            for values in cur:
+                row = _row(values)
+                found[row.id] = row
+        return found
+
+    def by_user(self, kind: str, org: str, user: str) -> list[Row]:
+        """The `member` or `team-member` rows of one user in `org` (indexed), in position order."""
+        cur = self._conn.execute(
+            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_user WHERE kind = ? AND org = ? "
+            "AND json_extract(data, '$.user') = ? ORDER BY position, id",
+            (kind, org, user),
+        )
+        return [_row(values) for values in cur]
+
+    def count_by_user(self, kind: str, org: str, users: Sequence[str]) -> dict[str, int]:
+        """How many `kind` rows of `org` each of `users` has (indexed; absent users count 0)."""
+        counts: dict[str, int] = {}
+        unique = list(dict.fromkeys(users))
+        for start in range(0, len(unique), _BATCH):
+            chunk = unique[start : start + _BATCH]
+            cur = self._conn.execute(
+                "SELECT json_extract(data, '$.user'), COUNT(*) FROM docs "
+                "WHERE kind = ? AND org = ? "
+                f"AND json_extract(data, '$.user') IN ({','.join('?' * len(chunk))}) "
+                "GROUP BY json_extract(data, '$.user')",
+                (kind, org, *chunk),
+            )
+            counts.update((str(user), int(n)) for user, n in cur)
+        return counts
+
+    def count(self, kind: str, *, parent: str) -> int:
+        """How many resources of `kind` are under `parent`, without reading them."""
+        cur = self._conn.execute(
+            "SELECT COUNT(*) FROM docs INDEXED BY docs_by_parent WHERE parent = ? AND kind = ?",
+            (parent, kind),
+        )
+        return int(cur.fetchone()[0])
+
+    def user_by_token(self, token: str) -> Doc | None:
+        """The user whose API token is `token` (indexed), or None."""
+        cur = self._conn.execute(
+            "SELECT data FROM docs WHERE kind = 'user' AND json_extract(data, '$.token') = ?",
+            (token,),
+        )
+        found = cur.fetchone()
+        return None if found is None else dict(json.loads(found[0]))
+
+    def users_by_email(self, email: str) -> list[Doc]:
+        """The users whose email is `email`, in any case (indexed)."""
+        cur = self._conn.execute(
+            "SELECT data FROM docs WHERE kind = 'user' "
+            "AND py_lower(json_extract(data, '$.email')) = py_lower(?) ORDER BY position, id",
+            (email,),
+        )
+        return [dict(json.loads(values[0])) for values in cur]
 
     def docs(self, kind: str, *, org: str | None = None, parent: str | None = None) -> list[Doc]:
         """The data of `rows(kind, org=..., parent=...)`, in position order."""
@@ -202,8 +279,7 @@ class Tx:
             raise KeyError(f"{kind} {id_}")
         siblings = [
             (r.kind, r.id)
-            for r in self.rows(kinds or [kind], org=row.org)
-            if r.parent == row.parent
+            for r in self.rows(kinds or [kind], org=row.org, parent=row.parent, any_parent=False)
         ]
         siblings.remove((kind, id_))
         anchor = before or after
@@ -252,6 +328,10 @@ class Tx:
         return 0 if found[0] is None else int(found[0]) + 1
 
 
+def _lower(text: str | None) -> str | None:
+    return text.lower() if isinstance(text, str) else text
+
+
 class Store:
     """One SQLite database (a file, or memory when `path` is None) guarded by a lock."""
 
@@ -260,6 +340,8 @@ class Store:
         self._conn = sqlite3.connect(
             path or ":memory:", check_same_thread=False, isolation_level=None
         )
+        # Python's own lowercasing (SQLite's lower() knows ASCII only), for the email index.
+        self._conn.create_function("py_lower", 1, _lower, deterministic=True)
         if path:
             self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.executescript(_SCHEMA)

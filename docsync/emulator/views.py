@@ -6,6 +6,7 @@ rows through these functions, so every answer of one resource kind has the same 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from docsync.emulator.auth import Access, can
@@ -29,11 +30,18 @@ def user_view(ctx: Ctx, user: Doc) -> Doc:
     return body
 
 
-def member_view(ctx: Ctx, org: str, member: Doc) -> Doc:
-    """An `OrganizationMember`: the user, the role (null = guest) and counts."""
+def member_view(
+    ctx: Ctx, org: str, member: Doc, user: Doc | None = None, teams: int | None = None
+) -> Doc:
+    """An `OrganizationMember`: the user, the role (null = guest) and counts.
+
+    Lists pass `user` and `teams` from batch reads (`member_views`); alone, it reads them.
+    """
     uid = member["user"]
-    user = ctx.tx.get("user", uid) or {"id": uid, "email": ""}
-    teams = sum(1 for row in ctx.tx.rows("team-member", org=org) if row.data["user"] == uid)
+    if user is None:
+        user = ctx.tx.get("user", uid) or {"id": uid, "email": ""}
+    if teams is None:
+        teams = ctx.tx.count_by_user("team-member", org, [uid]).get(uid, 0)
     body: Doc = {
         "object": "member",
         "id": uid,
@@ -51,13 +59,36 @@ def member_view(ctx: Ctx, org: str, member: Doc) -> Doc:
     return body
 
 
+def member_views(
+    ctx: Ctx, org: str, members: Sequence[Doc], users: Mapping[str, Row] | None = None
+) -> list[Doc]:
+    """`member_view` of many members with two batch reads (users, team counts), not 2 per member.
+
+    `users` (user rows by id) saves the first read when the caller already has them.
+    """
+    uids = [str(m["user"]) for m in members]
+    if users is None:
+        users = ctx.tx.get_many("user", uids)
+    teams = ctx.tx.count_by_user("team-member", org, uids)
+    return [
+        member_view(
+            ctx,
+            org,
+            m,
+            users[uid].data if uid in users else {"id": uid, "email": ""},
+            teams.get(uid, 0),
+        )
+        for m, uid in zip(members, uids, strict=True)
+    ]
+
+
 def team_view(ctx: Ctx, row: Row) -> Doc:
     """An `OrganizationTeam`: title, member count, timestamps and the caller's permissions."""
     return {
         "object": "team",
         "id": row.id,
         "title": row.data["title"],
-        "members": len(ctx.tx.rows("team-member", parent=row.id)),
+        "members": ctx.tx.count("team-member", parent=row.id),
         "spaces": 0,
         "createdAt": row.data["createdAt"],
         "permissions": {"admin": can(ctx.member, Access.ADMIN), "view": True},

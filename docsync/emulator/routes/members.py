@@ -11,7 +11,7 @@ from docsync.emulator.auth import Access, member_id
 from docsync.emulator.errors import conflict, not_found
 from docsync.emulator.http import Ctx, api_route, empty, ok, paginate, query_enum
 from docsync.emulator.validate import ROLES, Fields
-from docsync.emulator.views import member_view
+from docsync.emulator.views import member_view, member_views
 
 BASE = "/v1/orgs/{organizationId}/members"
 
@@ -35,25 +35,36 @@ def list_members(ctx: Ctx) -> Response:
     sort = query_enum(ctx, "sort", ("joinedAt", "lastSeenAt", "name"), "joinedAt")
     order = query_enum(ctx, "order", ("asc", "desc"), "desc")
     search = (ctx.query.get("search") or "").lower()
-    items = [member_view(ctx, org, row.data) for row in ctx.tx.rows("member", org=org)]
+    members = [row.data for row in ctx.tx.rows("member", org=org)]
+    users = ctx.tx.get_many("user", [str(m["user"]) for m in members])
+
+    def user(member: dict[str, Any]) -> dict[str, Any]:
+        found = users.get(str(member["user"]))
+        return found.data if found is not None else {"id": member["user"], "email": ""}
+
     if role is not None:
         wanted = None if role == "guest" else role
-        items = [m for m in items if m["role"] == wanted]
+        members = [m for m in members if m.get("role") == wanted]
     if search:
-        items = [
+        members = [
             m
-            for m in items
-            if search in m["user"]["displayName"].lower() or search in m["user"]["email"].lower()
+            for m in members
+            if search in _name(user(m)).lower() or search in str(user(m)["email"]).lower()
         ]
     if sort == "lastSeenAt":
-        items = [m for m in items if m.get("lastSeenAt")]
+        members = [m for m in members if m.get("lastSeenAt")]
     key = {
-        "joinedAt": lambda m: (m["joinedAt"], m["id"]),
-        "lastSeenAt": lambda m: (m.get("lastSeenAt", ""), m["id"]),
-        "name": lambda m: (m["user"]["displayName"].lower(), m["id"]),
+        "joinedAt": lambda m: (m["joinedAt"], m["user"]),
+        "lastSeenAt": lambda m: (m.get("lastSeenAt", ""), m["user"]),
+        "name": lambda m: (_name(user(m)).lower(), m["user"]),
     }[sort or "joinedAt"]
-    items.sort(key=key, reverse=order == "desc")
-    return paginate(ctx, items)
+    members.sort(key=key, reverse=order == "desc")
+    return paginate(ctx, members, lambda page: member_views(ctx, org, page, users))
+
+
+def _name(user: dict[str, Any]) -> str:
+    """The display name a member view shows (the id when the user has none)."""
+    return str(user.get("displayName") or user["id"])
 
 
 def get_member(ctx: Ctx) -> Response:
@@ -83,9 +94,8 @@ def delete_member(ctx: Ctx) -> Response:
     if member.get("role") == "admin":
         _check_last_admin(ctx, org, uid)
     ctx.tx.delete("member", member_id(org, uid))
-    for row in ctx.tx.rows("team-member", org=org):
-        if row.data["user"] == uid:
-            ctx.tx.delete("team-member", row.id)
+    for row in ctx.tx.by_user("team-member", org, uid):
+        ctx.tx.delete("team-member", row.id)
     return empty(204)  # docs-platform-api.md §4.12: 204 (production: 205)
 
 

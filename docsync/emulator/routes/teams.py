@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.responses import Response
@@ -13,7 +14,7 @@ from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, pa
 from docsync.emulator.refs import saml_using_team
 from docsync.emulator.store import Row
 from docsync.emulator.validate import Fields
-from docsync.emulator.views import member_view, team_view
+from docsync.emulator.views import member_views, team_view
 
 TEAM_ROLES = ("owner", "member")
 BASE = "/v1/orgs/{organizationId}/teams"
@@ -30,10 +31,9 @@ def resolve_member(ctx: Ctx, org: str, key: str, field: str) -> str:
     """The user id of an organization member given by user id or email; 400 when unknown."""
     if membership(ctx.tx, org, key) is not None:
         return key
-    for row in ctx.tx.rows("member", org=org):
-        user = ctx.tx.get("user", row.data["user"]) or {}
-        if str(user.get("email", "")).lower() == key.lower():
-            return str(row.data["user"])
+    for user in ctx.tx.users_by_email(key):
+        if membership(ctx.tx, org, str(user["id"])) is not None:
+            return str(user["id"])
     raise bad_request(f"{field}: {key!r} is not a member of organization {org!r} (id or email)")
 
 
@@ -116,18 +116,22 @@ def delete_team(ctx: Ctx) -> Response:
 def list_team_members(ctx: Ctx) -> Response:
     org = ctx.org()["id"]
     team = _team(ctx, org)
-    items: list[dict[str, Any]] = []
-    for row in ctx.tx.rows("team-member", parent=team.id):
-        member = ctx.tx.get("member", member_id(org, row.data["user"]))
-        if member is not None:
-            items.append(
-                {
-                    "organization": member_view(ctx, org, member),
-                    "team": {"role": row.data["role"]},
-                    "permissions": {"view": True},
-                }
-            )
-    return paginate(ctx, items)
+    rows = ctx.tx.rows("team-member", parent=team.id)
+    members = ctx.tx.get_many("member", [member_id(org, r.data["user"]) for r in rows])
+    pairs = [
+        (members[key].data, row.data["role"])
+        for row in rows
+        if (key := member_id(org, row.data["user"])) in members
+    ]
+
+    def render(page: Sequence[tuple[dict[str, Any], str]]) -> list[dict[str, Any]]:
+        views = member_views(ctx, org, [member for member, _ in page])
+        return [
+            {"organization": view, "team": {"role": role}, "permissions": {"view": True}}
+            for view, (_, role) in zip(views, page, strict=True)
+        ]
+
+    return paginate(ctx, pairs, render)
 
 
 def update_team_members(ctx: Ctx) -> Response:
@@ -187,12 +191,21 @@ def list_member_teams(ctx: Ctx) -> Response:
     if membership(ctx.tx, org, uid) is None:
         raise not_found(f"Member {uid!r} not found in organization {org!r}")
     title = (ctx.query.get("title") or "").lower()
-    items: list[dict[str, Any]] = []
-    for team in ctx.tx.rows("team", org=org):
-        row = ctx.tx.get("team-member", f"{team.id}/{uid}")
-        if row is not None and title in team.data["title"].lower():
-            items.append({"team": team_view(ctx, team), "member": {"role": row["role"]}})
-    return paginate(ctx, items)
+    memberships = ctx.tx.by_user("team-member", org, uid)
+    teams = ctx.tx.get_many("team", [str(row.parent) for row in memberships])
+    pairs = sorted(
+        (
+            (teams[str(row.parent)], row.data["role"])
+            for row in memberships
+            if str(row.parent) in teams and title in teams[str(row.parent)].data["title"].lower()
+        ),
+        key=lambda pair: (pair[0].position, pair[0].id),  # team order, as the teams list
+    )
+    return paginate(
+        ctx,
+        pairs,
+        lambda page: [{"team": team_view(ctx, t), "member": {"role": role}} for t, role in page],
+    )
 
 
 routes: list[BaseRoute] = [
