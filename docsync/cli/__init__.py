@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 
 import click
 
 from docsync import __version__
+from docsync.cli.commands import COMMANDS
 from docsync.core.errors import InternalError
 from docsync.errors import DocsyncError
 
 
 class DocsyncGroup(click.Group):
     """Turns every DocsyncError into 'Error: ...' and its exit code, never a traceback; any other
-    exception is a bug of docsync: one line and exit 1, its traceback only under `-vv`."""
+    exception is a bug of docsync: one line and exit 1, its traceback only under `-vv`.
+
+    Commands load lazily: a command's module (which adds it to the group on import) is imported
+    only when that command runs, so `--version` or `validate` never pay for the HTTP client or
+    the emulator (`docsync.cli.commands.COMMANDS` lists them).
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(COMMANDS[cmd_name])
+        return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -35,11 +50,3 @@ class DocsyncGroup(click.Group):
 @click.version_option(__version__, prog_name="docsync")
 def main() -> None:
     """Describe a documentation platform in YAML; plan and apply the difference."""
-
-
-def _register() -> None:
-    # Each command lives in its own module and adds itself to `main` on import.
-    from docsync.cli import commands  # noqa: F401
-
-
-_register()

@@ -1,10 +1,15 @@
-"""Imports every command module so that each registers itself on the `main` group."""
+"""The commands and the module of each: imported only when the command runs.
+
+Each module adds its command to `docsync.cli.main` (`@main.command(...)`) when imported.
+"""
 
 from __future__ import annotations
 
-from docsync.cli import apply as _apply  # noqa: F401
-from docsync.cli import emulator as _emulator  # noqa: F401
-from docsync.cli import export as _export  # noqa: F401
-from docsync.cli import plan as _plan  # noqa: F401
-from docsync.cli import schema as _schema  # noqa: F401
-from docsync.cli import validate as _validate  # noqa: F401
+COMMANDS: dict[str, str] = {
+    "apply": "docsync.cli.apply",
+    "emulator": "docsync.cli.emulator",
+    "export": "docsync.cli.export",
+    "plan": "docsync.cli.plan",
+    "schema": "docsync.cli.schema",
+    "validate": "docsync.cli.validate",
+}

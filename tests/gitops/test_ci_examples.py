@@ -28,13 +28,14 @@ def docsync_commands(text: str) -> list[list[str]]:
     found = []
     for match in re.finditer(r"(?:^|[;&|]\s*|\s)docsync\s+([^\n|>]*)", text):
         words = shlex.split(match.group(1))
-        if words and words[0] in main.commands:  # type: ignore[attr-defined]
+        if words and words[0] in main.list_commands(click.Context(main)):  # type: ignore[attr-defined]
             found.append(words)
     return found
 
 
 def check_options(words: list[str]) -> None:
-    command = main.commands[words[0]]  # type: ignore[attr-defined]
+    command = main.get_command(click.Context(main), words[0])  # type: ignore[attr-defined]
+    assert command is not None
     known = {opt for p in command.params if isinstance(p, click.Option) for opt in p.opts}
     for word in words[1:]:
         if word.startswith("--"):
