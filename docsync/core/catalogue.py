@@ -226,7 +226,8 @@ SECTION_GROUP = Declaration(
     fields=(
         Field("title"),
         Field("icon"),
-        Field("sections", ref="section", update=False, ref_sibling=True),
+        # Which sections a group holds; their order is the site's order (a reorder's business).
+        Field("sections", ref="section", update=False, ref_sibling=True, unordered=True),
     ),
 )
 SETTINGS = Declaration(

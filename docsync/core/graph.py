@@ -24,6 +24,8 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
     problems: list[str] = []
     for action in actions:
         needs: list[Action] = []
+        if action.verb == "replace":
+            problems += _replacing_held(action, live, actions)
         if action.verb != "delete":
             for target in set(refs_in(action.payload)) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
@@ -57,6 +59,24 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
         # Kinds may have set dependencies of their own (a site's publish waits for its tree).
         action.depends_on = sorted(
             {a.key for a in needs if a is not action} | set(action.depends_on)
+        )
+    return problems
+
+
+def _replacing_held(action: Action, live: LiveState, actions: list[Action]) -> list[str]:
+    """A replace deletes the live resource before it creates the new one, and the API refuses
+    to delete what another resource names (the organization's default site): refuse it while
+    planning, located, rather than fail half-way through an apply."""
+    problems = []
+    for holder in _holders_of(action.address, live):
+        holder_actions = [a for a in actions if a.address == holder.address]
+        if any(_releases(a, action.address) for a in holder_actions):
+            continue
+        where = f"{action.location}: " if action.location else ""
+        problems.append(
+            f"{where}{action.address} would be replaced (deleted, then created anew), but "
+            f"{holder.address} refers to it and the API refuses to delete it: point "
+            f"{holder.address} elsewhere in one apply, then replace it in the next"
         )
     return problems
 

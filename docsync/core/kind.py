@@ -42,6 +42,14 @@ class Field:
     ref_live: bool = False
     #: a reference resolved among the children of the same parent (a group's `sections`)
     ref_sibling: bool = False
+    #: a list whose order carries no meaning here: compared as a set, shown as written
+    unordered: bool = False
+
+    def same(self, before: Any, after: Any) -> bool:
+        """Whether a live and a desired value are equal for this field."""
+        if self.unordered and isinstance(before, list) and isinstance(after, list):
+            return sorted(map(str, before)) == sorted(map(str, after))
+        return bool(before == after)
 
     def read(self, raw: dict[str, Any]) -> Any:
         return self.normalize(self.live(raw) if self.live else raw.get(self.name))

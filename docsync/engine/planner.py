@@ -73,12 +73,19 @@ def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
         and (
             k.section in manifest.prune
             or any(
-                getattr(e, "state", None) == "absent"
+                getattr(e, "state", None) == "absent" or _may_replace(k, e)
                 for e in getattr(manifest, k.section, ()) or ()
             )
         )
     }
     return {k.name for k in kinds if not k.nested and any(f.ref in deleting for f in k.fields)}
+
+
+def _may_replace(kind: Kind, entry: Any) -> bool:
+    """An entry writing a field only a create can set (a site's `type`) may be replaced: deleted
+    first, which what refers to it must allow."""
+    written: set[str] = getattr(entry, "model_fields_set", set())
+    return any(f.create and not f.update and not f.ref and f.name in written for f in kind.fields)
 
 
 async def read_live(

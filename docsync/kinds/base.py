@@ -9,6 +9,7 @@ from docsync.api import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, address
+from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def field_changes(
     desired: DesiredResource,
     live: LiveResource | None,
     ctx: PlanContext,
-    equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: bool(before == after),
+    equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: f.same(before, after),
 ) -> list[FieldChange]:
     """The written fields whose desired value differs from the live one (all, for a create)."""
     out = []
@@ -94,7 +95,7 @@ class Kind:
         raise NotImplementedError(f"{type(self).__name__} must read its manifest entries")
 
     # -- planning ------------------------------------------------------------------------------
-    def plan(self, ctx: PlanContext) -> None:
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
         raise NotImplementedError(f"{type(self).__name__} must plan")
 
     # -- applying ------------------------------------------------------------------------------
@@ -199,48 +200,43 @@ class CrudKind(Kind):
         return resources
 
     # -- planning ------------------------------------------------------------------------------
-    def match(self, desired: DesiredResource, ctx: PlanContext) -> LiveResource | None:
-        if desired.pinned_id:
-            found = ctx.live.by_id.get((self.name, desired.pinned_id))
-            if found is None and not desired.absent:
-                self.missing_pinned(desired, ctx)
-            return found
-        ambiguity = ctx.live.ambiguity(self.name, desired.address)
-        if ambiguity is not None:
-            ctx.problem(desired.path, ambiguity)
-        return ctx.live.by_address.get(desired.address)
-
     def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
         ctx.problem(
             (*desired.path, "id"),
-            f"no {self.name} with id {desired.pinned_id!r} in the organization; "
+            f"no {self.declaration.noun} with id {desired.pinned_id!r} in the organization; "
             "remove `id:` to create it anew",
         )
 
-    def plan(self, ctx: PlanContext) -> None:
+    def reconcile(self, ctx: PlanContext) -> Reconciliation:
+        """This kind's entries matched with its live resources (docsync.core.reconcile)."""
+        result = reconcile(
+            ctx.desired.by_kind[self.name],
+            ctx.live.by_kind[self.name],
+            noun=self.declaration.noun,
+            problem=ctx.problem,
+            missing_pin=lambda desired: self.missing_pinned(desired, ctx),
+        )
+        for desired_address, live in result.matched.items():
+            ctx.known_ids[desired_address] = live.id
+        return result
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
         if not self.wanted(ctx.loaded.manifest, set()):
-            return  # read only to resolve references: nothing of it is managed
-        matched: set[str] = set()
-        for desired in ctx.desired.by_kind[self.name]:
-            live = self.match(desired, ctx)
-            if live is not None:
-                matched.add(live.address)
-                ctx.known_ids[desired.address] = live.id
-            if desired.absent:
-                if live is not None:
-                    self.plan_delete(live, ctx, desired)
+            return None  # read only to resolve references: nothing of it is managed
+        result = self.reconcile(ctx)
+        for desired, live in result.entries:
+            if desired.absent and live is not None:
+                self.plan_delete(live, ctx, desired)
             elif live is None:
-                if not desired.pinned_id:
-                    self.plan_create(desired, ctx)
+                self.plan_create(desired, ctx)
             else:
                 self.plan_update(desired, live, ctx)
-        for live in ctx.live.by_kind[self.name]:
-            if live.address in matched:
-                continue
+        for live in result.unmatched:
             if self.prunable and self.section in ctx.prune:
                 self.plan_delete(live, ctx, None)
             else:
                 ctx.unmanaged.append(live)
+        return result
 
     def changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
@@ -250,7 +246,7 @@ class CrudKind(Kind):
         return [c for c in changes if not (c.reference and live and same_id(ctx, c))]
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
-        return bool(before == after)
+        return f.same(before, after)
 
     def payload_value(self, f: Field, value: Any) -> Any:
         return ref(value) if f.ref else value
@@ -295,8 +291,7 @@ class CrudKind(Kind):
             live_id=live.id,
             payload=payload,
         )
-        if desired.address != live.address:
-            action.notes.append(f"was {live.address}")
+        action.notes += was(desired, live)
         return ctx.add(action)
 
     def plan_delete(

@@ -7,7 +7,8 @@ from typing import Any
 from docsync.core.catalogue import OPENAPI
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.kind import Field
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind
 
 
@@ -21,15 +22,16 @@ class OpenApiKind(CrudKind):
             resource.id = resource.key  # the API addresses a spec by its slug, not its id
         return resources
 
-    def match(self, desired: DesiredResource, ctx: PlanContext) -> LiveResource | None:
-        if desired.pinned_id and desired.pinned_id != desired.key:
-            ctx.problem(
-                (*desired.path, "id"),
-                "an OpenAPI spec is identified by its slug, which cannot change: "
-                "remove `id:` (to move a spec to a new slug, create the new one, delete the old)",
-            )
-            return None
-        return ctx.live.by_address.get(desired.address)
+    def reconcile(self, ctx: PlanContext) -> Reconciliation:
+        for desired in ctx.desired.by_kind[self.name]:
+            if desired.pinned_id and desired.pinned_id != desired.key:
+                ctx.problem(
+                    (*desired.path, "id"),
+                    "an OpenAPI spec is identified by its slug, which cannot change: remove "
+                    "`id:` (to move a spec to a new slug, create the new one, delete the old)",
+                )
+                desired.pinned_id = None
+        return super().reconcile(ctx)
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         if isinstance(after, dict) and "text" in after:

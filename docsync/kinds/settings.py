@@ -59,7 +59,7 @@ class SettingsKind(Kind):
             fields[f.name] = f.normalize(value)
         return [DesiredResource(self.name, ADDRESS, ADDRESS, ADDRESS, fields, path)]
 
-    def plan(self, ctx: PlanContext) -> None:
+    def plan(self, ctx: PlanContext) -> None:  # one resource: nothing to match
         for desired in ctx.desired.by_kind[self.name]:
             live = ctx.live.by_address[ADDRESS]
             changes = field_changes(self.fields, desired, live, ctx)

@@ -75,8 +75,8 @@ class GroupPlanning:
                     for j, s in enumerate(entry.sections)
                 ]
                 known = [m for m in members if m is not None]
+                fields["sections"] = list(known)  # shown as written; compared as a set
                 known.sort(key=lambda a: order.index(a) if a in order else len(order))
-                fields["sections"] = sorted(known)
                 group = address("section_group", str(entry.title), self.site.address)
                 self.group_members[group] = known
             wanted.append(
@@ -117,9 +117,9 @@ class GroupPlanning:
         the sections the plan deletes (else each deletion would also show as a group update)."""
         fields = dict(group.fields)
         gone = self._gone_sections()
-        fields["sections"] = sorted(
+        fields["sections"] = [
             self._as_desired(a) for a in group.fields["sections"] if a not in gone
-        )
+        ]
         return LiveResource(
             group.kind,
             group.id,

@@ -103,7 +103,7 @@ def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[
                         fields={
                             "title": item.get("title"),
                             "icon": item.get("icon"),
-                            "sections": sorted(m.address for m in members),
+                            "sections": [m.address for m in members],
                         },
                         raw=item,
                         parent=site.address,

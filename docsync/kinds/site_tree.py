@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange
+from docsync.core.reconcile import reconcile, was
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.base import field_changes
 from docsync.kinds.site_groups import GroupPlanning
@@ -53,20 +55,13 @@ class TreePlanner(GroupPlanning):
         self.actions.append(action)
         return self.ctx.add(action)
 
-    # matching within a container
+    # matching within a container: the one reconciler, with a site space's own fallback
     @staticmethod
-    def _match(
-        desired: DesiredResource, live: list[LiveResource], taken: set[str]
-    ) -> LiveResource | None:
-        free = [r for r in live if r.id not in taken]
-        if desired.pinned_id:
-            return next((r for r in free if r.id == desired.pinned_id), None)
-        found = next((r for r in free if r.key == desired.key), None)
-        if found is None and desired.kind == "site_space" and "path" not in desired.fields:
-            found = next(
-                (r for r in free if r.fields["space"] == desired.fields.get("space")), None
-            )
-        return found
+    def _by_space(desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+        """A site space written without `path` is the one publishing its space."""
+        if desired.kind != "site_space" or "path" in desired.fields:
+            return None
+        return next((r for r in free if r.fields["space"] == desired.fields.get("space")), None)
 
     def _change_set(
         self, fields: tuple[Field, ...], desired: DesiredResource, live: LiveResource | None
@@ -98,17 +93,19 @@ class TreePlanner(GroupPlanning):
         extra: dict[str, Any],
     ) -> dict[str, LiveResource]:
         """Creates, updates and deletes for one list; returns desired address -> live match."""
-        taken: set[str] = set()
-        matched: dict[str, LiveResource] = {}
-        for item in desired:
-            found = self._match(item, live, taken)
-            if found is not None:
-                taken.add(found.id)
-                matched[item.address] = found
-                self.ctx.known_ids[item.address] = found.id
+        parent = desired[0].parent if desired else None
+        result = reconcile(
+            desired,
+            live,
+            noun=CATALOGUE.named(kind).noun,
+            problem=self.ctx.problem,
+            within=f"in {parent or self.site.address}",
+            fallback=self._by_space,
+        )
+        for address, matched in result.matched.items():
+            self.ctx.known_ids[address] = matched.id
         previous_create: Action | None = None
-        for item in desired:
-            found = matched.get(item.address)
+        for item, found in result.entries:
             if item.absent:
                 if found is not None:
                     self._delete(found, item)
@@ -131,13 +128,11 @@ class TreePlanner(GroupPlanning):
                     live_id=found.id,
                 )
                 action.payload = {"fields": self._payload_fields(changes, fields)} | extra
-                if item.address != found.address:
-                    action.notes.append(f"was {found.address}")
+                action.notes += was(item, found)
                 self.add(action)
-        for resource in live:
-            if resource.id not in taken:
-                self._delete(resource, None)
-        return matched
+        for resource in result.unmatched:
+            self._delete(resource, None)  # the list is exact
+        return result.matched
 
     def plan_order(
         self,
@@ -281,6 +276,8 @@ class TreePlanner(GroupPlanning):
             if section.absent:
                 continue
             live = matched.get(section.address)
+            if live is None and section.pinned_id:
+                continue  # pinned to an id the site does not have: a problem, not a create
             spaces = section.entry.siteSpaces
             path: Path = (*base, index, "siteSpaces")
             if spaces is None:

@@ -13,6 +13,7 @@ from docsync.core.catalogue import SITE
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.site_children import reorder
@@ -150,13 +151,10 @@ class SiteKind(CrudKind):
         action.notes.append("`type` is set only when a site is created: the site is replaced")
         return ctx.add(action)
 
-    def plan(self, ctx: PlanContext) -> None:
-        super().plan(ctx)
-        for desired in ctx.desired.by_kind[self.name]:
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
+        for desired, live in result.entries if result else []:
             if desired.absent:
-                continue
-            live = self.match(desired, ctx)
-            if live is None and desired.pinned_id:
                 continue
             replaced = any(
                 a.verb == "replace" and a.address == desired.address for a in ctx.actions
@@ -169,6 +167,7 @@ class SiteKind(CrudKind):
                 planner.plan()
             self._plan_reorder(desired, planner, ctx)
             self._plan_publish(desired, live, ctx)
+        return result
 
     def _plan_reorder(
         self, desired: DesiredResource, planner: TreePlanner, ctx: PlanContext

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.catalogue import TEAM
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.kind import Field
+from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.members import find_member
@@ -77,8 +78,8 @@ class TeamKind(CrudKind):
     def payload_value(self, f: Field, value: Any) -> Any:
         return value
 
-    def plan(self, ctx: PlanContext) -> None:
-        super().plan(ctx)
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
         # Translate member keys (emails) into user ids for the requests.
         ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
         for action in ctx.actions:
@@ -95,6 +96,7 @@ class TeamKind(CrudKind):
                 before = dict.fromkeys(after, "member")
             action.payload["members"] = {"before": before, "after": after}
             action.payload["fields"].pop("members", None)
+        return result
 
     async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
         # PUT on the collection path creates a team; it is not idempotent.

@@ -43,8 +43,8 @@ def check_references(ctx: CheckContext) -> None:
             target = CATALOGUE.named(f.ref)
             for pattern in _own_paths(declared):
                 for entry_path, entry in walk(ctx.data, pattern):
-                    if not isinstance(entry, dict):
-                        continue
+                    if not isinstance(entry, dict) or is_absent(entry):
+                        continue  # an absent entry only names what to delete
                     if f.ref_sibling:
                         parent = entry_path[:-2]
                         targets = _keys(ctx, target, _node(ctx, parent), parent)

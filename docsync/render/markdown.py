@@ -62,9 +62,13 @@ def _summary(action: Action) -> str:
     """HTML: GitHub does not render Markdown inside `<summary>`, and names must stay text."""
     where = f" — <code>{_text(action.location)}</code>" if action.location else ""
     count = len(action.changes)
+    if action.verb == "reorder" and not count:
+        # Nothing is out of place yet: the order is checked once new items are in.
+        what = "order checked after the creates"
+    else:
+        what = f"{count} change{'s' if count != 1 else ''}"
     return (
-        f"{_flag(action)}<b>{action.verb}</b> <code>{_text(action.address)}</code>{where} "
-        f"({count} change{'s' if count != 1 else ''})"
+        f"{_flag(action)}<b>{action.verb}</b> <code>{_text(action.address)}</code>{where} ({what})"
     )
 
 

@@ -1,0 +1,116 @@
+"""The one matching routine of every list docsync manages, flat (teams) or nested (a site's
+sections, a section's site spaces): manifest entries meet live resources by pinned `id` or by
+natural key; a stale pinned id is a located problem (never a create that the next plan deletes
+again); protected entries are never deleted; what no entry matches is left to the caller, who
+deletes it (an exact list, or a pruned kind) or reports it as unmanaged."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from docsync.core.paths import Path
+from docsync.core.state import DesiredResource, LiveResource
+
+Problem = Callable[[Path, str], None]
+
+
+@dataclass
+class Reconciliation:
+    """The outcome of matching one list: `entries` in manifest order, each with its live match
+    (None: to create); absent entries only when something is there to delete; entries pinned to a
+    missing id and protected entries asked to go are left out (their problem is recorded).
+    `unmatched`: live resources no entry took, in live order."""
+
+    entries: list[tuple[DesiredResource, LiveResource | None]] = field(default_factory=list)
+    unmatched: list[LiveResource] = field(default_factory=list)
+    matched: dict[str, LiveResource] = field(default_factory=dict)
+
+
+def _binned(resource: LiveResource) -> bool:
+    """A deleted resource read back because an entry pins it: it matches only by that id."""
+    return resource.address.endswith("(deleted)")
+
+
+def reconcile(
+    desired: Sequence[DesiredResource],
+    live: Sequence[LiveResource],
+    *,
+    noun: str,
+    problem: Problem,
+    within: str = "in the organization",
+    missing_pin: Callable[[DesiredResource], None] | None = None,
+    fallback: Callable[[DesiredResource, list[LiveResource]], LiveResource | None] | None = None,
+) -> Reconciliation:
+    """Matches `desired` (one list of the manifest) against `live` (the same list, read).
+
+    Pinned ids are matched first, so an entry renamed through its id keeps its resource even
+    when another entry now has its old key. `fallback` may match an entry that has no key of
+    its own (a site space written without `path`) among the live resources still free."""
+    by_id = {r.id: r for r in live}
+    by_key: dict[str, list[LiveResource]] = defaultdict(list)
+    for resource in live:
+        if not _binned(resource):
+            by_key[resource.key].append(resource)
+    taken: set[str] = set()
+    found: dict[int, LiveResource | None] = {}
+    dropped: set[int] = set()
+    for index, item in enumerate(desired):
+        if not item.pinned_id:
+            continue
+        match = by_id.get(item.pinned_id)
+        if match is None or match.id in taken:
+            if not item.absent:
+                if missing_pin is not None:
+                    missing_pin(item)
+                else:
+                    problem(
+                        (*item.path, "id"),
+                        f"no {noun} with id {item.pinned_id!r} {within}; "
+                        "remove `id:` to create it anew",
+                    )
+            dropped.add(index)
+            continue
+        taken.add(match.id)
+        found[index] = match
+    for index, item in enumerate(desired):
+        if item.pinned_id:
+            continue
+        candidates = [r for r in by_key.get(item.key, []) if r.id not in taken]
+        if len(candidates) > 1:
+            ids = ", ".join(r.id for r in candidates)
+            problem(
+                item.path,
+                f"{item.address}: {len(candidates)} live {noun}s have this key (ids {ids}); pin "
+                "the one you mean with `id:` in the manifest, or rename the others",
+            )
+            dropped.add(index)
+            continue
+        match = candidates[0] if candidates else None
+        if match is None and fallback is not None:
+            match = fallback(item, [r for r in live if r.id not in taken])
+        if match is not None:
+            taken.add(match.id)
+        found[index] = match
+    result = Reconciliation()
+    for index, item in enumerate(desired):
+        if index in dropped:
+            continue
+        match = found.get(index)
+        if match is not None:
+            result.matched[item.address] = match
+        if item.absent:
+            if match is None:
+                continue  # already gone
+            if item.protect:
+                problem(item.path, "is protected (`protect: true`) and cannot be deleted")
+                continue
+        result.entries.append((item, match))
+    result.unmatched = [r for r in live if r.id not in taken]
+    return result
+
+
+def was(desired: DesiredResource, live: LiveResource) -> list[str]:
+    """The note of an update that renames or moves a resource."""
+    return [f"was {live.address}"] if desired.address != live.address else []

@@ -1,0 +1,90 @@
+"""Planner tests without HTTP: a manifest (YAML text) and live state (API-shaped items per
+kind) in, the plan's actions or its problems out."""
+
+from __future__ import annotations
+
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from docsync.core.model import Plan
+from docsync.core.state import LiveState
+from docsync.engine.planner import diff
+from docsync.kinds import KINDS
+from docsync.manifest import load_manifests
+
+ORG: dict[str, Any] = {"id": "org_acme", "title": "Acme"}
+
+
+def live_state(items: dict[str, Any], organization: dict[str, Any] | None = None) -> LiveState:
+    """`items`: kind name -> what that kind's fetch returns (lists of API objects; a site's
+    structure under `_structure`, a team's members under `_members`)."""
+    live = LiveState(organization or ORG)
+    for kind in KINDS:
+        if kind.name in items or kind.name == "settings":
+            raw = items.get(kind.name)
+            if kind.name == "member" and isinstance(raw, list):
+                raw = {"members": raw, "me": None}
+            for resource in kind.to_live(raw, live):
+                live.add(resource)
+            live.fetched.add(kind.name)
+    return live
+
+
+def plan(
+    manifest: str, items: dict[str, Any] | None = None, organization: dict[str, Any] | None = None
+) -> Plan:
+    """The plan of `manifest` (YAML, `organization: org_acme` added) against `items`."""
+    text = "organization: org_acme\n" + textwrap.dedent(manifest)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "manifest.yaml"
+        path.write_text(text, encoding="utf-8")
+        loaded = load_manifests([path], environ={})
+        return diff(
+            loaded, live_state(items or {}, organization), [k for k in KINDS if not k.nested]
+        )
+
+
+def steps(result: Plan) -> list[str]:
+    """`verb address` of every action, in plan order."""
+    return [f"{a.verb} {a.address}" for a in result.actions]
+
+
+def site(
+    site_id: str, title: str, structure: list[dict[str, Any]], **fields: Any
+) -> dict[str, Any]:
+    """A live site with a structure of sections (or groups) as the structure read returns it."""
+    return {
+        "id": site_id,
+        "title": title,
+        "visibility": "public",
+        "published": False,
+        "_structure": {"type": "sections", "structure": structure},
+    } | fields
+
+
+def section(
+    section_id: str, title: str, *site_spaces: dict[str, Any], **extra: Any
+) -> dict[str, Any]:
+    return {
+        "object": "site-section",
+        "id": section_id,
+        "title": title,
+        "path": title.lower().replace(" ", "-"),
+        "default": False,
+        "siteSpaces": list(site_spaces),
+    } | extra
+
+
+def site_space(item_id: str, space_id: str, path: str, default: bool = False) -> dict[str, Any]:
+    return {"id": item_id, "space": {"id": space_id}, "path": path, "default": default}
+
+
+def group(group_id: str, title: str, *sections: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "object": "site-section-group",
+        "id": group_id,
+        "title": title,
+        "sections": list(sections),
+    }

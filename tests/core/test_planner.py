@@ -1,0 +1,230 @@
+"""Desired + live -> actions, without HTTP, for every kind (the end-to-end tests prove the HTTP
+side). Each case: a manifest, the live state as the API shows it, the expected plan steps or
+the expected problem."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from docsync.core.errors import PlanProblems
+from docsync.render.markdown import render_markdown
+from tests.core import plankit as k
+
+GUIDES = {"id": "sp1", "title": "Guides"}
+
+
+def docs_sections(*sections: str) -> str:
+    """A manifest of the site Docs with these sections (YAML flow mappings)."""
+    return "sites:\n  - title: Docs\n    sections:\n" + "".join(f"      - {s}\n" for s in sections)
+
+
+API = {"id": "sp2", "title": "API"}
+DOCS = k.site(
+    "s1",
+    "Docs",
+    [
+        k.section("sec1", "Guides", k.site_space("ss1", "sp1", "guides", True), default=True),
+        k.section("sec2", "API", k.site_space("ss2", "sp2", "api", True)),
+    ],
+)
+LIVE: dict[str, Any] = {
+    "member": [
+        {"id": "u1", "role": "admin", "user": {"id": "u1", "email": "ada@acme.example"}},
+        {"id": "u2", "role": "read", "user": {"id": "u2", "email": "lin@acme.example"}},
+    ],
+    "team": [{"id": "t1", "title": "Platform"}],
+    "saml": [{"id": "sa1", "label": "Okta", "ssoURL": "https://okta.example/sso"}],
+    "collection": [{"id": "c1", "title": "Dev"}, {"id": "c2", "title": "Old"}],
+    "space": [GUIDES | {"parent": "c1"}, API, {"id": "sp3", "title": "Notes", "parent": "c2"}],
+    "openapi": [{"id": "spec", "slug": "spec", "sourceURL": "https://acme.example/o.yaml"}],
+    "translation": [{"id": "tr1", "title": "French"}],
+    "site": [DOCS],
+}
+
+CASES = [
+    # (name, manifest, expected steps)
+    (
+        "member role",
+        "members: [{email: LIN@acme.example, role: edit}]",
+        ['update member["lin@acme.example"]'],
+    ),
+    ("team rename by id", "teams: [{id: t1, title: Core}]", ['update team["Core"]']),
+    ("team create", "teams: [{title: Docs}]", ['create team["Docs"]']),
+    ("team prune", "prune: [teams]\nteams: []", ['delete team["Platform"]']),
+    (
+        "saml update",
+        "saml: [{label: Okta, ssoURL: 'https://okta.example/new'}]",
+        ['update saml["Okta"]'],
+    ),
+    (
+        "collection absent",
+        "collections: [{title: Old, state: absent}]\n"
+        "spaces: [{title: Notes, collection: Old, state: absent}]",
+        ['delete space["Old/Notes"]', 'delete collection["Old"]'],
+    ),
+    ("space move", "spaces: [{id: sp2, title: API, collection: Dev}]", ['update space["Dev/API"]']),
+    (
+        "openapi source",
+        "openapi: [{slug: spec, source: {url: 'https://acme.example/p.yaml'}}]",
+        ['update openapi["spec"]'],
+    ),
+    (
+        "translation delete",
+        "translations: [{title: French, state: absent}]",
+        ['delete translation["French"]'],
+    ),
+    ("settings", "settings: {defaultContent: {site: Docs}}", ["update settings"]),
+    ("site unchanged", "sites: [{title: Docs}]", []),
+    (
+        "section rename by id",
+        docs_sections(
+            "{id: sec1, title: Start, siteSpaces: [{space: Guides, path: guides, default: true}]}",
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        ),
+        ['update site["Docs"].section["Start"]'],
+    ),
+    (
+        "site space added",
+        docs_sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides, default: true}, "
+            "{space: API, path: more}]}",
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        ),
+        ['create site["Docs"].section["Guides"].site_space["more"]', 'reorder site["Docs"]'],
+    ),
+    (
+        "exact list deletes",
+        docs_sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides, default: true}]}",
+        ),
+        ['delete site["Docs"].section["API"]'],
+    ),
+    (
+        "group created in written order",
+        "sites:\n  - title: Docs\n    sectionGroups: [{title: G, sections: [API, Guides]}]",
+        ['create site["Docs"].section_group["G"]'],
+    ),
+]
+
+
+@pytest.mark.parametrize(("manifest", "expected"), [pytest.param(m, e, id=n) for n, m, e in CASES])
+def test_plan_steps(manifest: str, expected: list[str]) -> None:
+    assert k.steps(k.plan(manifest, LIVE)) == expected
+
+
+PROBLEMS = [
+    (
+        "team pinned to a missing id",
+        "teams: [{id: t_gone, title: X}]",
+        "teams[0].id: no team with id 't_gone' in the organization",
+    ),
+    (
+        "section pinned to a missing id",
+        docs_sections(
+            "{id: sec_gone, title: Guides, siteSpaces: [{space: Guides, path: guides}]}",
+        ),
+        "sites[0].sections[0].id: no section with id 'sec_gone' in site[\"Docs\"]; remove `id:`",
+    ),
+    (
+        "site space pinned to a missing id",
+        docs_sections(
+            "{title: Guides, siteSpaces: [{id: ss_gone, space: Guides, path: guides}]}",
+            "{title: API}",
+        ),
+        "sites[0].sections[0].siteSpaces[0].id: no site space with id 'ss_gone' "
+        'in site["Docs"].section["Guides"]',
+    ),
+    (
+        "group pinned to a missing id",
+        "sites:\n  - title: Docs\n    sectionGroups: [{id: g_gone, title: G, sections: [API]}]",
+        "sites[0].sectionGroups[0].id: no section group with id 'g_gone' in site[\"Docs\"]",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"), [pytest.param(m, e, id=n) for n, m, e in PROBLEMS]
+)
+def test_a_stale_pinned_id_is_a_located_problem_never_a_create(manifest: str, message: str) -> None:
+    with pytest.raises(PlanProblems) as raised:
+        k.plan(manifest, LIVE)
+    assert message in str(raised.value)
+    assert "manifest.yaml:" in str(raised.value)
+
+
+def test_a_pinned_section_found_again_is_updated_not_recreated() -> None:
+    manifest = docs_sections(
+        "{id: sec2, title: API}",
+        "{id: sec1, title: Guides}",
+    )
+    steps = k.steps(k.plan(manifest, LIVE))
+    assert not [s for s in steps if s.startswith(("create", "delete"))], steps
+
+
+def test_replacing_the_default_site_is_refused_while_planning() -> None:
+    live = {"site": [k.site("s1", "Docs", [], type="basic")]}
+    organization = k.ORG | {"defaultContent": {"type": "site", "site": "s1"}}
+    with pytest.raises(PlanProblems) as raised:
+        k.plan("sites: [{title: Docs, type: premium}]", live, organization)
+    message = str(raised.value)
+    assert "manifest.yaml:" in message and 'site["Docs"] would be replaced' in message
+    assert "settings refers to it" in message
+
+
+def test_replacing_a_site_nothing_names_is_planned() -> None:
+    live = {"site": [k.site("s1", "Docs", [], type="basic")]}
+    assert k.steps(k.plan("sites: [{title: Docs, type: premium}]", live)) == [
+        'replace site["Docs"]'
+    ]
+
+
+def test_group_members_are_shown_as_written_and_compared_as_a_set() -> None:
+    live = {
+        "space": [GUIDES, API],
+        "site": [
+            k.site(
+                "s1",
+                "Docs",
+                [
+                    k.group(
+                        "g1",
+                        "G",
+                        k.section("sec1", "Guides", k.site_space("ss1", "sp1", "guides", True)),
+                        k.section("sec2", "API", k.site_space("ss2", "sp2", "api", True)),
+                    ),
+                ],
+            )
+        ],
+    }
+    same = "sites:\n  - title: Docs\n    sectionGroups: [{title: G, sections: [API, Guides]}]"
+    group = k.plan(same, live)
+    assert [a for a in group.actions if a.kind == "section_group"] == []
+    created = k.plan(same.replace("title: G", "title: H"), live)
+    change = next(
+        c
+        for a in created.actions
+        if a.verb == "create" and a.kind == "section_group"
+        for c in a.changes
+        if c.field == "sections"
+    )
+    assert change.after == ['site["Docs"].section["API"]', 'site["Docs"].section["Guides"]']
+
+
+def test_a_new_sites_order_check_is_not_shown_as_zero_changes() -> None:
+    manifest = (
+        "sites:\n  - title: New\n    sections:\n"
+        "      - {title: Start, siteSpaces: [{space: Guides, path: a}, {space: API, path: b}]}"
+    )
+    result = k.plan(manifest, {"space": [GUIDES, API]})
+    assert "reorder" in [a.verb for a in result.actions]
+    markdown = render_markdown(result)
+    assert "(0 changes)" not in markdown
+    assert "(order checked after the creates)" in markdown
+
+
+def test_a_protected_site_is_never_replaced() -> None:
+    live = {"site": [k.site("s1", "Docs", [], type="basic")]}
+    with pytest.raises(PlanProblems, match="forces a replace, but is protected"):
+        k.plan("sites: [{title: Docs, type: premium, protect: true}]", live)
