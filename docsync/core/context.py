@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,8 @@ class PlanContext:
     known_ids: dict[str, str] = field(default_factory=dict)
     #: (address, field) pairs whose values are secret, live or desired
     sensitive_fields: set[tuple[str, str]] = field(default_factory=set)
+    #: address -> the actions planned on it so far, in plan order
+    actions_at: dict[str, list[Action]] = field(default_factory=lambda: defaultdict(list))
 
     @property
     def prune(self) -> set[str]:
@@ -55,20 +58,20 @@ class PlanContext:
         first, then a live resource (by id or name). Records a problem and returns None if none
         or several match."""
         noun = noun or kind
-        wanted = [d for d in self.desired.by_kind[kind] if not d.absent]
-        hits = {d.address for d in wanted if ref in (d.name, d.key, d.pinned_id)}
+        hits = set(self.desired.named.get((kind, ref), ()))
         if not hits:
-            live = self.live.by_kind[kind]
-            by_id = [r.address for r in live if r.id == ref]
-            hits = set(by_id) or {r.address for r in live if ref in (r.name, r.key)}
+            by_id = self.live.by_id.get((kind, ref))
+            named = self.live.named.get((kind, ref), [])
+            hits = {by_id.address} if by_id else {r.address for r in named}
             if len(hits) > 1:
-                ids = ", ".join(sorted(r.id for r in live if ref in (r.name, r.key)))
+                ids = ", ".join(sorted({r.id for r in named}))
                 self.problem(path, f"{noun} {ref!r} is ambiguous: live ids {ids}; use the id")
                 return None
         if len(hits) > 1:
             self.problem(path, f"{noun} {ref!r} names several manifest entries; use an id")
             return None
         if not hits:
+            wanted = [d for d in self.desired.by_kind[kind] if not d.absent]
             names = {d.name for d in wanted} | {r.name for r in self.live.by_kind[kind]}
             close = difflib.get_close_matches(ref, sorted(names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -89,6 +92,7 @@ class PlanContext:
 
     def add(self, action: Action) -> Action:
         self.actions.append(action)
+        self.actions_at[action.address].append(action)
         return action
 
 

@@ -19,13 +19,21 @@ _BRINGS_INTO_BEING = ("create", "replace", "restore")
 def link(actions: list[Action], live: LiveState) -> list[str]:
     """Fills `depends_on` of every action; returns problems (deletes that something needs)."""
     by_address: dict[str, list[Action]] = defaultdict(list)
+    by_live_id: dict[tuple[str, str], list[Action]] = defaultdict(list)
+    deleted_under: dict[str, list[Action]] = defaultdict(list)
     for action in actions:
         by_address[action.address].append(action)
+        if action.live_id is not None:
+            by_live_id[(action.kind, action.live_id)].append(action)
+        if action.verb == "delete":
+            for ancestor in _ancestors(action.address):
+                deleted_under[ancestor].append(action)
+    holders = _holders(live)
     problems: list[str] = []
     for action in actions:
         needs: list[Action] = []
         if action.verb == "replace":
-            problems += _replacing_held(action, live, actions)
+            problems += _replacing_held(action, holders, by_address)
         if action.verb != "delete":
             for target in set(refs_in(action.payload)) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
@@ -34,13 +42,13 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
             same_address = by_address[action.address]
             needs += same_address[: same_address.index(action)]
         else:
-            for holder in _holders_of(action.address, live):
+            for holder in holders.get(action.address, []):
                 # A holder renamed or moved in this plan acts under its new address.
-                holder_actions = [
+                holder_actions = list(by_address.get(holder.address, []))
+                holder_actions += [
                     a
-                    for a in actions
-                    if a.address == holder.address
-                    or (a.kind == holder.kind and a.live_id == holder.id)
+                    for a in by_live_id.get((holder.kind, holder.id), [])
+                    if a.address != holder.address
                 ]
                 if not any(_releases(a, action.address) for a in holder_actions):
                     problems.append(
@@ -49,13 +57,7 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
                     )
                 needs += holder_actions
             # Children that are deleted go first.
-            needs += [
-                a
-                for address, group in by_address.items()
-                if address.startswith(action.address + ".")
-                for a in group
-                if a.verb == "delete"
-            ]
+            needs += deleted_under.get(action.address, [])
         # Kinds may have set dependencies of their own (a site's publish waits for its tree).
         action.depends_on = sorted(
             {a.key for a in needs if a is not action} | set(action.depends_on)
@@ -63,13 +65,17 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
     return problems
 
 
-def _replacing_held(action: Action, live: LiveState, actions: list[Action]) -> list[str]:
+def _replacing_held(
+    action: Action,
+    holders: dict[str, list[LiveResource]],
+    by_address: dict[str, list[Action]],
+) -> list[str]:
     """A replace deletes the live resource before it creates the new one, and the API refuses
     to delete what another resource names (the organization's default site): refuse it while
     planning, located, rather than fail half-way through an apply."""
     problems = []
-    for holder in _holders_of(action.address, live):
-        holder_actions = [a for a in actions if a.address == holder.address]
+    for holder in holders.get(action.address, []):
+        holder_actions = by_address.get(holder.address, [])
         if any(_releases(a, action.address) for a in holder_actions):
             continue
         where = f"{action.location}: " if action.location else ""
@@ -101,8 +107,14 @@ def _ancestors(addr: str) -> set[str]:
     return {"].".join(parts[:i]) + "]" for i in range(1, len(parts))}
 
 
-def _holders_of(addr: str, live: LiveState) -> list[LiveResource]:
-    return [r for group in live.by_kind.values() for r in group if addr in r.refs]
+def _holders(live: LiveState) -> dict[str, list[LiveResource]]:
+    """address -> the live resources that refer to it."""
+    found: dict[str, list[LiveResource]] = defaultdict(list)
+    for group in live.by_kind.values():
+        for resource in group:
+            for target in resource.refs:
+                found[target].append(resource)
+    return found
 
 
 def _releases(action: Action, addr: str) -> bool:

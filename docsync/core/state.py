@@ -52,6 +52,9 @@ class LiveState:
         self.ambiguous: dict[str, list[str]] = {}
         #: the id of the API token's own user, when the API says
         self.me: str | None = None
+        #: (kind, name or key) -> the resources that have it: references resolve without scans
+        self.named: dict[tuple[str, str], list[LiveResource]] = defaultdict(list)
+        self._folded: dict[tuple[str, str], LiveResource] | None = None
 
     @property
     def org_id(self) -> str:
@@ -74,6 +77,18 @@ class LiveState:
         self.by_kind[resource.kind].append(resource)
         self.by_address[resource.address] = resource
         self.by_id[(resource.kind, resource.id)] = resource
+        for name in {resource.name, resource.key}:
+            self.named[(resource.kind, name)].append(resource)
+        self._folded = None
+
+    def by_folded_key(self, kind: str, key: str) -> LiveResource | None:
+        """A resource by its key in any case (emails): the first one read."""
+        if self._folded is None:
+            self._folded = {}
+            for group in self.by_kind.values():
+                for r in group:
+                    self._folded.setdefault((r.kind, r.key.casefold()), r)
+        return self._folded.get((kind, key.casefold()))
 
     def ambiguity(self, kind: str, plain: str) -> str | None:
         """The problem with matching `plain` by key, when several live resources have it."""
@@ -98,7 +113,13 @@ class DesiredState:
     def __init__(self) -> None:
         self.by_kind: dict[str, list[DesiredResource]] = defaultdict(list)
         self.by_address: dict[str, DesiredResource] = {}
+        #: (kind, name, key or pinned id) -> addresses of the entries (not absent) that have it
+        self.named: dict[tuple[str, str], set[str]] = defaultdict(set)
 
     def add(self, resource: DesiredResource) -> None:
         self.by_kind[resource.kind].append(resource)
         self.by_address.setdefault(resource.address, resource)
+        if not resource.absent:
+            for name in {resource.name, resource.key, resource.pinned_id}:
+                if name is not None:
+                    self.named[(resource.kind, name)].add(resource.address)

@@ -68,6 +68,7 @@ async def apply_plan(
 ) -> ApplyReport:
     """Runs every action whose dependencies are done, at most `parallelism` at a time."""
     by_key = {a.key: a for a in plan.actions}
+    order = {a.key: i for i, a in enumerate(plan.actions)}
     waiting = {a.key: {d for d in a.depends_on if d in by_key} for a in plan.actions}
     dependents: dict[str, list[str]] = {key: [] for key in by_key}
     for key, deps in waiting.items():
@@ -75,14 +76,11 @@ async def apply_plan(
             dependents[dep].append(key)
     report = ApplyReport()
     finished: set[str] = set()
-    succeeded: set[str] = set()
     gate = asyncio.Semaphore(max(1, parallelism))
 
     def record(result: ActionResult) -> None:
         report.results.append(result)
         finished.add(result.action.key)
-        if result.outcome == "done":
-            succeeded.add(result.action.key)
         if on_result:
             on_result(result)
 
@@ -114,24 +112,28 @@ async def apply_plan(
     running: dict[asyncio.Task[ActionResult], str] = {}
     started: set[str] = set()
 
-    def start_ready() -> None:
-        for key, deps in waiting.items():
-            if key in started or key in finished:
-                continue
-            if deps <= succeeded:
+    # Dependencies not yet done, per action: a completion looks only at its own dependents.
+    pending = {key: len(deps) for key, deps in waiting.items()}
+
+    def start(keys: list[str]) -> None:
+        for key in keys:
+            if key not in started and key not in finished and pending[key] == 0:
                 started.add(key)
                 running[asyncio.ensure_future(run_one(by_key[key]))] = key
 
-    start_ready()
+    start(list(by_key))
     while running:
         done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
+        for task in sorted(done, key=lambda t: order[running[t]]):
             key = running.pop(task)
             result = task.result()
             record(result)
             if result.outcome == "failed":
                 skip_dependents(key, f"{result.action.verb} {result.action.address} failed")
-        start_ready()
+                continue
+            for child in dependents[key]:
+                pending[child] -= 1
+            start(dependents[key])
     # Anything left waits on a skipped action (already recorded) or was never reachable.
     for key in by_key:
         if key not in finished:

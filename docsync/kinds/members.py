@@ -85,5 +85,4 @@ def find_member(user: str, ctx: PlanContext) -> LiveResource | None:
     by_id = ctx.live.by_id.get(("member", user))
     if by_id is not None:
         return by_id
-    folded = user.casefold()
-    return next((m for m in ctx.live.by_kind["member"] if m.key.casefold() == folded), None)
+    return ctx.live.by_folded_key("member", user)

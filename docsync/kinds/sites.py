@@ -156,9 +156,7 @@ class SiteKind(CrudKind):
         for desired, live in result.entries if result else []:
             if desired.absent:
                 continue
-            replaced = any(
-                a.verb == "replace" and a.address == desired.address for a in ctx.actions
-            )
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
             if replaced:
                 live = None
             tree = live.raw.get("_tree") if live is not None else None
@@ -166,7 +164,7 @@ class SiteKind(CrudKind):
             if _manages_tree(desired.entry):
                 planner.plan()
             self._plan_reorder(desired, planner, ctx)
-            self._plan_publish(desired, live, ctx)
+            self._plan_publish(desired, live, ctx, planner)
         return result
 
     def _plan_reorder(
@@ -191,7 +189,11 @@ class SiteKind(CrudKind):
         ctx.add(action)
 
     def _plan_publish(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+        self,
+        desired: DesiredResource,
+        live: LiveResource | None,
+        ctx: PlanContext,
+        planner: TreePlanner,
     ) -> None:
         if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
             return
@@ -200,11 +202,9 @@ class SiteKind(CrudKind):
         if wanted == now:
             return
         verb: Verb = "publish" if wanted else "unpublish"
-        mine = [
-            a.key
-            for a in ctx.actions
-            if a.address == desired.address or a.address.startswith(desired.address + ".")
-        ]
+        # The site's own actions and its tree's: published once all of them are done.
+        mine = [a.key for a in ctx.actions_at[desired.address]]
+        mine += [a.key for a in planner.actions]
         action = Action(
             verb,
             self.name,

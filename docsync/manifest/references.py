@@ -41,16 +41,20 @@ def check_references(ctx: CheckContext) -> None:
             if f.ref is None or f.ref_live:
                 continue
             target = CATALOGUE.named(f.ref)
+            everywhere = None if f.ref_sibling else _keys(ctx, target, ctx.data, ())
+            siblings: dict[Path, dict[str, list[Path]]] = {}
             for pattern in _own_paths(declared):
                 for entry_path, entry in walk(ctx.data, pattern):
                     if not isinstance(entry, dict) or is_absent(entry):
                         continue  # an absent entry only names what to delete
-                    if f.ref_sibling:
+                    if everywhere is None:
                         parent = entry_path[:-2]
-                        targets = _keys(ctx, target, _node(ctx, parent), parent)
+                        if parent not in siblings:
+                            siblings[parent] = _keys(ctx, target, _node(ctx, parent), parent)
+                        targets = siblings[parent]
                         scope = f"of this {CATALOGUE.named(declared.parents[0]).noun}"
                     else:
-                        targets = _keys(ctx, target, ctx.data, ())
+                        targets = everywhere
                         scope = "in this manifest"
                     for where, value in _values(entry, entry_path, f.name, f.ref_at):
                         _resolve(ctx, where, value, targets, target, scope)
