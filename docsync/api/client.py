@@ -7,8 +7,9 @@ import logging
 import os
 import random
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
@@ -28,6 +29,7 @@ from docsync.api.errors import (
 )
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import HOPELESS, NOT_SENT, RETRYABLE_STATUSES, RetryPolicy, asked_wait
+from docsync.api.routes import call_kind
 
 logger = logging.getLogger("docsync.api")
 
@@ -47,6 +49,24 @@ class RequestStats:
     retries: int = 0
     seconds: float = 0.0
     waited: float = 0.0
+    #: requests by kind of call, `METHOD /route/{template}` (retries included)
+    calls: Counter[str] = field(default_factory=Counter)
+
+    def since(self, earlier: RequestStats) -> RequestStats:
+        """What was spent after `earlier` (a `copy()` taken then)."""
+        return RequestStats(
+            self.requests - earlier.requests,
+            self.retries - earlier.retries,
+            self.seconds - earlier.seconds,
+            self.waited - earlier.waited,
+            self.calls - earlier.calls,
+        )
+
+    def copy(self) -> RequestStats:
+        """A snapshot, for `since`."""
+        return RequestStats(
+            self.requests, self.retries, self.seconds, self.waited, Counter(self.calls)
+        )
 
 
 class ApiClient:
@@ -101,6 +121,11 @@ class ApiClient:
         return cls(
             resolve_api_url(api_url, environ), resolve_token(environ), parallelism=parallelism
         )
+
+    @property
+    def rate_limit(self) -> int | None:
+        """Requests per rate-limit window, once the server has sent `X-RateLimit-Limit`."""
+        return self._pacer.limit
 
     def __repr__(self) -> str:
         return f"ApiClient(base_url={self.base_url!r}, parallelism={self.parallelism})"
@@ -245,6 +270,7 @@ class ApiClient:
             await self._pacer.wait()
             self.stats.waited += self._pacer.waited - before
             self._enter()
+            self.stats.calls[call_kind(method, path)] += 1
             started = time.perf_counter()
             try:
                 response = await self._http.send(request)

@@ -9,6 +9,10 @@ from docsync.api.retry import ratelimit_remaining, ratelimit_reset
 
 logger = logging.getLogger(__name__)
 
+#: X-RateLimit-Reset is in whole seconds: the window may end up to a second after it says, so a
+#: request held for the next window goes that much later, or it would meet the old one's 429.
+RESET_MARGIN = 1.0
+
 Sleep = Callable[[float], Awaitable[None]]
 Clock = Callable[[], float]
 
@@ -30,10 +34,15 @@ class RatePacer:
         self._hold_until = 0.0
         self.in_flight = 0
         self.waited = 0.0
+        #: the last `X-RateLimit-Limit` seen: requests per window (None until a server sends it)
+        self.limit: int | None = None
 
     def observe(self, headers: Mapping[str, str]) -> None:
         """Record a response's rate-limit headers; answers from an older window are ignored."""
         now = self._clock()
+        limit = headers.get("x-ratelimit-limit", "").strip()
+        if limit.isdigit() and int(limit) > 0:
+            self.limit = int(limit)
         remaining = ratelimit_remaining(headers)
         reset = ratelimit_reset(headers, now)
         if remaining is None or reset is None:
@@ -51,14 +60,14 @@ class RatePacer:
         """Seconds a new request should wait now (0 when it may go)."""
         now = self._clock()
         wait = max(0.0, self._hold_until - now)
-        if self._reset is not None and self._reset <= now:
+        if self._reset is not None and self._reset + RESET_MARGIN <= now:
             self._remaining = self._reset = None  # the window is over: budget unknown again
         if (
             self._remaining is not None
             and self._reset is not None
             and self._remaining <= self.in_flight
         ):
-            wait = max(wait, self._reset - now)
+            wait = max(wait, self._reset + RESET_MARGIN - now)
         return min(wait, self._max_wait)
 
     async def wait(self) -> None:
@@ -69,6 +78,6 @@ class RatePacer:
         logger.debug("rate limit: waiting %.1f s before the next request", delay)
         self.waited += delay
         await self._sleep(delay)
-        if self._reset is not None and self._clock() < self._reset:
+        if self._reset is not None and self._clock() < self._reset + RESET_MARGIN:
             # We waited as long as we will; let the server's next answer (or 429) decide.
             self._remaining = self._reset = None

@@ -16,6 +16,7 @@ from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.core.errors import ApplyRefused
 from docsync.engine import run
+from docsync.engine.cost import Budget, apply_requests
 from docsync.engine.executor import ActionResult, ApplyReport
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
@@ -61,6 +62,10 @@ async def plan_and_apply(
 
     async with api_session(options["api_url"], options["parallelism"]) as api:
         plan, live = await run.plan(api, loaded)
+        planned = api.stats.copy()
+        if options["verbose"]:
+            report_requests(planned, "plan")
+            click.echo(Budget(apply_requests(plan), api.rate_limit).describe(), err=True)
         if saved is not None:
             saved.check_live(live, plan)
             saved.check_same(plan)
@@ -77,7 +82,7 @@ async def plan_and_apply(
             api, plan, live, parallelism=options["parallelism"], on_result=progress
         )
         if options["verbose"]:
-            report_requests(api.stats, "plan and apply")
+            report_requests(api.stats.since(planned), "apply")
         return report
 
 

@@ -21,6 +21,7 @@ from docsync.cli.options import (
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine import run
+from docsync.engine.cost import Budget, apply_requests
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
 from docsync.manifest import LoadedManifest
@@ -36,15 +37,19 @@ async def fetch_plan(
         result = await run.plan(api, loaded)
         if verbose:
             report_requests(api.stats, "plan")
+            click.echo(Budget(apply_requests(result[0]), api.rate_limit).describe(), err=True)
         return result
 
 
 def report_requests(stats: RequestStats, what: str) -> None:
-    """-v: what the run cost in requests, the scarce resource against production."""
+    """-v: what the run cost in requests, the scarce resource against production, by kind of
+    call (`METHOD /route/{template}`), so a reviewer can check each count."""
     click.echo(
         f"{what}: {stats.requests} requests ({stats.retries} retries) in {stats.seconds:.2f} s",
         err=True,
     )
+    for call, count in sorted(stats.calls.items(), key=lambda item: (-item[1], item[0])):
+        click.echo(f"  {count:6}  {call}", err=True)
 
 
 def org_title(live: LiveState) -> str:

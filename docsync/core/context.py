@@ -103,6 +103,9 @@ class RunContext:
         self.api = api
         self.org_id = org_id
         self.ids = dict(ids)
+        #: what the API answered to creates of this apply, by address: a later action skips a
+        #: write whose effect the answer already shows
+        self.answers: dict[str, dict[str, Any]] = {}
 
     def id_of(self, address: str) -> str:
         try:

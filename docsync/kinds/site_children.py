@@ -68,13 +68,20 @@ class _Child(Kind):
             await self.set_default(action, run, action.live_id)
 
     async def finish_create(
-        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], is_default: bool
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], answer: Any
     ) -> None:
-        """What a create request could not carry: late fields, then the default flag."""
-        late = _late(self, fields)
+        """What a create request could not carry (late fields, then the default flag), unless
+        its answer already shows it: a generated path that is the one wanted, the first site
+        space of a level, which the API makes its default."""
+        shown = answer if isinstance(answer, dict) else {}
+        late = {
+            name: value
+            for name, value in _late(self, fields).items()
+            if name not in shown or shown[name] != value
+        }
         if late:
             await run.api.write("PATCH", item, late)
-        if fields.get("default") and not is_default:
+        if fields.get("default") and not shown.get("default"):
             await self.set_default(action, run, item.rsplit("/", 1)[-1])
 
     async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
@@ -104,8 +111,10 @@ class SectionKind(_Child):
         first = created.get("siteSpaces") or []
         if first and action.payload.get("first_site_space"):
             run.ids[action.payload["first_site_space"]] = str(first[0]["id"])
+            if isinstance(first[0], dict):
+                run.answers[action.payload["first_site_space"]] = first[0]
         item = f"{base}/{created['id']}"
-        await self.finish_create(action, run, item, fields, bool(created.get("default")))
+        await self.finish_create(action, run, item, fields, created)
 
 
 class SiteSpaceKind(_Child):
@@ -117,15 +126,15 @@ class SiteSpaceKind(_Child):
     ) -> None:
         if action.payload.get("made_by_section"):
             # Its section's create made it: only what that request could not carry is left.
-            own_id, is_default = run.id_of(action.address), False
+            own_id, created = run.id_of(action.address), run.answers.get(action.address)
         else:
             body = {"spaceId": fields["space"]}
             if action.payload.get("section"):
                 body["sectionId"] = run.resolve(action.payload["section"])
             created = await run.api.write("POST", base, body)
-            own_id, is_default = str(created["id"]), bool(created.get("default"))
+            own_id = str(created["id"])
             run.ids[action.address] = own_id
-        await self.finish_create(action, run, f"{base}/{own_id}", fields, is_default)
+        await self.finish_create(action, run, f"{base}/{own_id}", fields, created)
 
 
 class SectionGroupKind(_Child):

@@ -149,7 +149,13 @@ class TreePlanner(GroupPlanning):
         of place (possibly nothing)."""
         simulated = sorted(current) == sorted(desired)
         moves = plan_moves(current, desired) if simulated and current != desired else []
-        if not moves and not (placed_by_api and len(desired) > 1):
+        # A new site holds only what this apply creates, one after the other (the API appends):
+        # its order is known without reading it back, but where grouping puts sections.
+        known = self.site_live is None and (
+            set(kinds.values()) == {"site_space"}
+            or (container is None and "section_group" not in kinds.values())
+        )
+        if not moves and (known or not (placed_by_api and len(desired) > 1)):
             return
         self.placed_by_api |= not moves
         after = apply_moves(current, moves)

@@ -18,6 +18,7 @@ from docsync.api import (
     RetryPolicy,
     ServerError,
 )
+from docsync.api.ratelimit import RESET_MARGIN
 
 Build = Callable[..., ApiClient]
 OK = httpx.Response(200, json={"id": "x"})
@@ -240,10 +241,43 @@ def test_pacing_waits_for_the_reset_when_the_budget_is_spent(
 
     client = run(scenario())
     start = reset - 40
-    # Request 1 leaves 0: request 2 waits for the reset; then the budget is ample again.
-    assert sent_at == [start, reset, reset, reset]
-    assert clock.sleeps == [40.0]
-    assert client.stats.waited == 40.0
+    # Request 1 leaves 0: request 2 waits for the reset (and the second of margin a reset in
+    # whole seconds needs); then the budget is ample again.
+    after = reset + RESET_MARGIN
+    assert sent_at == [start, after, after, after]
+    assert clock.sleeps == [40.0 + RESET_MARGIN]
+    assert client.stats.waited == 40.0 + RESET_MARGIN
+
+
+def test_pacing_spans_windows_without_a_429_when_the_reset_is_rounded_down(
+    make_client: Build, clock: FakeClock
+) -> None:
+    """A server whose windows end half a second after the whole second its reset header says:
+    a budget of 3 per window, 7 requests one after the other, never a 429."""
+    start = clock.now
+    length = 10.5
+    spent: dict[int, int] = {}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        window = int((clock.now - start) // length)
+        spent[window] = spent.get(window, 0) + 1
+        ends = start + (window + 1) * length
+        headers = rate(3 - spent[window], ends) | {"X-RateLimit-Limit": "3"}
+        if spent[window] > 3:
+            return httpx.Response(429, headers=headers, json=error_body(429, "slow down"))
+        return httpx.Response(200, headers=headers, json={})
+
+    async def scenario() -> ApiClient:
+        async with make_client(handler, parallelism=1) as client:
+            for _ in range(7):
+                await client.get("/v1/orgs/o")
+            return client
+
+    client = run(scenario())
+    assert client.stats.retries == 0
+    assert client.stats.requests == 7
+    assert client.rate_limit == 3
+    assert sorted(spent) == [0, 1, 2]
 
 
 def test_pacing_waits_are_bounded_and_stale_windows_ignored(

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docsync.api import RetryPolicy
-from docsync.api.ratelimit import RatePacer
+from docsync.api.ratelimit import RESET_MARGIN, RatePacer
 from docsync.api.retry import ratelimit_remaining, ratelimit_reset, retry_after, wait_for_429
 
 NOW = 1_700_000_000.0
@@ -97,14 +97,15 @@ def test_pacer_waits_only_when_the_budget_does_not_cover_requests_in_flight() ->
     pacer.in_flight = 2
     assert pacer.delay() == 0
     pacer.in_flight = 3
-    assert pacer.delay() == 30
+    wait = 30 + RESET_MARGIN  # the reset is in whole seconds: a second of margin
+    assert pacer.delay() == wait
     pacer.observe(headers(10, NOW + 5))  # an older window's answer arriving late: ignored
-    assert pacer.delay() == 30
+    assert pacer.delay() == wait
     pacer.observe(headers(1, NOW + 30))  # the same window, lower: taken
     pacer.in_flight = 1
-    assert pacer.delay() == 30
+    assert pacer.delay() == wait
     run(pacer.wait())
-    assert clock.sleeps == [30] and pacer.waited == 30
+    assert clock.sleeps == [wait] and pacer.waited == wait
     assert pacer.delay() == 0  # the window is over
 
 
