@@ -212,12 +212,24 @@ def test_group_members_are_shown_as_written_and_compared_as_a_set() -> None:
     assert change.after == ['site["Docs"].section["API"]', 'site["Docs"].section["Guides"]']
 
 
-def test_a_new_sites_order_check_is_not_shown_as_zero_changes() -> None:
+def test_a_new_site_is_ordered_by_its_creates_without_a_check() -> None:
+    """A new site holds only what the apply creates, one after the other: nothing to re-read."""
     manifest = (
         "sites:\n  - title: New\n    sections:\n"
-        "      - {title: Start, siteSpaces: [{space: Guides, path: a}, {space: API, path: b}]}"
+        "      - {title: Start, siteSpaces: [{space: Guides, path: a}, {space: API, path: b}]}\n"
+        "      - {title: Next, siteSpaces: [{space: API, path: c}]}"
     )
     result = k.plan(manifest, {"space": [GUIDES, API]})
+    assert "reorder" not in [a.verb for a in result.actions]
+
+
+def test_an_order_check_is_not_shown_as_zero_changes() -> None:
+    manifest = docs_sections(
+        "{title: Guides, default: true, siteSpaces: [{space: Guides, path: guides}]}",
+        "{title: API, siteSpaces: [{space: API, path: api}]}",
+        "{title: Start, siteSpaces: [{space: Guides, path: a}]}",
+    )
+    result = k.plan(manifest, {"space": [GUIDES, API], "site": [DOCS]})
     assert "reorder" in [a.verb for a in result.actions]
     markdown = render_markdown(result)
     assert "(0 changes)" not in markdown

@@ -128,7 +128,8 @@ def test_plan_request_count_is_fixed(docsync: Docsync, emulator: EmulatorHandle)
         f"{org}/sites": 1,  # settings may name a site as defaultContent
     }, made
     assert "plan: 12 requests (0 retries) in " in result.stderr
-    assert result.stderr.rstrip().endswith(" s")
+    assert "\n       2  GET /v1/orgs/{organizationId}/teams/{teamId}/members\n" in result.stderr
+    assert "apply: about 0 requests" in result.stderr
 
 
 def _console(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
