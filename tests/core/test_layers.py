@@ -1,0 +1,80 @@
+"""The import graph between docsync's packages: arrows point down, and the core stands alone.
+
+Imports are read from the source (module level and inside functions, so lazy imports count;
+`if TYPE_CHECKING:` blocks do not, as they never run)."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
+
+
+def _package(module: str) -> str:
+    """`docsync.kinds.sites` -> `kinds`; a top-level module is its own package (`export`)."""
+    parts = [p for p in module.split(".") if p != "__init__"]
+    return parts[1] if len(parts) > 1 else "docsync"
+
+
+def _runtime_imports(tree: ast.AST) -> list[str]:
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append(node.module)
+            found.extend(f"{node.module}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def package_graph() -> dict[str, set[str]]:
+    """package -> the other docsync packages it imports at run time."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        own = _package(".".join(relative.parts))
+        graph[own]
+        for name in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if not name.startswith("docsync.") or name.count(".") < 1:
+                continue
+            target = _package(name)
+            submodule = PACKAGE / name.split(".")[1]
+            if target != own and (submodule.is_dir() or submodule.with_suffix(".py").exists()):
+                graph[own].add(target)
+    return graph
+
+
+def test_the_core_imports_nothing_above_it() -> None:
+    assert package_graph()["core"] <= {"errors"}
+
+
+def test_render_manifest_and_kinds_stay_below_the_engine() -> None:
+    graph = package_graph()
+    assert graph["render"] <= {"core", "errors", "docsync"}
+    assert graph["manifest"] <= {"core", "errors"}
+    assert not graph["kinds"] & {"engine", "render", "cli", "export", "emulator"}
+
+
+def test_the_emulator_shares_no_code_with_the_client_side() -> None:
+    graph = package_graph()
+    assert not graph["emulator"] & {"core", "kinds", "engine", "manifest", "api", "render"}
+
+
+def test_no_package_cycle() -> None:
+    graph = package_graph()
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as error:
+        raise AssertionError(f"a cycle between packages: {' -> '.join(error.args[1])}") from None
