@@ -8,6 +8,8 @@ fi
 stamp=.venv/.docsync-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  # The distribution was once named "docsync" (a namesake's name on the index): drop that install.
+  .venv/bin/python -m pip uninstall --quiet --disable-pip-version-check -y docsync 2>/dev/null || true
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
   touch "$stamp"
 fi

@@ -8,7 +8,6 @@ import traceback
 
 import click
 
-from docsync import __version__
 from docsync.cli.commands import COMMANDS
 from docsync.core.errors import InternalError
 from docsync.errors import DocsyncError
@@ -46,7 +45,23 @@ class DocsyncGroup(click.Group):
             sys.exit(1)
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from docsync.version import version_line
+
+    click.echo(version_line())
+    ctx.exit()
+
+
 @click.group(cls=DocsyncGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="docsync")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the commit it was built from, and exit.",
+)
 def main() -> None:
     """Describe a documentation platform in YAML; plan and apply the difference."""

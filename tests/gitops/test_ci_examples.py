@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import click
+import pytest
 import yaml
 
 from docsync.cli import main
@@ -77,3 +79,19 @@ def test_the_pre_commit_hook_runs_docsync_validate() -> None:
     assert re.search(hook["files"], "manifests/org.yaml")
     assert re.search(hook["files"], "manifests/teams.yaml.j2")
     assert not re.search(hook["files"], "README.md")
+
+
+def test_the_workflow_installs_this_project_at_a_commit_of_its_history() -> None:
+    flow = workflow()
+    package = flow["env"]["DOCSYNC_PACKAGE"]
+    match = re.fullmatch(r"docsync-iac @ git\+https://\S+/docsync@([0-9a-f]{40})", package)
+    assert match, f"not a pinned git URL of docsync-iac: {package}"
+    for job in flow["jobs"].values():
+        installs = [s["run"] for s in job["steps"] if "pip install" in s.get("run", "")]
+        assert installs == ['pip install "$DOCSYNC_PACKAGE"']
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: cannot look the pinned commit up")
+    pinned = subprocess.run(
+        ["git", "-C", str(REPO), "merge-base", "--is-ancestor", match.group(1), "HEAD"], check=False
+    )
+    assert pinned.returncode == 0, f"commit {match.group(1)} is not in this branch's history"
