@@ -1,7 +1,8 @@
 """Validate emulator answers against the response schemas of the production OpenAPI document.
 
-The document is read from `../shared/reference/gitbook-openapi.json` relative to the repository
-root; when it is absent, `conformance()` skips the calling test with the reason. Usage::
+The document is the pinned contract of `tests/contract/document.py` (fetched by
+`scripts/contract.sh`, else `../shared/reference/gitbook-openapi.json`); when it is absent,
+`conformance()` skips the calling test with the reason, or fails it under `CI=true`. Usage::
 
     from tests.emulator.conformance import check_response, conformance
 
@@ -18,18 +19,15 @@ written from the description instead.
 from __future__ import annotations
 
 import functools
-import json
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-REPO = Path(__file__).resolve().parents[2]
-SPEC_PATH = REPO.parent / "shared" / "reference" / "gitbook-openapi.json"
+from tests.contract.document import MISSING, load_spec, missing
+
 _URI = "urn:gitbook-openapi"
 
 
@@ -89,16 +87,16 @@ def _escape(path: str) -> str:
 
 @functools.cache
 def _load() -> Conformance | None:
-    if not SPEC_PATH.is_file():
-        return None
-    return Conformance(json.loads(SPEC_PATH.read_text("utf-8")))
+    spec = load_spec()
+    return None if spec is None else Conformance(spec)
 
 
 def conformance() -> Conformance:
     """The loaded checker; skips the current test when the reference document is absent."""
     checker = _load()
     if checker is None:
-        pytest.skip(f"{SPEC_PATH} is absent: the production OpenAPI document is needed")
+        missing(MISSING)
+    assert checker is not None
     return checker
 
 

@@ -1,0 +1,1 @@
+"""Tests held to the production contract (`@gitbook/api` spec/openapi.json, pinned)."""
