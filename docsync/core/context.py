@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -124,19 +123,6 @@ class RunContext:
         if isinstance(value, list):
             return [self.resolve(v) for v in value]
         return value
-
-
-def refs_in(value: Any) -> Iterable[str]:
-    """Every address a payload refers to through `{"$ref": ...}` placeholders."""
-    if isinstance(value, dict):
-        if set(value) == {"$ref"}:
-            yield value["$ref"]
-        else:
-            for item in value.values():
-                yield from refs_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from refs_in(item)
 
 
 def ref(address: Any) -> Any:

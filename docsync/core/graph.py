@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections import defaultdict
 from graphlib import CycleError, TopologicalSorter
 
-from docsync.core.context import refs_in
 from docsync.core.errors import PlanError
 from docsync.core.model import Action
 from docsync.core.state import LiveResource, LiveState
@@ -35,7 +34,7 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
         if action.verb == "replace":
             problems += _replacing_held(action, holders, by_address)
         if action.verb != "delete":
-            for target in set(refs_in(action.payload)) | _ancestors(action.address):
+            for target in set(action.payload.refs()) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
             problems += _refers_to_deleted(action, by_address)
             # Several actions on one address run in plan order (an update before its reorder).
@@ -91,7 +90,7 @@ def _refers_to_deleted(action: Action, by_address: dict[str, list[Action]]) -> l
     """A request that would name a resource this plan deletes (pruned, or `state: absent`)
     fails once that delete has run: say so while planning, before anything is changed."""
     problems = []
-    for target in sorted(set(refs_in(action.payload))):
+    for target in sorted(set(action.payload.refs())):
         verbs = {a.verb for a in by_address.get(target, [])}
         if verbs == {"delete"}:
             where = f"{action.location}: " if action.location else ""

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from docsync.core.payloads import Payload
+
 Verb = Literal[
     "create", "update", "delete", "replace", "restore", "reorder", "publish", "unpublish"
 ]
@@ -47,8 +49,9 @@ class FieldChange:
 
 @dataclass
 class Action:
-    """One step of a plan. `payload` holds what the kind needs to carry it out, as JSON data;
-    references to resources created in the same apply are `{"$ref": address}` placeholders."""
+    """One step of a plan. `payload` holds what the kind needs to carry it out (a dataclass per
+    shape of action, `core.payloads`); references to resources created in the same apply are
+    `{"$ref": address}` placeholders."""
 
     verb: Verb
     kind: str
@@ -57,7 +60,7 @@ class Action:
     location: str | None = None
     live_id: str | None = None
     depends_on: list[str] = field(default_factory=list)
-    payload: dict[str, Any] = field(default_factory=dict)
+    payload: Payload = field(default_factory=Payload)
     notes: list[str] = field(default_factory=list)
     #: readers lose access (a narrower visibility, an unpublish): flagged in every rendering
     audience_change: bool = False

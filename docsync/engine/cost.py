@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from docsync.core.catalogue import CATALOGUE
 from docsync.core.model import Action, Plan
+from docsync.core.payloads import ChildChange
 
 
 def action_requests(action: Action) -> int:
@@ -24,8 +25,9 @@ def action_requests(action: Action) -> int:
         return len(action.changes) + checked
     if action.verb != "create":
         return 1
-    own = 0 if action.payload.get("made_by_section") else 1
-    fields = action.payload.get("fields")
+    payload = action.payload
+    own = 0 if isinstance(payload, ChildChange) and payload.made_by_section else 1
+    fields = getattr(payload, "fields", None)
     declaration = CATALOGUE.by_name.get(action.kind)
     if not isinstance(fields, dict) or declaration is None:
         return own

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
+from docsync.core.payloads import Fields
 from docsync.core.state import LiveState
 
 #: Kinds counted for the deletion threshold: what a stray manifest edit could wipe out.
@@ -54,8 +55,8 @@ def lockout(plan: Plan, live: LiveState) -> list[str]:
                         f"{action.address}: the API did not say who the API token's user is "
                         "(GET /v1/user), so this removal could be that user"
                     )
-            elif "role" in action.payload.get("fields", {}):
-                roles[action.address] = action.payload["fields"]["role"]
+            elif isinstance(action.payload, Fields) and "role" in action.payload.fields:
+                roles[action.address] = action.payload.fields["role"]
         if action.kind == "settings":
             sso = next((c for c in action.changes if c.field == "sso"), None)
             if sso is not None and sso.before and not sso.after:

@@ -9,6 +9,7 @@ from docsync.api import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, address
+from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 
@@ -43,6 +44,13 @@ def field_changes(
     return out
 
 
+def fields_of(action: Action) -> Fields:
+    """The payload of a flat kind's action (anything else is a bug of the planner)."""
+    if not isinstance(action.payload, Fields):
+        raise TypeError(f"{action.key}: expected a Fields payload, got {action.payload!r}")
+    return action.payload
+
+
 def same_id(ctx: PlanContext, change: FieldChange) -> bool:
     """Whether a reference's before and after name one live resource (a rename by pinned id)."""
     before = ctx.live_id_of(change.before)
@@ -61,6 +69,8 @@ class Kind:
     needs: ClassVar[tuple[str, ...]] = ()
     prunable: ClassVar[bool] = True
     key_field: ClassVar[str] = "title"
+    #: the shape of this kind's create, update and delete payloads
+    payload_type: ClassVar[type[Fields]] = Fields
     #: planned with its parent (a site's sections), never read or planned on its own
     nested: ClassVar[bool] = False
 
@@ -253,14 +263,14 @@ class CrudKind(Kind):
 
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
         changes = self.changes(desired, None, ctx)
-        payload = {
-            "key": desired.key,
-            "fields": {
+        payload = self.payload_type(
+            key=desired.key,
+            fields={
                 f.name: self.payload_value(f, desired.fields[f.name])
                 for f in self.fields
                 if f.name in desired.fields
             },
-        }
+        )
         return ctx.add(
             Action(
                 "create",
@@ -278,10 +288,10 @@ class CrudKind(Kind):
         changes = self.changes(desired, live, ctx)
         if not changes:
             return None
-        payload = {
-            "key": desired.key,
-            "fields": {c.field: self.payload_value(self.field(c.field), c.after) for c in changes},
-        }
+        payload = self.payload_type(
+            key=desired.key,
+            fields={c.field: self.payload_value(self.field(c.field), c.after) for c in changes},
+        )
         action = Action(
             "update",
             self.name,
@@ -313,7 +323,7 @@ class CrudKind(Kind):
             changes,
             location,
             live_id=live.id,
-            payload={"key": live.key},
+            payload=self.payload_type(key=live.key),
         )
         if desired is None:
             action.notes.append(f"pruned: no manifest entry, and `prune` lists {self.section}")
@@ -396,8 +406,9 @@ class CrudKind(Kind):
         return await self.create(key, fields, run)
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        fields = run.resolve(action.payload.get("fields", {}))
-        key = str(action.payload.get("key", ""))
+        payload = fields_of(action)
+        fields = run.resolve(payload.fields)
+        key = payload.key
         if action.verb == "create":
             new_id = await self.create_once(key, fields, run)
             run.ids[action.address] = new_id

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.catalogue import SETTINGS
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action
+from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Kind, field_changes, same_id
+from docsync.kinds.base import ExportNames, Kind, field_changes, fields_of, same_id
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -77,7 +78,7 @@ class SettingsKind(Kind):
                         changes,
                         ctx.where(desired.path),
                         live_id=live.id,
-                        payload={"fields": body},
+                        payload=Fields(ADDRESS, body),
                     )
                 )
 
@@ -95,5 +96,5 @@ class SettingsKind(Kind):
 
     async def execute(self, action: Action, run: RunContext) -> None:
         await run.api.write(
-            "PATCH", f"/v1/orgs/{run.org_id}", run.resolve(action.payload["fields"])
+            "PATCH", f"/v1/orgs/{run.org_id}", run.resolve(fields_of(action).fields)
         )

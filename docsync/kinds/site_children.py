@@ -9,12 +9,13 @@ from typing import Any, ClassVar
 from docsync.core.catalogue import SECTION, SECTION_GROUP, SITE_SPACE
 from docsync.core.context import RunContext
 from docsync.core.model import Action
+from docsync.core.payloads import GroupMembership, OnSite, Reorder, child
 from docsync.kinds.base import Kind
 from docsync.kinds.site_order import Move, plan_moves
 
 
-def site_path(run: RunContext, payload: dict[str, Any]) -> str:
-    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload['site'])}"
+def site_path(run: RunContext, payload: OnSite) -> str:
+    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload.site)}"
 
 
 def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
@@ -36,8 +37,9 @@ class _Child(Kind):
         return False
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        fields = run.resolve(action.payload.get("fields", {}))
-        base = f"{site_path(run, action.payload)}/{self.path}"
+        payload = child(action)
+        fields = run.resolve(payload.fields)
+        base = f"{site_path(run, payload)}/{self.path}"
         if action.verb == "create":
             await self.create(action, run, base, fields)
         elif action.verb == "update":
@@ -57,9 +59,9 @@ class _Child(Kind):
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
     ) -> None:
         # Paths handed round between items of this level (site_tree plans it), one at a time.
-        for step in action.payload.get("paths", []):
-            sibling = f"{item.rsplit('/', 1)[0]}/{step['id']}"
-            await run.api.write("PATCH", sibling, {"path": step["path"]})
+        for step in child(action).paths:
+            sibling = f"{item.rsplit('/', 1)[0]}/{step.id}"
+            await run.api.write("PATCH", sibling, {"path": step.path})
         body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
         if body:
             await run.api.write("PATCH", item, body)
@@ -86,10 +88,13 @@ class _Child(Kind):
 
     async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
         """Makes this item its level's default: the API moves the flag through the parent."""
-        target = action.payload["default_via"]
-        base = site_path(run, action.payload)
-        if target["kind"] == "section":
-            path = f"{base}/sections/{run.resolve(target['id'])}"
+        payload = child(action)
+        target = payload.default_via
+        if target is None:
+            raise TypeError(f"{action.key}: no level to set its default through")
+        base = site_path(run, payload)
+        if target.kind == "section":
+            path = f"{base}/sections/{run.resolve(target.id)}"
             await run.api.write("PATCH", path, {"defaultSiteSpace": own_id})
         else:
             field = "defaultSiteSection" if self.name == "section" else "defaultSiteSpace"
@@ -104,15 +109,16 @@ class SectionKind(_Child):
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
     ) -> None:
         """One request makes the section and its first site space."""
-        body = {"spaceId": run.resolve(action.payload["first_space"])}
+        payload = child(action)
+        body = {"spaceId": run.resolve(payload.first_space)}
         body |= {k: fields[k] for k in ("title", "icon") if k in fields}
         created = await run.api.write("POST", base, body)
         run.ids[action.address] = str(created["id"])
         first = created.get("siteSpaces") or []
-        if first and action.payload.get("first_site_space"):
-            run.ids[action.payload["first_site_space"]] = str(first[0]["id"])
+        if first and payload.first_site_space:
+            run.ids[payload.first_site_space] = str(first[0]["id"])
             if isinstance(first[0], dict):
-                run.answers[action.payload["first_site_space"]] = first[0]
+                run.answers[payload.first_site_space] = first[0]
         item = f"{base}/{created['id']}"
         await self.finish_create(action, run, item, fields, created)
 
@@ -124,13 +130,14 @@ class SiteSpaceKind(_Child):
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
     ) -> None:
-        if action.payload.get("made_by_section"):
+        payload = child(action)
+        if payload.made_by_section:
             # Its section's create made it: only what that request could not carry is left.
             own_id, created = run.id_of(action.address), run.answers.get(action.address)
         else:
             body = {"spaceId": fields["space"]}
-            if action.payload.get("section"):
-                body["sectionId"] = run.resolve(action.payload["section"])
+            if payload.section:
+                body["sectionId"] = run.resolve(payload.section)
             created = await run.api.write("POST", base, body)
             own_id = str(created["id"])
             run.ids[action.address] = own_id
@@ -152,10 +159,10 @@ class SectionGroupKind(_Child):
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
     ) -> None:
         await super().update(action, run, item, fields)
-        membership = run.resolve(action.payload.get("membership", {}))
-        for section_id in membership.get("remove", []):
+        membership = child(action).membership or GroupMembership()
+        for section_id in run.resolve(membership.remove):
             await run.api.write("DELETE", f"{item}/sections/{section_id}")
-        for section_id in membership.get("add", []):
+        for section_id in run.resolve(membership.add):
             await run.api.write("POST", f"{item}/sections", {"sectionId": section_id})
 
 
@@ -169,12 +176,15 @@ _POINTER_TYPES = {
 async def reorder(action: Action, run: RunContext) -> None:
     """Re-reads the structure and moves only what is out of place, level by level: the order
     the API gives new items is not promised, so the moves are computed from what is there."""
-    base = site_path(run, action.payload)
+    payload = action.payload
+    if not isinstance(payload, Reorder):
+        raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
+    base = site_path(run, payload)
     structure = await run.api.get(f"{base}/structure")
-    for level in action.payload["levels"]:
-        want = [run.id_of(address) for address in level["desired"]]
-        types = {run.id_of(a): _POINTER_TYPES[k] for a, k in level["kinds"].items()}
-        container = run.id_of(level["container"]) if level.get("container") else None
+    for level in payload.levels:
+        want = [run.id_of(address) for address in level.desired]
+        types = {run.id_of(a): _POINTER_TYPES[k] for a, k in level.kinds.items()}
+        container = run.id_of(level.container) if level.container else None
         have = [i for i in current_order(structure, container) if i in types]
         for move in plan_moves(have, want):
             await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, address
+from docsync.core.payloads import ChildChange, GroupMembership, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.site_shape import GROUP_FIELDS, LiveTree, Path, desired_child, written_fields
 
@@ -32,7 +33,7 @@ class GroupPlanning:
             fields: tuple[Field, ...],
             desired: list[DesiredResource],
             live: list[LiveResource],
-            extra: dict[str, Any],
+            extra: ChildChange,
         ) -> dict[str, LiveResource]: ...
 
         def plan_order(
@@ -90,15 +91,14 @@ class GroupPlanning:
                 )
             )
         live = [self._mapped_group(g) for g in self.tree.groups]
-        extra: dict[str, Any] = {}
         before = len(self.actions)
-        matched = self.plan_level("section_group", GROUP_FIELDS, wanted, live, extra)
+        matched = self.plan_level("section_group", GROUP_FIELDS, wanted, live, ChildChange())
         self.group_matches = matched
         for action in self.actions[before:]:
-            if action.verb == "create" and "sections" in action.payload["fields"]:
+            if action.verb == "create" and "sections" in child(action).fields:
                 ordered = self.group_members.get(action.address, [])
-                action.payload["fields"]["sections"] = [ref(m) for m in ordered]
-            elif action.verb == "update" and "sections" in action.payload["fields"]:
+                child(action).fields["sections"] = [ref(m) for m in ordered]
+            elif action.verb == "update" and "sections" in child(action).fields:
                 self._membership(action, matched[action.address])
 
     def _gone_sections(self) -> set[str]:
@@ -134,21 +134,22 @@ class GroupPlanning:
 
     def _membership(self, action: Action, live: LiveResource) -> None:
         # The payload holds `$ref` placeholders; the change holds the addresses.
-        action.payload["fields"].pop("sections")
+        child(action).fields.pop("sections")
         after = set(next(c.after for c in action.changes if c.field == "sections"))
         before = set(live.fields["sections"])
         present = {s.address for s in self.sections if not s.absent}
         gone = {s.address for s in self.tree.sections} - present
-        action.payload["membership"] = {
+        child(action).membership = GroupMembership(
             # Added in the manifest's order: the API appends them, so they arrive in place.
-            "add": [ref(a) for a in (self.group_members or {})[action.address] if a not in before],
-            "remove": [ref(a) for a in sorted(before - after) if a not in gone],
-        }
+            add=[ref(a) for a in (self.group_members or {})[action.address] if a not in before],
+            remove=[ref(a) for a in sorted(before - after) if a not in gone],
+        )
         # A section that moves between groups leaves its old group first.
         for other in self.actions:
             if other is action or other.kind != "section_group" or other.verb != "update":
                 continue
-            leaving = {r["$ref"] for r in other.payload.get("membership", {}).get("remove", [])}
+            membership = child(other).membership
+            leaving = {r["$ref"] for r in membership.remove} if membership else set()
             if leaving & (after - before):
                 action.depends_on.append(other.key)
 

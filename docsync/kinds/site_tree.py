@@ -4,13 +4,14 @@ within their parent, so a renamed site or section keeps its children."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docsync.core.catalogue import CATALOGUE
 from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange
+from docsync.core.payloads import ChildChange, DefaultVia, Level, PathStep, child
 from docsync.core.reconcile import reconcile, was
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.base import field_changes
@@ -36,7 +37,7 @@ class TreePlanner(GroupPlanning):
     site_live: LiveResource | None
     tree: LiveTree
     actions: list[Action] = field(default_factory=list)
-    reorders: list[dict[str, Any]] = field(default_factory=list)
+    reorders: list[Level] = field(default_factory=list)
     moved_lines: list[FieldChange] = field(default_factory=list)
     #: some level of the reorder is only checked (the API places new items where it likes)
     placed_by_api: bool = False
@@ -51,7 +52,10 @@ class TreePlanner(GroupPlanning):
         return ref(self.site.address)
 
     def add(self, action: Action) -> Action:
-        action.payload.setdefault("site", self.site_ref)
+        if not isinstance(action.payload, ChildChange):
+            action.payload = ChildChange()
+        if action.payload.site is None:
+            action.payload.site = self.site_ref
         self.actions.append(action)
         return self.ctx.add(action)
 
@@ -90,7 +94,7 @@ class TreePlanner(GroupPlanning):
         fields: tuple[Field, ...],
         desired: list[DesiredResource],
         live: list[LiveResource],
-        extra: dict[str, Any],
+        extra: ChildChange,
     ) -> dict[str, LiveResource]:
         """Creates, updates and deletes for one list; returns desired address -> live match."""
         parent = desired[0].parent if desired else None
@@ -113,7 +117,7 @@ class TreePlanner(GroupPlanning):
             changes = self._change_set(fields, item, found)
             if found is None:
                 action = Action("create", kind, item.address, changes, self.ctx.where(item.path))
-                action.payload = {"fields": self._payload_fields(changes, fields)} | extra
+                action.payload = replace(extra, fields=self._payload_fields(changes, fields))
                 if previous_create is not None:
                     # Created one after the other, so they arrive in manifest order.
                     action.depends_on.append(previous_create.key)
@@ -127,7 +131,7 @@ class TreePlanner(GroupPlanning):
                     self.ctx.where(item.path),
                     live_id=found.id,
                 )
-                action.payload = {"fields": self._payload_fields(changes, fields)} | extra
+                action.payload = replace(extra, fields=self._payload_fields(changes, fields))
                 action.notes += was(item, found)
                 self.add(action)
         for resource in result.unmatched:
@@ -166,7 +170,7 @@ class TreePlanner(GroupPlanning):
                     move.item, f"position {before_pos}", f"position {after.index(move.item) + 1}"
                 )
             )
-        self.reorders.append({"container": container, "desired": desired, "kinds": kinds})
+        self.reorders.append(Level(container, desired, kinds))
 
     # -- the levels of a site ----------------------------------------------------------------
     def plan(self) -> None:
@@ -260,13 +264,13 @@ class TreePlanner(GroupPlanning):
             return next(c.after for c in action.changes if c.field == "path")
 
         first = cycle[0]
-        steps = [{"id": first.live_id, "path": f"docsync-swap-{first.live_id}"[:100]}]
-        steps += [{"id": a.live_id, "path": wanted(a)} for a in reversed(cycle[1:])]
-        steps.append({"id": first.live_id, "path": wanted(first)})
-        first.payload["paths"] = steps
+        steps = [PathStep(first.live_id, f"docsync-swap-{first.live_id}"[:100])]
+        steps += [PathStep(a.live_id, wanted(a)) for a in reversed(cycle[1:])]
+        steps.append(PathStep(first.live_id, wanted(first)))
+        child(first).paths = steps
         first.notes.append("paths handed round: through a temporary path, one at a time")
         for action in cycle:
-            action.payload["fields"].pop("path", None)
+            child(action).fields.pop("path", None)
             if action is not first:
                 action.depends_on.append(first.key)
 
@@ -275,7 +279,7 @@ class TreePlanner(GroupPlanning):
         base: Path = (*self.site.path, "sections")
         desired = [desired_section(e, site, (*base, i)) for i, e in enumerate(entries)]
         self.sections = desired
-        extra = {"default_via": {"kind": "site"}}
+        extra = ChildChange(default_via=DefaultVia("site"))
         matched = self.plan_level("section", SECTION_FIELDS, desired, self.tree.sections, extra)
         self.section_matches = matched
         for index, section in enumerate(desired):
@@ -302,10 +306,10 @@ class TreePlanner(GroupPlanning):
             if live is None and not present:
                 self.ctx.problem(path, "a new section needs at least one site space")
                 continue
-            extra_spaces = {
-                "section": ref(section.address),
-                "default_via": {"kind": "section", "id": ref(section.address)},
-            }
+            extra_spaces = ChildChange(
+                section=ref(section.address),
+                default_via=DefaultVia("section", ref(section.address)),
+            )
             live_spaces = self.tree.spaces_of.get(live.id, []) if live else []
             before = len(self.actions)
             found = self.plan_level(
@@ -329,11 +333,11 @@ class TreePlanner(GroupPlanning):
         create = next(
             a for a in self.actions if a.verb == "create" and a.address == section.address
         )
-        create.payload["first_space"] = ref(first.fields.get("space"))
-        create.payload["first_site_space"] = first.address
+        child(create).first_space = ref(first.fields.get("space"))
+        child(create).first_site_space = first.address
         own = next((a for a in new if a.address == first.address and a.verb == "create"), None)
         if own is not None:
-            own.payload["made_by_section"] = True
+            child(own).made_by_section = True
             own.notes.append("made by its section's create request")
 
     def _current(
@@ -356,7 +360,7 @@ class TreePlanner(GroupPlanning):
         ]
         present = [w for w in wanted if not w.absent]
         live = self.tree.root_spaces
-        extra = {"default_via": {"kind": "site"}}
+        extra = ChildChange(default_via=DefaultVia("site"))
         found = self.plan_level("site_space", SITE_SPACE_FIELDS, wanted, live, extra)
         self.plan_order(
             None,

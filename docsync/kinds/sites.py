@@ -13,9 +13,10 @@ from docsync.core.catalogue import SITE
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.payloads import Fields, OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.base import CrudKind, ExportNames, Path, fields_of
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_tree import TreePlanner
@@ -139,14 +140,14 @@ class SiteKind(CrudKind):
             differs,
             ctx.where(desired.path),
             live_id=live.id,
-            payload={
-                "key": desired.key,
-                "fields": {
+            payload=Fields(
+                desired.key,
+                {
                     f.name: self.payload_value(f, desired.fields[f.name])
                     for f in self.fields
                     if f.name in desired.fields
                 },
-            },
+            ),
         )
         action.notes.append("`type` is set only when a site is created: the site is replaced")
         return ctx.add(action)
@@ -178,7 +179,7 @@ class SiteKind(CrudKind):
             desired.address,
             planner.moved_lines,
             ctx.where(desired.path),
-            payload={"site": ref(desired.address), "levels": planner.reorders},
+            payload=Reorder(ref(desired.address), planner.reorders),
             depends_on=[a.key for a in planner.actions],
         )
         if planner.placed_by_api:
@@ -212,7 +213,7 @@ class SiteKind(CrudKind):
             [FieldChange("published", now, wanted)],
             ctx.where((*desired.path, "published")),
             live_id=live.id if live else None,
-            payload={"site": ref(desired.address)},
+            payload=OnSite(ref(desired.address)),
             depends_on=mine,
         )
         if not wanted:
@@ -256,14 +257,16 @@ class SiteKind(CrudKind):
         if action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):
-            site_id = run.resolve(action.payload["site"])
+            assert isinstance(action.payload, OnSite)
+            site_id = run.resolve(action.payload.site)
             path = f"{self.item_path(run, site_id)}/{action.verb}"
             await run.api.write("POST", path, idempotent=True)
         elif action.verb == "replace":
             assert action.live_id is not None
             await self.delete(action.live_id, run)
-            fields = run.resolve(action.payload["fields"])
-            new_id = await self.create_once(action.payload["key"], fields, run)
+            payload = fields_of(action)
+            fields = run.resolve(payload.fields)
+            new_id = await self.create_once(payload.key, fields, run)
             run.ids[action.address] = new_id
             await self.after_create(new_id, fields, run)
         else:

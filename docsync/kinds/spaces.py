@@ -10,8 +10,9 @@ from docsync.api import NotFound
 from docsync.core.catalogue import SPACE
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action, FieldChange
+from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Path
+from docsync.kinds.base import CrudKind, Path, fields_of
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -80,7 +81,7 @@ class SpaceKind(CrudKind):
             changes,
             ctx.where(desired.path),
             live_id=live.id,
-            payload={"key": desired.key, "fields": fields},
+            payload=Fields(desired.key, fields),
         )
         action.notes.append("in the bin: restored rather than created anew")
         return ctx.add(action)
@@ -105,7 +106,7 @@ class SpaceKind(CrudKind):
         if action.verb == "restore":
             assert action.live_id is not None
             await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
-            await self.update(action.live_id, run.resolve(action.payload["fields"]), run)
+            await self.update(action.live_id, run.resolve(fields_of(action).fields), run)
             return
         await super().execute(action, run)
 

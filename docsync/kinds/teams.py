@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.catalogue import TEAM
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.kind import Field
+from docsync.core.model import Action
+from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 
 class TeamKind(CrudKind):
     declaration = TEAM
+    payload_type = TeamFields
     list_path = "/v1/orgs/{org}/teams"
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
@@ -90,12 +93,14 @@ class TeamKind(CrudKind):
                 continue
             after = {ids.get(k, k): v for k, v in (change.after or {}).items()}
             before = {ids.get(k, k): v for k, v in (change.before or {}).items()}
+            payload = action.payload
+            assert isinstance(payload, TeamFields)
             if action.verb == "create":
                 # The create request carries the members (as plain members): roles follow.
-                action.payload["fields"]["memberIds"] = sorted(after)
+                payload.fields["memberIds"] = sorted(after)
                 before = dict.fromkeys(after, "member")
-            action.payload["members"] = {"before": before, "after": after}
-            action.payload["fields"].pop("members", None)
+            payload.members = Membership(before, after)
+            payload.fields.pop("members", None)
         return result
 
     async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
@@ -108,19 +113,18 @@ class TeamKind(CrudKind):
         )
         return str(created["id"])
 
-    async def execute(self, action: Any, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         await super().execute(action, run)
-        membership = action.payload.get("members")
+        payload = action.payload
+        membership = payload.members if isinstance(payload, TeamFields) else None
         if membership and action.verb in ("create", "update"):
             team_id = run.id_of(action.address) if action.verb == "create" else action.live_id
             assert team_id is not None
             await self.write_members(team_id, membership, run)
 
-    async def write_members(
-        self, team_id: str, membership: dict[str, dict[str, str]], run: RunContext
-    ) -> None:
+    async def write_members(self, team_id: str, membership: Membership, run: RunContext) -> None:
         """Reaches the desired membership with one batch PUT: adds, removals and role changes."""
-        before, after = membership["before"], membership["after"]
+        before, after = membership.before, membership.after
         body: dict[str, Any] = {}
         add = sorted(set(after) - set(before))
         remove = sorted(set(before) - set(after))

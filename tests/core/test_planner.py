@@ -240,3 +240,28 @@ def test_a_protected_site_is_never_replaced() -> None:
     live = {"site": [k.site("s1", "Docs", [], type="basic")]}
     with pytest.raises(PlanProblems, match="forces a replace, but is protected"):
         k.plan("sites: [{title: Docs, type: premium, protect: true}]", live)
+
+
+def test_every_action_carries_a_typed_payload() -> None:
+    from docsync.core.payloads import ChildChange, Fields, Level, OnSite, Reorder, TeamFields
+
+    manifest = (
+        docs_sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides, default: true}, "
+            "{space: API, path: more}]}",
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        )
+        + "teams: [{title: Docs, members: [ada@acme.example]}]\n"
+    )
+    shapes = {(a.verb, a.kind): a.payload for a in k.plan(manifest, LIVE).actions}
+    team = shapes[("create", "team")]
+    assert isinstance(team, TeamFields) and team.members is not None
+    assert team.members.after == {"u1": "member"}
+    space = shapes[("create", "site_space")]
+    assert isinstance(space, ChildChange) and isinstance(space, OnSite)
+    assert space.section == {"$ref": 'site["Docs"].section["Guides"]'}
+    assert space.default_via is not None and space.default_via.kind == "section"
+    reorder = shapes[("reorder", "site")]
+    assert isinstance(reorder, Reorder) and all(isinstance(x, Level) for x in reorder.levels)
+    assert set(reorder.refs()) == {'site["Docs"]'}
+    assert not isinstance(space, Fields)

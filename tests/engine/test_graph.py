@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from docsync.core.errors import PlanError
 from docsync.core.graph import link, order
 from docsync.core.model import Action, FieldChange
+from docsync.core.payloads import Fields
 from docsync.core.state import LiveResource, LiveState
 
 
@@ -26,7 +27,7 @@ def resource(kind: str, key: str, refs: set[str] | None = None) -> LiveResource:
 def test_create_waits_for_the_create_it_refers_to() -> None:
     team = Action("create", "team", 'team["Platform"]')
     saml = Action(
-        "create", "saml", 'saml["Okta"]', payload={"fields": {"t": {"$ref": team.address}}}
+        "create", "saml", 'saml["Okta"]', payload=Fields(fields={"t": {"$ref": team.address}})
     )
     assert link([saml, team], live_state()) == []
     assert saml.depends_on == [team.key]
@@ -36,7 +37,9 @@ def test_create_waits_for_the_create_it_refers_to() -> None:
 
 def test_reference_to_an_existing_resource_adds_no_edge() -> None:
     update = Action("update", "team", 'team["Platform"]')
-    saml = Action("create", "saml", 'saml["Okta"]', payload={"f": {"$ref": 'team["Platform"]'}})
+    saml = Action(
+        "create", "saml", 'saml["Okta"]', payload=Fields(fields={"f": {"$ref": 'team["Platform"]'}})
+    )
     link([saml, update], live_state())
     assert saml.depends_on == []
 
