@@ -43,6 +43,7 @@ CREATE INDEX IF NOT EXISTS docs_by_org ON docs (kind, org, position);
 CREATE INDEX IF NOT EXISTS docs_by_parent ON docs (parent, position);
 CREATE INDEX IF NOT EXISTS docs_by_position ON docs (position);
 CREATE INDEX IF NOT EXISTS docs_by_user ON docs (kind, org, json_extract(data, '$.user'));
+CREATE INDEX IF NOT EXISTS docs_by_site ON docs (kind, json_extract(data, '$.site'));
 CREATE INDEX IF NOT EXISTS users_by_token ON docs (json_extract(data, '$.token'))
     WHERE kind = 'user';
 CREATE INDEX IF NOT EXISTS users_by_email ON docs (py_lower(json_extract(data, '$.email')))
@@ -79,6 +80,12 @@ class Tx:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
+        # Reads repeated within one request (a site's structure re-reads its levels) are served
+        # from here; any write empties it. Callers never change a Row's data in place.
+        self._memo: dict[tuple[Any, ...], Any] = {}
+
+    def _changed(self) -> None:
+        self._memo.clear()
 
     # -- reading ---------------------------------------------------------------------------
     def get(self, kind: str, id_: str) -> Doc | None:
@@ -88,11 +95,17 @@ class Tx:
 
     def get_row(self, kind: str, id_: str) -> Row | None:
         """One resource with its org, parent and position, or None."""
+        key = ("get", kind, id_)
+        if key in self._memo:
+            memo: Row | None = self._memo[key]
+            return memo
         cur = self._conn.execute(
             f"SELECT {_COLUMNS} FROM docs WHERE kind = ? AND id = ?", (kind, id_)
         )
         found = cur.fetchone()
-        return None if found is None else _row(found)
+        row = None if found is None else _row(found)
+        self._memo[key] = row
+        return row
 
     def rows(
         self,
@@ -108,6 +121,9 @@ class Tx:
         with NO parent, pass `parent=None, any_parent=False`.
         """
         kinds = [kind] if isinstance(kind, str) else list(kind)
+        key = ("rows", tuple(kinds), org, parent, any_parent)
+        if key in self._memo:
+            return list(self._memo[key])
         sql = f"SELECT {_COLUMNS} FROM docs WHERE kind IN ({','.join('?' * len(kinds))})"
         args: list[Any] = list(kinds)
         if org is not None:
@@ -119,7 +135,11 @@ class Tx:
         elif not any_parent:
             sql += " AND parent IS NULL"
         sql += " ORDER BY position, id"
-        return [_row(values) for values in self._conn.execute(sql, args)]
+        found = [_row(values) for values in self._conn.execute(sql, args)]
+        self._memo[key] = found
+        for row in found:
+            self._memo[("get", row.kind, row.id)] = row
+        return list(found)
 
     def get_many(self, kind: str, ids: Sequence[str]) -> dict[str, Row]:
         """The resources of one kind among `ids`, by id (missing ids are absent): one batch read."""
@@ -159,6 +179,26 @@ class Tx:
                 (kind, org, *chunk),
             )
             counts.update((str(user), int(n)) for user, n in cur)
+        return counts
+
+    def count_in_sites(self, kind: str, sites: Sequence[str], *, alive: str) -> dict[str, int]:
+        """How many `kind` rows each site of `sites` holds (their `site` field, indexed), counting
+        only those whose `alive` field names a resource of that name's kind that still exists
+        (a site space whose space was purged does not count)."""
+        counts: dict[str, int] = {}
+        unique = list(dict.fromkeys(sites))
+        for start in range(0, len(unique), _BATCH):
+            chunk = unique[start : start + _BATCH]
+            cur = self._conn.execute(
+                "SELECT json_extract(d.data, '$.site'), COUNT(*) FROM docs d "
+                "WHERE d.kind = ? "
+                f"AND json_extract(d.data, '$.site') IN ({','.join('?' * len(chunk))}) "
+                "AND EXISTS (SELECT 1 FROM docs r WHERE r.kind = ? "
+                "AND r.id = json_extract(d.data, '$.' || ?)) "
+                "GROUP BY json_extract(d.data, '$.site')",
+                (kind, *chunk, alive, alive),
+            )
+            counts.update((str(site), int(n)) for site, n in cur)
         return counts
 
     def count(self, kind: str, *, parent: str) -> int:
@@ -212,6 +252,7 @@ class Tx:
 
         A duplicate `(kind, id)` raises `sqlite3.IntegrityError` (a bug in the caller).
         """
+        self._changed()
         position = self._next_position()
         self._conn.execute(
             "INSERT INTO docs (kind, id, org, parent, position, data) VALUES (?, ?, ?, ?, ?, ?)",
@@ -221,6 +262,7 @@ class Tx:
 
     def update(self, kind: str, id_: str, data: Doc) -> Doc:
         """Replace the data of an existing resource; KeyError when it does not exist."""
+        self._changed()
         cur = self._conn.execute(
             "UPDATE docs SET data = ? WHERE kind = ? AND id = ?", (json.dumps(data), kind, id_)
         )
@@ -232,6 +274,7 @@ class Tx:
         self, kind: str, id_: str, parent: str | None, *, org: str | None = None
     ) -> None:
         """Move a resource under another parent (and organization when `org` is given), last."""
+        self._changed()
         position = self._next_position()
         if org is None:
             self._conn.execute(
@@ -246,6 +289,7 @@ class Tx:
 
     def delete(self, kind: str, id_: str) -> bool:
         """Remove one resource (not its children); True when it existed."""
+        self._changed()
         cur = self._conn.execute("DELETE FROM docs WHERE kind = ? AND id = ?", (kind, id_))
         return cur.rowcount == 1
 
@@ -298,6 +342,7 @@ class Tx:
         Pass the complete list of siblings: they move after every other resource, which keeps
         their order among themselves exact and does not matter to anyone else.
         """
+        self._changed()
         start = self._next_position()
         for offset, (k, i) in enumerate(items):
             self._conn.execute(
@@ -306,6 +351,7 @@ class Tx:
 
     def clear(self) -> None:
         """Remove every resource and meta value (used by reset)."""
+        self._changed()
         self._conn.execute("DELETE FROM docs")
         self._conn.execute("DELETE FROM meta")
 

@@ -24,7 +24,7 @@ from docsync.emulator.routes import (
     sites_structure,
 )
 from docsync.emulator.routes import sites_tree as tree
-from docsync.emulator.routes.sites_views import site_view, structure_view
+from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
 
@@ -69,7 +69,7 @@ def list_sites(ctx: Ctx) -> Response:
             raise bad_request(f"type: must be one of {', '.join(SITE_TYPES)}, got {value!r}")
     if types:
         rows = [r for r in rows if r.data["type"] in types]
-    return paginate(ctx, [site_view(ctx, r) for r in rows])
+    return paginate(ctx, rows, lambda page: site_views(ctx, page))
 
 
 def create_site(ctx: Ctx) -> Response:

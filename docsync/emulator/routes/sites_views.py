@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.responses import Response
@@ -22,9 +23,17 @@ def published_url(ctx: Ctx, site: Row) -> str:
     return f"{str(ctx.request.base_url).rstrip('/')}/published/{site.org}/{name}"
 
 
-def site_view(ctx: Ctx, site: Row) -> Doc:
+def site_views(ctx: Ctx, sites: Sequence[Row]) -> list[Doc]:
+    """`site_view` of many sites, their site spaces counted in one batch read."""
+    counts = ctx.tx.count_in_sites(tree.SITE_SPACE, [s.id for s in sites], alive="space")
+    return [site_view(ctx, site, counts.get(site.id, 0)) for site in sites]
+
+
+def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
     """A `Site` with the caller's permissions; `proxy` reads back as `{origin, target}`."""
     data = site.data
+    if site_spaces is None:
+        site_spaces = len(tree.all_site_spaces(ctx.tx, site))
     content = can(ctx.member, Access.CONTENT)
     admin = can(ctx.member, Access.CONTENT_ADMIN)
     urls: Doc = {
@@ -43,7 +52,7 @@ def site_view(ctx: Ctx, site: Row) -> Doc:
         "visibility": data["visibility"],
         "defaultLevel": data.get("defaultLevel", "inherit"),
         "published": bool(data.get("published")),
-        "siteSpaces": len(tree.all_site_spaces(ctx.tx, site)),
+        "siteSpaces": site_spaces,
         "createdAt": data["createdAt"],
         "agentsContext": data.get("agentsContext", "excluded"),
         "features": [],
@@ -80,11 +89,12 @@ def _urls(url: str | None) -> Doc:
 
 def level_views(ctx: Ctx, site: Row, container: Row, base_url: str | None) -> list[Doc]:
     """The site spaces of one level (`container` = section or site) with their `default` flag."""
-    default = tree.default_site_space(ctx.tx, container)
+    level = tree.level_spaces(ctx.tx, container.id)  # without site spaces of purged spaces
+    container = tree.reload(ctx.tx, container)
+    pointer = container.data.get("defaultSiteSpace")
+    default = tree.pick_default(pointer, [row.id for row, _ in level])
     views: list[Doc] = []
-    for row in tree.level(ctx.tx, container.id):
-        space = ctx.tx.get_row("space", row.data["space"])
-        assert space is not None  # tree.level() leaves out site spaces of purged spaces
+    for row, space in level:
         body: Doc = {
             "object": "site-space",
             "id": row.id,
