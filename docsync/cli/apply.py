@@ -14,12 +14,14 @@ from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
+from docsync.cli.plan_options import plan_shape_options
 from docsync.core.errors import ApplyRefused
 from docsync.engine import run
 from docsync.engine.cost import Budget, apply_requests
 from docsync.engine.executor import ActionResult, ApplyReport
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
+from docsync.engine.target import narrow
 from docsync.manifest import LoadedManifest
 from docsync.render.text import Painter, render_plan
 
@@ -62,6 +64,8 @@ async def plan_and_apply(
 
     async with api_session(options["api_url"], options["parallelism"]) as api:
         plan, live = await run.plan(api, loaded)
+        # A saved plan is applied with the targets it was made with.
+        plan = narrow(plan, saved.targets if saved is not None else options["targets"])
         planned = api.stats.copy()
         if options["verbose"]:
             report_requests(planned, "plan")
@@ -72,7 +76,12 @@ async def plan_and_apply(
         click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False)
         if plan.empty:
             return None
-        for forced in check(plan, live, SafetyPolicy(force=options["force"])):
+        policy = SafetyPolicy.from_manifest(
+            loaded.manifest.safety,
+            force=options["force"],
+            max_delete_share=options["max_delete_share"],
+        )
+        for forced in check(plan, live, policy):
             click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
         if saved is None:
             # A saved plan was reviewed already: like Terraform, it applies without asking.
@@ -117,6 +126,7 @@ def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
 @api_options
 @common_options
 @force_option
+@plan_shape_options
 @click.option(
     "--auto-approve", is_flag=True, help="Apply without asking (required without a terminal)."
 )
@@ -131,6 +141,8 @@ def apply_command(
     no_color: bool,
     force: bool,
     auto_approve: bool,
+    targets: tuple[str, ...],
+    max_delete_share: float | None,
     **_: Any,
 ) -> None:
     """Change the organization to match the manifests (or a saved plan)."""
@@ -139,6 +151,10 @@ def apply_command(
     if plan_file is not None:
         if paths:
             raise click.UsageError("give either manifest PATHs or --plan FILE, not both")
+        if targets:
+            raise click.UsageError(
+                "--target shapes a new plan; a saved plan keeps the targets it was made with"
+            )
         saved = SavedPlan.read(plan_file)
         paths = tuple(saved.manifests.get("files", []))
         check_saved_files(plan_file, paths)
@@ -154,6 +170,8 @@ def apply_command(
         "auto_approve": auto_approve,
         "verbose": verbose,
         "force": force,
+        "targets": targets,
+        "max_delete_share": max_delete_share,
     }
     report = asyncio.run(plan_and_apply(loaded, saved, options))
     if report is None:

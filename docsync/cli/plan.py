@@ -18,12 +18,14 @@ from docsync.cli.options import (
     setup_output,
     writing,
 )
+from docsync.cli.plan_options import plan_shape_options
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine import run
 from docsync.engine.cost import Budget, apply_requests
 from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
+from docsync.engine.target import narrow
 from docsync.manifest import LoadedManifest
 from docsync.render.json import render_json
 from docsync.render.markdown import render_markdown
@@ -99,6 +101,7 @@ class PlanCommand(click.Command):
 @api_options
 @common_options
 @force_option
+@plan_shape_options
 @click.option(
     "--detailed-exitcode",
     is_flag=True,
@@ -129,14 +132,20 @@ def plan_command(
     output_format: str,
     out: str | None,
     force: bool,
+    targets: tuple[str, ...],
+    max_delete_share: float | None,
     **_: Any,
 ) -> None:
     """Show what `apply` would change, field by field."""
     color = setup_output(verbose, no_color)
     loaded = load_from_options(paths, var, var_file)
     plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))
+    plan = narrow(plan, targets)
     click.echo(render(plan, live, output_format, color), nl=False)
-    for forced in check(plan, live, SafetyPolicy(force=force)):
+    policy = SafetyPolicy.from_manifest(
+        loaded.manifest.safety, force=force, max_delete_share=max_delete_share
+    )
+    for forced in check(plan, live, policy):
         click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
     if out:
         with writing(out):

@@ -25,6 +25,8 @@ class PlanContext:
     actions: list[Action] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unmanaged: list[LiveResource] = field(default_factory=list)
+    #: address of an unmanaged resource -> why `prune` left it alone
+    why_kept: dict[str, str] = field(default_factory=dict)
     #: desired address -> live id, for every match (a renamed resource keeps its id)
     known_ids: dict[str, str] = field(default_factory=dict)
     #: (address, field) pairs whose values are secret, live or desired

@@ -78,6 +78,8 @@ class Unmanaged:
     kind: str
     address: str
     id: str
+    #: why it is left alone: `prune` does not list its kind, or no pattern of it matches
+    reason: str = ""
 
 
 @dataclass
@@ -90,6 +92,8 @@ class Plan:
     ids: dict[str, str] = field(default_factory=dict)
     #: (address, field) pairs whose values are secret: never shown, saved or logged
     sensitive: set[tuple[str, str]] = field(default_factory=set)
+    #: `--target` addresses when the plan is partial (docsync.engine.target)
+    targets: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -124,7 +124,9 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
     plan.sensitive = set(ctx.sensitive_fields)
-    plan.unmanaged = [Unmanaged(r.kind, r.address, r.id) for r in ctx.unmanaged]
+    plan.unmanaged = [
+        Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
+    ]
     return plan
 
 

@@ -4,15 +4,30 @@ forced (octoDNS's UnsafePlan). `protect: true` is enforced while planning and ca
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
+from docsync.core.catalogue import CATALOGUE
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.payloads import Fields
 from docsync.core.state import LiveState
 
+if TYPE_CHECKING:
+    from docsync.manifest.models import Safety, SafetyLimits
+
 #: Kinds counted for the deletion threshold: what a stray manifest edit could wipe out.
 _REMOVING = ("delete", "replace")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """One kind's thresholds: shares of its live resources a plan may delete (or replace) and
+    update, counted only when at least `min_existing` exist (octoDNS's defaults: 30% of 10)."""
+
+    delete_share: float = 0.30
+    update_share: float | None = None
+    min_existing: int = 10
 
 
 @dataclass(frozen=True)
@@ -20,17 +35,59 @@ class SafetyPolicy:
     delete_share: float = 0.30
     min_existing: int = 10
     force: bool = False
+    update_share: float | None = None
+    #: kind name (`team`) -> its own limits, from the manifest's `safety: {kinds: ...}`
+    per_kind: dict[str, Limits] = field(default_factory=dict)
+
+    def limits(self, kind: str) -> Limits:
+        default = Limits(self.delete_share, self.update_share, self.min_existing)
+        return self.per_kind.get(kind, default)
+
+    @classmethod
+    def from_manifest(
+        cls, safety: Safety | None, *, force: bool = False, max_delete_share: float | None = None
+    ) -> SafetyPolicy:
+        """The manifest's `safety:` block; `--max-delete-share` wins over it for every kind."""
+        base = Limits()
+        if safety is not None:
+            base = _limits(safety, base)
+        per_kind = {}
+        for section, limits in (safety.kinds if safety else {}).items():
+            per_kind[CATALOGUE.by_section(section).name] = _limits(limits, base)
+        if max_delete_share is not None:
+            base = replace(base, delete_share=max_delete_share)
+            per_kind = {k: replace(v, delete_share=max_delete_share) for k, v in per_kind.items()}
+        return cls(base.delete_share, base.min_existing, force, base.update_share, per_kind)
+
+
+def _limits(written: SafetyLimits, base: Limits) -> Limits:
+    return Limits(
+        base.delete_share if written.max_delete_share is None else written.max_delete_share,
+        base.update_share if written.max_update_share is None else written.max_update_share,
+        base.min_existing if written.min_existing is None else written.min_existing,
+    )
 
 
 def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> list[str]:
     removing = Counter(a.kind for a in plan.actions if a.verb in _REMOVING)
+    updating = Counter(a.kind for a in plan.actions if a.verb == "update")
     problems = []
-    for kind, count in sorted(removing.items()):
+    for kind in sorted(set(removing) | set(updating)):
+        limits = policy.limits(kind)
         existing = len(live.by_kind.get(kind, []))
-        if existing >= policy.min_existing and count > policy.delete_share * existing:
+        if existing < limits.min_existing:
+            continue
+        count = removing[kind]
+        if count > limits.delete_share * existing:
             problems.append(
                 f"the plan deletes or replaces {count} of {existing} {kind} resources "
-                f"({count / existing:.0%}), more than the {policy.delete_share:.0%} allowed"
+                f"({count / existing:.0%}), more than the {limits.delete_share:.0%} allowed"
+            )
+        count = updating[kind]
+        if limits.update_share is not None and count > limits.update_share * existing:
+            problems.append(
+                f"the plan updates {count} of {existing} {kind} resources "
+                f"({count / existing:.0%}), more than the {limits.update_share:.0%} allowed"
             )
     return problems
 

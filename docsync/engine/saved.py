@@ -89,6 +89,12 @@ class SavedPlan:
             )
         return cls(document["plan"], document["manifests"], document["live"])
 
+    @property
+    def targets(self) -> list[str]:
+        """The `--target` addresses the plan was made with (none: a whole plan)."""
+        targets = self.plan.get("targets") or []
+        return [t for t in targets if isinstance(t, str)]
+
     # -- checks before applying ----------------------------------------------------------------
     def check_manifests(self, loaded: LoadedManifest) -> None:
         """Same files, same text, same values from env() and --var: else say which differs."""

@@ -12,6 +12,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.manifest.ownership import prune_decision
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -242,10 +243,14 @@ class CrudKind(Kind):
             else:
                 self.plan_update(desired, live, ctx)
         for live in result.unmatched:
-            if self.prunable and self.section in ctx.prune:
-                self.plan_delete(live, ctx, None)
+            owned, why = prune_decision(ctx.loaded.manifest.prune, self.section, live.name)
+            if self.prunable and owned:
+                deleted = self.plan_delete(live, ctx, None)
+                if deleted is not None:
+                    deleted.notes.append(why)
             else:
                 ctx.unmanaged.append(live)
+                ctx.why_kept[live.address] = why
         return result
 
     def changes(
@@ -325,8 +330,6 @@ class CrudKind(Kind):
             live_id=live.id,
             payload=self.payload_type(key=live.key),
         )
-        if desired is None:
-            action.notes.append(f"pruned: no manifest entry, and `prune` lists {self.section}")
         return ctx.add(action)
 
     def export(self, live: LiveState, names: ExportNames) -> Any:

@@ -75,6 +75,10 @@ def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
     if key == "settings":
         return _merge_settings(out, doc, value)
     if key in out.data:
+        if key == "safety":
+            first = out.source.keys.get((key,))
+            message = f"'safety' is set in two files (first at {first}); set it once"
+            out.problems.append(Problem(_place(doc, (key,)), (key,), message))
         if key == "organization" and out.data[key] != value:
             first = out.source.keys.get((key,))
             message = (
@@ -101,21 +105,52 @@ def _merge_list(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None
 
 
 def _merge_prune(out: Merged, doc: FileDoc, value: Any) -> Remap | None:
+    """A union: of kinds when every file lists kinds, else of patterns per kind (a kind listed
+    by name alone then owns everything, `*`)."""
     if value is None:
         value = []
-    if not isinstance(value, list):
-        message = "'prune' must be a list of section names, like [teams, saml]"
+    if not isinstance(value, list | dict):
+        message = (
+            "'prune' must be a list of section names, like [teams, saml], or a mapping of "
+            'section names to name patterns, like {teams: "eng-*"}'
+        )
         out.problems.append(Problem(_place(doc, ("prune",)), ("prune",), message))
         return None
-    merged: list[Any] = out.data.setdefault("prune", [])
-    moved: dict[int, int] = {}
-    for index, item in enumerate(value):
-        if isinstance(item, str) and item in merged:
-            moved[index] = merged.index(item)
-        else:
-            moved[index] = len(merged)
-            merged.append(item)
-    return lambda path: path if len(path) < 2 else (path[0], moved[int(path[1])], *path[2:])
+    merged: Any = out.data.setdefault("prune", [])
+    if isinstance(value, list) and isinstance(merged, list):
+        moved: dict[int, int] = {}
+        for index, item in enumerate(value):
+            if isinstance(item, str) and item in merged:
+                moved[index] = merged.index(item)
+            else:
+                moved[index] = len(merged)
+                merged.append(item)
+        return lambda path: path if len(path) < 2 else (path[0], moved[int(path[1])], *path[2:])
+    if isinstance(merged, list):
+        merged = out.data["prune"] = {item: ["*"] for item in merged if isinstance(item, str)}
+    if isinstance(value, list):
+        named = {index: item for index, item in enumerate(value) if isinstance(item, str)}
+        for item in named.values():
+            _add_patterns(merged, item, "*")
+        return lambda path: (
+            path if len(path) < 2 else (path[0], named.get(int(path[1]), "?"), *path[2:])
+        )
+    for section, patterns in value.items():
+        _add_patterns(merged, section, patterns)
+    return lambda path: path
+
+
+def _add_patterns(merged: dict[Any, Any], section: Any, patterns: Any) -> None:
+    """Patterns of a kind, unioned; a malformed value is kept as written for the model to
+    report where it is."""
+    have = merged.setdefault(section, [])
+    if not isinstance(have, list):
+        return
+    items = [patterns] if isinstance(patterns, str) else patterns
+    if not isinstance(items, list):
+        merged[section] = patterns
+        return
+    have.extend(p for p in items if p not in have)
 
 
 def _merge_settings(out: Merged, doc: FileDoc, value: Any) -> Remap | None:

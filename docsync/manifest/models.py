@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    GetJsonSchemaHandler,
+    Tag,
+    model_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -239,14 +247,44 @@ class TranslationEntry(Entry):
     title: str | None = Field(default=None, min_length=1, max_length=128)
 
 
+#: Tags of the two shapes of `prune`; stripped from error locations (manifest/validation.py).
+PRUNE_TAGS = ("prune-list", "prune-map")
+PruneSpec = Annotated[
+    Annotated[list[SectionName], Tag("prune-list")]
+    | Annotated[dict[SectionName, str | list[str]], Tag("prune-map")],
+    Discriminator(lambda value: "prune-map" if isinstance(value, dict) else "prune-list"),
+]
+"""`prune:`: a list of kinds, or per kind the globs of the names this manifest owns."""
+
+
+class SafetyLimits(Model):
+    """Thresholds of the safety rails for one kind, or for all (docs/gitops.md)."""
+
+    max_delete_share: float | None = Field(default=None, ge=0, le=1)
+    """Refuse a plan deleting or replacing more than this share of the kind's live resources."""
+    max_update_share: float | None = Field(default=None, ge=0, le=1)
+    """Refuse a plan updating more than this share of the kind's live resources."""
+    min_existing: int | None = Field(default=None, ge=0)
+    """The shares apply only when at least this many live resources of the kind exist."""
+
+
+class Safety(SafetyLimits):
+    """`safety:`: thresholds for every kind, and `kinds:` for one kind each."""
+
+    kinds: dict[SectionName, SafetyLimits] = Field(default_factory=dict)
+
+
 class Manifest(Model):
     """The desired state of one organization: the merge of all its manifest files."""
 
     organization: str = Field(min_length=1)
     """The organization's id, or the title of one the token can see."""
     settings: OrgSettings | None = None
-    prune: list[SectionName] = Field(default_factory=list)
-    """Kinds whose live resources that no entry matches are deleted."""
+    prune: PruneSpec = Field(default_factory=list)
+    """Kinds whose live resources that no entry matches are deleted: a list of kinds, or per
+    kind the globs of the names this manifest owns (`{teams: "eng-*"}`)."""
+    safety: Safety | None = None
+    """The safety rails' thresholds (default: deletes 30% of at least 10, updates unlimited)."""
     members: list[MemberEntry] = Field(default_factory=list)
     teams: list[TeamEntry] = Field(default_factory=list)
     saml: list[SamlEntry] = Field(default_factory=list)

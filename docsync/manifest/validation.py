@@ -14,6 +14,7 @@ from docsync.manifest.models import (
     HOSTNAME_PATTERN,
     ORG_TITLE_PATTERN,
     PROXY_PATTERN,
+    PRUNE_TAGS,
     SLUG_PATTERN,
     URI_PATTERN,
     Manifest,
@@ -36,10 +37,12 @@ def validate_manifest(ctx: CheckContext) -> Manifest | None:
         return Manifest.model_validate(ctx.data)
     except ValidationError as error:
         for item in error.errors(include_url=False):
-            path = tuple(item["loc"])
+            path = tuple(part for part in item["loc"] if part not in PRUNE_TAGS)
             kind = item["type"]
             if kind == "extra_forbidden":
                 ctx.report(path, _unknown_field(path), key=True)
+            elif path and path[-1] == "[key]":  # a bad key of a mapping (`prune: {team: ...}`)
+                ctx.report(path[:-1], _message(item), key=True)
             else:
                 ctx.report(path, _message(item))
         return None

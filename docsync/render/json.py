@@ -59,6 +59,9 @@ class UnmanagedDoc(BaseModel):
     kind: str
     address: str
     id: str
+    reason: str | None = Field(
+        None, description="Why it is kept when `prune` names its kind by pattern"
+    )
 
 
 class SummaryDoc(BaseModel):
@@ -86,6 +89,9 @@ class PlanDocument(BaseModel):
     actions: list[ActionDoc]
     unmanaged: list[UnmanagedDoc]
     warnings: list[str]
+    targets: list[str] = Field(
+        default_factory=list, description="`--target` addresses: the plan is partial"
+    )
 
 
 def sensitive_marker(value: Any) -> dict[str, Any]:
@@ -132,8 +138,12 @@ def plan_document(plan: Plan) -> PlanDocument:
         empty=plan.empty,
         summary=SummaryDoc(**{verb: counts[verb] for verb in VERBS}, text=plan.summary()),
         actions=[action_document(a) for a in plan.actions],
-        unmanaged=[UnmanagedDoc(kind=u.kind, address=u.address, id=u.id) for u in plan.unmanaged],
+        unmanaged=[
+            UnmanagedDoc(kind=u.kind, address=u.address, id=u.id, reason=u.reason or None)
+            for u in plan.unmanaged
+        ],
         warnings=list(plan.warnings),
+        targets=list(plan.targets),
     )
 
 

@@ -172,6 +172,8 @@ def _tail(plan: Plan, room: int) -> str:
         items = []
         for u in plan.unmanaged[:_UNMANAGED_SHOWN]:
             item = f"- {_code(u.address)} (id {_code(u.id)})"
+            if u.reason:
+                item += f": kept, {_text(u.reason)}"
             if used + len(item) > room // 2:
                 break
             items.append(item)

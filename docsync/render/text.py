@@ -106,7 +106,10 @@ def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) ->
             f"Unmanaged: {len(plan.unmanaged)} live resource(s) match no manifest entry and are "
             f"left alone ({_how_to_delete(plan)}):"
         )
-        out.extend(f"  {u.address} (id {u.id})" for u in plan.unmanaged)
+        out.extend(
+            f"  {u.address} (id {u.id})" + (f": kept, {u.reason}" if u.reason else "")
+            for u in plan.unmanaged
+        )
         out.append("")
     for warning in plan.warnings:
         out.append(f"Warning: {warning}")

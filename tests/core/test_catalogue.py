@@ -61,8 +61,9 @@ def test_manifest_tables_cover_the_kind(declared: Declaration) -> None:
 def test_prune_names_schema_and_export_cover_every_top_level_kind() -> None:
     lists = [d.section for d in CATALOGUE.lists]
     assert list(SECTIONS) == lists
-    prune = manifest_schema()["properties"]["prune"]["items"]
-    assert prune["enum"] == lists
+    as_list, as_map = manifest_schema()["properties"]["prune"]["oneOf"]
+    assert as_list["items"]["enum"] == lists
+    assert as_map["propertyNames"]["enum"] == lists
     exported = [section for sections in FILES.values() for section in sections]
     assert sorted(exported) == sorted(d.section for d in CATALOGUE.top)
 

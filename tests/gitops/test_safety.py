@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -242,3 +243,46 @@ def test_usage_errors_exit_one_not_two_with_detailed_exitcode(
     write(in_tmp / "same.yaml", "organization: org_acme\n")
     assert cli("plan", "--detailed-exitcode", *args).exit_code == 1
     assert cli("plan", *args).exit_code == 2  # click's own code without the flag
+
+
+def test_the_deletion_threshold_is_set_by_the_manifest_and_the_command_line(
+    cli: Cli, acme: EmulatorHandle, in_tmp: Path
+) -> None:
+    seed_ten_teams(acme)
+    text = teams_manifest(TEAMS[:6])  # deletes 4 of 10
+    write(in_tmp / "t.yaml", text + "safety: {kinds: {teams: {max_delete_share: 0.4}}}\n")
+    assert cli("plan", "t.yaml").exit_code == 0
+    result = cli("plan", "t.yaml", "--max-delete-share", "35%")  # wins over the manifest
+    assert result.exit_code == 1 and "more than the 35% allowed" in result.stderr
+    write(in_tmp / "t.yaml", text + "safety: {max_delete_share: 0.1, min_existing: 11}\n")
+    assert cli("plan", "t.yaml").exit_code == 0  # fewer than 11 teams exist
+    write(in_tmp / "t.yaml", text)
+    assert cli("plan", "t.yaml", "--max-delete-share", "0.5").exit_code == 0
+    bad = cli("plan", "t.yaml", "--max-delete-share", "150%")
+    assert bad.exit_code == 2 and "between 0 and 1" in bad.stderr
+    write(in_tmp / "t.yaml", text + "safety: {max_delete_share: 2}\n")
+    result = cli("validate", "t.yaml")
+    assert result.exit_code == 1 and "t.yaml:10:28: safety.max_delete_share" in result.stderr
+
+
+def test_an_update_threshold_is_off_unless_set() -> None:
+    live = LiveState({"id": "org_acme"})
+    for i in range(10):
+        live.add(LiveResource("team", f"t{i}", f"T{i}", f'team["T{i}"]', f"T{i}", {}))
+    updating = Plan("org_acme", [Action("update", "team", f'team["T{i}"]') for i in range(6)])
+    assert deletion_threshold(updating, live, SafetyPolicy()) == []
+    loaded = load_manifests_text(
+        "organization: org_acme\nsafety: {max_update_share: 0.5, kinds: {saml: {}}}\n"
+    )
+    policy = SafetyPolicy.from_manifest(loaded.manifest.safety)
+    assert deletion_threshold(updating, live, policy) == [
+        "the plan updates 6 of 10 team resources (60%), more than the 50% allowed"
+    ]
+    assert policy.limits("saml").update_share == 0.5  # a kind's block starts from the rest
+
+
+def load_manifests_text(text: str) -> LoadedManifest:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.yaml"
+        path.write_text(text, encoding="utf-8")
+        return load_manifests([str(path)])

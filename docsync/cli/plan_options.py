@@ -1,0 +1,51 @@
+"""Options that shape a plan: `--target` (a partial plan) and `--max-delete-share` (the
+deletion threshold of the safety rails)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Share(click.ParamType):  # type: ignore[type-arg]  # generic only in newer click
+    """A share of a kind's live resources: `0.5` or `50%`."""
+
+    name = "share"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        try:
+            share = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            self.fail(f"expected a share like 0.5 or 50%, got {value!r}", param, ctx)
+        if not 0 <= share <= 1:
+            self.fail(f"expected a share between 0 and 1 (0% and 100%), got {value!r}", param, ctx)
+        return share
+
+
+def plan_shape_options(func: F) -> F:
+    """``--target ADDRESS`` (repeatable, globs) and ``--max-delete-share SHARE``."""
+    func = click.option(
+        "--max-delete-share",
+        type=Share(),
+        default=None,
+        help="Refuse a plan deleting or replacing more than this share of a kind's live "
+        "resources (default 0.3, or the manifest's `safety:`); wins over the manifest.",
+    )(func)
+    func = click.option(
+        "--target",
+        "targets",
+        multiple=True,
+        metavar="ADDRESS",
+        help="Plan only this resource (and its parts), with what it depends on; repeatable, "
+        "`*` and `?` match any text: --target 'team[\"eng-*\"]'.",
+    )(func)
+    return func
