@@ -8,7 +8,7 @@ import os
 import random
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -26,14 +26,21 @@ from docsync.api.errors import (
     describe_transport,
     error_class,
     server_message,
+    truncate,
 )
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import HOPELESS, NOT_SENT, RETRYABLE_STATUSES, RetryPolicy, asked_wait
 from docsync.api.routes import call_kind
+from docsync.api.shape import TLS_HINT, AnswerTooLarge, check_write_answer, is_tls_failure
 
 logger = logging.getLogger("docsync.api")
 
 PAGE_LIMIT = 1000
+#: bounds on what a misbehaving server can make the client do or hold
+MAX_PAGES = 1000
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
+DEADLINE = 300.0  # seconds for one request and its answer, however slowly the bytes come
+_MIN_SECRET = 4
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -101,6 +108,9 @@ class ApiClient:
         self._semaphore = asyncio.Semaphore(parallelism)
         self._pacer = RatePacer(self._clock, self._sleep, self.retry.max_wait)
         self._busy_since = 0.0
+        self.deadline = DEADLINE
+        self._secrets: set[str] = set()
+        self._secret_order: list[str] = []
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -170,6 +180,9 @@ class ApiClient:
             token = str(token)
             if token in seen:
                 raise ApiError("GET", path, 200, f"pagination loops: page {token!r} came twice")
+            if len(seen) + 1 >= MAX_PAGES:
+                message = f"more than {MAX_PAGES} pages of {PAGE_LIMIT}: giving up on this list"
+                raise ApiError("GET", path, 200, message)
             seen.add(token)
             query = {**query, "page": token}
 
@@ -210,12 +223,16 @@ class ApiClient:
             last = attempt == attempts
             try:
                 response = await self._send(method, path, params, body)
+            except AnswerTooLarge as error:
+                raise ApiError(method, path, None, str(error)) from None
             except HOPELESS as error:
                 raise ApiError(
                     method, path, None, self._redact(describe_transport(error))
                 ) from None
             except httpx.TransportError as error:
                 message = self._redact(describe_transport(error))
+                if is_tls_failure(error):  # a certificate problem does not pass with time
+                    raise ApiError(method, path, None, message, hint=TLS_HINT) from None
                 if not idempotent and not isinstance(error, NOT_SENT):
                     raise OutcomeUnknown(method, path, None, message, hint=UNKNOWN_HINT) from None
                 if last:
@@ -227,7 +244,10 @@ class ApiClient:
             else:
                 status = response.status_code
                 if 200 <= status < 300:
-                    return self._decode(method, path, response)
+                    answer = self._decode(method, path, response)
+                    if method != "GET":
+                        check_write_answer(method, path, status, answer, creates=not idempotent)
+                    return answer
                 if status not in RETRYABLE_STATUSES:
                     raise self._error(method, path, response)
                 if status != 429 and not idempotent:
@@ -273,7 +293,12 @@ class ApiClient:
             self.stats.calls[call_kind(method, path)] += 1
             started = time.perf_counter()
             try:
-                response = await self._http.send(request)
+                response = await asyncio.wait_for(self._exchange(request), self.deadline)
+            except TimeoutError:
+                logger.debug("%s %s -> no answer within %.0f s", method, target, self.deadline)
+                raise httpx.ReadTimeout(
+                    f"no complete answer within {self.deadline:.0f} s"
+                ) from None
             except httpx.TransportError as error:
                 name = type(error).__name__
                 logger.debug("%s %s -> %s (%s)", method, target, name, _ms(started))
@@ -282,6 +307,25 @@ class ApiClient:
                 self._leave()
         self._pacer.observe(response.headers)
         logger.debug("%s %s -> %d (%s)", method, target, response.status_code, _ms(started))
+        return response
+
+    async def _exchange(self, request: httpx.Request) -> httpx.Response:
+        """Sends and reads the answer, refusing one larger than MAX_ANSWER_BYTES as it comes."""
+        response = await self._http.send(request, stream=True)
+        try:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_ANSWER_BYTES:
+                raise AnswerTooLarge(int(declared))
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_ANSWER_BYTES:
+                    raise AnswerTooLarge(size)
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        response._content = b"".join(chunks)  # read: .content, .text and .json() work
         return response
 
     def _enter(self) -> None:
@@ -300,8 +344,11 @@ class ApiClient:
             return None
         try:
             return response.json()
+        except RecursionError:
+            message = "the answer is JSON nested too deeply to read"
+            raise ApiError(method, path, response.status_code, message) from None
         except ValueError:
-            snippet = self._redact(response.text.strip()[:200])
+            snippet = truncate(self._redact(response.text.strip()[:2000]), 200)
             message = f"expected a JSON answer, got: {snippet!r}"
             raise ApiError(method, path, response.status_code, message) from None
 
@@ -320,13 +367,22 @@ class ApiClient:
             hint = UNKNOWN_HINT
         elif status in (401, 403) and not hint:
             hint = "check that DOCSYNC_TOKEN is valid and has the rights this call needs"
-        return chosen(method, path, status, self._redact(server_message(response.text)), hint=hint)
+        message = server_message(self._redact(response.text), clean=self._redact)
+        return chosen(method, path, status, message, hint=hint)
+
+    def redact(self, secrets: Iterable[str]) -> None:
+        """Adds values this run may send (certificates, env() values) that no message the
+        client raises may repeat, even when a server echoes the request body back."""
+        self._secrets |= {s for s in secrets if len(s) >= _MIN_SECRET}
+        self._secret_order = sorted(self._secrets, key=len, reverse=True)
 
     def _redact(self, text: str) -> str:
-        """Never let the token through, even if a server or proxy echoes it back."""
-        if len(self._token) < 4:  # too short to search for without mangling the text
-            return text
-        return text.replace(self._token, "(token)")
+        """Never let the token or a secret of the request through, even if echoed back."""
+        if len(self._token) >= _MIN_SECRET:  # shorter: cannot be searched without mangling
+            text = text.replace(self._token, "(token)")
+        for secret in self._secret_order:
+            text = text.replace(secret, "(sensitive)")
+        return text
 
 
 def _ms(started: float) -> str:

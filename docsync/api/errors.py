@@ -15,6 +15,7 @@ DocsyncError
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from http import HTTPStatus
 
 from docsync.errors import DocsyncError
@@ -109,6 +110,9 @@ def status_text(status: int | None) -> str:
         return str(status)
 
 
+#: characters of a server's message that an error repeats
+MESSAGE_LIMIT = 500
+
 UNKNOWN_HINT = "the write may or may not have happened; docsync re-reads it instead of retrying"
 
 _TRANSPORT_WORDS = {
@@ -125,23 +129,31 @@ _TRANSPORT_WORDS = {
 }
 
 
-def server_message(text: str) -> str:
-    """The server's `{"error": {"message"}}`, else a short excerpt of whatever it sent."""
+def server_message(text: str, clean: Callable[[str], str] = lambda text: text) -> str:
+    """The server's `{"error": {"message"}}`, else an excerpt of whatever it sent; `clean`
+    (redaction) runs on the whole message before it is cut short."""
     text = text.strip()
     try:
-        payload = json.loads(text) if text else None
-    except ValueError:
+        payload = json.loads(text) if text and len(text) <= 1_000_000 else None
+    except (ValueError, RecursionError):
         payload = None
     if isinstance(payload, dict):
         inner = payload.get("error")
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return str(inner["message"])
+            return truncate(clean(str(inner["message"])))
         if isinstance(inner, str):
-            return inner
+            return truncate(clean(inner))
     if not text:
         return "(empty answer)"
-    flat = " ".join(text.split())
-    return flat if len(flat) <= 200 else flat[:200] + "..."
+    return truncate(clean(text[:2000]), 200)  # not the API's error shape: a page, a proxy's
+
+
+def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One line of at most `limit` characters: a server may send megabytes of message."""
+    flat = " ".join(text[: limit * 4].split())
+    if len(flat) <= limit and len(text) <= limit * 4:
+        return flat
+    return f"{flat[:limit]}..."
 
 
 def describe_transport(error: Exception) -> str:

@@ -17,6 +17,7 @@ from docsync.manifest import LoadedManifest
 async def plan(
     api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind] = KINDS
 ) -> tuple[Plan, LiveState]:
+    api.redact(loaded.secrets)
     return await make_plan(api, loaded, kinds)
 
 

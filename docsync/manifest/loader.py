@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -11,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.catalogue import CATALOGUE
+from docsync.core.secrecy import keyed_digest
 from docsync.manifest.checks import run_checks
 from docsync.manifest.context import CheckContext, nearest, walk
 from docsync.manifest.files import discover, read_file
@@ -36,6 +36,9 @@ class LoadedManifest:
     digest: str
     source: SourceMap = field(default_factory=SourceMap, repr=False)
     sensitive: frozenset[Path] = field(default_factory=frozenset, repr=False)
+    #: every sensitive text of the manifest (env() values, sensitive fields), so that no
+    #: message can repeat one, even a server's echo of a request body
+    secrets: frozenset[str] = field(default_factory=frozenset, repr=False)
 
     def location(self, path: Path) -> Location | None:
         """Where the value at ``path`` (of the merged document) was written, or its parent."""
@@ -69,6 +72,7 @@ def load_manifests(
         return any(path[:end] in sensitive for end in range(len(path) + 1))
 
     ctx = CheckContext(merged.data, merged.source, is_sensitive)
+    _refuse_env_in_keys(ctx, merged.data, set(merged.sensitive))
     if files and "organization" not in merged.data:
         unreadable = any(doc.problems and not doc.data for doc in docs)
         if not unreadable:  # an unreadable file may well be the one that names it
@@ -80,8 +84,8 @@ def load_manifests(
     run_checks(ctx)
     check_references(ctx)
     problems.extend(p for p in ctx.problems if not _under(p.path, merged.failed))
+    secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
     if problems or manifest is None:
-        secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
         raise ManifestError(_scrub(problem, secrets) for problem in problems)
     log.debug("loaded %d manifest files", len(files))
     return LoadedManifest(
@@ -90,7 +94,22 @@ def load_manifests(
         digest=_digest(files, docs, merged.data),
         source=merged.source,
         sensitive=frozenset(sensitive),
+        secrets=frozenset(s for s in secrets if len(s) >= _MIN_SCRUB),
     )
+
+
+def _refuse_env_in_keys(ctx: CheckContext, data: dict[str, Any], from_env: set[Path]) -> None:
+    """A natural key is part of every address: in plans, logs and saved plan files. A value
+    from env() there would be printed everywhere, so it is refused, at the key."""
+    for declaration in CATALOGUE:
+        for base in CATALOGUE.entry_paths(declaration.name):
+            for path, _ in walk(data, (*base, declaration.key)):
+                if any(path[:end] in from_env for end in range(len(path) + 1)):
+                    ctx.report(
+                        path,
+                        f"env() cannot give a {declaration.noun}'s `{declaration.key}`: the key "
+                        "is shown in every plan address and saved plan; write it in the manifest",
+                    )
 
 
 def _under(path: Path, roots: set[Path]) -> bool:
@@ -131,9 +150,11 @@ def _scrub(problem: Problem, secrets: set[str]) -> Problem:
 
 
 def _digest(files: list[str], docs: Sequence[Any], data: dict[str, Any]) -> str:
-    """Changes whenever a file, a variable or an env() value changes what the manifest says."""
-    sha = hashlib.sha256()
-    for name, doc in zip(files, docs, strict=True):
-        sha.update(name.encode() + b"\0" + doc.text.encode() + b"\0")
-    sha.update(json.dumps(data, sort_keys=True, default=str).encode())
-    return sha.hexdigest()
+    """Changes whenever a file, a variable or an env() value changes what the manifest says.
+    Keyed (docsync.core.secrecy): the env() values in `data` cannot be guessed from it."""
+    parts = [
+        name.encode() + b"\0" + doc.text.encode() + b"\0"
+        for name, doc in zip(files, docs, strict=True)
+    ]
+    parts.append(json.dumps(data, sort_keys=True, default=str).encode())
+    return keyed_digest(b"".join(parts))

@@ -16,6 +16,7 @@ MAX_TEXT = 1_000_000
 _TEMPLATE_NAME = "<template>"
 _MISSING = object()
 _MARKERS = ("{{", "{%", "{#")
+TOKEN_VARIABLE = "DOCSYNC_TOKEN"
 
 
 class TemplateProblem(Exception):
@@ -112,6 +113,11 @@ class Renderer:
     def _lookup_env(self, name: Any = _MISSING, default: Any = _MISSING) -> str:
         if not isinstance(name, str) or not name:
             raise TemplateProblem("env() needs the name of an environment variable, as text")
+        if name == TOKEN_VARIABLE:
+            raise TemplateProblem(
+                f"env('{TOKEN_VARIABLE}') is refused: the API token is for docsync's requests, "
+                "never for a manifest value (it would be sent to the API as data)"
+            )
         self._used_env = True
         if name in self.environ:
             value = self.environ[name]

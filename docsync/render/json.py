@@ -1,11 +1,11 @@
 """The machine-readable plan: a stable, versioned JSON document (schemas/plan.schema.json).
 
-Sensitive values never appear: each is replaced by a marker with a salted hash, so that two
-plans can still tell "changed" from "unchanged" without the value being recoverable."""
+Sensitive values never appear: each is replaced by a marker with a keyed hash (HMAC under a key
+derived from DOCSYNC_TOKEN, docsync.core.secrecy), so that two plans can still tell "changed"
+from "unchanged" while a plan file alone gives nothing to check a guessed secret against."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any, Literal
 
@@ -13,10 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan
+from docsync.core.secrecy import keyed_digest
 
 FORMAT_VERSION: Literal[1] = 1
-#: A fixed, public salt: the hash only has to tell two values apart, never reveal one.
-_SALT = b"docsync-sensitive-v1:"
 
 #: Verbs that remove something a reader or an editor may miss.
 DESTRUCTIVE = frozenset({"delete", "replace"})
@@ -25,7 +24,10 @@ DESTRUCTIVE = frozenset({"delete", "replace"})
 class SensitiveValue(BaseModel):
     model_config = ConfigDict(extra="forbid")
     sensitive: Literal[True] = True
-    sha256: str = Field(description="Salted SHA-256 of the value's JSON, to compare, not reveal")
+    sha256: str = Field(
+        description="HMAC-SHA256 of the value's JSON under a key derived from the API token: "
+        "compares, never reveals, and cannot be checked against guesses without the token"
+    )
 
 
 class ChangeDoc(BaseModel):
@@ -95,8 +97,7 @@ class PlanDocument(BaseModel):
 
 
 def sensitive_marker(value: Any) -> dict[str, Any]:
-    digest = hashlib.sha256(_SALT + json.dumps(value, sort_keys=True).encode()).hexdigest()
-    return {"sensitive": True, "sha256": digest}
+    return {"sensitive": True, "sha256": keyed_digest(json.dumps(value, sort_keys=True).encode())}
 
 
 def _change(change: FieldChange) -> ChangeDoc:

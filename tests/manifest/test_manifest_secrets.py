@@ -1,0 +1,61 @@
+"""Secrets stay out of addresses and plan files: env() refuses the API token and natural keys,
+and plan-file markers are keyed by the token, which no plan file holds."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docsync.core.secrecy import digest_key, keyed_digest
+from docsync.render.json import sensitive_marker
+from tests.manifest.conftest import run_validate
+
+Write = Any
+
+
+def test_env_cannot_read_the_api_token(write: Write) -> None:
+    path = write(
+        "m.yaml",
+        "organization: o\nspaces:\n  - title: S\n    emoji: \"{{ env('DOCSYNC_TOKEN') }}\"\n",
+    )
+    result = run_validate(str(path), env={"DOCSYNC_TOKEN": "tok_very_secret"})
+    assert result.exit_code == 1
+    assert "m.yaml:4:12: spaces[0].emoji: env('DOCSYNC_TOKEN') is refused" in result.output
+    assert "tok_very_secret" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("entry", "where"),
+    [
+        ("teams:\n  - title: \"{{ env('K') }}\"\n", "teams[0].title"),
+        ("openapi:\n  - slug: \"{{ env('K') }}\"\n    source: {url: 'https://a.example/x'}\n",
+         "openapi[0].slug"),
+        ("sites:\n  - title: S\n    sections:\n      - title: \"x{{ env('K') }}\"\n"
+         "        siteSpaces: [{space: Sp, path: p}]\n", "sites[0].sections[0].title"),
+    ],
+)  # fmt: skip
+def test_env_in_a_natural_key_is_refused_at_the_key(write: Write, entry: str, where: str) -> None:
+    path: Path = write("m.yaml", "organization: o\nspaces: [{title: Sp}]\n" + entry)
+    result = run_validate(str(path), env={"K": "hidden-value"})
+    assert result.exit_code == 1
+    assert f"{where}: env() cannot give a" in result.output
+    assert "hidden-value" not in result.output
+
+
+def test_markers_are_keyed_by_the_token() -> None:
+    one = keyed_digest(b'"hunter2"', digest_key({"DOCSYNC_TOKEN": "tok_a"}))
+    again = keyed_digest(b'"hunter2"', digest_key({"DOCSYNC_TOKEN": "tok_a"}))
+    other = keyed_digest(b'"hunter2"', digest_key({"DOCSYNC_TOKEN": "tok_b"}))
+    assert one == again != other
+    # Nothing a plan file holds lets a guess be checked: not a plain or fixed-salt hash.
+    assert one != hashlib.sha256(b'"hunter2"').hexdigest()
+    assert digest_key({}) != digest_key({"DOCSYNC_TOKEN": "tok_a"})
+
+
+def test_the_marker_changes_with_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DOCSYNC_TOKEN", "tok_a")
+    assert sensitive_marker("a") != sensitive_marker("b")
+    assert sensitive_marker("a") == sensitive_marker("a")
