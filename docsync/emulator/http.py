@@ -201,7 +201,8 @@ def _page_offset(token: str) -> int:
 def paginate(
     ctx: Ctx, items: Sequence[Any], render: Callable[[Sequence[Any]], list[Any]] | None = None
 ) -> Response:
-    """Answer a list: `{items, count, next?: {page}}` from `limit` (1..1000, default 50) and `page`.
+    """Answer a list: `{items, count, next?: {page}}` from `limit` (0..1000; 0 and absent mean
+    50) and `page`.
 
     `count` is the total; `next` is absent on the last page; `page` is an opaque token. With
     `render`, `items` are sort keys or rows and only the page's slice is rendered (in one batch).
@@ -213,8 +214,11 @@ def paginate(
             limit = int(raw_limit)
         except ValueError:
             raise bad_request(f"limit: must be an integer, got {raw_limit!r}") from None
-        if not 1 <= limit <= MAX_PAGE_SIZE:
-            raise bad_request(f"limit: must be between 1 and {MAX_PAGE_SIZE}, got {limit}")
+        if not 0 <= limit <= MAX_PAGE_SIZE:
+            raise bad_request(f"limit: must be between 0 and {MAX_PAGE_SIZE}, got {limit}")
+        # production's schema allows 0; an empty page would leave a client nothing to page
+        # through, so 0 means the default page size
+        limit = limit or DEFAULT_PAGE_SIZE
     page = ctx.query.get("page")
     offset = 0 if page is None else _page_offset(page)
     page_items = items[offset : offset + limit]

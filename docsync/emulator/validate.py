@@ -20,6 +20,12 @@ from docsync.emulator.errors import bad_request
 
 ROLES = ("admin", "create", "review", "edit", "comment", "read")
 URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
+#: production's TranslationLanguage: the keys of localized strings (`localizedTitle`)
+TRANSLATION_LANGUAGES = (
+    *("en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar"),
+    *("hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id"),
+    *("ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"),
+)
 
 
 class Fields:
@@ -104,6 +110,20 @@ class Fields:
             check_string(f"{self.prefix}{name}[{i}]", item, None, max_len, None)
             for i, item in enumerate(value)
         ]
+
+    def localized(self, name: str, max_len: int) -> dict[str, str] | None:
+        """A localized string (`localizedTitle`): language code -> text of at most `max_len`."""
+        value = self.obj(name)
+        if value is None:
+            return None
+        for language, text in value.items():
+            if language not in TRANSLATION_LANGUAGES:
+                raise bad_request(
+                    f"{self.prefix}{name}: keys must be language codes "
+                    f"({', '.join(TRANSLATION_LANGUAGES)}), got {language!r}"
+                )
+            check_string(f"{self.prefix}{name}.{language}", text, None, max_len, None)
+        return value
 
     def obj(
         self, name: str, *, required: bool = False, nullable: bool = False

@@ -60,7 +60,9 @@ def test_default_page_size_and_limits(emulator: EmulatorHandle) -> None:
     first = client.get("/v1/orgs/org_acme/translations").json()
     assert len(first["items"]) == 50 and first["count"] == 55 and "next" in first
     assert len(client.get("/v1/orgs/org_acme/translations?limit=1000").json()["items"]) == 55
-    for bad in ("0", "1001", "abc", "-1"):
+    # production's schema allows limit=0: the default page size
+    assert len(client.get("/v1/orgs/org_acme/translations?limit=0").json()["items"]) == 50
+    for bad in ("1001", "abc", "-1"):
         response = client.get(f"{TEAMS}?limit={bad}")
         assert response.status_code == 400 and response.json()["error"]["message"].startswith(
             "limit:"

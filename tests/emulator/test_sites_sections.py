@@ -61,7 +61,6 @@ def test_create_refusals(emulator: EmulatorHandle) -> None:
     url = kit.url(site, "sections")
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({}, 400, "spaceId: is required"),
-        ({"spaceId": None}, 400, "spaceId: must not be null"),
         ({"spaceId": "nope"}, 404, "spaceId: no space"),
         ({"spaceId": "space_other"}, 404, "spaceId: no space"),
         ({"spaceId": "space_api", "title": "A"}, 400, "title: must be at least 2"),
@@ -83,7 +82,7 @@ def test_create_refusals(emulator: EmulatorHandle) -> None:
     [
         ("title", ["ab", "t" * 128], ["a", "t" * 129, None]),
         ("path", ["p", "p" * 100], ["", "p" * 101, None]),
-        ("condition", ["c", "c" * 1024, None], ["", "c" * 1025, 3]),
+        ("condition", ["", "c", "c" * 1024, None], ["c" * 1025, 3]),
         ("icon", ["i" * 50, None], ["i" * 51]),
         ("description", ["", "d" * 256, None], ["d" * 257]),
     ],

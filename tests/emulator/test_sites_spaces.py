@@ -48,7 +48,6 @@ def test_add_refusals(emulator: EmulatorHandle) -> None:
     url = kit.url(site, "site-spaces")
     cases: list[tuple[dict[str, Any], int, str]] = [
         ({}, 400, "spaceId: is required"),
-        ({"spaceId": None}, 400, "spaceId: must not be null"),
         ({"spaceId": "nope"}, 404, "spaceId: no space"),
         ({"spaceId": "space_other"}, 404, "spaceId: no space"),
         ({"spaceId": "space_api", "sectionId": "nope"}, 404, "sectionId: no section"),
@@ -65,7 +64,7 @@ def test_add_refusals(emulator: EmulatorHandle) -> None:
     ("field", "good", "bad"),
     [
         ("path", ["p", "p" * 100], ["", "p" * 101, None, 5]),
-        ("condition", ["c", "c" * 1024, None], ["", "c" * 1025, True]),
+        ("condition", ["", "c", "c" * 1024, None], ["c" * 1025, True]),
         ("spaceId", ["space_api"], ["", None]),
     ],
 )

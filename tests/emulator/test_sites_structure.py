@@ -80,7 +80,7 @@ def test_sort_refusals(emulator: EmulatorHandle) -> None:
         ((sec, ids["AA"]), "after", ("site-space", ss_a), 400),  # another level
         (("site-space", ss_a), "before", ("site-space", ss_e), 400),  # another section
         ((sec, "nope"), "before", (sec, ids["AA"]), 404),
-        ((sec, ids["AA"]), "before", (sec, "nope"), 404),
+        ((sec, ids["AA"]), "before", (sec, "nope"), 400),  # production: 400 for an anchor
         (("site-external-link", "x"), "before", (sec, ids["AA"]), 404),
         (("site-page", "x"), "before", (sec, ids["AA"]), 400),
     ]

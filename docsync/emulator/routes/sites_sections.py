@@ -26,6 +26,9 @@ _PATCHABLE = (
     "icon",
     "description",
     "siteSectionGroupId",
+    "localizedTitle",
+    "localizedDescription",
+    "draft",
 )
 
 
@@ -51,10 +54,13 @@ def list_sections(ctx: Ctx) -> Response:
 def create_section(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    body = Fields(ctx.body(), ("spaceId", "title", "icon", "siteSectionGroupId"))
-    space = tree.find_space(ctx, org, body.string("spaceId", required=True) or "", "spaceId")
+    allowed = ("spaceId", "title", "icon", "siteSectionGroupId", "draft", "pageId")
+    body = Fields(ctx.body(), allowed)
     title = body.string("title", nullable=True, min_len=2, max_len=128)
     icon = body.string("icon", nullable=True, max_len=50)
+    draft = bool(body.boolean("draft"))
+    page_id = body.string("pageId", min_len=1)
+    space = tree.space_or_new(ctx, org, body, title)
     group_id = body.string("siteSectionGroupId", min_len=1)
     group = None
     if group_id is not None:
@@ -74,12 +80,13 @@ def create_section(ctx: Ctx) -> Response:
         "description": None,
         "condition": None,
         "defaultSiteSpace": None,
+        "draft": draft,
         "createdAt": ctx.now,
     }
     parent = group.id if group else site.id
     ctx.tx.insert(tree.SECTION, section_id, data, org=org, parent=parent)
     section = tree.find_child(ctx.tx, site, tree.SECTION, section_id)
-    tree.add_site_space(ctx, site, section, space)
+    tree.add_site_space(ctx, site, section, space, {"pageId": page_id, "draft": draft})
     tree.settle_defaults(ctx.tx, site)
     location = ctx.url(f"/orgs/{org}/sites/{site.id}/sections/{section_id}")
     return created(section_view(ctx, site, tree.reload(ctx.tx, section)), location)
@@ -110,7 +117,13 @@ def update_section(ctx: Ctx) -> Response:
             raise conflict(f"path: another section of site {site.id!r} already has path {path!r}")
         changes["path"] = path
     if body.has("condition"):
-        changes["condition"] = body.string("condition", nullable=True, min_len=1, max_len=1024)
+        changes["condition"] = body.string("condition", nullable=True, max_len=1024)
+    if body.has("localizedTitle"):
+        changes["localizedTitle"] = body.localized("localizedTitle", 128)
+    if body.has("localizedDescription"):
+        changes["localizedDescription"] = body.localized("localizedDescription", 256)
+    if body.has("draft"):
+        changes["draft"] = body.boolean("draft")
     if body.has("icon"):
         changes["icon"] = body.string("icon", nullable=True, max_len=50)
     if body.has("description"):

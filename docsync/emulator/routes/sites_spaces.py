@@ -51,10 +51,14 @@ def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
 def add_site_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    body = Fields(ctx.body(), ("spaceId", "sectionId"))
-    space = tree.find_space(ctx, org, body.string("spaceId", required=True) or "", "spaceId")
+    body = Fields(ctx.body(), ("spaceId", "sectionId", "draft", "pageId", "title"))
+    title = body.string("title", min_len=2, max_len=128)
+    extra = {"draft": bool(body.boolean("draft")), "pageId": body.string("pageId", nullable=True)}
+    if title is not None:
+        extra["title"] = title
+    space = tree.space_or_new(ctx, org, body, title)
     parent = _level(ctx, site, body.string("sectionId", min_len=1))
-    row = tree.add_site_space(ctx, site, parent, space)
+    row = tree.add_site_space(ctx, site, parent, space, extra)
     location = ctx.url(f"/orgs/{org}/sites/{site.id}/site-spaces/{row.id}")
     return answer(ctx, site_space_view(ctx, site, row), 201, location)
 
@@ -63,7 +67,7 @@ def update_site_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
     row = _site_space(ctx, site)
-    body = Fields(ctx.body(), ("path", "condition", "spaceId"))
+    body = Fields(ctx.body(), ("path", "condition", "spaceId", "pageId", "hidden", "draft"))
     changes: dict[str, Any] = {}
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
@@ -71,9 +75,15 @@ def update_site_space(ctx: Ctx) -> Response:
             raise conflict(f"path: another site space of the same level already has path {path!r}")
         changes["path"] = path
     if body.has("condition"):
-        changes["condition"] = body.string("condition", nullable=True, min_len=1, max_len=1024)
+        changes["condition"] = body.string("condition", nullable=True, max_len=1024)
+    for flag in ("hidden", "draft"):
+        if body.has(flag):
+            changes[flag] = body.boolean(flag)
     if body.has("spaceId"):
         changes["space"] = tree.find_space(ctx, org, body.string("spaceId") or "", "spaceId").id
+        changes["pageId"] = None  # production: a new space drops the custom home page
+    if body.has("pageId"):
+        changes["pageId"] = body.string("pageId", nullable=True, min_len=1)
     row = tree.patch(ctx.tx, row, changes)
     return answer(ctx, site_space_view(ctx, site, row))
 

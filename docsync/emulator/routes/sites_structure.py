@@ -6,11 +6,13 @@ at the root of a site; the sections of one group. Sorting never changes an item'
 
 from __future__ import annotations
 
+import itertools
+
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, not_found
+from docsync.emulator.errors import ApiError, bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import answer, item_view, structure_view
@@ -85,10 +87,49 @@ def position(
     if len(sides) != 1:
         raise bad_request("position: give exactly one of before or after")
     side = sides[0]
-    target = pointer(value[side], f"position.{side}", id_key)
+    return side, _anchor(ctx, site, value[side], side, id_key, kinds)
+
+
+def _anchor(
+    ctx: Ctx, site: Row, value: object, side: str, id_key: str, kinds: tuple[str, ...]
+) -> Row:
+    """The sibling a position names (404 when unknown)."""
+    target = pointer(value, f"position.{side}", id_key)
     if target[0] not in kinds:
         raise bad_request(f"position.{side}.type: must be one of {', '.join(kinds)}")
-    return side, resolve(ctx, site, target, f"position.{side}")
+    return resolve(ctx, site, target, f"position.{side}")
+
+
+def sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
+    """The position of a sort; an unknown anchor is a 400 there, as production answers."""
+    try:
+        return _sort_position(ctx, site, row, value)
+    except ApiError as error:
+        if error.status == 404:
+            raise bad_request(error.message) from None
+        raise
+
+
+def _sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
+    """The position of a sort: `before`, `after`, or both (production's schema allows both:
+    then the two must be adjacent siblings, and the item goes between them)."""
+    if not (isinstance(value, dict) and "before" in value and "after" in value):
+        return position(ctx, site, value)
+    Fields(value, ("before", "after"), "position.")
+    before = _anchor(ctx, site, value["before"], "before", "id", POINTER_TYPES)
+    after = _anchor(ctx, site, value["after"], "after", "id", POINTER_TYPES)
+    siblings = [
+        (r.kind, r.id)
+        for r in ctx.tx.rows(sibling_kinds(row), parent=row.parent)
+        if (r.kind, r.id) != (row.kind, row.id)
+    ]
+    pair = ((after.kind, after.id), (before.kind, before.id))
+    if pair not in itertools.pairwise(siblings):
+        raise bad_request(
+            f"position: after {after.kind} {after.id!r} and before {before.kind} {before.id!r} "
+            "are not adjacent siblings of the item: there is no place between them"
+        )
+    return "after", after
 
 
 def get_structure(ctx: Ctx) -> Response:
@@ -100,7 +141,7 @@ def sort_structure(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     body = Fields(ctx.body(), ("item", "position"))
     row = resolve(ctx, site, pointer(body.obj("item", required=True), "item"), "item")
-    side, anchor = position(ctx, site, body.obj("position"))
+    side, anchor = sort_position(ctx, site, row, body.obj("position"))
     place(ctx, row, side, anchor)
     return answer(ctx, item_view(ctx, site, tree.reload(ctx.tx, row)))
 

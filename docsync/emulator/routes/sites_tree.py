@@ -18,10 +18,12 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from docsync.emulator.errors import not_found
+from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.refs import live_space
+from docsync.emulator.routes.spaces import insert_space
 from docsync.emulator.store import Row, Tx
+from docsync.emulator.validate import Fields
 
 SITE = "site"
 SECTION = "site-section"
@@ -56,6 +58,18 @@ def find_space(ctx: Ctx, org: str, space_id: str, field: str) -> Row:
     if row is None:
         raise not_found(f"{field}: no space {space_id!r} in organization {org!r}")
     return row
+
+
+def space_or_new(ctx: Ctx, org: str, body: Fields, title: str | None) -> Row:
+    """The space a section or site space create names by `spaceId`, or for `spaceId: null` a
+    new space titled `title` (production's "create a new space"), which has no `pageId`."""
+    space_id = body.string("spaceId", required=True, nullable=True, min_len=1)
+    if space_id is not None:
+        return find_space(ctx, org, space_id, "spaceId")
+    if body.data.get("pageId") is not None:
+        raise bad_request("pageId: cannot be given with spaceId null (the new space has no pages)")
+    new_space = insert_space(ctx, org, (title or "Untitled")[:50])
+    return find_space(ctx, org, new_space, "spaceId")
 
 
 def reload(tx: Tx, row: Row) -> Row:
@@ -189,7 +203,9 @@ def level_paths(tx: Tx, parent: str, excluding: str | None = None) -> list[str]:
 # -- creation ------------------------------------------------------------------------------
 
 
-def add_site_space(ctx: Ctx, site: Row, parent: Row, space: Row) -> Row:
+def add_site_space(
+    ctx: Ctx, site: Row, parent: Row, space: Row, extra: dict[str, Any] | None = None
+) -> Row:
     """Insert a site space for `space` at the end of a level (`parent` = section or site).
 
     Its path comes from the space title, unique within the level; the first site space of a
@@ -204,7 +220,7 @@ def add_site_space(ctx: Ctx, site: Row, parent: Row, space: Row) -> Row:
     ctx.tx.insert(
         SITE_SPACE,
         ss_id,
-        {**data, "condition": None, "createdAt": ctx.now},
+        {**data, "condition": None, "createdAt": ctx.now, **(extra or {})},
         org=site.org,
         parent=parent.id,
     )

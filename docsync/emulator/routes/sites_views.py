@@ -100,15 +100,16 @@ def level_views(ctx: Ctx, site: Row, container: Row, base_url: str | None) -> li
             "id": row.id,
             "path": row.data["path"],
             "space": space_view(ctx, space),
-            "title": space.data["title"],
+            "title": row.data.get("title") or space.data["title"],
             "default": row.id == default,
-            "draft": False,
+            "draft": bool(row.data.get("draft")),
             "urls": _urls(_join(base_url, row.data["path"], row.id == default)),
         }
         if row.data.get("section"):
             body["section"] = row.data["section"]
-        if row.data.get("condition") is not None:
-            body["condition"] = row.data["condition"]
+        for key in ("condition", "pageId", "hidden"):
+            if row.data.get(key) is not None:
+                body[key] = row.data[key]
         views.append(body)
     return views
 
@@ -149,11 +150,11 @@ def section_view(ctx: Ctx, site: Row, row: Row, default: str | None = None) -> D
         "title": row.data["title"],
         "path": row.data["path"],
         "default": row.id == default,
-        "draft": False,
+        "draft": bool(row.data.get("draft")),
         "siteSpaces": level_views(ctx, site, row, url),
         "urls": _urls(url),
     }
-    for key in ("icon", "description", "condition"):
+    for key in ("icon", "description", "condition", "localizedTitle", "localizedDescription"):
         if row.data.get(key) is not None:
             body[key] = row.data[key]
     if row.parent != site.id:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
@@ -83,6 +85,24 @@ def list_spaces(ctx: Ctx) -> Response:
     return paginate(ctx, [space_view(ctx, row) for row in rows])
 
 
+def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fields: Any) -> str:
+    """Store a new space (also for a site section or site space created with `spaceId: null`)."""
+    data = {
+        "title": title,
+        "emoji": "",
+        "editMode": "live",
+        "language": None,
+        **fields,
+        "defaultLevel": "inherit",
+        "createdAt": ctx.now,
+        "updatedAt": ctx.now,
+        "deletedAt": None,
+    }
+    space_id = new_id()
+    ctx.tx.insert("space", space_id, data, org=org, parent=parent)
+    return space_id
+
+
 def create_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     if "visibility" in ctx.body(required=False):
@@ -94,18 +114,15 @@ def create_space(ctx: Ctx) -> Response:
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     body.boolean("empty")
-    data = {
-        "title": body.string("title", max_len=50) or "",
-        "emoji": body.string("emoji", max_len=50) or "",
-        "editMode": body.enum("editMode", ("live", "locked")) or "live",
-        "language": body.enum("language", LANGUAGES),
-        "defaultLevel": "inherit",
-        "createdAt": ctx.now,
-        "updatedAt": ctx.now,
-        "deletedAt": None,
-    }
-    space_id = new_id()
-    ctx.tx.insert("space", space_id, data, org=org, parent=parent)
+    space_id = insert_space(
+        ctx,
+        org,
+        body.string("title", max_len=50) or "",
+        parent,
+        emoji=body.string("emoji", max_len=50) or "",
+        editMode=body.enum("editMode", ("live", "locked")) or "live",
+        language=body.enum("language", LANGUAGES),
+    )
     return created(space_view(ctx, find(ctx, "space", space_id)), ctx.url(f"/spaces/{space_id}"))
 
 
