@@ -10,6 +10,9 @@ from hypothesis import settings
 
 from tests.emulator_harness import EmulatorHandle, start_emulator
 
+# Every end-to-end test is a conformance test: answers and requests checked against production.
+pytest_plugins = ["tests.contract.plugin"]
+
 # In CI the property tests draw the same examples every run, so a run's verdict can be reproduced;
 # on a developer's machine they explore new ones each time.
 settings.register_profile("ci", derandomize=True, print_blob=True)

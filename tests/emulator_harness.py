@@ -57,9 +57,14 @@ class EmulatorHandle:
 def start_emulator(
     seed: str | Path | dict[str, Any] | None = None, db: str | None = None, **faults: Any
 ) -> Iterator[EmulatorHandle]:
-    """Serve an emulator (seed defaults to examples/emulator-seed.yaml) for the `with` block."""
+    """Serve an emulator (seed defaults to examples/emulator-seed.yaml) for the `with` block.
+
+    Every `/v1` answer is checked against the production contract (tests/contract/plugin.py).
+    """
+    from tests.contract.plugin import ContractMiddleware  # after pytest registered the plugin
+
     config = EmulatorConfig(
         seed=SEED if seed is None else seed, db=db, faults=FaultConfig.from_dict(faults)
     )
-    with EmulatorThread(config) as server:
+    with EmulatorThread(config, wrap=ContractMiddleware) as server:
         yield EmulatorHandle(server.url)

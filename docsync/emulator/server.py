@@ -8,11 +8,11 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 
 import uvicorn
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from docsync.emulator.app import EmulatorConfig, create_app
 from docsync.emulator.state import EmulatorState
@@ -34,7 +34,7 @@ def _quiet_drops() -> None:
         logger.addFilter(_DropFilter())
 
 
-def _uvicorn_config(app: Starlette, host: str, port: int, log_level: str) -> uvicorn.Config:
+def _uvicorn_config(app: ASGIApp, host: str, port: int, log_level: str) -> uvicorn.Config:
     return uvicorn.Config(
         app,
         host=host,
@@ -81,10 +81,16 @@ def serve(
 class EmulatorThread:
     """The emulator on a free loopback port in a daemon thread; a context manager.
 
-    `url` is "http://127.0.0.1:<port>" once started.
+    `url` is "http://127.0.0.1:<port>" once started. `wrap` puts ASGI middleware around the app
+    (the test harness checks every answer against the production contract this way).
     """
 
-    def __init__(self, config: EmulatorConfig, log_level: str = "warning") -> None:
+    def __init__(
+        self,
+        config: EmulatorConfig,
+        log_level: str = "warning",
+        wrap: Callable[[ASGIApp], ASGIApp] | None = None,
+    ) -> None:
         _quiet_drops()
         # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets whose proto says TCP,
         # and without it every answer waits ~40 ms for a delayed ACK (Nagle).
@@ -95,7 +101,8 @@ class EmulatorThread:
         self.url = f"http://{DEFAULT_HOST}:{self.port}"
         app = create_app(config)
         self.state: EmulatorState = app.state.emulator
-        self._server = uvicorn.Server(_uvicorn_config(app, DEFAULT_HOST, self.port, log_level))
+        served: ASGIApp = app if wrap is None else wrap(app)
+        self._server = uvicorn.Server(_uvicorn_config(served, DEFAULT_HOST, self.port, log_level))
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True
         )

@@ -118,7 +118,7 @@ def test_patch_reads_back(emulator: EmulatorHandle) -> None:
     for key in ("title", "visibility", "basename", "agentsContext", "adaptiveContent"):
         assert patched[key] == body[key]
     assert patched["defaultLevel"] == "read"
-    assert patched["proxy"]["origin"] == "https://acme.example/docs"
+    assert patched["proxy"]["origin"] == "acme.example/docs"
     assert patched["proxy"]["target"].endswith(f"/published/{ORG}/docs")
     assert kit.ok(kit.client.get(kit.url(site["id"]))) == patched
     cleared = kit.ok(kit.client.patch(kit.url(site["id"]), json={"proxy": None}))

@@ -16,7 +16,7 @@ def test_two_sites_from_nothing(sites: SitesRun) -> None:
     docs = sites.site("Developer Docs")
     assert docs["published"] is True and docs["visibility"] == "public"
     assert docs["basename"] == "docs" and docs["agentsContext"] == "included"
-    assert docs["proxy"]["origin"] == "https://acme.example/docs"
+    assert docs["proxy"]["origin"] == "acme.example/docs"
     assert docs["adaptiveContent"] == {"enabled": True}
     schema = sites.get(f"/sites/{docs['id']}/adaptive-schema")["jsonSchema"]
     assert schema == site_of(manifest, "Developer Docs")["adaptiveSchema"]

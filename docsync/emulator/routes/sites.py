@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
+from docsync.emulator.customization import default_customization
 from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate, query_bool
 from docsync.emulator.refs import site_is_default_content
@@ -187,11 +188,16 @@ def unpublish_site(ctx: Ctx) -> Response:
 def get_published(ctx: Ctx) -> Response:
     org = ctx.org()["id"]
     site = tree.find_site(ctx, org)
+    site_spaces = tree.all_site_spaces(ctx.tx, site)
     return ok(
         {
             "object": "published-content-site",
             "site": site_view(ctx, site),
             "structure": structure_view(ctx, site),
+            "customizations": {
+                "site": default_customization(),
+                "siteSpaces": {row.id: default_customization() for row in site_spaces},
+            },
             "scripts": [],
         }
     )

@@ -71,7 +71,8 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
     if data.get("basename") is not None:
         body["basename"] = data["basename"]
     if data.get("proxy"):
-        body["proxy"] = {"origin": f"https://{data['proxy']}", "target": published_url(ctx, site)}
+        # production reads the origin back as written: host and path, no scheme
+        body["proxy"] = {"origin": data["proxy"], "target": published_url(ctx, site)}
     if data.get("adaptiveContent") is not None:
         body["adaptiveContent"] = data["adaptiveContent"]
     return body

@@ -1,0 +1,219 @@
+"""Check requests and answers against the production contract, operation by operation.
+
+`Contract.operation_of(method, path)` finds the production operation behind a concrete URL path
+(literal segments beat parameters, so `/sites/published` is not `/sites/{siteId}`).
+`check_request` validates the query and JSON body docsync sends against the operation's
+parameters and request schema; `check_answer` validates the status and JSON body the emulator
+answers against the operation's response schema. Both return `Violation`s naming the operation,
+the field and the schema path; what is listed in `tests.contract.conflicts` is not a violation.
+
+The validator is `jsonschema`'s Draft 2020-12 validator with a `referencing` registry: OpenAPI 3.1
+schemas are JSON Schema 2020-12, so the reference implementation of that draft reads them exactly
+(`$ref` into components, `oneOf` with null, `const`, patterns) with no OpenAPI-3.0 translation
+layer in between; one validator per schema is built once and cached.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from tests.contract import conflicts
+
+_URI = "urn:gitbook-openapi"
+_METHODS = ("get", "post", "put", "patch", "delete")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One refusal: which operation, which side, which field, what the schema says."""
+
+    operation: str  # "POST /orgs/{organizationId}/collections"
+    side: str  # "request", "query", "answer 200"
+    field: str  # "parent" or "<root>"
+    message: str
+    schema_path: str  # "properties/parent/type"
+
+    def __str__(self) -> str:
+        return (
+            f"{self.operation} {self.side}: {self.field}: {self.message} "
+            f"(schema path: {self.schema_path})"
+        )
+
+
+def _escape(part: str) -> str:
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+def _field(error: ValidationError) -> str:
+    return ".".join(map(str, error.absolute_path)) or "<root>"
+
+
+class Contract:
+    """The production document, its operations by URL pattern, cached validators."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        resource = Resource.from_contents(spec, default_specification=DRAFT202012)
+        self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
+        self._validators: dict[str, Draft202012Validator] = {}
+        self._routes: list[tuple[int, re.Pattern[str], str]] = []
+        for template in spec["paths"]:
+            parts = template.strip("/").split("/")
+            literal = sum(1 for p in parts if not p.startswith("{"))
+            pattern = "/".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts)
+            self._routes.append((literal, re.compile(f"/{pattern}"), template))
+        self._routes.sort(key=lambda route: -route[0])
+
+    # -- lookup ---------------------------------------------------------------------------
+
+    def operation_of(self, method: str, path: str) -> str | None:
+        """The template of the production operation for `method path` (`/v1` prefix allowed)."""
+        path = path.removeprefix("/v1")
+        for _, pattern, template in self._routes:
+            if pattern.fullmatch(path) and method.lower() in self.spec["paths"][template]:
+                return template
+        return None
+
+    def _resolve(self, pointer: str) -> Any:
+        node: Any = self.spec
+        for part in pointer.strip("/").split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return node
+
+    def _deref(self, node: Any, pointer: str) -> tuple[Any, str]:
+        while isinstance(node, dict) and "$ref" in node:
+            pointer = node["$ref"].removeprefix("#")
+            node = self._resolve(pointer)
+        return node, pointer
+
+    def _validate(self, pointer: str, value: Any) -> list[ValidationError]:
+        validator = self._validators.get(pointer)
+        if validator is None:
+            validator = Draft202012Validator({"$ref": f"{_URI}#{pointer}"}, registry=self._registry)
+            self._validators[pointer] = validator
+        return sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+
+    def _violations(
+        self, operation: str, side: str, errors: list[ValidationError], prefix: str = ""
+    ) -> list[Violation]:
+        found = []
+        for error in errors:
+            field = prefix + _field(error) if prefix else _field(error)
+            if conflicts.allowed(operation, side, field):
+                continue
+            found.append(
+                Violation(
+                    operation,
+                    side,
+                    field,
+                    error.message[:300],
+                    "/".join(map(str, error.relative_schema_path)),
+                )
+            )
+        return found
+
+    # -- requests --------------------------------------------------------------------------
+
+    def check_request(
+        self, method: str, path: str, query: list[tuple[str, str]], body: bytes
+    ) -> list[Violation] | None:
+        """Violations of one request; None when `path` is no production operation."""
+        template = self.operation_of(method, path)
+        if template is None:
+            return None
+        operation = f"{method.upper()} {template}"
+        base = f"/paths/{_escape(template)}"
+        op_pointer = f"{base}/{method.lower()}"
+        op = self._resolve(op_pointer)
+        found: list[Violation] = []
+        params: dict[str, str] = {}
+        for where, holder in ((base, self.spec["paths"][template]), (op_pointer, op)):
+            for index, param in enumerate(holder.get("parameters", [])):
+                resolved, pointer = self._deref(param, f"{where}/parameters/{index}")
+                if resolved.get("in") == "query":
+                    params[resolved["name"]] = f"{pointer}/schema"
+        for name, raw in query:
+            if name not in params:
+                found += self._violations(
+                    operation,
+                    "query",
+                    [ValidationError(f"unknown query parameter (declared: {sorted(params)})")],
+                    name,
+                )
+                continue
+            schema, _ = self._deref(self._resolve(params[name]), params[name])
+            value = _coerce(raw, schema)
+            found += self._violations(
+                operation, "query", self._validate(params[name], value), name + "="
+            )
+        if not body:
+            return found
+        request_body, pointer = self._deref(op.get("requestBody"), f"{op_pointer}/requestBody")
+        if request_body is None:
+            found += self._violations(
+                operation, "request", [ValidationError("the operation takes no request body")]
+            )
+            return found
+        if "application/json" not in request_body.get("content", {}):
+            return found
+        value = json.loads(body)
+        schema_pointer = f"{pointer}/content/application~1json/schema"
+        found += self._violations(operation, "request", self._validate(schema_pointer, value))
+        return found
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def check_answer(
+        self, method: str, path: str, status: int, body: bytes
+    ) -> list[Violation] | None:
+        """Violations of one answer; None when `path` is no production operation."""
+        template = self.operation_of(method, path)
+        if template is None:
+            return None
+        operation = f"{method.upper()} {template}"
+        op_pointer = f"/paths/{_escape(template)}/{method.lower()}"
+        responses = self._resolve(op_pointer)["responses"]
+        side = f"answer {status}"
+        if str(status) in responses:
+            pointer = f"{op_pointer}/responses/{status}"
+        elif status >= 400:
+            # Production declares few error statuses; every error has its `Error` shape.
+            pointer = "/components/responses/UnexpectedError"
+        else:
+            message = f"status {status} is not declared (declared: {sorted(responses)})"
+            return self._violations(operation, side, [ValidationError(message)])
+        declared, pointer = self._deref(self._resolve(pointer), pointer)
+        content = declared.get("content", {}).get("application/json")
+        if content is None:
+            if body:
+                return self._violations(operation, side, [ValidationError("must have no body")])
+            return []
+        try:
+            value = json.loads(body)
+        except ValueError:
+            return self._violations(operation, side, [ValidationError("body is not JSON")])
+        schema_pointer = f"{pointer}/content/application~1json/schema"
+        return self._violations(operation, side, self._validate(schema_pointer, value))
+
+
+def _coerce(raw: str, schema: Any) -> Any:
+    """A query string value as the type its schema declares (query values are text on the wire)."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if kind in ("integer", "number"):
+        try:
+            return int(raw) if kind == "integer" else float(raw)
+        except ValueError:
+            return raw
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(raw, raw)
+    if kind == "array":
+        return [raw]
+    return raw
