@@ -254,9 +254,17 @@ def report(rows: list[dict[str, Any]], latency: float) -> None:
     )
     line("apply actions", "", [str(r["apply"]["actions"]) for r in rows])
     line(
-        "apply requests / minimum",
+        "apply requests (no retry) / min.",
         "= minimum",
-        [f"{r['apply']['requests']} / {r['org'].apply_minimum()}" for r in rows],
+        [
+            f"{r['apply']['requests'] - r['apply']['retries']} / {r['org'].apply_minimum()}"
+            for r in rows
+        ],
+    )
+    line(
+        "apply retries (429, 5xx, drops)",
+        "0",
+        [str(r["apply"]["retries"]) for r in rows],
     )
     line(
         "apply requests per action",

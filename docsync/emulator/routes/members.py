@@ -36,9 +36,15 @@ def list_members(ctx: Ctx) -> Response:
     order = query_enum(ctx, "order", ("asc", "desc"), "desc")
     search = (ctx.query.get("search") or "").lower()
     members = [row.data for row in ctx.tx.rows("member", org=org)]
-    users = ctx.tx.get_many("user", [str(m["user"]) for m in members])
+    # Users are read for every member only to search or sort by name; else for the page alone.
+    users = (
+        ctx.tx.get_many("user", [str(m["user"]) for m in members])
+        if search or sort == "name"
+        else None
+    )
 
     def user(member: dict[str, Any]) -> dict[str, Any]:
+        assert users is not None
         found = users.get(str(member["user"]))
         return found.data if found is not None else {"id": member["user"], "email": ""}
 
