@@ -101,3 +101,26 @@ def progress_lines(result: Result) -> list[str]:
         if words and words[0] in ("ok", "FAILED", "skipped"):
             out.append(line.strip().split("  (")[0])
     return out
+
+
+# -- helpers of the tests that drive a manifest to convergence --------------------------------
+ORG = "/v1/orgs/org_acme"
+
+
+def apply(docsync: Docsync, path: Any, *extra: str) -> str:
+    result = docsync("apply", path, "--auto-approve", *extra)
+    assert result.exit_code == 0, result.output
+    assert "0 failed, 0 skipped" in result.stdout or "No changes" in result.stdout, result.output
+    return str(result.stdout)
+
+
+def converged(docsync: Docsync, path: Any) -> None:
+    result = docsync("plan", path, "--detailed-exitcode")
+    assert result.exit_code == 0, result.output
+    assert "No changes." in result.stdout, result.output
+
+
+def id_of(emulator: EmulatorHandle, what: str, key: str, value: str) -> str:
+    """The id of the live item of list `what` (under the org) whose `key` is `value`."""
+    items = listed(emulator, f"{ORG}/{what}")
+    return str(next(i["id"] for i in items if i.get(key) == value))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_review.conftest import ACME, Run, run_process
+from tests.cli.conftest import ACME, Run, run_process
 from tests.emulator_harness import EmulatorHandle
 
 

@@ -1,11 +1,10 @@
-"""Review findings on the plan/apply engine and the simple kinds: each test drives the CLI
-against the emulator and failed before its fix."""
+"""Regressions of the plan/apply engine and the simple kinds: each test drives the CLI against
+the emulator and failed before its fix."""
 
 from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import Docsync, Write, listed
-from tests.review.kit import ORG, apply, converged, id_of
+from tests.engine.conftest import ORG, Docsync, Write, apply, converged, id_of, listed
 
 
 def test_settings_logo_is_applied_and_converges(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.cli_review.conftest import ACME, Run, run_process
+from tests.cli.conftest import ACME, Run, run_process
 from tests.emulator_harness import EmulatorHandle
 
 

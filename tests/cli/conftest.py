@@ -1,4 +1,4 @@
-"""Fixtures of the CLI review tests: the CLI in-process (CliRunner) or as a subprocess."""
+"""Fixtures of the CLI tests: the CLI in-process (CliRunner) or as a subprocess."""
 
 from __future__ import annotations
 

@@ -1,11 +1,10 @@
-"""Review findings on the site kinds: each test drives the CLI against the emulator and failed
+"""Regressions of the site kinds: each test drives the CLI against the emulator and failed
 before its fix."""
 
 from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import Docsync, Write
-from tests.review.kit import apply, converged, id_of
+from tests.engine.conftest import Docsync, Write, apply, converged, id_of
 
 SCHEMA = """    adaptiveSchema:
       type: object

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.cli_review.conftest import ACME, REPO
+from tests.cli.conftest import ACME, REPO
 
 # Run the CLI, then report which of the heavy modules the process imported.
 _PROBE = """
