@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from docsync.manifest.problems import Location, Path, Problem
+
+
+def _c_parser() -> Any:
+    """libyaml's parser, when PyYAML was built with it; None for the pure one alone."""
+    try:
+        return importlib.import_module("yaml._yaml").CParser
+    except (ImportError, AttributeError):  # pragma: no cover - depends on the PyYAML build
+        return None
+
+
+CParser = _c_parser()
 
 MAX_DEPTH = 64
 MAX_NODES = 200_000
@@ -46,8 +61,42 @@ def _mark_location(file: str, mark: Any) -> Location:
     return Location(file, int(mark.line) + 1, int(mark.column) + 1)
 
 
+class _FastLoader(Composer, CParser or object, SafeConstructor, Resolver):  # type: ignore[misc]
+    """libyaml's C parser under PyYAML's own composer: the events (and their marks) come from
+    C, the nodes are built in Python as the pure loader builds them, so positions, anchors and
+    the nesting bound (a RecursionError, never a C stack overflow) are the same."""
+
+    def __init__(self, text: str) -> None:
+        CParser.__init__(self, text)  # the pure loader is used when CParser is None
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+
+
+def _fast_node(text: str) -> tuple[Node | None, Any] | None:
+    """The document's node through libyaml; None when libyaml is missing or the text has any
+    problem (the pure loader then reports it, with its own words and positions)."""
+    if CParser is None:
+        return None
+    loader = _FastLoader(text)
+    try:
+        return loader.get_single_node(), loader
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    finally:
+        loader.dispose()
+
+
 def parse_yaml(text: str, file: str) -> Parsed:
     """Parse one YAML document; never raises for bad input, reports problems instead."""
+    fast = _fast_node(text)
+    if fast is not None:
+        node, loader = fast
+        if node is None:
+            return Parsed(None, SourceMap(), [])
+        builder = _Builder(file, loader)
+        data = builder.build(node, (), 0)
+        return Parsed(data, builder.source, builder.problems)
     start = Location(file, 1, 1)
     try:
         loader = yaml.SafeLoader(text)
@@ -95,7 +144,7 @@ def _marked(error: yaml.MarkedYAMLError) -> str:
 class _Builder:
     """Turns a composed node tree into plain data, recording positions and refusing surprises."""
 
-    def __init__(self, file: str, loader: yaml.SafeLoader) -> None:
+    def __init__(self, file: str, loader: SafeConstructor) -> None:
         self.file = file
         self.loader = loader
         self.source = SourceMap()
@@ -111,13 +160,20 @@ class _Builder:
     def problem(self, node: Node, path: Path, message: str) -> None:
         self.problems.append(Problem(self.where(node), path, message))
 
-    def build(self, node: Node, path: Path, depth: int) -> Any:
+    def spend(self, node: Node, path: Path) -> bool:
+        """Counts one value against MAX_NODES (aliases and merged keys included): repeated
+        aliases (a "billion laughs") stop at the budget instead of exhausting memory."""
         self.visited += 1
-        if self.visited > MAX_NODES:
-            if not self.too_big:
-                self.too_big = True
-                message = f"the document has more than {MAX_NODES} values (aliases included)"
-                self.problem(node, path, message)
+        if self.visited <= MAX_NODES:
+            return True
+        if not self.too_big:
+            self.too_big = True
+            message = f"the document has more than {MAX_NODES} values (aliases included)"
+            self.problem(node, path, message)
+        return False
+
+    def build(self, node: Node, path: Path, depth: int) -> Any:
+        if not self.spend(node, path):
             return None
         self.source.values.setdefault(path, self.where(node))
         if depth > MAX_DEPTH:
@@ -153,8 +209,10 @@ class _Builder:
     def scalar(self, node: ScalarNode, path: Path) -> Any:
         try:
             value = self.loader.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, OverflowError) as error:
-            reason = getattr(error, "problem", None) or str(error)
+        except Exception as error:  # a tag on a value it cannot read (`!!timestamp soon`)
+            reason = getattr(error, "problem", None) or str(error) or type(error).__name__
+            if not isinstance(error, yaml.YAMLError | ValueError | OverflowError):
+                reason = f"it is not a valid {node.tag.rsplit(':', 1)[-1]}"
             self.problem(node, path, f"cannot read this value: {reason}")
             return None
         if isinstance(value, bytes):
@@ -192,12 +250,16 @@ class _Builder:
                 continue
             self.source.keys[child] = self.where(key_node)
             result[key] = self.build(value_node, child, depth + 1)
+        merged: set[int] = set()
         for merge in merges:
-            self.merge(merge, result, path, depth)
+            self.merge(merge, result, path, depth, merged)
         return result
 
-    def merge(self, node: Node, into: dict[str, Any], path: Path, depth: int) -> None:
-        """YAML merge keys (``<<: *defaults``): explicit keys, then earlier sources, win."""
+    def merge(
+        self, node: Node, into: dict[str, Any], path: Path, depth: int, merged: set[int]
+    ) -> None:
+        """YAML merge keys (``<<: *defaults``): explicit keys, then earlier sources, win.
+        Every key looked at counts against the document's budget; a mapping merges once."""
         if depth > MAX_DEPTH or id(node) in self.open:
             self.problem(node, path, "merge keys ('<<') nest too deeply or form a cycle")
             return
@@ -206,9 +268,14 @@ class _Builder:
             if not isinstance(source, MappingNode):
                 self.problem(source, path, "'<<' must name a mapping or a list of mappings")
                 continue
+            if id(source) in merged:
+                continue  # merging the same mapping again adds nothing (a merge-key bomb)
+            merged.add(id(source))
             for key_node, value_node in source.value:
+                if not self.spend(key_node, path):
+                    return
                 if key_node.tag == _MERGE_TAG:
-                    self.merge(value_node, into, path, depth + 1)
+                    self.merge(value_node, into, path, depth + 1, merged)
                     continue
                 key = self.key(key_node, path)
                 if key is None or key in into:

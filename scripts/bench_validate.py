@@ -1,0 +1,95 @@
+"""Benchmark: `docsync validate` of a 10,000-resource manifest against a bare libyaml parse of it.
+
+Prints figures; asserts nothing. The target is validate within 3x of the bare C parse (the
+floor any loader pays); the pure-Python loader is printed for comparison. Usage:
+    bash scripts/bench_validate [--resources 10000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from docsync.cli import main as cli  # noqa: E402
+from docsync.manifest import yamlpos  # noqa: E402
+
+
+def manifest(resources: int) -> str:
+    """Teams with members, collections, spaces and sites with sections: `resources` entries."""
+    teams, spaces = resources * 4 // 10, resources * 4 // 10
+    collections = max(1, resources // 100)
+    sites = max(1, (resources - teams - spaces - collections) // 10)
+    users = ["ada@acme.example", "lin@acme.example", "sam@acme.example", "kim@acme.example"]
+    lines = ["organization: org_acme", "teams:"]
+    for i in range(teams):
+        lines.append(f"  - title: Team {i:05}")
+        lines.append(f"    members: [{users[i % 4]}, {{user: {users[(i + 1) % 4]}, role: owner}}]")
+    lines.append("collections:")
+    lines += [
+        f"  - {{title: Collection {i:04}, description: Docs {i}}}" for i in range(collections)
+    ]
+    lines.append("spaces:")
+    for i in range(spaces):
+        lines.append(f"  - {{title: Space {i:05}, collection: Collection {i % collections:04}}}")
+    lines.append("sites:")
+    for s in range(sites):
+        lines += [f"  - title: Site {s:04}", "    visibility: public", "    sections:"]
+        for k in range(9):
+            lines.append(f"      - title: Section {k}")
+            lines.append(f"        path: section-{k}")
+            lines.append(
+                f"        siteSpaces: [{{space: Space {(s * 9 + k) % spaces:05}, path: v{k}}}]"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def best(repeat: int, work: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--resources", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    text = manifest(args.resources)
+    if not yaml.__with_libyaml__:
+        sys.exit("bench_validate: this PyYAML has no libyaml: nothing to compare with")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.yaml"
+        path.write_text(text, encoding="utf-8")
+
+        def validate() -> None:
+            result = CliRunner().invoke(cli, ["validate", str(path)])
+            if result.exit_code != 0:
+                sys.exit(f"validate failed:\n{result.output}")
+
+        bare = best(args.repeat, lambda: yaml.load(text, Loader=yaml.CSafeLoader))
+        fast = best(args.repeat, validate)
+        parser_c = yamlpos.CParser
+        yamlpos.CParser = None
+        pure = best(1, validate)
+        yamlpos.CParser = parser_c
+    print(f"manifest: {args.resources} resources, {len(text) / 1e6:.1f} MB")
+    print(f"bare libyaml parse (yaml.CSafeLoader):   {bare:6.2f} s")
+    print(f"docsync validate (libyaml + positions):  {fast:6.2f} s   {fast / bare:4.1f}x bare")
+    print(f"docsync validate, pure-Python parser:    {pure:6.2f} s   {pure / bare:4.1f}x")
+
+
+if __name__ == "__main__":
+    main()
