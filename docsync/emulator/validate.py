@@ -74,7 +74,7 @@ class Fields:
         """A boolean field (JSON true/false only)."""
         value = self._get(name, required, nullable)
         if value is not None and not isinstance(value, bool):
-            raise bad_request(f"{self.prefix}{name}: must be true or false")
+            raise bad_request(f"{self.prefix}{name}: must be true or false; got {json_type(value)}")
         return value  # type: ignore[no-any-return]
 
     def enum(
@@ -84,9 +84,9 @@ class Fields:
         value = self._get(name, required, nullable)
         if value is not None and value not in values:
             raise bad_request(
-                f"{self.prefix}{name}: must be one of {', '.join(values)}"
+                f"{self.prefix}{name}: must be one of {', '.join(repr(v) for v in values)}"
                 + (" or null" if nullable else "")
-                + f", got {value!r}"
+                + f"; got {shown(value) if isinstance(value, str) else json_type(value)}"
             )
         return value  # type: ignore[no-any-return]
 
@@ -103,9 +103,13 @@ class Fields:
         if value is None:
             return None
         if not isinstance(value, list):
-            raise bad_request(f"{self.prefix}{name}: must be a list of strings")
+            raise bad_request(
+                f"{self.prefix}{name}: must be a list of strings; got {json_type(value)}"
+            )
         if len(value) > max_items:
-            raise bad_request(f"{self.prefix}{name}: must have at most {max_items} items")
+            raise bad_request(
+                f"{self.prefix}{name}: must have at most {max_items} items; got {len(value)}"
+            )
         return [
             check_string(f"{self.prefix}{name}[{i}]", item, None, max_len, None)
             for i, item in enumerate(value)
@@ -131,7 +135,7 @@ class Fields:
         """A nested JSON object; check its fields with `Fields(value, ..., prefix=name + ".")`."""
         value = self._get(name, required, nullable)
         if value is not None and not isinstance(value, dict):
-            raise bad_request(f"{self.prefix}{name}: must be an object")
+            raise bad_request(f"{self.prefix}{name}: must be an object; got {json_type(value)}")
         return value  # type: ignore[no-any-return]
 
 
@@ -140,11 +144,29 @@ def check_string(
 ) -> str:
     """Check one string value; 400 naming `name` on the first violated constraint."""
     if not isinstance(value, str):
-        raise bad_request(f"{name}: must be a string")
+        raise bad_request(f"{name}: must be a string; got {json_type(value)}")
     if min_len is not None and len(value) < min_len:
-        raise bad_request(f"{name}: must be at least {min_len} characters")
+        raise bad_request(f"{name}: must be at least {min_len} characters; got {len(value)}")
     if max_len is not None and len(value) > max_len:
-        raise bad_request(f"{name}: must be at most {max_len} characters")
+        raise bad_request(f"{name}: must be at most {max_len} characters; got {len(value)}")
     if pattern is not None and not re.search(pattern, value):
-        raise bad_request(f"{name}: must match the pattern {pattern}")
+        raise bad_request(f"{name}: must match the pattern {pattern}; got {shown(value)}")
     return value
+
+
+def json_type(value: Any) -> str:
+    """What a wrong value is, in JSON's words ("a number"), for "got ..." in messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "an array"
+    return "an object" if isinstance(value, dict) else "a string"
+
+
+def shown(value: str, limit: int = 80) -> str:
+    """The written value for an error message, cut to `limit` characters."""
+    return repr(value if len(value) <= limit else value[:limit] + "...")

@@ -95,3 +95,21 @@ def test_sort_between_two_adjacent_siblings(emulator: EmulatorHandle) -> None:
     refused = between("BB", "AA")
     assert refused.status_code == 400 and "adjacent" in refused.json()["error"]["message"]
     assert _root_titles(kit, site) == ["AA", "GG", "BB"]
+
+
+def test_errors_echo_what_was_written(emulator: EmulatorHandle) -> None:
+    kit = SitesKit(emulator)
+    site = kit.create_site(title="Docs")["id"]
+
+    def refusal(body: dict[str, Any]) -> str:
+        response = kit.client.patch(kit.url(site), json=body)
+        assert response.status_code == 400, body
+        message: str = response.json()["error"]["message"]
+        return message
+
+    assert refusal({"visibility": "secret"}).endswith("; got 'secret'")
+    assert "at most 128 characters; got 153" in refusal({"title": "x" * 153})
+    assert refusal({"title": 7}) == "title: must be a string; got a number"
+    assert refusal({"proxy": "https://acme.example/docs"}).endswith(
+        "got 'https://acme.example/docs'"
+    )
