@@ -10,7 +10,7 @@ import click
 from docsync.cli import main
 from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.errors import SeedError
-from docsync.emulator.faults import FaultConfig
+from docsync.emulator.faults import DEFAULT_RATE_LIMIT, FaultConfig
 from docsync.emulator.seed import load_seed
 from docsync.emulator.server import DEFAULT_HOST, DEFAULT_PORT, serve
 
@@ -53,7 +53,13 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
     callback=_share,
     help="Share of writes whose connection is cut after the write is committed.",
 )
-@click.option("--rate-limit", default=0, type=click.IntRange(min=0), help="Requests per window.")
+@click.option(
+    "--rate-limit",
+    default=DEFAULT_RATE_LIMIT,
+    type=click.IntRange(min=0),
+    show_default=True,
+    help="Requests per window (0: no budget and no X-RateLimit headers).",
+)
 @click.option("--rate-window", default=60.0, type=click.FloatRange(min=0.001), help="Seconds.")
 @click.option("--fault-seed", default=0, type=int, help="Random seed: same seed, same faults.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 RATE_LIMIT_MESSAGE = "API rate limit exceeded. Please try again in 60 seconds"
+DEFAULT_RATE_LIMIT = 100_000
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -41,7 +42,9 @@ class FaultConfig:
     fail_429: float = 0.0
     fail_5xx: float = 0.0
     drop_after_commit: float = 0.0
-    rate_limit: int = 0  # requests per window; 0 = no budget and no X-RateLimit headers
+    #: requests per window; production sends X-RateLimit-* on every answer, so the emulator
+    #: does too, with a budget no test meets unless it asks for less; 0 = no budget, no headers
+    rate_limit: int = DEFAULT_RATE_LIMIT
     rate_window: float = 60.0  # seconds
     retry_after: int = 1  # seconds, sent with injected 429s
     seed: int = 0
@@ -133,10 +136,6 @@ class FaultEngine:
             decision = Decision(latency=config.latency)
             # Draw the same numbers for every request so the stream stays reproducible.
             r429, r5xx, r503, rdrop = (self._random.random() for _ in range(4))
-            if config.rate_limit:
-                self._budget(decision, now)
-            if decision.status is not None:
-                return decision
             for rule in config.rules:
                 if rule.count > 0 and rule.matches(method, path):
                     rule.count -= 1
@@ -152,19 +151,23 @@ class FaultEngine:
                 decision.drop = True
             return decision
 
-    def _budget(self, decision: Decision, now: float) -> None:
-        config = self._config
-        if self._window_start is None or now >= self._window_start + config.rate_window:
-            self._window_start, self._used = now, 0
-        reset = int(self._window_start + config.rate_window)
-        self._used += 1
-        remaining = max(config.rate_limit - self._used, 0)
-        decision.headers.update(
-            {
+    def budget(self, now: float, charge: bool) -> tuple[dict[str, str], bool]:
+        """The X-RateLimit-* headers of an answer, and whether the budget is exceeded.
+
+        Only authenticated requests that reach the API `charge` the budget (a bad token gets
+        its 401, never a 429); every other answer shows the window as it stands."""
+        with self._lock:
+            config = self._config
+            if not config.rate_limit:
+                return {}, False
+            if self._window_start is None or now >= self._window_start + config.rate_window:
+                self._window_start, self._used = now, 0
+            reset = int(self._window_start + config.rate_window)
+            self._used += charge
+            remaining = max(config.rate_limit - self._used, 0)
+            headers = {
                 "X-RateLimit-Limit": str(config.rate_limit),
                 "X-RateLimit-Remaining": str(remaining),
                 "X-RateLimit-Reset": str(reset),
             }
-        )
-        if self._used > config.rate_limit:
-            decision.status, decision.message = 429, RATE_LIMIT_MESSAGE
+            return headers, charge and self._used > config.rate_limit

@@ -30,6 +30,7 @@ from starlette.types import Receive, Scope, Send
 
 from docsync.emulator.auth import Access, authenticate, require
 from docsync.emulator.errors import ApiError, bad_request
+from docsync.emulator.faults import RATE_LIMIT_MESSAGE
 from docsync.emulator.state import EmulatorState, iso
 from docsync.emulator.store import Tx
 
@@ -247,14 +248,22 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
         decision = state.faults.decide(method, request.url.path, state.now().timestamp())
         if decision.latency:
             await asyncio.sleep(decision.latency / 1000)
+        now = state.now().timestamp()
         if decision.status is not None:
             state.stats.record_fault(str(decision.status))
             error = ApiError(decision.status, decision.message)
-            return error_response(error, decision.headers)
+            return error_response(error, decision.headers | state.faults.budget(now, False)[0])
         raw_body = await request.body()
+        charged = False
         try:
             with state.store.transaction() as tx:
                 user = authenticate(tx, request.headers.get("authorization"))
+                charged = True
+                limits, exceeded = state.faults.budget(now, True)
+                decision.headers.update(limits)
+                if exceeded:
+                    state.stats.record_fault("429")
+                    raise ApiError(429, RATE_LIMIT_MESSAGE)
                 ctx = Ctx(request, tx, state, user, raw_body, iso(state.now()))
                 response = handler(ctx)
         except ApiError as error:
@@ -262,6 +271,8 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
         except Exception:
             log.exception("emulator bug while answering %s", key)
             response = error_response(ApiError(500, f"Internal emulator error in {key}"))
+        if not charged:
+            decision.headers.update(state.faults.budget(now, False)[0])
         response.headers.update(decision.headers)
         if decision.drop and method in _WRITES and response.status_code < 400:
             state.stats.record_fault("drop")

@@ -113,3 +113,20 @@ def test_errors_echo_what_was_written(emulator: EmulatorHandle) -> None:
     assert refusal({"proxy": "https://acme.example/docs"}).endswith(
         "got 'https://acme.example/docs'"
     )
+
+
+def test_rate_limit_headers_on_every_answer_counted_after_authentication(
+    emulator: EmulatorHandle,
+) -> None:
+    client = emulator.client()
+    for response in (client.get("/v1/orgs/org_acme"), client.get("/v1/orgs/nope")):
+        assert response.headers["X-RateLimit-Limit"] == "100000"  # on by default, large
+    emulator.set_faults(rate_limit=2)
+    spent = [client.get("/v1/orgs/org_acme") for _ in range(2)]
+    assert [r.headers["X-RateLimit-Remaining"] for r in spent] == ["1", "0"]
+    stranger = emulator.client(token="tok_nobody").get("/v1/orgs/org_acme")
+    assert stranger.status_code == 401  # not 429: a bad token never reaches the budget
+    assert stranger.headers["X-RateLimit-Remaining"] == "0"
+    assert client.get("/v1/orgs/org_acme").status_code == 429
+    emulator.set_faults(rate_limit=0)
+    assert "X-RateLimit-Limit" not in client.get("/v1/orgs/org_acme").headers
