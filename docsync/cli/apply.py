@@ -16,6 +16,7 @@ from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
 from docsync.core.errors import ApplyRefused
+from docsync.core.model import Plan
 from docsync.engine import run
 from docsync.engine.cost import Budget, apply_requests
 from docsync.engine.executor import ActionResult, ApplyReport
@@ -37,8 +38,9 @@ def confirm(auto_approve: bool) -> None:
             "refusing to apply without confirmation: there is no terminal to ask on. "
             "Review the plan above and pass --auto-approve to apply it."
         )
+    # On the terminal (stderr), not stdout: stdout may be a file or a pipe of the results.
     answer = click.prompt(
-        "Apply these changes? Only 'yes' is accepted", default="", show_default=False
+        "Apply these changes? Only 'yes' is accepted", default="", show_default=False, err=True
     )
     if answer.strip() != "yes":
         raise ApplyRefused("apply cancelled: nothing was changed")
@@ -48,9 +50,11 @@ async def plan_and_apply(
     loaded: LoadedManifest,
     saved: SavedPlan | None,
     options: dict[str, Any],
-) -> ApplyReport | None:
+) -> tuple[Plan, ApplyReport | None]:
     color: bool = options["color"]
     paint = Painter(color)
+    # With --format json, stdout holds the result document alone; what people read goes to stderr.
+    human_err: bool = options["output_format"] == "json"
 
     def progress(result: ActionResult) -> None:
         word, style = _MARKS[result.outcome]
@@ -60,7 +64,7 @@ async def plan_and_apply(
             line += paint(f"  ({result.seconds:.2f} s)", "dim")
         elif result.error:
             line += f": {result.error}"
-        click.echo(line)
+        click.echo(line, err=human_err)
 
     async with api_session(options["api_url"], options["parallelism"]) as api:
         plan, live = await run.plan(api, loaded)
@@ -73,9 +77,9 @@ async def plan_and_apply(
         if saved is not None:
             saved.check_live(live, plan)
             saved.check_same(plan)
-        click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False)
+        click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False, err=human_err)
         if plan.empty:
-            return None
+            return plan, None
         policy = SafetyPolicy.from_manifest(
             loaded.manifest.safety,
             force=options["force"],
@@ -86,13 +90,13 @@ async def plan_and_apply(
         if saved is None:
             # A saved plan was reviewed already: like Terraform, it applies without asking.
             await asyncio.to_thread(confirm, options["auto_approve"])
-        click.echo("Applying:")
+        click.echo("Applying:", err=human_err)
         report = await run.apply(
             api, plan, live, parallelism=options["parallelism"], on_result=progress
         )
         if options["verbose"]:
             report_requests(api.stats.since(planned), "apply")
-        return report
+        return plan, report
 
 
 def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
@@ -128,6 +132,15 @@ def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
 @force_option
 @plan_shape_options
 @click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: print one document of what was done, failed and skipped (with ids) on stdout; "
+    "the plan and progress go to stderr.",
+)
+@click.option(
     "--auto-approve", is_flag=True, help="Apply without asking (required without a terminal)."
 )
 def apply_command(
@@ -143,6 +156,7 @@ def apply_command(
     auto_approve: bool,
     targets: tuple[str, ...],
     max_delete_share: float | None,
+    output_format: str,
     **_: Any,
 ) -> None:
     """Change the organization to match the manifests (or a saved plan)."""
@@ -172,11 +186,16 @@ def apply_command(
         "force": force,
         "targets": targets,
         "max_delete_share": max_delete_share,
+        "output_format": output_format,
     }
-    report = asyncio.run(plan_and_apply(loaded, saved, options))
+    plan, report = asyncio.run(plan_and_apply(loaded, saved, options))
+    if output_format == "json":
+        from docsync.engine.apply_json import render_apply_json
+
+        click.echo(render_apply_json(plan, report), nl=False)
     if report is None:
         return
-    click.echo(f"Apply finished: {report.summary()}.")
+    click.echo(f"Apply finished: {report.summary()}.", err=output_format == "json")
     for failure in report.failures:
         click.echo(f"Error: {failure}", err=True)
     if not report.ok:

@@ -11,5 +11,6 @@ COMMANDS: dict[str, str] = {
     "export": "docsync.cli.export",
     "plan": "docsync.cli.plan",
     "schema": "docsync.cli.schema",
+    "show": "docsync.cli.show",
     "validate": "docsync.cli.validate",
 }

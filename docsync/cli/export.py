@@ -23,6 +23,18 @@ async def _export(organization: str, api_url: str | None, parallelism: int, verb
         return result
 
 
+def refuse_non_empty(out: Path) -> None:
+    """Export writes org.yaml, teams.yaml...: into a directory of manifests it would overwrite
+    someone's work, or leave old files that merge with the new ones. Checked before any request."""
+    if out.is_dir() and any(out.iterdir()):
+        entries = sorted(p.name for p in out.iterdir())
+        shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
+        raise click.ClickException(
+            f"{out} is not empty ({shown}): export writes its manifests into an empty directory; "
+            "choose another --out, empty it, or pass --force to overwrite"
+        )
+
+
 @main.command("export")
 @click.option("--org", "organization", required=True, help="Organization id or title.")
 @click.option(
@@ -31,11 +43,17 @@ async def _export(organization: str, api_url: str | None, parallelism: int, verb
     help="Write org.yaml, teams.yaml, content.yaml and sites.yaml into DIR (default: print one "
     "manifest).",
 )
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into --out DIR even when it is not empty (its manifests are overwritten).",
+)
 @api_options
 @common_options
 def export_command(
     organization: str,
     out: Path | None,
+    force: bool,
     api_url: str | None,
     parallelism: int,
     verbose: int,
@@ -44,6 +62,8 @@ def export_command(
 ) -> None:
     """Write manifests for an organization as it is, to adopt it: a plan of them is empty."""
     setup_output(verbose, no_color)
+    if out is not None and not force:
+        refuse_non_empty(out)
     document, names = asyncio.run(_export(organization, api_url, parallelism, verbose))
     if out is None:
         click.echo(export.render(document), nl=False)

@@ -36,6 +36,8 @@ class ActionResult:
 @dataclass
 class ApplyReport:
     results: list[ActionResult] = field(default_factory=list)
+    #: address -> id after the apply: live ids and those of the resources it created
+    ids: dict[str, str] = field(default_factory=dict)
 
     def of(self, outcome: Outcome) -> list[ActionResult]:
         return [r for r in self.results if r.outcome == outcome]

@@ -32,4 +32,6 @@ async def apply(
 ) -> ApplyReport:
     run = RunContext(api, live.org_id, plan.ids)
     by_name = {kind.name: kind for kind in kinds}
-    return await apply_plan(plan, run, by_name, parallelism=parallelism, on_result=on_result)
+    report = await apply_plan(plan, run, by_name, parallelism=parallelism, on_result=on_result)
+    report.ids = dict(run.ids)
+    return report

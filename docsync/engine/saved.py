@@ -47,6 +47,8 @@ class SavedPlan:
     plan: dict[str, Any]
     manifests: dict[str, Any]
     live: dict[str, dict[str, Any]]
+    #: the organization as plans name it, `Acme (org_acme)`: `docsync show` heads the plan so
+    title: str = ""
 
     @classmethod
     def make(cls, plan: Plan, live: LiveState, loaded: LoadedManifest) -> SavedPlan:
@@ -58,6 +60,7 @@ class SavedPlan:
                 "file_sha256": _file_hashes(loaded.files),
             },
             live=fingerprint(live, plan.sensitive),
+            title=f"{live.organization.get('title')} ({live.org_id})",
         )
 
     def write(self, path: str | Path) -> None:
@@ -66,8 +69,11 @@ class SavedPlan:
             "plan": self.plan,
             "manifests": self.manifests,
             "live": self.live,
+            "title": self.title,
         }
-        Path(path).write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", "utf-8")
+        # Keys in the order made, not sorted: `docsync show --format json` must print the plan
+        # exactly as `docsync plan --format json` did, values' own key order included.
+        Path(path).write_text(json.dumps(document, indent=2) + "\n", "utf-8")
 
     @classmethod
     def read(cls, path: str | Path) -> SavedPlan:
@@ -87,7 +93,13 @@ class SavedPlan:
                 f"{path}: a damaged saved plan ({', '.join(bad)} missing or malformed); "
                 "make it again with `docsync plan --out FILE`"
             )
-        return cls(document["plan"], document["manifests"], document["live"])
+        title = document.get("title")
+        return cls(
+            document["plan"],
+            document["manifests"],
+            document["live"],
+            title if isinstance(title, str) else "",
+        )
 
     @property
     def targets(self) -> list[str]:

@@ -37,8 +37,8 @@ def _imported(*args: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "args",
-    [["--version"], ["validate", str(ACME)], ["schema"]],
-    ids=["version", "validate", "schema"],
+    [["--version"], ["validate", str(ACME)], ["schema"], ["show", "--help"]],
+    ids=["version", "validate", "schema", "show"],
 )
 def test_offline_commands_import_no_http_stack_and_no_emulator(args: list[str]) -> None:
     assert _imported(*args) == []

@@ -121,3 +121,21 @@ def test_apply_then_plan_and_export_then_plan_are_empty(
     assert exported.exit_code == 0, exported.output
     planned = run(emulator_server, "plan", work / "export", "--detailed-exitcode")
     assert planned.exit_code == 0, planned.output
+
+
+def test_export_refuses_a_non_empty_directory_unless_forced(
+    emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    out = tmp_path / "manifests"
+    out.mkdir()
+    (out / "org.yaml").write_text("teams: []  # someone's work\n", "utf-8")
+    refused = run(emulator, "export", "--org", "org_acme", "--out", out)
+    assert refused.exit_code == 1
+    assert f"Error: {out} is not empty (org.yaml)" in refused.stderr
+    assert "--force" in refused.stderr
+    assert (out / "org.yaml").read_text("utf-8") == "teams: []  # someone's work\n"
+    assert sorted(p.name for p in out.iterdir()) == ["org.yaml"]
+    forced = run(emulator, "export", "--org", "org_acme", "--out", out, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "someone's work" not in (out / "org.yaml").read_text("utf-8")
+    assert "organization: org_acme" in (out / "org.yaml").read_text("utf-8")

@@ -16,7 +16,9 @@ from typing import Any
 
 import jsonschema
 import pytest
+from click.testing import CliRunner
 
+from docsync.cli import main
 from docsync.core.model import VERBS
 from docsync.kinds import KINDS
 from tests.emulator_harness import EmulatorHandle
@@ -34,18 +36,46 @@ FORMATS = {"text": "plan.txt", "markdown": "plan.md", "json": "plan.json"}
 
 
 @pytest.fixture(scope="module")
-def outputs(emulator_server: EmulatorHandle) -> Iterator[dict[str, str]]:
-    """The three renderings of the golden plan (one emulator setup for the whole module)."""
+def saved_plan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the fixture below saves the golden plan (`plan --out`)."""
+    return tmp_path_factory.mktemp("saved") / "plan.json"
+
+
+@pytest.fixture(scope="module")
+def outputs(emulator_server: EmulatorHandle, saved_plan: Path) -> Iterator[dict[str, str]]:
+    """The three renderings of the golden plan (one emulator setup for the whole module); the
+    text run also saves it."""
     build_golden_state(emulator_server)
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(MANIFESTS)  # locations read `after.yaml:12:5`, not a temporary path
         found = {}
         for name in FORMATS:
-            result = invoke(emulator_server, "plan", "after.yaml", "--format", name)
+            save = ["--out", str(saved_plan)] if name == "text" else []
+            result = invoke(emulator_server, "plan", "after.yaml", "--format", name, *save)
             assert result.exit_code == 0, result.output
-            assert result.stderr == ""
+            assert result.stderr == (
+                f"Saved the plan to {saved_plan}: apply it with "
+                f"`docsync apply --plan {saved_plan}`.\n"
+                if save
+                else ""
+            )
             found[name] = result.stdout
     yield found
+
+
+@pytest.mark.parametrize("output_format", sorted(FORMATS))
+def test_show_renders_the_saved_plan_as_plan_did(
+    outputs: dict[str, str], saved_plan: Path, output_format: str
+) -> None:
+    """No network: the API URL points nowhere."""
+    result = CliRunner().invoke(
+        main,
+        ["show", str(saved_plan), "--format", output_format],
+        env={"DOCSYNC_API_URL": "http://127.0.0.1:9", "DOCSYNC_TOKEN": "", "NO_COLOR": "1"},
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.stdout == outputs[output_format]
 
 
 @pytest.mark.parametrize("output_format", sorted(FORMATS))

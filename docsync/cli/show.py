@@ -1,0 +1,63 @@
+"""`docsync show PLANFILE`: render a saved plan again, as `terraform show` does; no network."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from docsync.cli import main
+from docsync.cli.options import setup_output
+from docsync.engine.saved import SAVED_FORMAT, SavedPlan
+from docsync.render.json import PlanDocument
+from docsync.render.load import PlanDocumentError, plan_from_document, read_document
+from docsync.render.markdown import render_markdown
+from docsync.render.text import render_plan
+
+
+def load_plan_file(path: str) -> tuple[PlanDocument, str]:
+    """A saved plan (`plan --out`) or a JSON plan (`plan --format json`), and its heading."""
+    try:
+        data = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PlanDocumentError(f"{path}: not a readable plan file: {error}") from None
+    if isinstance(data, dict) and data.get("format") == SAVED_FORMAT:
+        saved = SavedPlan.read(path)
+        document = read_document(saved.plan, path)
+        return document, saved.title or document.organization
+    if isinstance(data, dict) and "format_version" in data:
+        document = read_document(data, path)
+        return document, document.organization
+    raise PlanDocumentError(
+        f"{path}: neither a saved plan (`docsync plan --out FILE`) nor a JSON plan "
+        "(`docsync plan --format json`)"
+    )
+
+
+@main.command("show")
+@click.argument("plan_file", metavar="PLANFILE", type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="The same renderings as `docsync plan`.",
+)
+@click.option(
+    "--no-color", is_flag=True, help="Plain output (NO_COLOR in the environment does too)."
+)
+def show_command(plan_file: str, output_format: str, no_color: bool, **_: Any) -> None:
+    """Render a saved plan (or a JSON plan) again, without reading the organization."""
+    color = setup_output(0, no_color)
+    document, title = load_plan_file(plan_file)
+    if output_format == "json":
+        click.echo(document.model_dump_json(indent=2))
+        return
+    plan = plan_from_document(document)
+    if output_format == "markdown":
+        click.echo(render_markdown(plan, title=title), nl=False)
+    else:
+        click.echo(render_plan(plan, color=color, title=title), nl=False)
