@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections import Counter
+
 import click
 
 from docsync.cli import main
@@ -31,6 +34,15 @@ def validate(
             click.echo(str(problem), err=True)
         ctx.exit(1)
     click.echo(f"OK: {summary(loaded)}")
+    click.echo(f"Read {origins(loaded.files)}")
+
+
+def origins(files: list[str]) -> str:
+    """``3 files: 1 from manifests, 2 from manifests/teams``: where the files were found."""
+    by_directory = Counter(os.path.dirname(name) or "." for name in files)
+    where = ", ".join(f"{count} from {folder}" for folder, count in sorted(by_directory.items()))
+    noun = "file" if len(files) == 1 else "files"
+    return f"{len(files)} {noun}: {where}"
 
 
 def summary(loaded: LoadedManifest) -> str:

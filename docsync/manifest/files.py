@@ -36,9 +36,7 @@ def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[P
     for raw in paths:
         given = os.fspath(raw)
         if os.path.isdir(given):
-            names = sorted(name for name in os.listdir(given) if name.endswith(SUFFIXES))
-            inside = [os.path.normpath(os.path.join(given, name)) for name in names]
-            inside = [path for path in inside if os.path.isfile(path)]
+            inside = _manifests_under(given)
             if not inside:
                 suffixes = ", ".join(f"*{suffix}" for suffix in SUFFIXES)
                 problems.append(Problem(None, (), f"{given}: no manifest files ({suffixes})"))
@@ -49,6 +47,19 @@ def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[P
         else:
             problems.append(Problem(None, (), f"{given}: no such file or directory"))
     return sorted(found.values()), problems
+
+
+def _manifests_under(directory: str) -> list[str]:
+    """Every manifest file under `directory`, subdirectories included, sorted; hidden files and
+    directories (`.git`, `.github`) are skipped. Symlinked directories are not followed."""
+    found: list[str] = []
+    for root, dirs, names in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            path = os.path.normpath(os.path.join(root, name))
+            if name.endswith(SUFFIXES) and not name.startswith(".") and os.path.isfile(path):
+                found.append(path)
+    return found
 
 
 def read_file(name: str, renderer: Renderer) -> FileDoc:

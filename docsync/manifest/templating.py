@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import operator
+import re
+import sys
+import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +17,8 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_TEXT = 1_000_000
+#: seconds one template (a value, or a whole `*.yaml.j2` file) may run
+TIME_BUDGET = 2.0
 _TEMPLATE_NAME = "<template>"
 _MISSING = object()
 _MARKERS = ("{{", "{%", "{#")
@@ -29,9 +35,10 @@ class TemplateProblem(Exception):
 
 
 class _Sandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox, also refusing arithmetic that would build enormous values."""
+    """Jinja's immutable sandbox, also refusing what would build enormous values in one C call
+    (where no time budget can interrupt it): repetition, powers, padding widths, lipsum."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "%"})
 
     def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
         if op == "**" and isinstance(right, int | float) and abs(right) > 64:
@@ -41,7 +48,87 @@ class _Sandbox(ImmutableSandboxedEnvironment):
             if size > MAX_TEXT:
                 raise SecurityError(f"the result would be longer than {MAX_TEXT} items")
             return operator.mul(left, right)
+        if op == "%":
+            _check_spec(left)
         return super().call_binop(context, op, left, right)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        _check_spec(getattr(value, "__self__", None))  # `'{:>999999999}'.format(1)`
+        return super().wrap_str_format(value)
+
+    def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        # `'x'.ljust(10**9)`, `'{:>999999999}'.format(1)`: the size is in the arguments.
+        for value in (*args, *kwargs.values()):
+            if isinstance(value, int) and not isinstance(value, bool) and value > MAX_TEXT:
+                raise SecurityError(f"arguments above {MAX_TEXT} are not allowed in templates")
+        return super().call(__context, __obj, *args, **kwargs)
+
+
+_HUGE_SPEC = re.compile(r"%[-#0 +]*\d{7,}|%[-#0 +]*\d*\.\d{7,}|\{[^{}]*:[^{}]*\d{7,}[^{}]*\}")
+MAX_WIDTH = 10_000
+MAX_LIPSUM = 100
+
+
+def _check_spec(text: Any) -> None:
+    """A format string asking for a width or precision of a million or more is refused."""
+    if isinstance(text, str) and _HUGE_SPEC.search(text):
+        raise SecurityError("format widths of a million or more are not allowed in templates")
+
+
+def _bounded_filters(env: _Sandbox) -> None:
+    """Filters and globals whose size argument could take gigabytes, bounded first."""
+    filters = env.filters
+    fmt, indent, center = filters["format"], filters["indent"], filters["center"]
+
+    def format_(value: Any, *args: Any, **kwargs: Any) -> Any:
+        _check_spec(value)
+        return fmt(value, *args, **kwargs)
+
+    def width_of(width: Any) -> int:
+        return len(width) if isinstance(width, str) else int(width)
+
+    def indent_(value: Any, width: Any = 4, *args: Any, **kwargs: Any) -> Any:
+        if width_of(width) > MAX_WIDTH:
+            raise SecurityError(f"indent widths above {MAX_WIDTH} are not allowed")
+        return indent(value, width, *args, **kwargs)
+
+    def center_(value: Any, width: int = 80) -> Any:
+        if width > MAX_WIDTH:
+            raise SecurityError(f"center widths above {MAX_WIDTH} are not allowed")
+        return center(value, width)
+
+    lipsum: Any = env.globals["lipsum"]
+
+    def lipsum_(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> Any:
+        if n > MAX_LIPSUM or max > MAX_WIDTH:
+            raise SecurityError(f"lipsum() is limited to {MAX_LIPSUM} paragraphs")
+        return lipsum(n, html, min, max)
+
+    filters.update(format=format_, indent=indent_, center=center_)
+    env.globals["lipsum"] = lipsum_
+
+
+class TemplateTimeout(Exception):
+    """A template ran past its time budget."""
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Interrupts the template code running in this thread after `seconds`: a trace function
+    checks the clock at each call and at each line of template code (nested loops)."""
+    deadline = time.monotonic() + seconds
+    previous = sys.gettrace()
+
+    def check(frame: Any, event: str, arg: Any) -> Any:
+        if time.monotonic() > deadline:
+            raise TemplateTimeout(f"the template ran for more than {seconds:g} s")
+        return check if frame.f_code.co_filename == _TEMPLATE_NAME else None
+
+    sys.settrace(check)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
 
 
 def _repeat_size(left: Any, right: Any) -> int:
@@ -62,6 +149,7 @@ class Renderer:
     def __post_init__(self) -> None:
         self._env = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
         self._env.globals["env"] = self._lookup_env
+        _bounded_filters(self._env)
         self._used_env = False
 
     @staticmethod
@@ -85,12 +173,17 @@ class Renderer:
             template = self._env.from_string(text)
             chunks: list[str] = []
             size = 0
-            for chunk in template.generate(**dict(self.variables)):
-                size += len(chunk)
-                if size > 10 * MAX_TEXT:
-                    raise SecurityError(f"the output is longer than {10 * MAX_TEXT} characters")
-                chunks.append(chunk)
+            with time_budget(TIME_BUDGET):
+                for chunk in template.generate(**dict(self.variables)):
+                    size += len(chunk)
+                    if size > 10 * MAX_TEXT:
+                        limit = 10 * MAX_TEXT
+                        raise SecurityError(f"the output is longer than {limit} characters")
+                    chunks.append(chunk)
             return "".join(chunks)
+        except TemplateTimeout as error:
+            message = f"template stopped: {error} (loops too large?)"
+            raise TemplateProblem(message, _template_line(error)) from None
         except jinja2.TemplateSyntaxError as error:
             raise TemplateProblem(f"template syntax error: {error.message}", error.lineno) from None
         except TemplateProblem as error:

@@ -11,7 +11,8 @@ def test_ok_summary(write) -> None:
     path = write("m.yaml", "organization: o\nteams: [{title: A}, {title: B}]\nsaml: [{label: S}]\n")
     result = run_validate(str(path))
     assert result.exit_code == 0
-    assert result.stdout == "OK: 1 file, 2 teams, 1 saml\n"
+    read = f"Read 1 file: 1 from {path.parent}\n"
+    assert result.stdout == "OK: 1 file, 2 teams, 1 saml\n" + read
 
 
 def test_problems_go_to_stderr_with_exit_1(write) -> None:

@@ -113,8 +113,9 @@ def test_directory_reads_yaml_yml_and_j2_files_sorted(write, tmp_path: Path) -> 
     write("notes.txt", "not: a manifest")
     write("sub/d.yaml", "teams: [{title: D}]\n")
     loaded = load_manifests([tmp_path], variables={"count": "3"}, environ={})
-    assert [Path(name).name for name in loaded.files] == ["a.yaml", "b.yml", "c.yaml.j2"]
-    assert [team.title for team in loaded.manifest.teams] == ["A", "B"]
+    names = ["a.yaml", "b.yml", "c.yaml.j2", "d.yaml"]  # subdirectories too
+    assert [Path(name).name for name in loaded.files] == names
+    assert [team.title for team in loaded.manifest.teams] == ["A", "B", "D"]
     assert [space.title for space in loaded.manifest.spaces] == ["Space 0", "Space 1", "Space 2"]
 
 
