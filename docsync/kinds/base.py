@@ -355,11 +355,17 @@ class CrudKind(Kind):
 
     # -- applying ------------------------------------------------------------------------------
     def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-        """The request body: the written fields that travel in this request, by wire name."""
+        """The request body: the written fields that travel in this request, by wire name.
+
+        A create leaves out `null`s: nothing is there to remove, and production refuses some
+        (`POST collections {"parent": null}`).
+        """
         return {
             f.wire_name: fields[f.name]
             for f in self.fields
-            if f.name in fields and (f.create if creating else f.update)
+            if f.name in fields
+            and (f.create if creating else f.update)
+            and not (creating and fields[f.name] is None)
         }
 
     def item_path(self, run: RunContext, live_id: str) -> str:
@@ -376,7 +382,7 @@ class CrudKind(Kind):
         late = {
             f.wire_name: fields[f.name]
             for f in self.fields
-            if f.name in fields and f.update and not f.create
+            if f.name in fields and f.update and not f.create and fields[f.name] is not None
         }
         if late:
             await run.api.write("PATCH", self.item_path(run, new_id), late)

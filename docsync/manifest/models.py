@@ -24,6 +24,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
 from docsync.core.catalogue import CATALOGUE
+from docsync.manifest.nullability import NULL, NullChecked
 
 Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
@@ -67,7 +68,7 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, use_attribute_docstrings=True)
 
 
-class Entry(Model):
+class Entry(NullChecked, Model):
     id: str | None = Field(default=None, min_length=1)
     """Pins the entry to a live resource; the natural key may then change (a rename)."""
     state: State = "present"
@@ -82,16 +83,16 @@ class DefaultContent(Model):
     site: Ref
 
 
-class OrgSettings(Model):
+class OrgSettings(NullChecked, Model):
     """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
 
     title: str | None = Field(default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN)
     emailDomains: list[Annotated[str, Field(min_length=1)]] | None = None
     hostname: str | None = Field(default=None, min_length=3, max_length=32)
-    defaultRole: Role | None = None
+    defaultRole: Annotated[Role | None, NULL] = None
     """Role of new members; null: guest."""
-    defaultContent: DefaultContent | None = None
-    logo: Uri | None = None
+    defaultContent: Annotated[DefaultContent | None, NULL] = None
+    logo: Annotated[Uri | None, NULL] = None
     sso: bool | None = None
     ai: bool | None = None
     inviteLinks: bool | None = None
@@ -101,7 +102,7 @@ class MemberEntry(Entry):
     """The role of an existing member, keyed by email (or user id in ``id``)."""
 
     email: str | None = Field(default=None, min_length=1, max_length=320)
-    role: Role | None = None
+    role: Annotated[Role | None, NULL] = None
     """null: guest."""
 
 
@@ -141,7 +142,7 @@ class SamlEntry(Entry):
     """Sensitive: never printed."""
     defaultTeam: Ref | None = None
     """A team by title (or id)."""
-    defaultRole: Role | None = None
+    defaultRole: Annotated[Role | None, NULL] = None
 
 
 class CollectionEntry(Entry):
@@ -149,8 +150,8 @@ class CollectionEntry(Entry):
 
     title: str | None = Field(default=None, min_length=1, max_length=50)
     description: str | None = Field(default=None, max_length=100)
-    defaultLevel: DefaultLevel | None = None
-    parent: Ref | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    parent: Annotated[Ref | None, NULL] = None
     """The parent collection by title (or id); null: top level."""
 
 
@@ -158,11 +159,11 @@ class SpaceEntry(Entry):
     """A space, keyed by title within its collection; deleted only by ``state: absent``."""
 
     title: str | None = Field(default=None, min_length=1, max_length=50)
-    emoji: str | None = Field(default=None, min_length=1, max_length=50)
-    collection: Ref | None = None
+    emoji: Annotated[str | None, NULL] = Field(default=None, min_length=1, max_length=50)
+    collection: Annotated[Ref | None, NULL] = None
     """The collection by title (or id); null: top level."""
     editMode: Literal["live", "locked"] | None = None
-    defaultLevel: DefaultLevel | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
 
 
 class SiteSpaceEntry(Entry):
@@ -171,7 +172,7 @@ class SiteSpaceEntry(Entry):
     space: Ref | None = None
     """A space by title (of the manifest or live) or id."""
     path: str | None = Field(default=None, min_length=1, max_length=100)
-    condition: Condition | None = None
+    condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
 
 
@@ -180,9 +181,9 @@ class SectionEntry(Entry):
 
     title: str | None = Field(default=None, min_length=2, max_length=128)
     path: str | None = Field(default=None, min_length=1, max_length=100)
-    icon: Icon | None = None
-    description: str | None = Field(default=None, max_length=256)
-    condition: Condition | None = None
+    icon: Annotated[Icon | None, NULL] = None
+    description: Annotated[str | None, NULL] = Field(default=None, max_length=256)
+    condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
     siteSpaces: list[SiteSpaceEntry] | None = None
 
@@ -191,7 +192,7 @@ class SectionGroupEntry(Entry):
     """A group of sections of the same site, keyed by title."""
 
     title: str | None = Field(default=None, min_length=1, max_length=100)
-    icon: Icon | None = None
+    icon: Annotated[Icon | None, NULL] = None
     sections: list[Ref] | None = None
     """Titles (or ids) of sections of the same site."""
 
@@ -209,7 +210,7 @@ class SiteEntry(Entry):
     visibility: Visibility | None = None
     published: bool | None = None
     basename: str | None = Field(default=None, min_length=1, max_length=100)
-    proxy: str | None = Field(default=None, max_length=512, pattern=PROXY_PATTERN)
+    proxy: Annotated[str | None, NULL] = Field(default=None, max_length=512, pattern=PROXY_PATTERN)
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
     agentsContext: Literal["excluded", "included"] | None = None
     adaptiveContent: AdaptiveContent | None = None

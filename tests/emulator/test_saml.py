@@ -79,7 +79,10 @@ def test_default_team_integrity(emulator: EmulatorHandle) -> None:
     provider = _provider(emulator, defaultTeam=team)
     refused = client.delete(f"/v1/orgs/org_acme/teams/{team}")
     assert refused.status_code == 409 and "Okta" in refused.json()["error"]["message"]
-    client.patch(f"{SAML}/{provider['id']}", json={"defaultTeam": None})
+    cleared = client.patch(f"{SAML}/{provider['id']}", json={"defaultTeam": None})
+    assert cleared.status_code == 400  # production's schema takes a string only
+    assert cleared.json()["error"]["message"] == "defaultTeam: must not be null"
+    assert client.delete(f"{SAML}/{provider['id']}").status_code in (204, 205)
     assert client.delete(f"/v1/orgs/org_acme/teams/{team}").status_code == 204
 
 

@@ -38,12 +38,12 @@ def create_collection(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     body = Fields(ctx.body(required=False), ("title", "parent", "description", "defaultLevel"))
     title = body.string("title", max_len=50) or ""
-    parent = body.string("parent", nullable=True, min_len=1)
+    parent = body.string("parent", min_len=1)  # production refuses null here
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     data = {
         "title": title,
-        "description": body.string("description", max_len=100),
+        "description": body.string("description", max_len=100, nullable=True),
         "defaultLevel": default_level(body) if body.has("defaultLevel") else "inherit",
         "createdAt": ctx.now,
         "updatedAt": ctx.now,
@@ -66,7 +66,7 @@ def update_collection(ctx: Ctx) -> Response:
     if body.has("title"):
         data["title"] = body.string("title", max_len=50)
     if body.has("description"):
-        data["description"] = body.string("description", max_len=100, nullable=True)
+        data["description"] = body.string("description", max_len=100)  # null: 400, as production
     if body.has("defaultLevel"):
         data["defaultLevel"] = default_level(body)
     data["updatedAt"] = ctx.now

@@ -64,9 +64,9 @@ def _read(ctx: Ctx, org: str, body: Fields, creating: bool) -> dict[str, Any]:
     if body.has("ssoURL"):
         values["ssoURL"] = body.string("ssoURL", max_len=2048, pattern=URL_PATTERN)
     if body.has("defaultTeam"):
-        team = body.string("defaultTeam", nullable=True, min_len=1)
+        team = body.string("defaultTeam", min_len=1)  # null: 400, as production
         found = ctx.tx.get_row("team", team) if team else None
-        if team is not None and (found is None or found.org != org):
+        if found is None or found.org != org:
             raise bad_request(f"defaultTeam: no team {team!r} in organization {org!r}")
         values["defaultTeam"] = team
     if body.has("defaultRole"):
