@@ -1,7 +1,18 @@
 """The shape a site's adaptive (visitor claims) schema must have for PUT .../adaptive-schema.
 
-From ../shared/reference/docs-platform-api.md §2.7 and the contract digest §5: a draft-07 object
-schema with ``additionalProperties: false`` whose every claim carries a description.
+Production's rules (`SiteAdaptiveJSONSchema` of the production contract), checked offline so that
+`docsync validate` refuses what the API would refuse after the site is created:
+
+- the root: `type: object`, `properties`, `additionalProperties: false`, optional
+  `$schema: "http://json-schema.org/draft-07/schema#"`, nothing else;
+- a claim: `{type: boolean, description}`, `{type: string, description, enum?: [text...]}`,
+  `{type: number, description}`, `{type: array, description, items: <a boolean, string or
+  number claim>}` or `{type: object, description, properties: {name: claim}, additionalProperties:
+  false}`; `description` is text and required everywhere;
+- `unsigned`: `{type: object, description: "Unsigned claims of the site visitor.", properties,
+  additionalProperties: false}` (that exact description), its properties claims as above.
+
+`tests/contract/test_adaptive.py` checks these rules against the production document.
 """
 
 from __future__ import annotations
@@ -10,7 +21,9 @@ from typing import Any
 
 from docsync.manifest.problems import Path
 
-DRAFT_07 = ("http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema")
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor."
+_PRIMITIVES = ("boolean", "string", "number")
 _CLAIM_KEYS: dict[str, frozenset[str]] = {
     "boolean": frozenset({"type", "description"}),
     "number": frozenset({"type", "description"}),
@@ -24,14 +37,12 @@ Found = list[tuple[Path, str]]
 def check_adaptive_schema(schema: dict[str, Any], path: Path) -> Found:
     """Every way ``schema`` departs from the accepted shape, as (path, message) pairs."""
     found: Found = []
-    allowed = {"$schema", "$id", "type", "properties", "additionalProperties"}
-    _unknown(schema, allowed, path, found)
-    if "$schema" in schema and schema["$schema"] not in DRAFT_07:
-        found.append(((*path, "$schema"), f"must be '{DRAFT_07[0]}' (JSON Schema draft-07)"))
+    _unknown(schema, {"$schema", "type", "properties", "additionalProperties"}, path, found)
+    if "$schema" in schema and schema["$schema"] != DRAFT_07:
+        found.append(((*path, "$schema"), f"must be '{DRAFT_07}'; got {schema['$schema']!r}"))
     if schema.get("type") != "object":
-        found.append(((*path, "type"), "must be 'object'"))
-    if schema.get("additionalProperties") is not False:
-        found.append(((*path, "additionalProperties"), "must be false"))
+        found.append(((*path, "type"), f"must be 'object'{_got(schema, 'type')}"))
+    _closed(schema, path, found)
     properties = schema.get("properties")
     if not isinstance(properties, dict):
         found.append(((*path, "properties"), "must be a mapping of claim names to claims"))
@@ -45,6 +56,16 @@ def check_adaptive_schema(schema: dict[str, Any], path: Path) -> Found:
     return found
 
 
+def _got(node: dict[str, Any], key: str) -> str:
+    return f"; got {node[key]!r}" if key in node else " (missing)"
+
+
+def _closed(node: dict[str, Any], path: Path, found: Found) -> None:
+    if node.get("additionalProperties") is not False:
+        message = f"must be false{_got(node, 'additionalProperties')}"
+        found.append(((*path, "additionalProperties"), message))
+
+
 def _unknown(
     node: dict[str, Any], allowed: set[str] | frozenset[str], path: Path, found: Found
 ) -> None:
@@ -55,59 +76,51 @@ def _unknown(
 
 
 def _unsigned(claim: Any, path: Path, found: Found) -> None:
-    """``unsigned`` holds the visitor's unsigned claims: an object of boolean claims."""
+    """``unsigned`` holds the visitor's unsigned claims, with production's fixed description."""
     if not isinstance(claim, dict):
         found.append((path, "must be a mapping"))
         return
-    _unknown(claim, _CLAIM_KEYS["object"], path, found)
     if claim.get("type") != "object":
-        found.append(((*path, "type"), "must be 'object'"))
-    _description(claim, path, found)
-    if claim.get("additionalProperties") is not False:
-        found.append(((*path, "additionalProperties"), "must be false"))
+        found.append(((*path, "type"), f"must be 'object'{_got(claim, 'type')}"))
+    if claim.get("description") != UNSIGNED_DESCRIPTION:
+        message = f"must be exactly {UNSIGNED_DESCRIPTION!r}{_got(claim, 'description')}"
+        found.append(((*path, "description"), message))
+    _closed(claim, path, found)
+    _properties(claim, path, found)
+
+
+def _properties(claim: dict[str, Any], path: Path, found: Found) -> None:
     properties = claim.get("properties")
     if not isinstance(properties, dict):
         found.append(((*path, "properties"), "must be a mapping of claim names to claims"))
         return
     for name, inner in properties.items():
-        inner_path = (*path, "properties", name)
-        if isinstance(inner, dict) and inner.get("type") != "boolean":
-            found.append(((*inner_path, "type"), "unsigned claims must be of type 'boolean'"))
-        _claim(inner, inner_path, found)
+        _claim(inner, (*path, "properties", name), found)
 
 
-def _claim(claim: Any, path: Path, found: Found) -> None:
+def _claim(
+    claim: Any, path: Path, found: Found, kinds: tuple[str, ...] = tuple(_CLAIM_KEYS)
+) -> None:
     if not isinstance(claim, dict):
         found.append((path, "a claim must be a mapping with 'type' and 'description'"))
         return
     kind = claim.get("type")
-    if not isinstance(kind, str) or kind not in _CLAIM_KEYS:
-        kinds = ", ".join(f"'{name}'" for name in _CLAIM_KEYS)
-        found.append(((*path, "type"), f"must be one of {kinds}"))
+    if not isinstance(kind, str) or kind not in kinds:
+        names = ", ".join(f"'{name}'" for name in kinds)
+        found.append(((*path, "type"), f"must be one of {names}{_got(claim, 'type')}"))
         return
     _unknown(claim, _CLAIM_KEYS[kind], path, found)
-    _description(claim, path, found)
+    if not isinstance(claim.get("description"), str):
+        found.append(((*path, "description"), "every claim needs a 'description' (text)"))
     if kind == "string" and "enum" in claim:
         enum = claim["enum"]
         if not isinstance(enum, list) or not all(isinstance(item, str) for item in enum):
-            found.append(((*path, "enum"), "must be a list of strings"))
+            found.append(((*path, "enum"), f"must be a list of strings; got {enum!r}"))
     elif kind == "array":
-        items = claim.get("items")
-        if not isinstance(items, dict) or items.get("type") not in ("boolean", "string", "number"):
-            message = "must be {type: boolean | string | number}"
-            found.append(((*path, "items"), message))
+        if "items" not in claim:
+            found.append(((*path, "items"), "is required: a boolean, string or number claim"))
+        else:
+            _claim(claim["items"], (*path, "items"), found, _PRIMITIVES)
     elif kind == "object":
-        if claim.get("additionalProperties") is not False:
-            found.append(((*path, "additionalProperties"), "must be false"))
-        properties = claim.get("properties")
-        if not isinstance(properties, dict):
-            found.append(((*path, "properties"), "must be a mapping of claim names to claims"))
-            return
-        for name, inner in properties.items():
-            _claim(inner, (*path, "properties", name), found)
-
-
-def _description(claim: dict[str, Any], path: Path, found: Found) -> None:
-    description = claim.get("description")
-    if not isinstance(description, str) or not description.strip():
-        found.append(((*path, "description"), "every claim needs a 'description' (text)"))
+        _closed(claim, path, found)
+        _properties(claim, path, found)
