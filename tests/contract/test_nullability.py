@@ -16,6 +16,7 @@ from docsync.manifest import models
 from docsync.manifest.nullability import nullable
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
+from tests.emulator_harness import EmulatorHandle
 
 ORG = "/v1/orgs/o"
 #: (model, field) -> (method, concrete path, wire field) of the request that carries the field
@@ -114,3 +115,36 @@ def test_every_entry_field_is_classified() -> None:
 
 def _is_entry(value: object) -> bool:
     return isinstance(value, type) and issubclass(value, models.Entry) and value is not models.Entry
+
+
+def test_the_emulator_refuses_the_nulls_production_refuses(
+    contract: Contract, emulator: EmulatorHandle
+) -> None:
+    client = emulator.client()
+    org = "/v1/orgs/org_acme"
+    collection = client.post(f"{org}/collections", json={"title": "C"}).json()["id"]
+    team = client.put(f"{org}/teams", json={"title": "T"}).json()["id"]
+    saml = client.post(f"{org}/saml", json={"label": "Okta", "defaultTeam": team}).json()["id"]
+    cases = [
+        ("POST", f"{org}/collections", {"title": "D", "parent": None}),
+        ("POST", f"{org}/collections", {"title": "D", "description": None}),
+        ("PATCH", f"/v1/collections/{collection}", {"description": None}),
+        ("PATCH", f"/v1/collections/{collection}", {"defaultLevel": None}),
+        ("PATCH", f"{org}/saml/{saml}", {"defaultTeam": None}),
+        ("PATCH", f"{org}/saml/{saml}", {"defaultRole": None}),
+        ("POST", f"{org}/spaces", {"title": "S", "parent": None}),
+        ("PATCH", "/v1/spaces/space_handbook", {"language": None}),
+        ("PATCH", "/v1/spaces/space_handbook", {"emoji": None}),
+    ]
+    disagree = []
+    for method, path, body in cases:
+        found = contract.check_request(method, path, [], json.dumps(body).encode())
+        assert found is not None
+        production = not [v for v in found if v.message.startswith("None")]
+        answer = client.request(method, path, json=body)
+        if (answer.status_code < 400) != production:
+            disagree.append(f"{method} {path} {body}: {answer.status_code} {answer.text[:80]}")
+        elif not production:
+            field = next(iter(k for k, v in body.items() if v is None))
+            assert answer.json()["error"]["message"] == f"{field}: must not be null"
+    assert not disagree, disagree

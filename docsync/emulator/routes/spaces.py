@@ -110,7 +110,7 @@ def create_space(ctx: Ctx) -> Response:
     body = Fields(
         ctx.body(required=False), ("title", "emoji", "parent", "language", "editMode", "empty")
     )
-    parent = body.string("parent", nullable=True, min_len=1)
+    parent = body.string("parent", min_len=1)  # null: 400, as production
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     body.boolean("empty")
@@ -148,7 +148,7 @@ def update_space(ctx: Ctx) -> Response:
     if body.has("defaultLevel"):
         data["defaultLevel"] = default_level(body)
     if body.has("language"):
-        data["language"] = body.enum("language", LANGUAGES, nullable=True)
+        data["language"] = body.enum("language", LANGUAGES)  # null: 400, as production
     data["updatedAt"] = ctx.now
     ctx.tx.update("space", row.id, data)
     return ok(space_view(ctx, find(ctx, "space", row.id)))
