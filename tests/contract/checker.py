@@ -64,6 +64,7 @@ class Contract:
         resource = Resource.from_contents(spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
         self._validators: dict[str, Draft202012Validator] = {}
+        self._valid: set[tuple[str, str]] = set()
         self._routes: list[tuple[int, re.Pattern[str], str]] = []
         for template in spec["paths"]:
             parts = template.strip("/").split("/")
@@ -95,6 +96,17 @@ class Contract:
         return node, pointer
 
     def _validate(self, pointer: str, value: Any) -> list[ValidationError]:
+        # The suite reads the same answers again and again (a seeded organization, an empty
+        # list): a body validated once against a schema is not validated again.
+        key = (pointer, json.dumps(value, sort_keys=True))
+        if key in self._valid:
+            return []
+        errors = self._errors(pointer, value)
+        if not errors and len(self._valid) < 50_000:
+            self._valid.add(key)
+        return errors
+
+    def _errors(self, pointer: str, value: Any) -> list[ValidationError]:
         validator = self._validators.get(pointer)
         if validator is None:
             validator = Draft202012Validator({"$ref": f"{_URI}#{pointer}"}, registry=self._registry)
