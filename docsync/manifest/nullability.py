@@ -38,7 +38,7 @@ class NullChecked(BaseModel):
     def _null_only_where_accepted(cls, value: Any, info: ValidationInfo) -> Any:
         if value is None and info.field_name is not None and not nullable(cls, info.field_name):
             raise ValueError(
-                "null is not accepted here (the API refuses null for this field; leave the "
-                "field out to leave it unmanaged); got null"
+                "null is not accepted here: the API refuses null for this field, so it cannot "
+                "be removed (leave the field out to leave it unmanaged); got null"
             )
         return value
