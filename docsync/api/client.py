@@ -219,6 +219,8 @@ class ApiClient:
         if not path.startswith("/v1/"):
             raise ValueError(f"API paths start with /v1/, got {path!r}")
         attempts = self.retry.max_attempts
+        # An earlier attempt may have been carried out though its answer was lost.
+        uncertain = False
         for attempt in range(1, attempts + 1):
             last = attempt == attempts
             try:
@@ -241,6 +243,7 @@ class ApiClient:
                     ) from None
                 delay = self.retry.backoff(attempt, self._rng.random())
                 reason = type(error).__name__
+                uncertain |= not isinstance(error, NOT_SENT)
             else:
                 status = response.status_code
                 if 200 <= status < 300:
@@ -248,6 +251,8 @@ class ApiClient:
                     if method != "GET":
                         check_write_answer(method, path, status, answer, creates=not idempotent)
                     return answer
+                if status == 404 and method == "DELETE" and uncertain:
+                    return None  # the lost attempt deleted it: done
                 if status not in RETRYABLE_STATUSES:
                     raise self._error(method, path, response)
                 if status != 429 and not idempotent:
@@ -265,6 +270,7 @@ class ApiClient:
                 if status == 429:
                     self._pacer.hold(delay)  # the whole client backs off, not just this request
                 reason = str(status)
+                uncertain |= status != 429
             self.stats.retries += 1
             self.stats.waited += delay
             logger.debug(

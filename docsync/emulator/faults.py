@@ -19,13 +19,15 @@ _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 @dataclass
 class FaultRule:
-    """Answer `status` to the next `count` requests whose method and path match (path: regex)."""
+    """Answer `status` to the next `count` requests whose method and path match (path: regex);
+    with `drop`, carry them out and cut the connection instead (an answer lost after commit)."""
 
     method: str
     path: str
     status: int = 500
     count: int = 1
     message: str = "Injected failure"
+    drop: bool = False
 
     def matches(self, method: str, path: str) -> bool:
         """True when this rule applies to the request (method `*` matches any)."""
@@ -139,7 +141,10 @@ class FaultEngine:
             for rule in config.rules:
                 if rule.count > 0 and rule.matches(method, path):
                     rule.count -= 1
-                    decision.status, decision.message = rule.status, rule.message
+                    if rule.drop and method in _WRITE_METHODS:
+                        decision.drop = True
+                    else:
+                        decision.status, decision.message = rule.status, rule.message
                     return decision
             if r429 < config.fail_429:
                 decision.status, decision.message = 429, RATE_LIMIT_MESSAGE

@@ -4,12 +4,15 @@ kinds declare their fields and carry out their actions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
+from docsync.api import OutcomeUnknown
 from docsync.core.catalogue import SECTION, SECTION_GROUP, SITE_SPACE
 from docsync.core.context import RunContext
 from docsync.core.model import Action
 from docsync.core.payloads import GroupMembership, OnSite, Reorder, child
+from docsync.kinds import site_found
 from docsync.kinds.base import Kind
 from docsync.kinds.site_order import Move, plan_moves
 
@@ -25,6 +28,10 @@ def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
         for f in kind.fields
         if f.name in fields and f.update and not f.create
     }
+
+
+#: finds, in a structure read, the item a create asked for (its body) among ids not yet known
+Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 
 
 class _Child(Kind):
@@ -54,6 +61,24 @@ class _Child(Kind):
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
     ) -> None:
         raise NotImplementedError(f"{type(self).__name__} must say how it is created")
+
+    async def post_once(
+        self, action: Action, run: RunContext, base: str, body: dict[str, Any], find: Finder
+    ) -> dict[str, Any]:
+        """Creates without ever making a duplicate: when the server may or may not have made
+        the item (5xx, dropped connection), one structure read finds it and the apply adopts it;
+        only when it is not there is the request sent again."""
+        for _attempt in range(3):
+            try:
+                created: dict[str, Any] = await run.api.write("POST", base, body)
+                return created
+            except OutcomeUnknown:
+                structure = await run.api.get(f"{site_path(run, child(action))}/structure")
+                found = find(structure, body, set(run.ids.values()))
+                if found is not None:
+                    return found
+        created = await run.api.write("POST", base, body)
+        return created
 
     async def update(
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
@@ -112,10 +137,10 @@ class SectionKind(_Child):
         payload = child(action)
         body = {"spaceId": run.resolve(payload.first_space)}
         body |= {k: fields[k] for k in ("title", "icon") if k in fields}
-        created = await run.api.write("POST", base, body)
+        created = await self.post_once(action, run, base, body, site_found.new_section)
         run.ids[action.address] = str(created["id"])
         first = created.get("siteSpaces") or []
-        if first and payload.first_site_space:
+        if first and isinstance(first[0], dict) and payload.first_site_space:
             run.ids[payload.first_site_space] = str(first[0]["id"])
             if isinstance(first[0], dict):
                 run.answers[payload.first_site_space] = first[0]
@@ -138,7 +163,7 @@ class SiteSpaceKind(_Child):
             body = {"spaceId": fields["space"]}
             if payload.section:
                 body["sectionId"] = run.resolve(payload.section)
-            created = await run.api.write("POST", base, body)
+            created = await self.post_once(action, run, base, body, site_found.new_site_space)
             own_id = str(created["id"])
             run.ids[action.address] = own_id
         await self.finish_create(action, run, f"{base}/{own_id}", fields, created)
@@ -151,8 +176,8 @@ class SectionGroupKind(_Child):
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
     ) -> None:
-        body = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
-        created = await run.api.write("POST", base, body)
+        body: dict[str, Any] = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
+        created = await self.post_once(action, run, base, body, site_found.new_group)
         run.ids[action.address] = str(created["id"])
 
     async def update(
@@ -163,7 +188,19 @@ class SectionGroupKind(_Child):
         for section_id in run.resolve(membership.remove):
             await run.api.write("DELETE", f"{item}/sections/{section_id}")
         for section_id in run.resolve(membership.add):
-            await run.api.write("POST", f"{item}/sections", {"sectionId": section_id})
+            await self.add_member(action, run, item, str(section_id))
+
+    async def add_member(self, action: Action, run: RunContext, item: str, section: str) -> None:
+        """Adds a section to a group; an add whose answer was lost is checked, not repeated."""
+        for _attempt in range(3):
+            try:
+                await run.api.write("POST", f"{item}/sections", {"sectionId": section})
+                return
+            except OutcomeUnknown:
+                structure = await run.api.get(f"{site_path(run, child(action))}/structure")
+                if site_found.group_holds(structure, item.rsplit("/", 1)[-1], section):
+                    return
+        await run.api.write("POST", f"{item}/sections", {"sectionId": section})
 
 
 _POINTER_TYPES = {

@@ -62,8 +62,10 @@ class TreePlanner(GroupPlanning):
     # matching within a container: the one reconciler, with a site space's own fallback
     @staticmethod
     def _by_space(desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
-        """A site space written without `path` is the one publishing its space."""
-        if desired.kind != "site_space" or "path" in desired.fields:
+        """A site space no path matches is the one publishing its space in that level, if
+        any: written without `path`, or left at the path the API chose (a create whose path
+        change never came, as after a crash): its path is changed, never deleted and made anew."""
+        if desired.kind != "site_space":
             return None
         return next((r for r in free if r.fields["space"] == desired.fields.get("space")), None)
 

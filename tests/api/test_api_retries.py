@@ -349,3 +349,28 @@ def test_in_flight_requests_never_exceed_parallelism(make_client: Build) -> None
     client = run(scenario())
     assert peak == 3
     assert client.stats.requests == 20
+
+
+@pytest.mark.parametrize(
+    "lost",
+    [
+        httpx.RemoteProtocolError("peer closed connection"),
+        httpx.Response(503, json=error_body(503, "unavailable")),
+    ],
+)
+def test_a_delete_whose_answer_was_lost_is_done_when_the_retry_finds_nothing(
+    make_client: Build, lost: httpx.Response | Exception
+) -> None:
+    missing = httpx.Response(404, json=error_body(404, "not found"))
+    handler, log = scripted(lost, missing)
+    assert call(make_client(handler), "DELETE") is None
+    assert log == ["DELETE /v1/orgs/o/teams"] * 2
+
+
+@pytest.mark.parametrize("first", [too_many(**{"Retry-After": "1"}), httpx.ConnectError("down")])
+def test_a_delete_answered_404_is_an_error_when_no_attempt_may_have_run(
+    make_client: Build, first: httpx.Response | Exception
+) -> None:
+    handler, _ = scripted(first, httpx.Response(404, json=error_body(404, "not found")))
+    with pytest.raises(ApiError, match="404"):
+        call(make_client(handler), "DELETE")

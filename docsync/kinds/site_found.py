@@ -1,0 +1,94 @@
+"""After a create of a site's child whose outcome is unknown (5xx, dropped connection): find what
+the server made, if anything, in one structure read, so the apply adopts it instead of making a
+duplicate. A child is new when its id is none the apply already knows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+Item = dict[str, Any]
+
+
+def sections_of(structure: Any) -> Iterator[Item]:
+    """Every section of a structure read, grouped or not."""
+    for item in _items(structure):
+        if item.get("object") == "site-section-group":
+            for inner in item.get("sections") or item.get("children") or []:
+                if isinstance(inner, dict) and _is_section(inner):
+                    yield inner
+        elif _is_section(item):
+            yield item
+
+
+def groups_of(structure: Any) -> Iterator[Item]:
+    return (i for i in _items(structure) if i.get("object") == "site-section-group")
+
+
+def site_spaces_in(structure: Any, section_id: str | None) -> list[Item]:
+    """The site spaces of one section, or of the root when `section_id` is None."""
+    if section_id is None:
+        if isinstance(structure, dict) and structure.get("type") == "siteSpaces":
+            return list(_items(structure))
+        return []
+    for section in sections_of(structure):
+        if str(section.get("id")) == section_id:
+            return [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
+    return []
+
+
+def space_id(site_space: Item) -> str | None:
+    space = site_space.get("space")
+    value = space.get("id") if isinstance(space, dict) else space
+    return str(value) if value is not None else None
+
+
+def new_section(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A section the apply does not know yet, with the title (else first space) it asked for."""
+    for section in reversed(list(sections_of(structure))):
+        if str(section.get("id")) in known:
+            continue
+        if "title" in body:
+            if section.get("title") == body["title"]:
+                return section
+            continue
+        first = [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
+        if first and space_id(first[0]) == str(body.get("spaceId")):
+            return section
+    return None
+
+
+def new_site_space(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A site space the apply does not know yet, publishing the space it asked for, where it
+    asked (the path is the API's choice: the apply sets the wanted one next)."""
+    section = body.get("sectionId")
+    for item in reversed(site_spaces_in(structure, str(section) if section else None)):
+        if str(item.get("id")) not in known and space_id(item) == str(body.get("spaceId")):
+            return item
+    return None
+
+
+def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A section group the apply does not know yet, with the title it asked for."""
+    for group in reversed(list(groups_of(structure))):
+        if str(group.get("id")) not in known and group.get("title") == body.get("title"):
+            return group
+    return None
+
+
+def group_holds(structure: Any, group_id: str, section_id: str) -> bool:
+    """Whether a group already holds a section (a membership add whose answer was lost)."""
+    for group in groups_of(structure):
+        if str(group.get("id")) == group_id:
+            members: list[Any] = group.get("sections") or group.get("children") or []
+            return any(isinstance(m, dict) and str(m.get("id")) == section_id for m in members)
+    return False
+
+
+def _items(structure: Any) -> Iterator[Item]:
+    items = structure.get("structure") if isinstance(structure, dict) else None
+    return (i for i in items or [] if isinstance(i, dict))
+
+
+def _is_section(item: Item) -> bool:
+    return bool(item.get("object", "site-section") == "site-section")
