@@ -12,6 +12,7 @@ import click
 
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
+from docsync.cli.interrupts import Interrupts, exit_code
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
@@ -26,7 +27,12 @@ from docsync.engine.target import narrow
 from docsync.manifest import LoadedManifest
 from docsync.render.text import Painter, render_plan
 
-_MARKS = {"done": ("ok", "green"), "failed": ("FAILED", "red"), "skipped": ("skipped", "yellow")}
+_MARKS = {
+    "done": ("ok", "green"),
+    "failed": ("FAILED", "red"),
+    "skipped": ("skipped", "yellow"),
+    "not started": ("not started", "yellow"),
+}
 
 
 def confirm(auto_approve: bool) -> None:
@@ -50,16 +56,23 @@ async def plan_and_apply(
     loaded: LoadedManifest,
     saved: SavedPlan | None,
     options: dict[str, Any],
+    interrupts: Interrupts,
 ) -> tuple[Plan, ApplyReport | None]:
     color: bool = options["color"]
     paint = Painter(color)
     # With --format json, stdout holds the result document alone; what people read goes to stderr.
     human_err: bool = options["output_format"] == "json"
+    counted = 0
 
     def progress(result: ActionResult) -> None:
+        nonlocal counted
+        counted += 1
+        if result.outcome == "not started":
+            return  # the summary counts them: a line each would bury what happened
         word, style = _MARKS[result.outcome]
         action = result.action
-        line = f"  {paint(word.ljust(7), style)} {action.verb} {action.address}"
+        step = paint(f"[{counted}/{total}]", "dim")
+        line = f"  {step} {paint(word.ljust(7), style)} {action.verb} {action.address}"
         if result.outcome == "done":
             line += paint(f"  ({result.seconds:.2f} s)", "dim")
         elif result.error:
@@ -91,9 +104,16 @@ async def plan_and_apply(
             # A saved plan was reviewed already: like Terraform, it applies without asking.
             await asyncio.to_thread(confirm, options["auto_approve"])
         click.echo("Applying:", err=human_err)
-        report = await run.apply(
-            api, plan, live, parallelism=options["parallelism"], on_result=progress
-        )
+        total = len(plan.actions)
+        with interrupts.watching():
+            report = await run.apply(
+                api,
+                plan,
+                live,
+                parallelism=options["parallelism"],
+                on_result=progress,
+                stop=interrupts.stop,
+            )
         if options["verbose"]:
             report_requests(api.stats.since(planned), "apply")
         return plan, report
@@ -188,15 +208,24 @@ def apply_command(
         "max_delete_share": max_delete_share,
         "output_format": output_format,
     }
-    plan, report = asyncio.run(plan_and_apply(loaded, saved, options))
+    interrupts = Interrupts()
+    try:
+        plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted before applying: nothing was changed.", err=True)
+        sys.exit(exit_code(2))
     if output_format == "json":
         from docsync.engine.apply_json import render_apply_json
 
         click.echo(render_apply_json(plan, report), nl=False)
     if report is None:
         return
-    click.echo(f"Apply finished: {report.summary()}.", err=output_format == "json")
+    verb = "interrupted" if interrupts.signum is not None else "finished"
+    click.echo(f"Apply {verb}: {report.summary()}.", err=output_format == "json")
     for failure in report.failures:
         click.echo(f"Error: {failure}", err=True)
+    if interrupts.signum is not None:
+        click.echo("Apply again to finish: the next plan starts from what was done.", err=True)
+        sys.exit(exit_code(interrupts.signum))
     if not report.ok:
         sys.exit(1)

@@ -46,8 +46,10 @@ async def fetch_plan(
 def report_requests(stats: RequestStats, what: str) -> None:
     """-v: what the run cost in requests, the scarce resource against production, by kind of
     call (`METHOD /route/{template}`), so a reviewer can check each count."""
+    waited = f", {stats.waited:.2f} s of it waiting to retry" if stats.waited >= 0.005 else ""
     click.echo(
-        f"{what}: {stats.requests} requests ({stats.retries} retries) in {stats.seconds:.2f} s",
+        f"{what}: {stats.requests} requests ({stats.retries} retries) in {stats.wall:.2f} s"
+        f"{waited}",
         err=True,
     )
     for call, count in sorted(stats.calls.items(), key=lambda item: (-item[1], item[0])):

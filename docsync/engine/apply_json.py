@@ -34,9 +34,10 @@ def apply_document(plan: Plan, report: ApplyReport | None) -> dict[str, Any]:
     """`report` is None when the plan was empty: nothing ran."""
     results = report.results if report is not None else []
     ids = report.ids if report is not None else {}
+    # `not_started` appears only for an interrupted apply.
     outcomes: dict[str, list[dict[str, Any]]] = {"done": [], "failed": [], "skipped": []}
     for result in results:
-        outcomes[result.outcome].append(_result(result, ids))
+        outcomes.setdefault(result.outcome.replace(" ", "_"), []).append(_result(result, ids))
     return {
         "format_version": 1,
         "docsync_version": __version__,

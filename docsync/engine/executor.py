@@ -8,7 +8,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from docsync.core.context import RunContext
 from docsync.core.errors import ActionError, InternalError
@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Outcome = Literal["done", "failed", "skipped"]
+Outcome = Literal["done", "failed", "skipped", "not started"]
+
+#: after a stop, how long the actions in flight may take to finish before they are cancelled
+GRACE_SECONDS = 5.0
 
 
 @dataclass
@@ -51,10 +54,12 @@ class ApplyReport:
         return [r.failure for r in self.results if r.failure is not None]
 
     def summary(self) -> str:
-        return (
+        text = (
             f"{len(self.of('done'))} done, {len(self.of('failed'))} failed, "
             f"{len(self.of('skipped'))} skipped"
         )
+        left = len(self.of("not started"))
+        return f"{text}, {left} not started" if left else text
 
 
 Progress = Callable[[ActionResult], None]
@@ -67,8 +72,15 @@ async def apply_plan(
     *,
     parallelism: int = 8,
     on_result: Progress | None = None,
+    stop: asyncio.Event | None = None,
+    grace: float = GRACE_SECONDS,
 ) -> ApplyReport:
-    """Runs every action whose dependencies are done, at most `parallelism` at a time."""
+    """Runs every action whose dependencies are done, at most `parallelism` at a time.
+
+    Once `stop` is set (an interrupt) nothing new starts; the actions in flight get `grace`
+    seconds to finish, then are cancelled (their outcome unknown: the next apply re-reads);
+    the rest are reported "not started"."""
+    stopped = stop if stop is not None else asyncio.Event()
     by_key = {a.key: a for a in plan.actions}
     order = {a.key: i for i, a in enumerate(plan.actions)}
     waiting = {a.key: {d for d in a.depends_on if d in by_key} for a in plan.actions}
@@ -95,6 +107,8 @@ async def apply_plan(
     async def run_one(action: Action) -> ActionResult:
         kind = kinds[action.kind]
         async with gate:
+            if stopped.is_set():
+                return ActionResult(action, "not started", error="the apply was interrupted")
             started = time.monotonic()
             cause: DocsyncError
             try:
@@ -119,25 +133,71 @@ async def apply_plan(
 
     def start(keys: list[str]) -> None:
         for key in keys:
+            if stopped.is_set():
+                return
             if key not in started and key not in finished and pending[key] == 0:
                 started.add(key)
                 running[asyncio.ensure_future(run_one(by_key[key]))] = key
 
-    start(list(by_key))
-    while running:
-        done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-        for task in sorted(done, key=lambda t: order[running[t]]):
-            key = running.pop(task)
-            result = task.result()
-            record(result)
-            if result.outcome == "failed":
-                skip_dependents(key, f"{result.action.verb} {result.action.address} failed")
-                continue
+    def finish(task: asyncio.Task[ActionResult]) -> None:
+        key = running.pop(task)
+        result = task.result()
+        record(result)
+        if result.outcome == "failed":
+            skip_dependents(key, f"{result.action.verb} {result.action.address} failed")
+            return
+        if result.outcome == "done":
             for child in dependents[key]:
                 pending[child] -= 1
             start(dependents[key])
-    # Anything left waits on a skipped action (already recorded) or was never reachable.
+
+    start(list(by_key))
+    watch = asyncio.ensure_future(stopped.wait())
+    deadline: float | None = None
+    try:
+        while running:
+            if stopped.is_set() and deadline is None:
+                deadline = time.monotonic() + grace
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            waiters: set[asyncio.Future[Any]] = set(running)
+            if not watch.done():
+                waiters.add(watch)
+            done, _ = await asyncio.wait(
+                waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            for task in sorted((t for t in running if t in done), key=lambda t: order[running[t]]):
+                finish(task)
+            if deadline is not None and time.monotonic() >= deadline and running:
+                await _cancel(running, record, by_key)
+    finally:
+        watch.cancel()
+    # Anything left waits on a skipped action (already recorded) or was never reachable, or
+    # the apply stopped before its turn.
     for key in by_key:
         if key not in finished:
-            record(ActionResult(by_key[key], "skipped", error="a dependency did not run"))
+            if stopped.is_set():
+                record(ActionResult(by_key[key], "not started", error="the apply was interrupted"))
+            else:
+                record(ActionResult(by_key[key], "skipped", error="a dependency did not run"))
     return report
+
+
+async def _cancel(
+    running: dict[asyncio.Task[ActionResult], str],
+    record: Callable[[ActionResult], None],
+    by_key: Mapping[str, Action],
+) -> None:
+    """Cancels the actions still in flight after the grace period: failed, outcome unknown."""
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    for task, key in sorted(running.items(), key=lambda item: item[1]):
+        if task.cancelled() or task.exception() is not None:
+            why = "interrupted while in flight: its outcome is unknown (the next apply re-reads)"
+            cause = DocsyncError(why)
+            action = by_key[key]
+            failure = ActionError(action.verb, action.kind, action.address, cause)
+            record(ActionResult(action, "failed", error=why, failure=failure))
+        else:
+            record(task.result())
+    running.clear()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from docsync.api import ApiClient
@@ -29,9 +30,12 @@ async def apply(
     parallelism: int,
     kinds: Sequence[Kind] = KINDS,
     on_result: Progress | None = None,
+    stop: asyncio.Event | None = None,
 ) -> ApplyReport:
     run = RunContext(api, live.org_id, plan.ids)
     by_name = {kind.name: kind for kind in kinds}
-    report = await apply_plan(plan, run, by_name, parallelism=parallelism, on_result=on_result)
+    report = await apply_plan(
+        plan, run, by_name, parallelism=parallelism, on_result=on_result, stop=stop
+    )
     report.ids = dict(run.ids)
     return report

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import pickle
+import random
 from collections.abc import Callable
 
 import httpx
 import pytest
-from apikit import TOKEN, FakeClock, error_body, run
+from apikit import TOKEN, FakeClock, error_body, mock_client, run
 
 from docsync.api import (
     ApiClient,
@@ -17,6 +19,7 @@ from docsync.api import (
     ConfigError,
     Conflict,
     NotFound,
+    RequestStats,
     RetryPolicy,
     ServerError,
     Unauthorized,
@@ -298,3 +301,25 @@ def test_a_client_can_be_closed_and_reused_as_context(clock: FakeClock) -> None:
             await client.get("/v1/orgs")
 
     run(scenario())
+
+
+def test_wall_time_counts_the_waits_between_retries(clock: FakeClock) -> None:
+    """-v reports what the user waited for: backoff included, not only time on the wire."""
+    answers = iter([503, 503, 200])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(next(answers), json={})
+
+    retry = RetryPolicy(max_attempts=3, base=0.1, cap=0.1)
+    client = mock_client(clock, handler, sleep=asyncio.sleep, retry=retry)
+    client._rng = random.Random(3)  # draws well above zero: the waits are real
+
+    async def scenario() -> RequestStats:
+        async with client:
+            before = client.stats.copy()
+            await client.get("/v1/orgs/o")
+            return client.stats.since(before)
+
+    spent = run(scenario())
+    assert spent.waited > 0.05
+    assert spent.wall >= spent.waited > spent.seconds

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,9 @@ MANIFESTS = Path(__file__).resolve().parent / "manifests"
 TOKEN = "tok_ada"
 #: the certificate that SAML manifests read through env(): it must never be printed
 CERT = "MIIC-test-certificate-very-secret"
+
+#: the `[n/N]` progress prefix of an apply line
+STEP = re.compile(r"^\[\d+/\d+\] ")
 
 Docsync = Callable[..., Result]
 Write = Callable[[str, str], Path]
@@ -97,9 +101,10 @@ def progress_lines(result: Result) -> list[str]:
     """The apply's progress lines (`ok create team["X"]`), in completion order, timings cut."""
     out = []
     for line in result.stdout.splitlines():
+        line = STEP.sub("", line.strip())
         words = line.split()
         if words and words[0] in ("ok", "FAILED", "skipped"):
-            out.append(line.strip().split("  (")[0])
+            out.append(line.split("  (")[0])
     return out
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.conftest import progress_lines
 from tests.sites.kit import SORT, Doc, SitesRun, changed, load, site_of
 
 DOCS = "Developer Docs"
@@ -174,11 +175,7 @@ def test_a_section_takes_the_path_of_a_removed_one(sites: SitesRun) -> None:
     docs["sections"] = [s for s in docs["sections"] if s["title"] != "Release Notes"]
     section(docs, "Getting Started")["path"] = "releases"
     result = converge(sites, manifest)
-    done = [
-        line.split("  (")[0].split(None, 1)[1]
-        for line in result.stdout.splitlines()
-        if line.startswith("  ok")
-    ]
+    done = [line.split("  (")[0].split(None, 1)[1] for line in progress_lines(result)]
     # The delete frees the path first; deletes otherwise wait for everything else.
     assert done == [
         'delete site["Developer Docs"].section["Release Notes"]',
