@@ -246,6 +246,9 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
         state: EmulatorState = request.app.state.emulator
         state.stats.record(key)
         decision = state.faults.decide(method, request.url.path, state.now().timestamp())
+        # Read before the injected latency: a client that goes away meanwhile (killed, timed
+        # out) has sent its request, which the server then carries out as production would.
+        raw_body = await request.body()
         if decision.latency:
             await asyncio.sleep(decision.latency / 1000)
         now = state.now().timestamp()
@@ -253,7 +256,6 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
             state.stats.record_fault(str(decision.status))
             error = ApiError(decision.status, decision.message)
             return error_response(error, decision.headers | state.faults.budget(now, False)[0])
-        raw_body = await request.body()
         charged = False
         try:
             with state.store.transaction() as tx:
