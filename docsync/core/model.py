@@ -94,6 +94,9 @@ class Plan:
     sensitive: set[tuple[str, str]] = field(default_factory=set)
     #: `--target` addresses when the plan is partial (docsync.engine.target)
     targets: list[str] = field(default_factory=list)
+    #: per site whose structure changes, its tree before and after as lines
+    #: (`{"site", "before", "after"}`, docsync.engine.structure): the Markdown plan draws them
+    structures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -66,6 +66,13 @@ class UnmanagedDoc(BaseModel):
     )
 
 
+class StructureDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    site: str
+    before: list[str] = Field(description="The tree as read, one line per item; [] for a new site")
+    after: list[str] = Field(description="The tree the manifest asks for")
+
+
 class SummaryDoc(BaseModel):
     model_config = ConfigDict(extra="forbid")
     create: int
@@ -93,6 +100,10 @@ class PlanDocument(BaseModel):
     warnings: list[str]
     targets: list[str] = Field(
         default_factory=list, description="`--target` addresses: the plan is partial"
+    )
+    structures: list[StructureDoc] = Field(
+        default_factory=list,
+        description="Per site whose structure changes, its navigation tree before and after",
     )
 
 
@@ -145,6 +156,7 @@ def plan_document(plan: Plan) -> PlanDocument:
         ],
         warnings=list(plan.warnings),
         targets=list(plan.targets),
+        structures=[StructureDoc(**picture) for picture in plan.structures],
     )
 
 

@@ -3,6 +3,7 @@ action with its changes folded in `<details>`, within GitHub's comment size limi
 
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from collections import Counter
@@ -142,6 +143,8 @@ def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAU
         if listed < len(risky):
             text += f"- … and {len(risky) - listed} more, all in the whole plan (below)\n"
         text += "\n"
+    pictures = _structures(plan, room=(room - len(text)) // 4)
+    text += pictures
     if plan.actions:
         text += "#### Actions\n\n"
     # Destructive and audience-changing actions first: if anything is cut, it is not them.
@@ -162,6 +165,41 @@ def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAU
             "(`docsync plan --format text`) and in `docsync plan --format json`.\n"
         )
     return text + tail
+
+
+def _marked(lines: list[str], other: list[str], sign: str) -> str:
+    """`lines` in a diff block: those not in `other` (in order) marked with `sign`."""
+    keep: set[int] = set()
+    for block in difflib.SequenceMatcher(None, lines, other, autojunk=False).get_matching_blocks():
+        keep.update(range(block.a, block.a + block.size))
+    body = "\n".join(
+        f"{' ' if index in keep else sign} {_one_line(line)}" for index, line in enumerate(lines)
+    )
+    return "```diff\n" + body.replace("```", "`\u200b``") + "\n```\n"
+
+
+def _structures(plan: Plan, room: int) -> str:
+    """Each site whose structure changes, its navigation before and after, changed lines
+    marked: a reviewer sees the tree instead of reading moves."""
+    if not plan.structures:
+        return ""
+    text = "#### Site structure\n\n"
+    left = 0
+    for index, picture in enumerate(plan.structures):
+        before, after = picture["before"], picture["after"]
+        was = _marked(before, after, "-") if before else "_(a new site)_\n"
+        block = (
+            f"<details open><summary><code>{_text(picture['site'])}</code>: navigation before "
+            f"and after</summary>\n\nBefore:\n\n{was}\nAfter:\n\n"
+            f"{_marked(after, before, '+')}\n</details>\n\n"
+        )
+        if len(text) + len(block) > room:
+            left = len(plan.structures) - index
+            break
+        text += block
+    if left:
+        text += f"_{left} more site structure(s) not drawn, to stay within the size limit._\n\n"
+    return text
 
 
 def _tail(plan: Plan, room: int) -> str:
