@@ -63,4 +63,5 @@ def plan_from_document(document: PlanDocument) -> Plan:
         ],
         warnings=list(document.warnings),
         targets=list(document.targets),
+        structures=[picture.model_dump() for picture in document.structures],
     )
