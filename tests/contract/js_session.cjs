@@ -1,0 +1,72 @@
+// A configuration session driven by GitBook's official JS client (@gitbook/api) against the
+// emulator: node js_session.cjs <path of dist/index.cjs> <emulator URL> <token>.
+// Every call must succeed; prints one JSON line of what it saw. Run by test_js_client.py.
+"use strict";
+const [clientPath, endpoint, authToken] = process.argv.slice(2);
+const { GitBookAPI } = require(clientPath);
+const api = new GitBookAPI({ endpoint, authToken });
+const seen = {};
+
+async function call(name, promise) {
+  let response;
+  try {
+    response = await promise;
+  } catch (error) {
+    const status = error && error.code !== undefined ? error.code : "?";
+    throw new Error(`${name}: ${status} ${error && error.message}`);
+  }
+  seen[name] = response.status;
+  return response.data;
+}
+
+async function main() {
+  const orgs = await call("listOrganizationsForAuthenticatedUser", api.orgs.listOrganizationsForAuthenticatedUser());
+  const org = orgs.items.find((o) => o.id === "org_acme").id;
+  await call("getOrganizationById", api.orgs.getOrganizationById(org));
+  const members = await call("listMembersInOrganizationById", api.orgs.listMembersInOrganizationById(org, { limit: 0 }));
+  const lin = members.items.find((m) => m.user.email === "lin@acme.example").id;
+  await call("updateMemberInOrganizationById", api.orgs.updateMemberInOrganizationById(org, lin, { role: "edit" }));
+  const team = await call("createOrganizationTeam", api.orgs.createOrganizationTeam(org, { title: "Platform", members: [lin] }));
+  await call("updateMembersInOrganizationTeam", api.orgs.updateMembersInOrganizationTeam(org, team.id, { add: ["u_ada"] }));
+  const saml = await call("createOrganizationSamlProvider", api.orgs.createOrganizationSamlProvider(org, { label: "Okta" }));
+  await call("updateOrganizationSamlProvider", api.orgs.updateOrganizationSamlProvider(org, saml.id, { ssoURL: "https://idp.example/sso", defaultTeam: team.id }));
+  const collection = await call("createCollection", api.orgs.createCollection(org, { title: "Developers" }));
+  await call("updateCollectionById", api.collections.updateCollectionById(collection.id, { description: "For builders" }));
+  const space = await call("createSpace", api.orgs.createSpace(org, { title: "Guides", parent: collection.id }));
+  const other = await call("createSpace#2", api.orgs.createSpace(org, { title: "API" }));
+  const site = await call("createSite", api.orgs.createSite(org, { title: "Developer Docs" }));
+  await call("updateSiteById", api.orgs.updateSiteById(org, site.id, { basename: "docs", proxy: "acme.example/docs" }));
+  const guides = await call("addSectionToSite", api.orgs.addSectionToSite(org, site.id, { spaceId: space.id, title: "Guides", draft: false }));
+  const reference = await call("addSectionToSite#2", api.orgs.addSectionToSite(org, site.id, { spaceId: other.id, title: "Reference" }));
+  await call("addSpaceToSite", api.orgs.addSpaceToSite(org, site.id, { spaceId: other.id, sectionId: guides.id }));
+  const group = await call("addSectionGroupToSite", api.orgs.addSectionGroupToSite(org, site.id, { title: "Learn" }));
+  await call("updateSiteSectionById", api.orgs.updateSiteSectionById(org, site.id, guides.id, { siteSectionGroupId: group.id, condition: "" }));
+  await call("sortSiteStructure", api.orgs.sortSiteStructure(org, site.id, {
+    item: { type: "site-section", id: reference.id },
+    position: { before: { type: "site-section-group", id: group.id } },
+  }));
+  const structure = await call("getSiteStructure", api.orgs.getSiteStructure(org, site.id));
+  await call("updateSiteAdaptiveSchema", api.orgs.updateSiteAdaptiveSchema(org, site.id, {
+    jsonSchema: {
+      type: "object",
+      properties: { beta: { type: "boolean", description: "Beta features" } },
+      additionalProperties: false,
+    },
+  }));
+  await call("publishSite", api.orgs.publishSite(org, site.id));
+  const published = await call("getPublishedContentSite", api.orgs.getPublishedContentSite(org, site.id));
+  await call("createOpenApiSpec", api.orgs.createOpenApiSpec(org, { slug: "public-api", source: { url: "https://acme.example/openapi.yaml" } }));
+  await call("listOpenApiSpecs", api.orgs.listOpenApiSpecs(org));
+  await call("deleteOrganizationSamlProvider", api.orgs.deleteOrganizationSamlProvider(org, saml.id));
+  console.log(JSON.stringify({
+    seen,
+    root: structure.structure.map((item) => item.title),
+    published: published.site.published,
+    proxy: published.site.proxy.origin,
+  }));
+}
+
+main().catch((error) => {
+  console.error(String(error && error.message ? error.message : error));
+  process.exit(1);
+});
