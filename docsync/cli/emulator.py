@@ -12,7 +12,7 @@ from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.errors import SeedError
 from docsync.emulator.faults import DEFAULT_RATE_LIMIT, FaultConfig
 from docsync.emulator.seed import load_seed
-from docsync.emulator.server import DEFAULT_HOST, DEFAULT_PORT, serve
+from docsync.emulator.server import DEFAULT_HOST, DEFAULT_PORT, listen_socket, serve
 
 
 def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -27,8 +27,8 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
     "--port",
     default=DEFAULT_PORT,
     show_default=True,
-    type=click.IntRange(min=1, max=65535),
-    help="TCP port.",
+    type=click.IntRange(min=0, max=65535),
+    help="TCP port; 0 takes a free one (the URL printed names it).",
 )
 @click.option(
     "--db",
@@ -94,9 +94,15 @@ def emulator(
         seed=fault_seed,
     )
     config = EmulatorConfig(seed=seed_data, db=str(db) if db else None, faults=faults)
-    click.echo(f"docsync emulator: http://{host}:{port} (API under /v1, control under /_emulator)")
     try:
-        serve(config, host, port, "info" if verbose else "warning")
+        sock = listen_socket(host, port)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise click.ClickException(f"cannot listen on {host}:{port}: {reason}") from None
+    bound = sock.getsockname()[1]
+    click.echo(f"docsync emulator: http://{host}:{bound} (API under /v1, control under /_emulator)")
+    try:
+        serve(config, sock, "info" if verbose else "warning")
     except sqlite3.Error as error:
         where = f"--db {db}" if db else "the in-memory database"
         raise click.ClickException(f"{where}: cannot hold the emulator's state: {error}") from None

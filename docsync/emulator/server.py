@@ -67,15 +67,28 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def serve(
-    config: EmulatorConfig,
-    host: str = DEFAULT_HOST,
-    port: int = DEFAULT_PORT,
-    log_level: str = "warning",
-) -> None:
-    """Run the emulator until SIGINT/SIGTERM (uvicorn handles both signals)."""
+def listen_socket(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
+    """Bind before announcing a URL: a busy port fails here (OSError), and port 0 takes a free one.
+
+    IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
+    without it every answer waits ~40 ms for a delayed ACK (Nagle).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(config: EmulatorConfig, sock: socket.socket, log_level: str = "warning") -> None:
+    """Run the emulator on a bound socket until SIGINT/SIGTERM (uvicorn handles both signals)."""
     _quiet_drops()
-    _Server(_uvicorn_config(create_app(config), host, port, log_level)).run()
+    host, port = sock.getsockname()[:2]
+    _Server(_uvicorn_config(create_app(config), host, port, log_level)).run(sockets=[sock])
 
 
 class EmulatorThread:
@@ -92,11 +105,7 @@ class EmulatorThread:
         wrap: Callable[[ASGIApp], ASGIApp] | None = None,
     ) -> None:
         _quiet_drops()
-        # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets whose proto says TCP,
-        # and without it every answer waits ~40 ms for a delayed ACK (Nagle).
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._sock.bind((DEFAULT_HOST, 0))
+        self._sock = listen_socket(DEFAULT_HOST, 0)
         self.port: int = self._sock.getsockname()[1]
         self.url = f"http://{DEFAULT_HOST}:{self.port}"
         app = create_app(config)

@@ -124,3 +124,41 @@ def test_broken_seed_yaml_is_located() -> None:
         parse_seed("users:\n  - {id: [\n", "seed.yaml")
     assert str(caught.value).startswith("seed.yaml:3:1: not valid YAML: ")
     assert "<unicode string>" not in str(caught.value)
+
+
+def test_cli_busy_port_is_one_line_and_no_url() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-c", RUN, "emulator", "--port", str(port)],
+            capture_output=True,
+            timeout=30,
+        )
+    assert result.returncode == 1
+    assert b"http://" not in result.stdout
+    message = result.stderr.decode().strip()
+    assert message.startswith(f"Error: cannot listen on 127.0.0.1:{port}: ")
+    assert len(message.splitlines()) == 1 and "Traceback" not in message
+
+
+def test_cli_port_zero_takes_a_free_port_and_prints_it() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", RUN, "emulator", "--port", "0", "--seed", str(SEED)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode()
+        url = line.split()[2]
+        assert url.startswith("http://127.0.0.1:") and not url.endswith(":0")
+        answer = _wait(f"{url}/v1/orgs", proc)
+        assert answer.status_code == 200
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
