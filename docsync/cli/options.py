@@ -53,6 +53,20 @@ def common_options(func: F) -> F:
 VERBOSITY = "docsync.verbosity"
 
 
+def format_option(help_text: str) -> Callable[[F], F]:
+    """`--format text|markdown|json`, the same choices wherever a plan is rendered."""
+    from docsync.render.formats import FORMATS
+
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(FORMATS),
+        default="text",
+        show_default=True,
+        help=help_text,
+    )
+
+
 def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
     """Configure logging for ``-v``; answer whether output may be colored."""
     current = click.get_current_context(silent=True)

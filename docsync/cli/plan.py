@@ -13,6 +13,7 @@ from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import (
     common_options,
+    format_option,
     load_from_options,
     manifest_options,
     setup_output,
@@ -27,9 +28,8 @@ from docsync.engine.safety import SafetyPolicy, check
 from docsync.engine.saved import SavedPlan
 from docsync.engine.target import narrow
 from docsync.manifest import LoadedManifest
+from docsync.render.formats import render_for_people
 from docsync.render.json import render_json
-from docsync.render.markdown import render_markdown
-from docsync.render.text import render_plan
 
 
 async def fetch_plan(
@@ -64,9 +64,7 @@ def render(plan: Plan, live: LiveState, output_format: str, color: bool) -> str:
     """One plan, three renderings that tell the same story."""
     if output_format == "json":
         return render_json(plan)
-    if output_format == "markdown":
-        return render_markdown(plan, title=org_title(live))
-    return render_plan(plan, color=color, title=org_title(live))
+    return render_for_people(plan, output_format, color=color, title=org_title(live))
 
 
 class PlanCommand(click.Command):
@@ -109,14 +107,7 @@ class PlanCommand(click.Command):
     is_flag=True,
     help="Exit 0 when there is nothing to do, 2 when there are changes, 1 on error.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="text for terminals, markdown for pull requests, json for machines.",
-)
+@format_option("text for terminals, markdown for pull requests, json for machines.")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True),

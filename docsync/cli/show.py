@@ -9,12 +9,11 @@ from typing import Any
 import click
 
 from docsync.cli import main
-from docsync.cli.options import setup_output
+from docsync.cli.options import format_option, setup_output
 from docsync.engine.saved import SAVED_FORMAT, SavedPlan
+from docsync.render.formats import render_for_people
 from docsync.render.json import PlanDocument
 from docsync.render.load import PlanDocumentError, plan_from_document, read_document
-from docsync.render.markdown import render_markdown
-from docsync.render.text import render_plan
 
 
 def load_plan_file(path: str) -> tuple[PlanDocument, str]:
@@ -38,14 +37,7 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
 
 @main.command("show")
 @click.argument("plan_file", metavar="PLANFILE", type=click.Path(exists=True, dir_okay=False))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="The same renderings as `docsync plan`.",
-)
+@format_option("The same renderings as `docsync plan`.")
 @click.option(
     "--no-color", is_flag=True, help="Plain output (NO_COLOR in the environment does too)."
 )
@@ -57,7 +49,4 @@ def show_command(plan_file: str, output_format: str, no_color: bool, **_: Any) -
         click.echo(document.model_dump_json(indent=2))
         return
     plan = plan_from_document(document)
-    if output_format == "markdown":
-        click.echo(render_markdown(plan, title=title), nl=False)
-    else:
-        click.echo(render_plan(plan, color=color, title=title), nl=False)
+    click.echo(render_for_people(plan, output_format, color=color, title=title), nl=False)
