@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -103,12 +104,24 @@ class Plan:
         return not self.actions
 
     def counts(self) -> Counter[str]:
-        return Counter(action.verb for action in self.actions)
+        return verb_counts(self.actions)
 
     def summary(self) -> str:
-        """Terraform's line, with the extra verbs only when they occur."""
-        counts = self.counts()
-        creates = counts["create"] + counts["replace"]
-        deletes = counts["delete"] + counts["replace"]
-        updates = sum(counts[v] for v in ("update", "restore", "reorder", "publish", "unpublish"))
-        return f"{creates} to create, {updates} to update, {deletes} to delete"
+        """`2 to create, 1 to update, 1 to reorder, 0 to delete`: see summary_counts."""
+        return ", ".join(f"{count} to {verb}" for verb, count in summary_counts(self.actions))
+
+
+def verb_counts(actions: Iterable[Action]) -> Counter[str]:
+    """How many actions of each verb: the one count every rendering shows."""
+    return Counter(action.verb for action in actions)
+
+
+def summary_counts(actions: Iterable[Action]) -> list[tuple[Verb, int]]:
+    """The verbs a summary names, in VERBS order, each counted as what it is: create, update
+    and delete always (Terraform's line), the others only when they occur."""
+    counts = verb_counts(actions)
+    return [
+        (verb, counts[verb])
+        for verb in VERBS
+        if verb in ("create", "update", "delete") or counts[verb]
+    ]

@@ -12,8 +12,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from docsync import __version__
-from docsync.core.model import VERBS, Action, FieldChange, Plan
+from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
 from docsync.core.secrecy import keyed_digest
+from docsync.render.elements import ABSENT, element_changes
 
 FORMAT_VERSION: Literal[1] = 1
 
@@ -30,6 +31,19 @@ class SensitiveValue(BaseModel):
     )
 
 
+class ElementDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(
+        description='Where in the field: `members["ada@acme.example"]`, `properties.isBeta.type`, '
+        '`emailDomains[1]`, `redirects[source="/start"]`'
+    )
+    op: Literal["add", "remove", "change"] = Field(
+        description="add: absent before; remove: absent after; change: a value on both sides"
+    )
+    before: Any = Field(description="The element's live value; null when op is add")
+    after: Any = Field(description="The element's desired value; null when op is remove")
+
+
 class ChangeDoc(BaseModel):
     model_config = ConfigDict(extra="forbid")
     field: str
@@ -37,6 +51,12 @@ class ChangeDoc(BaseModel):
     after: Any = Field(description="Desired value; null when removed. A marker when sensitive.")
     sensitive: bool = False
     reference: bool = Field(False, description="Values are addresses of other resources")
+    elements: list[ElementDoc] | None = Field(
+        None,
+        description="Only the changed elements of an updated map, list or JSON value (before "
+        "and after above stay whole); null when the change is shown whole: creates, deletes, "
+        "scalars, sensitive values",
+    )
 
 
 class ActionDoc(BaseModel):
@@ -111,7 +131,21 @@ def sensitive_marker(value: Any) -> dict[str, Any]:
     return {"sensitive": True, "sha256": keyed_digest(json.dumps(value, sort_keys=True).encode())}
 
 
-def _change(change: FieldChange) -> ChangeDoc:
+def _element_docs(change: FieldChange, verb: str) -> list[ElementDoc] | None:
+    elements = element_changes(change, verb)
+    if elements is None:
+        return None
+
+    def side(value: Any) -> Any:
+        return None if value is ABSENT else value
+
+    return [
+        ElementDoc(path=e.path, op=e.op, before=side(e.before), after=side(e.after))
+        for e in elements
+    ]
+
+
+def _change(change: FieldChange, verb: str) -> ChangeDoc:
     if change.sensitive:
         before = sensitive_marker(change.before) if change.before is not None else None
         after = sensitive_marker(change.after) if change.after is not None else None
@@ -123,6 +157,7 @@ def _change(change: FieldChange) -> ChangeDoc:
         after=after,
         sensitive=change.sensitive,
         reference=change.reference,
+        elements=_element_docs(change, verb),
     )
 
 
@@ -135,7 +170,7 @@ def action_document(action: Action) -> ActionDoc:
         location=action.location,
         live_id=action.live_id,
         depends_on=list(action.depends_on),
-        changes=[_change(c) for c in action.changes],
+        changes=[_change(c, action.verb) for c in action.changes],
         notes=list(action.notes),
         destructive=action.verb in DESTRUCTIVE,
         audience_change=action.audience_change,
@@ -143,7 +178,7 @@ def action_document(action: Action) -> ActionDoc:
 
 
 def plan_document(plan: Plan) -> PlanDocument:
-    counts = plan.counts()
+    counts = verb_counts(plan.actions)
     return PlanDocument(
         docsync_version=__version__,
         organization=plan.organization,

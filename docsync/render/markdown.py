@@ -6,11 +6,10 @@ from __future__ import annotations
 import difflib
 import html
 import re
-from collections import Counter
 
-from docsync.core.model import VERBS, Action, Plan
+from docsync.core.model import VERBS, Action, Plan, verb_counts
 from docsync.render.json import DESTRUCTIVE
-from docsync.render.text import render_change
+from docsync.render.text import field_width, render_change
 
 #: GitHub refuses comments over 65,536 characters; keep room for a wrapper around ours.
 DEFAULT_BUDGET = 60_000
@@ -74,9 +73,11 @@ def _summary(action: Action) -> str:
 
 
 def _details(action: Action) -> str:
-    width = max((len(c.field) for c in action.changes), default=0)
+    width = field_width(action)
     body = [f"# {_one_line(note)}" for note in action.notes]
-    body += [_one_line(render_change(c, action.verb, width)) for c in action.changes]
+    body += [
+        _one_line(line) for c in action.changes for line in render_change(c, action.verb, width)
+    ]
     if not body:
         return f"<details><summary>{_summary(action)}</summary></details>\n"
     fenced = "\n".join(body).replace("```", "`\u200b``")
@@ -91,9 +92,10 @@ def _short(action: Action) -> str:
 
 
 def _table(plan: Plan) -> list[str]:
-    by_kind: dict[str, Counter[str]] = {}
+    of_kind: dict[str, list[Action]] = {}
     for action in plan.actions:
-        by_kind.setdefault(action.kind, Counter())[action.verb] += 1
+        of_kind.setdefault(action.kind, []).append(action)
+    by_kind = {kind: verb_counts(actions) for kind, actions in of_kind.items()}
     verbs = [v for v in VERBS if any(c[v] for c in by_kind.values())]
     lines = [
         "| kind | " + " | ".join(verbs) + " |",

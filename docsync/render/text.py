@@ -7,8 +7,12 @@ from typing import Any
 
 from docsync.core.catalogue import CATALOGUE
 from docsync.core.model import Action, FieldChange, Plan
+from docsync.render.elements import ABSENT, Element, element_changes
 
 SENSITIVE = "(sensitive)"
+#: A side on which an element of a map or list does not exist.
+ABSENT_TEXT = "(absent)"
+_ELEMENT_SIGNS = {"add": "+", "remove": "-", "change": "~"}
 
 SYMBOLS = {
     "create": "+",
@@ -45,7 +49,25 @@ class Painter:
         return f"\x1b[{_ANSI[style]}m{text}\x1b[0m"
 
 
-def render_change(change: FieldChange, verb: str, width: int) -> str:
+def element_line(element: Element, reference: bool = False) -> str:
+    """`~ members["ada@acme.example"]: (absent) -> "member"`."""
+
+    def side(value: Any) -> str:
+        return ABSENT_TEXT if value is ABSENT else value_text(value, reference=reference)
+
+    sign = _ELEMENT_SIGNS[element.op]
+    return f"{sign} {element.path}: {side(element.before)} -> {side(element.after)}"
+
+
+def render_change(change: FieldChange, verb: str, width: int) -> list[str]:
+    """The change's lines: the changed elements of an updated map or list, else one line."""
+    elements = element_changes(change, verb)
+    if elements is not None:
+        return [element_line(e, change.reference) for e in elements]
+    return [_whole_change(change, verb, width)]
+
+
+def _whole_change(change: FieldChange, verb: str, width: int) -> str:
     name = change.field.ljust(width)
     before = value_text(change.before, change.sensitive, change.reference)
     after = value_text(change.after, change.sensitive, change.reference)
@@ -59,6 +81,12 @@ def render_change(change: FieldChange, verb: str, width: int) -> str:
     return f"~ {name} = {before} -> {after}"
 
 
+def field_width(action: Action) -> int:
+    """The width that aligns the `=` of the changes shown whole (element lines have none)."""
+    whole = [c.field for c in action.changes if element_changes(c, action.verb) is None]
+    return max(map(len, whole), default=0)
+
+
 def render_action(action: Action, paint: Painter) -> list[str]:
     symbol = SYMBOLS[action.verb]
     where = f"  ({action.location})" if action.location else ""
@@ -66,9 +94,9 @@ def render_action(action: Action, paint: Painter) -> list[str]:
     lines = [f"  {paint(head, COLORS[symbol])}{paint(where, 'dim')}"]
     for note in action.notes:
         lines.append(f"      # {note}")
-    width = max((len(c.field) for c in action.changes), default=0)
+    width = field_width(action)
     for change in action.changes:
-        lines.append(f"      {render_change(change, action.verb, width)}")
+        lines += [f"      {line}" for line in render_change(change, action.verb, width)]
     return lines
 
 

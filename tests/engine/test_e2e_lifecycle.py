@@ -245,7 +245,7 @@ def test_pinned_soft_deleted_space_is_restored_not_recreated(
     plan = docsync("plan", pinned)
     assert plan.exit_code == 0, plan.output
     assert '+ restore space["Guides"]' in plan.stdout
-    assert "0 to create, 1 to update, 0 to delete" in plan.stdout
+    assert "0 to create, 0 to update, 1 to restore, 0 to delete" in plan.stdout
     apply_ok(docsync, pinned)
     spaces = [s for s in listed(emulator, f"{ORG}/spaces") if s["title"] == "Guides"]
     assert [(s["id"], s.get("emoji")) for s in spaces] == [(space, "1f4d8")]

@@ -105,8 +105,11 @@ def test_empty_plan_golden() -> None:
     check_golden("empty.txt", render_plan(plan, title="Acme (org_acme)"))
 
 
-def test_summary_counts_replace_both_ways() -> None:
-    assert sample_plan().summary() == "3 to create, 3 to update, 2 to delete"
+def test_summary_counts_each_verb_as_what_it_is() -> None:
+    """A replace and a restore are named, not folded into creates, updates and deletes."""
+    assert sample_plan().summary() == (
+        "2 to create, 2 to update, 1 to replace, 1 to restore, 1 to delete"
+    )
 
 
 def test_color_only_when_asked_and_secret_still_masked() -> None:

@@ -112,10 +112,14 @@ def test_json_is_valid_against_the_checked_in_schema(outputs: dict[str, str]) ->
 
 
 # -- the same story in three formats ------------------------------------------------------------
-Story = dict[str, Any]  # {"actions": {(verb, address): location}, "fields": {(verb, address): set}}
+# {"actions": {(verb, address): location}, "fields": {(verb, address): set},
+#  "elements": {(verb, address): set of element paths}}
+Story = dict[str, Any]
 
 _TEXT_HEAD = re.compile(r"^  (?:\+|~|-|-/\+) (\w+) (.+?)(?:  \((.+)\))?$")
 _CHANGE = re.compile(r"^[+~-] (.*?)\s+= ")
+#: `+ members["lin@acme.example"]: (absent) -> "owner"`: an element of the field `members`
+_ELEMENT = re.compile(r"^[+~-] ((\w+)(?:\.\w+|\[[^\]]*\])+): ")
 _MD_HEAD = re.compile(
     r"^<details><summary>(?:🔴 |🟠 )?<b>(\w+)</b> <code>(.+?)</code>"
     r"(?: — <code>(.+?)</code>)? \(\d+ changes?\)</summary>"
@@ -123,7 +127,7 @@ _MD_HEAD = re.compile(
 
 
 def _new_story() -> Story:
-    return {"actions": {}, "fields": {}}
+    return {"actions": {}, "fields": {}, "elements": {}}
 
 
 def _add(story: Story, verb: str, address: str, location: str | None) -> tuple[str, str]:
@@ -131,7 +135,20 @@ def _add(story: Story, verb: str, address: str, location: str | None) -> tuple[s
     assert key not in story["actions"], f"{key} twice"
     story["actions"][key] = location
     story["fields"][key] = set()
+    story["elements"][key] = set()
     return key
+
+
+def _add_change(story: Story, key: tuple[str, str], line: str) -> None:
+    """A field's line (`~ title = ...`) or one of its elements' (`+ members["x"]: ...`)."""
+    element = _ELEMENT.match(line)
+    if element:
+        story["fields"][key].add(element.group(2))
+        story["elements"][key].add(element.group(1))
+        return
+    change = _CHANGE.match(line)
+    assert change, line
+    story["fields"][key].add(change.group(1))
 
 
 def story_of_text(text: str) -> Story:
@@ -143,9 +160,7 @@ def story_of_text(text: str) -> Story:
         if head:
             key = _add(story, *head.groups())
         elif key and line.startswith("      ") and not line.startswith("      # "):
-            change = _CHANGE.match(line[6:])
-            assert change, line
-            story["fields"][key].add(change.group(1))
+            _add_change(story, key, line[6:])
     return story
 
 
@@ -159,9 +174,7 @@ def story_of_markdown(text: str) -> Story:
         elif line == "</details>":
             key = None
         elif key and not line.startswith(("# ", "```")) and line:
-            change = _CHANGE.match(line)
-            assert change, line
-            story["fields"][key].add(change.group(1))
+            _add_change(story, key, line)
     return story
 
 
@@ -170,6 +183,7 @@ def story_of_json(text: str) -> Story:
     for action in json.loads(text)["actions"]:
         key = _add(story, action["verb"], action["address"], action["location"])
         story["fields"][key] = {c["field"] for c in action["changes"]}
+        story["elements"][key] = {e["path"] for c in action["changes"] for e in c["elements"] or []}
     return story
 
 
@@ -189,8 +203,13 @@ def test_the_story_parsers_see_a_missing_field() -> None:
     """The comparison above could not pass by parsing nothing: a dropped line is noticed."""
     one = (
         '  ~ update team["A"]  (a.yaml:1:1)\n      ~ title = "a" -> "b"\n'
-        "      ~ members = [] -> [1]\n"
+        '      + members["x@acme.example"]: (absent) -> "member"\n'
+        '      - members["y@acme.example"]: "owner" -> (absent)\n'
     )
-    assert story_of_text(one)["fields"] == {("update", 'team["A"]'): {"title", "members"}}
-    dropped = one.replace("      ~ members = [] -> [1]\n", "")
-    assert story_of_text(dropped) != story_of_text(one)
+    story = story_of_text(one)
+    assert story["fields"] == {("update", 'team["A"]'): {"title", "members"}}
+    assert story["elements"] == {
+        ("update", 'team["A"]'): {'members["x@acme.example"]', 'members["y@acme.example"]'}
+    }
+    for line in one.splitlines(keepends=True)[1:]:
+        assert story_of_text(one.replace(line, "")) != story

@@ -66,7 +66,7 @@ def test_thousands_of_actions_stay_within_the_budget_and_say_what_is_cut() -> No
     assert shown + cut == len(plan.actions)
     assert "docsync plan --format text" in text and "--format json" in text
     assert "… and " in text  # the careful-look list is cut too, and says so
-    assert "**Plan: 3000 to create, 300 to update, 1500 to delete**" in text
+    assert "**Plan: 3000 to create, 0 to update, 300 to unpublish, 1500 to delete**" in text
     assert "🔴 1500 destructive · 🟠 300 audience changes" in text
 
 
