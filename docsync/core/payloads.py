@@ -101,7 +101,8 @@ class PathStep(Payload):
 
 @dataclass
 class GroupMembership(Payload):
-    """Sections a group gains and loses (as `$ref` placeholders)."""
+    """Sections a group gains and loses (as `$ref` placeholders), each by a PATCH of the
+    section's `siteSectionGroupId`; one moving to another group is only in that group's `add`."""
 
     add: list[Ref] = field(default_factory=list)
     remove: list[Ref] = field(default_factory=list)

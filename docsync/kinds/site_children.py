@@ -183,24 +183,19 @@ class SectionGroupKind(_Child):
     async def update(
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
     ) -> None:
+        """Its own fields, then its members: each section moves in or out with one PATCH of its
+        `siteSectionGroupId` (production has no membership endpoints), idempotent, so a PATCH
+        whose answer was lost is simply sent again. In, a section goes last; out, right after
+        the group: the reorder that follows settles the rest."""
         await super().update(action, run, item, fields)
         membership = child(action).membership or GroupMembership()
+        sections = f"{site_path(run, child(action))}/sections"
+        group_id = item.rsplit("/", 1)[-1]
         for section_id in run.resolve(membership.remove):
-            await run.api.write("DELETE", f"{item}/sections/{section_id}")
+            await run.api.write("PATCH", f"{sections}/{section_id}", {"siteSectionGroupId": None})
         for section_id in run.resolve(membership.add):
-            await self.add_member(action, run, item, str(section_id))
-
-    async def add_member(self, action: Action, run: RunContext, item: str, section: str) -> None:
-        """Adds a section to a group; an add whose answer was lost is checked, not repeated."""
-        for _attempt in range(3):
-            try:
-                await run.api.write("POST", f"{item}/sections", {"sectionId": section})
-                return
-            except OutcomeUnknown:
-                structure = await run.api.get(f"{site_path(run, child(action))}/structure")
-                if site_found.group_holds(structure, item.rsplit("/", 1)[-1], section):
-                    return
-        await run.api.write("POST", f"{item}/sections", {"sectionId": section})
+            body = {"siteSectionGroupId": group_id}
+            await run.api.write("PATCH", f"{sections}/{section_id}", body)
 
 
 _POINTER_TYPES = {

@@ -76,15 +76,6 @@ def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
     return None
 
 
-def group_holds(structure: Any, group_id: str, section_id: str) -> bool:
-    """Whether a group already holds a section (a membership add whose answer was lost)."""
-    for group in groups_of(structure):
-        if str(group.get("id")) == group_id:
-            members: list[Any] = group.get("sections") or group.get("children") or []
-            return any(isinstance(m, dict) and str(m.get("id")) == section_id for m in members)
-    return False
-
-
 def _items(structure: Any) -> Iterator[Item]:
     items = structure.get("structure") if isinstance(structure, dict) else None
     return (i for i in items or [] if isinstance(i, dict))

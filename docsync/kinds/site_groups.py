@@ -99,7 +99,7 @@ class GroupPlanning:
                 ordered = self.group_members.get(action.address, [])
                 child(action).fields["sections"] = [ref(m) for m in ordered]
             elif action.verb == "update" and "sections" in child(action).fields:
-                self._membership(action, matched[action.address])
+                self._membership(action, matched[action.address], wanted)
 
     def _gone_sections(self) -> set[str]:
         """Live sections this plan deletes: their groups lose them with no request of their own."""
@@ -132,26 +132,23 @@ class GroupPlanning:
             group.parent,
         )
 
-    def _membership(self, action: Action, live: LiveResource) -> None:
+    def _membership(
+        self, action: Action, live: LiveResource, groups: list[DesiredResource]
+    ) -> None:
         # The payload holds `$ref` placeholders; the change holds the addresses.
         child(action).fields.pop("sections")
         after = set(next(c.after for c in action.changes if c.field == "sections"))
         before = set(live.fields["sections"])
-        present = {s.address for s in self.sections if not s.absent}
-        gone = {s.address for s in self.tree.sections} - present
+        gone = self._gone_sections()
+        # A section moving to another group gets there with one PATCH naming that group (or
+        # by that group's create): taking it out of this one first would cost a request.
+        staying = {g.address for g in groups if not g.absent and g.address != action.address}
+        elsewhere = {m for g, ms in (self.group_members or {}).items() if g in staying for m in ms}
         child(action).membership = GroupMembership(
             # Added in the manifest's order: the API appends them, so they arrive in place.
             add=[ref(a) for a in (self.group_members or {})[action.address] if a not in before],
-            remove=[ref(a) for a in sorted(before - after) if a not in gone],
+            remove=[ref(a) for a in sorted(before - after) if a not in gone | elsewhere],
         )
-        # A section that moves between groups leaves its old group first.
-        for other in self.actions:
-            if other is action or other.kind != "section_group" or other.verb != "update":
-                continue
-            membership = child(other).membership
-            leaving = {r["$ref"] for r in membership.remove} if membership else set()
-            if leaving & (after - before):
-                action.depends_on.append(other.key)
 
     def plan_root_order(self) -> None:
         sections = [s for s in self.sections if not s.absent]

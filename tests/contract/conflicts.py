@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 #: Operations of the API description that the production document does not have:
-#: "METHOD template" -> reason. docsync may call them and the emulator (default mode) serves them.
+#: "METHOD template" -> reason. The emulator (default mode) serves them; docsync never calls
+#: them (a request it sends to one fails the test), so its requests work against production.
 NOT_IN_PRODUCTION: dict[str, str] = {
     "POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": (
         "section-group membership endpoints of the description (§2.5); production moves a "

@@ -77,15 +77,17 @@ def contract() -> Contract | None:
 
 
 def _not_an_operation(method: str, path: str, status: int | None = None) -> list[Violation]:
-    """A call outside production's operations: fine when listed, or a 404/405 for a bad path."""
-    if conflicts.description_only(method, path) or status in (404, 405):
+    """A call outside production's operations: an emulator answer is fine when the operation is
+    listed, or a 404/405 for a bad path; a request docsync sends (no status) never is."""
+    if status is not None and (conflicts.description_only(method, path) or status in (404, 405)):
         return []
     return [
         Violation(
             f"{method} {path}",
             "operation",
             "<path>",
-            "not an operation of the production contract (nor listed in conflicts)",
+            "not an operation of the production contract"
+            + ("" if status is None else " (nor listed in conflicts)"),
             "paths",
         )
     ]

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from docsync.core.context import ref
 from docsync.core.errors import PlanProblems
+from docsync.core.payloads import GroupMembership, child
 from docsync.render.markdown import render_markdown
 from tests.core import plankit as k
 
@@ -210,6 +212,45 @@ def test_group_members_are_shown_as_written_and_compared_as_a_set() -> None:
         if c.field == "sections"
     )
     assert change.after == ['site["Docs"].section["API"]', 'site["Docs"].section["Guides"]']
+
+
+def test_a_section_moving_between_groups_is_one_add_and_no_remove() -> None:
+    """Production moves a section with one PATCH naming its new group: the old group does not
+    take it out first (that would cost a request and put it at the root for nothing)."""
+    live = {
+        "space": [GUIDES, API],
+        "site": [
+            k.site(
+                "s1",
+                "Docs",
+                [
+                    k.group(
+                        "g1",
+                        "A",
+                        k.section("sec1", "Guides", k.site_space("ss1", "sp1", "guides", True)),
+                        k.section("sec2", "API", k.site_space("ss2", "sp2", "api", True)),
+                    ),
+                    k.group("g2", "B"),
+                ],
+            )
+        ],
+    }
+    manifest = (
+        "sites:\n  - title: Docs\n    sectionGroups:\n"
+        "      - {title: A, sections: [Guides]}\n      - {title: B, sections: [API]}\n"
+    )
+    updates = {
+        a.address.rsplit(".", 1)[-1]: a
+        for a in k.plan(manifest, live).actions
+        if a.kind == "section_group" and a.verb == "update"
+    }
+    a, b = updates['section_group["A"]'], updates['section_group["B"]']
+    assert child(a).membership == GroupMembership(add=[], remove=[])
+    assert child(b).membership == GroupMembership(add=[ref('site["Docs"].section["API"]')])
+    assert a.key not in b.depends_on and b.key not in a.depends_on
+    left = manifest.replace("{title: B, sections: [API]}", "{title: B, sections: []}")
+    (only,) = [a for a in k.plan(left, live).actions if a.verb == "update"]
+    assert child(only).membership == GroupMembership(remove=[ref('site["Docs"].section["API"]')])
 
 
 def test_a_new_site_is_ordered_by_its_creates_without_a_check() -> None:

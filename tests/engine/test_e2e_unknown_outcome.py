@@ -78,7 +78,7 @@ def test_deletes_updates_and_group_adds_after_a_lost_answer(
     rules = [
         drop("DELETE", "/site-spaces/[^/]+$"),
         drop("PATCH", "/site-spaces/[^/]+$"),
-        drop("POST", "/section-groups/[^/]+/sections$"),
+        drop("PATCH", "/sections/[^/]+$"),  # a section into its group: siteSectionGroupId
     ]
     emulator.set_faults(rules=rules)
     changed = write("sites.yaml", CHANGED)

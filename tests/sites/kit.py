@@ -15,7 +15,8 @@ from docsync.cli import main
 from tests.emulator_harness import EmulatorHandle
 
 ORG = "/v1/orgs/org_acme"
-SORT = "PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort"
+SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
+SORT = f"PATCH {SITE}/structure/sort"
 STRUCTURE = "GET /v1/orgs/{organizationId}/sites/{siteId}/structure"
 MANIFESTS = Path(__file__).resolve().parent / "manifests"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.engine.conftest import progress_lines
-from tests.sites.kit import SORT, Doc, SitesRun, changed, load, site_of
+from tests.sites.kit import SITE, SORT, Doc, SitesRun, changed, load, site_of
 
 DOCS = "Developer Docs"
 
@@ -65,8 +65,13 @@ def test_move_a_section_to_another_group(sites: SitesRun) -> None:
     learn, run = docs["sectionGroups"]
     learn["sections"] = ["Getting Started"]
     run["sections"] = ["API", "Operations"]
+    before = sites.stats()
     converge(sites, manifest)
     assert live_section(sites, "API")["id"] == moved_id
+    writes = {k: n for k, n in (sites.stats() - before).items() if not k.startswith("GET")}
+    # Production's way, one PATCH of the section's siteSectionGroupId (in last), then one move
+    # ahead of Operations; no membership endpoint of the description, no stop at the root.
+    assert writes == {f"PATCH {SITE}/sections/{{siteSectionId}}": 1, SORT: 1}, writes
 
 
 def test_swap_the_space_behind_a_site_space_is_an_update(sites: SitesRun) -> None:
