@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.faults import FaultConfig
@@ -16,6 +18,31 @@ from docsync.emulator.server import EmulatorThread
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = REPO / "examples" / "emulator-seed.yaml"
+#: how long reset() waits for the requests still being answered (the slowest test latency: 1.5 s)
+IDLE_TIMEOUT = 10.0
+
+
+class InFlight:
+    """ASGI middleware counting the /v1 requests being answered.
+
+    A client that is killed or stops at once leaves its request to the emulator, which carries
+    it out after its injected latency; counted, a reset can wait for it instead of letting it
+    land in the next test's fresh state.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.count = 0  # changed on the server's event loop only; read from the test's thread
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/v1/"):
+            await self.app(scope, receive, send)
+            return
+        self.count += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.count -= 1
 
 
 @dataclass
@@ -23,6 +50,7 @@ class EmulatorHandle:
     """A running emulator: its URL, API clients per token and the control API."""
 
     url: str  # "http://127.0.0.1:<port>"
+    in_flight: InFlight | None = field(default=None, repr=False)
 
     def client(self, token: str = "tok_ada") -> httpx.Client:
         """An httpx client on the emulator's base URL, authenticated as the token's user."""
@@ -39,8 +67,24 @@ class EmulatorHandle:
         """Replace the fault configuration (names of FaultConfig: fail_429=0.5, seed=7...)."""
         self._control("PUT", "faults", faults)
 
+    def wait_idle(self, timeout: float = IDLE_TIMEOUT) -> None:
+        """Return once no /v1 request is being answered (what a killed client sent is done)."""
+        if self.in_flight is None:
+            return
+        deadline = time.monotonic() + timeout
+        while self.in_flight.count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the emulator still answers {self.in_flight.count} request(s) after "
+                    f"{timeout:g} s: a test left a request hanging"
+                )
+            time.sleep(0.01)
+
     def reset(self, seed: dict[str, Any] | None = None) -> None:
-        """Wipe and re-seed with `seed`, or the starting seed; faults off, clock and stats reset."""
+        """Wipe and re-seed with `seed`, or the starting seed; faults off, clock and stats reset.
+
+        Waits first for the requests still being answered, so none lands in the fresh state."""
+        self.wait_idle()
         self._control("POST", "reset", seed)
 
     def advance_clock(self, seconds: float) -> None:
@@ -66,5 +110,11 @@ def start_emulator(
     config = EmulatorConfig(
         seed=SEED if seed is None else seed, db=db, faults=FaultConfig.from_dict(faults)
     )
-    with EmulatorThread(config, wrap=ContractMiddleware) as server:
-        yield EmulatorHandle(server.url)
+    counter: list[InFlight] = []
+
+    def wrap(app: ASGIApp) -> ASGIApp:
+        counter.append(InFlight(ContractMiddleware(app)))
+        return counter[0]
+
+    with EmulatorThread(config, wrap=wrap) as server:
+        yield EmulatorHandle(server.url, counter[0])

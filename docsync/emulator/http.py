@@ -23,7 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from starlette.datastructures import QueryParams
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -156,6 +156,16 @@ class DroppedResponse(Response):
         )
 
 
+class Unanswered(Response):
+    """No answer at all, for a client that is gone (uvicorn then closes quietly)."""
+
+    def __init__(self) -> None:
+        super().__init__(status_code=499)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        return None
+
+
 # -- query parameters ----------------------------------------------------------------------
 
 
@@ -248,7 +258,10 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
         decision = state.faults.decide(method, request.url.path, state.now().timestamp())
         # Read before the injected latency: a client that goes away meanwhile (killed, timed
         # out) has sent its request, which the server then carries out as production would.
-        raw_body = await request.body()
+        try:
+            raw_body = await request.body()
+        except ClientDisconnect:
+            return Unanswered()  # gone before its request was read: nothing to carry out
         if decision.latency:
             await asyncio.sleep(decision.latency / 1000)
         now = state.now().timestamp()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import socket
 import time
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -60,6 +62,29 @@ def test_failed_writes_are_not_dropped(emulator: EmulatorHandle) -> None:
     emulator.set_faults(drop_after_commit=1.0)
     response = emulator.client().put(TEAMS, json={"title": ""})
     assert response.status_code == 400
+
+
+def test_a_client_gone_before_its_request_was_read_is_not_answered(
+    emulator: EmulatorHandle,
+) -> None:
+    url = urlsplit(emulator.url)
+    with socket.create_connection((url.hostname, url.port)) as raw:
+        raw.sendall(
+            b"PUT " + TEAMS.encode() + b" HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok_ada\r\n"
+            b'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"title": '
+        )
+        time.sleep(0.1)  # the emulator is waiting for the rest of the body
+    emulator.wait_idle()  # no 500 traceback, no answer the contract checker would refuse
+    assert emulator.client().get(TEAMS).json()["count"] == 0
+
+
+def test_reset_waits_for_what_a_gone_client_sent(emulator: EmulatorHandle) -> None:
+    emulator.set_faults(latency=500)
+    with pytest.raises(httpx.TimeoutException):
+        emulator.client().put(TEAMS, json={"title": "Late"}, timeout=0.1)
+    emulator.reset()
+    time.sleep(0.6)  # when "Late" would have landed had the reset not waited for it
+    assert emulator.client().get(TEAMS).json()["count"] == 0
 
 
 def test_rate_limit_budget_and_window(emulator: EmulatorHandle) -> None:

@@ -104,6 +104,10 @@ def test_kill_9_mid_apply_then_apply_again_converges_without_duplicates(
     wait_for_progress(process, after_lines)
     process.kill()
     process.communicate(timeout=10)
+    # The request the killed process had sent is still carried out (after the 40 ms latency);
+    # the next apply starts once it has landed, as a person or a CI retry would, not before:
+    # a create that commits after the next apply read the teams is a duplicate no client can see.
+    emulator.wait_idle()
     emulator.set_faults()
     apply_ok(docsync, path)
     assert_converged(docsync, path)
