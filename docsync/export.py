@@ -15,11 +15,15 @@ from docsync.core.catalogue import CATALOGUE
 from docsync.core.state import LiveState
 from docsync.engine.planner import read_live
 from docsync.kinds import KINDS
+from docsync.manifest.schema import manifest_schema, schema_text
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
-SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/manifest.schema.json\n"
+#: Written beside the manifests, so that their `$schema` line resolves wherever the directory
+#: is (a clone of this repository or not): the schema of the docsync that wrote them.
+SCHEMA_FILE = "manifest.schema.json"
+SCHEMA_LINE = f"# yaml-language-server: $schema=./{SCHEMA_FILE}\n"
 
 
 def _files() -> dict[str, tuple[str, ...]]:
@@ -85,7 +89,8 @@ def render(document: dict[str, Any]) -> str:
 
 
 def write(document: dict[str, Any], out: Path) -> list[Path]:
-    """One file per group of sections (org, teams, content, sites); each names the org."""
+    """One file per group of sections (org, teams, content, sites), each naming the org, and the
+    manifest schema their first lines point at (not a manifest: directories load only YAML)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, sections in FILES.items():
@@ -96,4 +101,6 @@ def write(document: dict[str, Any], out: Path) -> list[Path]:
         target = out / name
         target.write_text(SCHEMA_LINE + _dump(part), encoding="utf-8")
         written.append(target)
-    return written
+    schema = out / SCHEMA_FILE
+    schema.write_text(schema_text(manifest_schema()), encoding="utf-8")
+    return [*written, schema]

@@ -74,10 +74,20 @@ class MemberKind(CrudKind):
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})
 
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        """By email: the same file from one export to the next, whatever order the API lists."""
+        entries = super().export(live, names)
+        return sorted(entries, key=lambda e: by_address(e["email"])) if entries else None
+
     def export_entry(
         self, resource: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any]:
         return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest
+
+
+def by_address(user: str) -> tuple[str, str]:
+    """A sort key for emails (or user ids): case-insensitive, then exact, so it is total."""
+    return (user.casefold(), user)
 
 
 def find_member(user: str, ctx: PlanContext) -> LiveResource | None:

@@ -13,7 +13,7 @@ from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
-from docsync.kinds.members import find_member
+from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -147,6 +147,6 @@ class TeamKind(CrudKind):
         if members is not None:
             entry["members"] = [
                 user if role == "member" else {"user": user, "role": role}
-                for user, role in members.items()
+                for user, role in sorted(members.items(), key=lambda m: by_address(m[0]))
             ]
         return entry

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 from docsync.cli import main
 from tests.emulator_harness import EmulatorHandle
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "acme"
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "acme"
 DEMO_CERT = "MIIC...demo"  # the default certificate of examples/acme/teams.yaml
 
 
@@ -29,6 +31,7 @@ def test_export_of_the_example_plans_empty(emulator: EmulatorHandle, tmp_path: P
     assert exported.exit_code == 0, exported.output
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "content.yaml",
+        "manifest.schema.json",
         "org.yaml",
         "sites.yaml",
         "teams.yaml",
@@ -45,6 +48,65 @@ def test_export_of_the_example_plans_empty(emulator: EmulatorHandle, tmp_path: P
     )
     assert planned.exit_code == 0, planned.output
     assert "No changes." in planned.stdout
+
+
+def test_the_schema_line_of_every_exported_file_resolves(
+    emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    """The `$schema` path is relative to the file: it must name a file there, wherever the
+    directory is, and that file is the manifest schema this docsync publishes."""
+    applied = run(emulator, "apply", EXAMPLES, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    out = tmp_path / "somewhere" / "manifests"
+    exported = run(emulator, "export", "--org", "Acme", "--out", out)
+    assert exported.exit_code == 0, exported.output
+    assert f"wrote {out / 'manifest.schema.json'}" in exported.stderr
+    manifests = sorted(out.glob("*.yaml"))
+    assert len(manifests) == 4
+    for path in manifests:
+        first = path.read_text("utf-8").splitlines()[0]
+        match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert match, first
+        target = (path.parent / match.group(1)).resolve()
+        assert target.is_file(), f"{path}: {match.group(1)} does not resolve"
+        assert target.read_text("utf-8") == (REPO / "schemas" / "manifest.schema.json").read_text(
+            "utf-8"
+        )
+
+
+def test_export_sorts_members(emulator: EmulatorHandle) -> None:
+    """Organization and team members by email, whatever order the API lists them in."""
+    users = ["zoe@acme.example", "Bob@acme.example", "amy@acme.example"]
+    emulator.reset(
+        {
+            "users": [
+                {"id": f"u_{i}", "displayName": u, "email": u, "token": f"tok_{i}"}
+                for i, u in enumerate(users)
+            ],
+            "organizations": [
+                {
+                    "id": "org_acme",
+                    "title": "Acme",
+                    "members": [{"user": f"u_{i}", "role": "admin"} for i in range(len(users))],
+                }
+            ],
+            "teams": [
+                {
+                    "id": "team_x",
+                    "organization": "org_acme",
+                    "title": "X",
+                    "members": [f"u_{i}" for i in range(len(users))],
+                }
+            ],
+        }
+    )
+    result = run(emulator, "export", "--org", "org_acme", DOCSYNC_TOKEN="tok_0")
+    assert result.exit_code == 0, result.output
+    document = yaml.safe_load(result.stdout)
+    expected = ["amy@acme.example", "Bob@acme.example", "zoe@acme.example"]
+    assert [m["email"] for m in document["members"]] == expected
+    (team,) = document["teams"]
+    assert team["members"] == expected
 
 
 def test_export_prints_one_manifest(emulator: EmulatorHandle) -> None:
