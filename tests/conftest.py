@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 from hypothesis import settings
 
@@ -18,6 +20,31 @@ pytest_plugins = ["tests.contract.plugin"]
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_tls_context() -> Iterator[None]:
+    """Every httpx client of the session verifies with one TLS context, built once.
+
+    httpx builds a fresh default context (the CA bundle read and parsed: ~20 ms of CPU) for
+    each client made with `verify=True`, the default: a third of the suite's CPU went there, for
+    loopback HTTP that never uses it. The shared context is the one httpx would build, so each
+    client, docsync's included, is configured exactly as without this.
+    """
+    context = httpx.create_ssl_context()
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (httpx.Client, httpx.AsyncClient):
+            patch.setattr(cls, "__init__", _verifying_with(context, cls.__init__))
+        yield
+
+
+def _verifying_with(context: Any, init: Any) -> Any:
+    def init_with_context(self: Any, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("verify", True) is True:
+            kwargs["verify"] = context
+        init(self, *args, **kwargs)
+
+    return init_with_context
 
 
 @pytest.fixture(scope="session")

@@ -135,22 +135,20 @@ async def _check_request(request: httpx.Request) -> None:
     TALLY.request(_not_an_operation(request.method, request.url.path) if found is None else found)
 
 
-_original_init = httpx.AsyncClient.__init__
-
-
-def _init_with_hook(self: httpx.AsyncClient, *args: Any, **kwargs: Any) -> None:
-    if kwargs.get("transport") is None:
-        hooks = dict(kwargs.get("event_hooks") or {})
-        hooks["request"] = [*hooks.get("request", []), _check_request]
-        kwargs["event_hooks"] = hooks
-    _original_init(self, *args, **kwargs)
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _contract_request_hook() -> Iterator[None]:
     """docsync's requests to real servers are checked for the whole session."""
+    wrapped = httpx.AsyncClient.__init__  # as other session fixtures may have wrapped it
+
+    def init_with_hook(self: httpx.AsyncClient, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("transport") is None:
+            hooks = dict(kwargs.get("event_hooks") or {})
+            hooks["request"] = [*hooks.get("request", []), _check_request]
+            kwargs["event_hooks"] = hooks
+        wrapped(self, *args, **kwargs)
+
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(httpx.AsyncClient, "__init__", _init_with_hook)
+        patch.setattr(httpx.AsyncClient, "__init__", init_with_hook)
         yield
 
 
