@@ -22,6 +22,12 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked slow run first. With xdist's work stealing (scripts/test), the workers then
+    end together, instead of one of them starting a long test when the other has finished."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _one_tls_context() -> Iterator[None]:
     """Every httpx client of the session verifies with one TLS context, built once.

@@ -73,6 +73,7 @@ def test_emulator_db_that_is_not_a_database(cli: Run, tmp_path: Path) -> None:
     assert f"--db {db}" in result.stderr and "not a database" in result.stderr
 
 
+@pytest.mark.slow
 def test_unreachable_server_names_the_url(cli: Run) -> None:
     url = "http://127.0.0.1:9"
     result = cli("plan", ACME, "--api-url", url)

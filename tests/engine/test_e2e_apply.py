@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import (
     Docsync,
@@ -122,6 +124,7 @@ def test_partial_failure_skips_dependents_then_converges(
     assert_converged(docsync, path)
 
 
+@pytest.mark.slow
 def test_faults_converge_without_duplicates(
     docsync: Docsync, emulator: EmulatorHandle, write: Write
 ) -> None:

@@ -144,6 +144,7 @@ def _console(args: list[str], env: dict[str, str]) -> subprocess.CompletedProces
     )
 
 
+@pytest.mark.slow
 def test_console_script_apply_then_plan(emulator: EmulatorHandle) -> None:
     env = cli_env(emulator)
     paths = [str(FULL / "org.yaml"), str(FULL / "teams.yaml")]
@@ -154,6 +155,7 @@ def test_console_script_apply_then_plan(emulator: EmulatorHandle) -> None:
     assert planned.returncode == 0, planned.stdout + planned.stderr
 
 
+@pytest.mark.slow
 def test_secrets_never_printed_even_with_vv(emulator: EmulatorHandle) -> None:
     env = cli_env(emulator)
     paths = [str(FULL)]

@@ -165,6 +165,7 @@ def organizations(draw: st.DrawFn) -> str:
     return yaml.safe_dump(document, sort_keys=False)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

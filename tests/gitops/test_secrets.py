@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.conftest import TOKEN, reset
 
@@ -53,6 +55,7 @@ def run(args: list[str], cwd: Path, url: str, **extra: str) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Path) -> None:
     reset(emulator)
     (tmp_path / "secrets.yaml").write_text(MANIFEST, "utf-8")

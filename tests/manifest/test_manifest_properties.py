@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -107,6 +108,7 @@ def test_arbitrary_whole_file_templates(text: str) -> None:
     _check("organization: org_acme\n" + text, suffix=".yaml.j2")
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_mutations_of_a_valid_manifest(data: st.DataObject) -> None:

@@ -63,6 +63,7 @@ def test_deeply_nested_input(write) -> None:
     assert any(f"more than {MAX_DEPTH}" in line for line in _problems(block))
 
 
+@pytest.mark.slow
 def test_alias_bombs_and_cycles_are_refused(write) -> None:
     lines = ["organization: o", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -110,6 +111,7 @@ def out_of_place(before: Doc, after: Doc) -> int:
     return count
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40,
     deadline=None,
