@@ -103,7 +103,7 @@ def move(ctx: Ctx, row: Row) -> None:
                 raise bad_request("parent: a collection cannot move inside itself")
     anchor = _position(body.obj("position"))
     if parent == row.parent and anchor is None:
-        raise conflict("Operation would not result in any update")
+        raise conflict("move-no-change", "Operation would not result in any update")
     if parent != row.parent:
         ctx.tx.set_parent(row.kind, row.id, parent)
     if anchor is not None:

@@ -43,8 +43,14 @@ def not_found(message: str) -> ApiError:
     return ApiError(404, message)
 
 
-def conflict(message: str) -> ApiError:
-    """409: the operation would break uniqueness or referential integrity."""
+def conflict(reason: str, message: str) -> ApiError:
+    """409: the operation clashes with the state of another resource, or would change nothing.
+
+    `reason` is the stable id under which the README's table of the emulator's 409s says why
+    this one exists (production's contract lists it, or why it is kept though it does not);
+    `tests/emulator/test_conflicts.py` fails on a `conflict(` call whose id the table lacks.
+    """
+    del reason  # documentation only: the answer carries production's error body
     return ApiError(409, message)
 
 

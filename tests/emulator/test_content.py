@@ -108,9 +108,12 @@ def test_soft_delete_and_restore_window(emulator: EmulatorHandle) -> None:
     assert client.get(url).json()["deletedAt"]
     restored = client.post(f"{url}/restore")
     assert restored.status_code == 200 and "deletedAt" not in restored.json()
-    assert client.post(f"{url}/restore").status_code == 409
+    again = client.post(f"{url}/restore")  # a retried restore: the space as it is, no refusal
+    assert again.status_code == 200 and again.json()["id"] == space
     assert "Old Notes" in _titles(emulator, f"{ACME}/spaces")
     client.delete(url)
+    copy = client.post(f"{url}/duplicate")
+    assert copy.status_code == 400 and "restore it" in copy.json()["error"]["message"]
     emulator.advance_clock(6 * 86400)
     assert client.get(url).status_code == 200
     emulator.advance_clock(2 * 86400)
@@ -157,6 +160,8 @@ def test_duplicate_and_transfer(emulator: EmulatorHandle) -> None:
     assert again.status_code == 409
     back = client.post(f"/v1/spaces/{space}/transfer", json={"organization": "org_acme"})
     assert back.status_code == 200 and "parent" not in back.json()
+    same = client.post(f"/v1/spaces/{space}/transfer", json={"organization": "org_acme"})
+    assert same.status_code == 409 and "would not result in any update" in same.text
     kim = emulator.client("tok_kim")
     no = kim.post("/v1/spaces/space_handbook/transfer", json={"organization": "org_other"})
     assert no.status_code == 403

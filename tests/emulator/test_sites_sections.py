@@ -46,13 +46,13 @@ def test_sections_and_root_site_spaces_exclude_each_other(emulator: EmulatorHand
         ("section-groups", {"title": "Learn"}),
     ):
         refused = kit.client.post(kit.url(site, path), json=body)
-        assert refused.status_code == 409
+        assert refused.status_code == 400
         assert "either root site spaces or sections" in refused.json()["error"]["message"]
     assert kit.outline(site) == ["guides*"]
     grouped = _site(kit)
     kit.add_group(grouped, "Empty")
     refused = kit.client.post(kit.url(grouped, "site-spaces"), json={"spaceId": "space_api"})
-    assert refused.status_code == 409 and "sectionId" in refused.json()["error"]["message"]
+    assert refused.status_code == 400 and "sectionId" in refused.json()["error"]["message"]
 
 
 def test_create_refusals(emulator: EmulatorHandle) -> None:
@@ -114,7 +114,7 @@ def test_patch_condition_keeps_when_absent_and_path_clash(emulator: EmulatorHand
     assert kept["condition"] == "visitor.claims.beta" and kept["title"] == "Handbook"
     assert "condition" not in kit.ok(kit.client.patch(url, json={"condition": None}))
     clash = kit.client.patch(kit.url(site, "sections", api), json={"path": "guides"})
-    assert clash.status_code == 409 and "already has path 'guides'" in clash.text
+    assert clash.status_code == 400 and "already has path 'guides'" in clash.text
     assert kit.ok(kit.client.patch(url, json={"path": "guides"}))["path"] == "guides"
     assert kit.client.patch(kit.url(site, "sections", "nope"), json={}).status_code == 404
 

@@ -83,8 +83,9 @@ def delete_collection(ctx: Ctx) -> Response:
     if children:
         names = ", ".join(f"{c.kind} {c.data.get('title')!r}" for c in children[:3])
         raise conflict(
+            "collection-not-empty",
             f"Collection {row.data['title']!r} still holds {len(children)} item(s) ({names}): "
-            "move or delete them first"
+            "move or delete them first",
         )
     for space in ctx.tx.rows("space", parent=row.id):  # soft-deleted spaces leave the collection
         ctx.tx.set_parent("space", space.id, None)
@@ -104,7 +105,7 @@ def transfer_collection(ctx: Ctx) -> Response:
     assert target is not None
     ctx.org(Access.CONTENT, target)
     if target == row.org:
-        raise conflict("Transfer would not result in any update")
+        raise conflict("transfer-no-change", "Transfer would not result in any update")
     transfer_tree(ctx, row, target, None)
     return ok(collection_view(ctx, find(ctx, "collection", row.id)))
 

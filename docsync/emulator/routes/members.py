@@ -26,7 +26,10 @@ def _member(ctx: Ctx, org: str) -> dict[str, Any]:
 def _check_last_admin(ctx: Ctx, org: str, uid: str) -> None:
     admins = [r for r in ctx.tx.rows("member", org=org) if r.data.get("role") == "admin"]
     if [r.data["user"] for r in admins] == [uid]:
-        raise conflict(f"{uid!r} is the last admin of organization {org!r}: promote another first")
+        raise conflict(
+            "last-admin",
+            f"{uid!r} is the last admin of organization {org!r}: promote another first",
+        )
 
 
 def list_members(ctx: Ctx) -> Response:

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
-from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
 from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
@@ -125,7 +125,8 @@ def create_spec(ctx: Ctx) -> Response:
     slug = body.string("slug", required=True, min_len=1, max_len=100, pattern=SLUG_PATTERN)
     assert slug is not None
     if ctx.tx.get("openapi-spec", _spec_id(org, slug)) is not None:
-        raise conflict(f"slug: an OpenAPI specification {slug!r} already exists (use PUT)")
+        # production lists 400 (and no 409) for createOpenAPISpec
+        raise bad_request(f"slug: an OpenAPI specification {slug!r} already exists (use PUT)")
     row, _ = _write(ctx, org, slug, _source(body))
     return created(spec_view(ctx, row))
 

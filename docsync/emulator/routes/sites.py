@@ -164,8 +164,9 @@ def delete_site(ctx: Ctx) -> Response:
         return empty(204)
     if site_is_default_content(ctx.tx, org, row.id):
         raise conflict(
+            "site-is-default-content",
             f"Site {row.data['title']!r} is the defaultContent of organization {org!r}: "
-            "change the organization's defaultContent first, then delete the site"
+            "change the organization's defaultContent first, then delete the site",
         )
     ctx.tx.delete_tree(tree.SITE, row.id)
     return empty(205)

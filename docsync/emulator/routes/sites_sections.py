@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, conflict
+from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, paginate
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_structure import place, position, to_root_after
@@ -33,9 +33,9 @@ _PATCHABLE = (
 
 
 def refuse_root_site_spaces(ctx: Ctx, site: Row, what: str) -> None:
-    """409 when the site has site spaces at its root: it has either those or sections."""
+    """400 when the site has site spaces at its root: it has either those or sections."""
     if tree.level(ctx.tx, site.id):
-        raise conflict(
+        raise bad_request(
             f"Site {site.data['title']!r} has site spaces at its root level, and a site has "
             f"either root site spaces or sections, not both: {what} is refused. Delete the root "
             "site spaces first, then add sections"
@@ -114,7 +114,9 @@ def update_section(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.section_paths(ctx.tx, site, excluding=section.id):
-            raise conflict(f"path: another section of site {site.id!r} already has path {path!r}")
+            raise bad_request(
+                f"path: another section of site {site.id!r} already has path {path!r}"
+            )
         changes["path"] = path
     if body.has("condition"):
         changes["condition"] = body.string("condition", nullable=True, max_len=1024)

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import conflict
+from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, empty, paginate, query_bool
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_structure import place, position
@@ -41,7 +41,7 @@ def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
         return site
     default = tree.default_section(ctx.tx, site)
     if default is None:
-        raise conflict(
+        raise bad_request(
             f"Site {site.data['title']!r} has section groups but no section to put the space "
             "in: add a section first (POST .../sections) or give sectionId"
         )
@@ -72,7 +72,9 @@ def update_site_space(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.level_paths(ctx.tx, row.parent or "", excluding=row.id):
-            raise conflict(f"path: another site space of the same level already has path {path!r}")
+            raise bad_request(
+                f"path: another site space of the same level already has path {path!r}"
+            )
         changes["path"] = path
     if body.has("condition"):
         changes["condition"] = body.string("condition", nullable=True, max_len=1024)

@@ -166,9 +166,11 @@ def delete_space(ctx: Ctx) -> Response:
 
 
 def restore_space(ctx: Ctx) -> Response:
+    """A space that is not deleted is answered as it is (200): production lists no refusal, and
+    a restore retried after its answer was lost must not fail."""
     row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
     if not row.data.get("deletedAt"):
-        raise conflict(f"Space {row.id!r} is not deleted: nothing to restore")
+        return ok(space_view(ctx, row))
     ctx.tx.update("space", row.id, {**row.data, "deletedAt": None, "updatedAt": ctx.now})
     if row.parent and ctx.tx.get("collection", row.parent) is None:
         ctx.tx.set_parent("space", row.id, None)
@@ -193,7 +195,7 @@ def transfer_space(ctx: Ctx) -> Response:
     if collection is not None:
         live_collection(ctx, target, collection, "collection")
     if target == row.org and collection == row.parent:
-        raise conflict("Transfer would not result in any update")
+        raise conflict("space-transfer-no-change", "Transfer would not result in any update")
     transfer_tree(ctx, row, target, collection)
     return ok(space_view(ctx, find(ctx, "space", row.id)))
 
@@ -201,7 +203,7 @@ def transfer_space(ctx: Ctx) -> Response:
 def duplicate_space(ctx: Ctx) -> Response:
     row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
     if row.data.get("deletedAt"):
-        raise conflict(f"Space {row.id!r} is deleted: restore it before duplicating it")
+        raise bad_request(f"Space {row.id!r} is deleted: restore it before duplicating it")
     data = {**row.data, "title": f"{row.data['title']} (copy)"[:50]}
     data.update(createdAt=ctx.now, updatedAt=ctx.now, deletedAt=None)
     space_id = new_id()

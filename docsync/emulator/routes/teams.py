@@ -106,8 +106,9 @@ def delete_team(ctx: Ctx) -> Response:
     saml = saml_using_team(ctx.tx, org, row.id)
     if saml is not None:
         raise conflict(
+            "team-is-saml-default",
             f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
-            f"{saml['label']!r}: change or delete the provider first"
+            f"{saml['label']!r}: change or delete the provider first",
         )
     ctx.tx.delete_tree("team", row.id)
     return empty(204)  # docs-platform-api.md §4.13: 204 (production: 205)
