@@ -9,9 +9,12 @@ import jsonschema
 import pytest
 import yaml
 from click.testing import CliRunner
+from pydantic import BaseModel, ValidationError
 
 from docsync.cli import main
 from docsync.cli.schema import SCHEMAS
+from docsync.manifest import models
+from docsync.manifest.models import Manifest
 from docsync.manifest.schema import manifest_schema, schema_text
 
 ROOT = Path(__file__).parents[2]
@@ -52,3 +55,43 @@ def test_schema_refuses_unknown_fields_and_accepts_member_strings() -> None:
     assert list(validator.iter_errors(good)) == []
     bad = {"organization": "o", "teams": [{"title": "T", "colour": "red"}]}
     assert list(validator.iter_errors(bad))
+
+
+def _models() -> dict[str, type[BaseModel]]:
+    """The manifest's models by the name the schema's `$defs` give them."""
+    found = {Manifest.__name__: Manifest}
+    for value in vars(models).values():
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            found[value.__name__] = value
+    return found
+
+
+def _validate_takes_null(model: type[BaseModel], name: str) -> bool:
+    """Whether validation accepts `null` for this field (errors located elsewhere, such as a
+    model's rule between fields, do not count)."""
+    try:
+        model.__pydantic_validator__.validate_assignment(model.model_construct(), name, None)
+    except ValidationError as error:
+        return not any(e["loc"][:1] == (name,) for e in error.errors())
+    return True
+
+
+def test_the_schema_takes_null_exactly_where_validate_does() -> None:
+    schema = manifest_schema()
+    defs = schema["$defs"]
+    by_name = _models()
+    checked = 0
+    for model_name, model_schema in [("Manifest", schema), *defs.items()]:
+        model = by_name[model_name]
+        objects = [b for b in model_schema.get("anyOf", [model_schema]) if "properties" in b]
+        for name, field in model.model_fields.items():
+            prop = objects[0]["properties"][field.alias or name]
+            in_schema = jsonschema.Draft202012Validator({"$defs": defs, **prop}).is_valid(None)
+            assert in_schema == _validate_takes_null(model, name), (
+                f"{model_name}.{name}: the schema {'takes' if in_schema else 'refuses'} null, "
+                "validate does not agree"
+            )
+            checked += 1
+    assert checked > 80  # every field of every entry, not a vacuous pass
+    entity = defs["SamlEntry"]["properties"]["entityID"]
+    assert "null" not in json.dumps(entity) and "default" not in entity
