@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import yaml
 
-from tests.emulator.conformance import check_response, check_schema, conformance
+from tests.contract.answers import check_response, check_schema, contract
 from tests.emulator_harness import SEED, EmulatorHandle
 
 # operation -> why it is checked against docs-platform-api.md instead of the production document
@@ -77,7 +77,7 @@ class Caller:
 
 
 def test_org_level_operations_conform(emulator: EmulatorHandle) -> None:
-    conformance()
+    contract()
     call = Caller(emulator.client())
     org = "/orgs/{organizationId}"
     call("GET", "/orgs", "/v1/orgs")
@@ -148,7 +148,7 @@ def test_org_level_operations_conform(emulator: EmulatorHandle) -> None:
 
 
 def test_transfer_conforms(emulator: EmulatorHandle) -> None:
-    conformance()
+    contract()
     emulator.reset(two_org_seed())
     call = Caller(emulator.client())
     made = call(
@@ -165,7 +165,7 @@ def test_transfer_conforms(emulator: EmulatorHandle) -> None:
 
 
 def test_openapi_and_transfer_conform(emulator: EmulatorHandle) -> None:
-    conformance()
+    contract()
     call = Caller(emulator.client())
     base = "/orgs/{organizationId}/openapi"
     spec = base + "/{specSlug}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.emulator.conformance import check_response
+from tests.contract.answers import check_response
 from tests.emulator_harness import EmulatorHandle
 
 ACME = "/v1/orgs/org_acme"

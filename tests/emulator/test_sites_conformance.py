@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from tests.emulator.conformance import check_response, conformance
+from tests.contract.answers import check_body, check_response, contract
 from tests.emulator.test_sites_kit import SitesKit
 from tests.emulator_harness import EmulatorHandle
 
@@ -43,7 +43,7 @@ class Caller:
 
 
 def test_site_operations_conform(emulator: EmulatorHandle) -> None:
-    conformance()
+    contract()
     kit = SitesKit(emulator)
     call = Caller(kit.client)
     made = call("POST", SITES, kit.url(), json={"title": "Flat", "spaces": ["space_guides"]})
@@ -137,22 +137,22 @@ def test_site_operations_conform(emulator: EmulatorHandle) -> None:
 
 
 def test_where_the_description_wins(emulator: EmulatorHandle) -> None:
-    checker = conformance()
+    contract()
     kit = SitesKit(emulator)
     site = kit.create_site(title="Docs")["id"]
     section = kit.add_section(site, "space_guides")["id"]
     patched = kit.ok(kit.client.patch(kit.url(site), json={"proxy": "acme.example/docs"}))
     assert patched["proxy"]["origin"] == "acme.example/docs"  # as production: no scheme
-    checker.check("PATCH", SITE, 200, patched)
+    check_body("PATCH", SITE, 200, patched)
 
     kit.ok(kit.client.post(kit.url(site, "publish")))
     published = kit.ok(kit.client.get(kit.url(site, "published")))
-    checker.check("GET", SITE + "/published", 200, published)
+    check_body("GET", SITE + "/published", 200, published)
     assert len(published["customizations"]["siteSpaces"]) == 1  # one per site space
 
     group = kit.add_group(site, "Learn")["id"]
     members = kit.url(site, "section-groups", group, "sections")
     added = kit.ok(kit.client.post(members, json={"sectionId": section}), 201)
-    checker.check("PATCH", SITE + "/section-groups/{siteSectionGroupId}", 200, added)
+    check_body("PATCH", SITE + "/section-groups/{siteSectionGroupId}", 200, added)
     removed = kit.client.delete(f"{members}/{section}")
     assert removed.status_code == 205 and not removed.content

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.emulator.conformance import check_response
+from tests.contract.answers import check_response
 from tests.emulator_harness import EmulatorHandle
 
 TEAMS = "/v1/orgs/org_acme/teams"
