@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,9 @@ import pytest
 from docsync.cli.options import setup_output
 from docsync.core.model import Action, FieldChange, Plan, Unmanaged
 from docsync.render.text import render_plan, value_text
+from tests.golden import golden_files
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+check_golden = golden_files(Path(__file__).resolve().parent / "golden")
 SECRET = "MIIC-super-secret-certificate"
 
 
@@ -81,15 +81,6 @@ def sample_plan() -> Plan:
     plan.unmanaged = [Unmanaged("member", 'member["kim@acme.example"]', "u_kim")]
     plan.warnings = ["something to know"]
     return plan
-
-
-def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), (
-        f"regenerate with DOCSYNC_UPDATE_GOLDEN=1: {path}"
-    )
 
 
 def test_plan_golden() -> None:

@@ -3,8 +3,6 @@ random ids and timestamps."""
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from click.testing import CliRunner, Result
 from docsync.cli import main
 from docsync.emulator.app import collect_routes
 from tests.emulator_harness import EmulatorHandle
+from tests.golden import golden_files, stable
 
 HERE = Path(__file__).resolve().parent
 MANIFESTS = HERE / "manifests"
@@ -35,33 +34,10 @@ NO_ME = (
 
 Cli = Callable[..., Result]
 
-# Ids the emulator makes are 20 characters of [A-Za-z0-9]; seeded ids (u_ada, space_guides)
-# have an underscore and are kept.
-_ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{20}(?![A-Za-z0-9_])")
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
-_VERSION = re.compile(r'"docsync_version": "[^"]*"')
-
-
-def normalize(text: str) -> str:
-    """Generated ids become <id-1>, <id-2>... in order of first appearance; timestamps become
-    <time>; the docsync version <version>. The rest must match the golden file exactly."""
-    seen: dict[str, str] = {}
-
-    def name(match: re.Match[str]) -> str:
-        return seen.setdefault(match.group(0), f"<id-{len(seen) + 1}>")
-
-    text = _VERSION.sub('"docsync_version": "<version>"', text)
-    return _ID.sub(name, _TIME.sub("<time>", text))
-
-
-def check_golden(name: str, text: str) -> None:
-    """Compare with golden/<name>; DOCSYNC_UPDATE_GOLDEN=1 rewrites it instead."""
-    path = GOLDEN / name
-    text = normalize(text)
-    if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
-        path.write_text(text, encoding="utf-8")
-    expected = path.read_text(encoding="utf-8")
-    assert text == expected, f"{path} differs; review, then regenerate: DOCSYNC_UPDATE_GOLDEN=1"
+#: check_golden(name, text): text with ids, timestamps and version made stable (tests.golden)
+#: against golden/<name>; DOCSYNC_UPDATE_GOLDEN=1 rewrites it instead.
+check_golden = golden_files(GOLDEN, stable)
+normalize = stable  # the name test_golden.py's docstring gives it
 
 
 def cli_env(emulator: EmulatorHandle, **extra: str) -> dict[str, str]:

@@ -1,15 +1,16 @@
 """Golden tests: each directory under golden/ is a broken manifest set with its exact output.
 
-Regenerate after an intended change with DOCSYNC_UPDATE_GOLDEN=1 and review the diff.
+Regenerate after an intended change with DOCSYNC_UPDATE_GOLDEN=1 (tests/golden.py) and review the
+diff.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from tests.golden import check_golden
 from tests.manifest.conftest import run_validate
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -25,11 +26,7 @@ def test_golden(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     result = run_validate(case, "--var", "team_name=From Var")
     assert result.exception is None or isinstance(result.exception, SystemExit)
     actual = f"exit {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
-    expected_file = GOLDEN / case / "expected.txt"
-    if os.environ.get("DOCSYNC_UPDATE_GOLDEN") == "1":
-        expected_file.write_text(actual, encoding="utf-8")
-    assert expected_file.exists(), f"run with DOCSYNC_UPDATE_GOLDEN=1 to create {expected_file}"
-    assert actual == expected_file.read_text(encoding="utf-8")
+    check_golden(GOLDEN / case / "expected.txt", actual)
     assert SECRET not in actual
 
 
