@@ -227,11 +227,12 @@ class ApiClient:
     ) -> Any:
         if not path.startswith("/v1/"):
             raise ValueError(f"API paths start with /v1/, got {path!r}")
-        attempts = self.retry.max_attempts
+        policy = self.retry
+        failed = limited = 0  # answers against each allowance: 5xx and lost ones, 429s
+        started = self._clock()
         # An earlier attempt may have been carried out though its answer was lost.
         uncertain = False
-        for attempt in range(1, attempts + 1):
-            last = attempt == attempts
+        while True:
             try:
                 response = await self._send(method, path, params, body)
             except AnswerTooLarge as error:
@@ -246,11 +247,11 @@ class ApiClient:
                     raise ApiError(method, path, None, message, hint=TLS_HINT) from None
                 if not idempotent and not isinstance(error, NOT_SENT):
                     raise OutcomeUnknown(method, path, None, message, hint=UNKNOWN_HINT) from None
-                if last:
-                    raise ApiError(
-                        method, path, None, message, hint=f"gave up after {attempts} attempts"
-                    ) from None
-                delay = self.retry.backoff(attempt, self._rng.random())
+                failed += 1
+                if failed >= policy.max_attempts:
+                    hint = f"gave up after {failed + limited} attempts"
+                    raise ApiError(method, path, None, message, hint=hint) from None
+                delay = policy.backoff(failed, self._rng.random())
                 reason = type(error).__name__
                 uncertain |= not isinstance(error, NOT_SENT)
             else:
@@ -264,35 +265,56 @@ class ApiClient:
                     return None  # the lost attempt deleted it: done
                 if status not in RETRYABLE_STATUSES:
                     raise self._error(method, path, response)
-                if status != 429 and not idempotent:
-                    raise self._error(method, path, response, cls=OutcomeUnknown)
-                if last:
-                    hint = f"gave up after {attempts} attempts"
-                    raise self._error(method, path, response, hint=hint)
-                delay = self.retry.backoff(attempt, self._rng.random())
-                asked = asked_wait(status, response.headers, self._clock())
-                if asked is not None and asked > self.retry.max_wait:
-                    hint = f"the server asks to wait {asked:.0f} s; try again later"
-                    cls = RateLimited if status == 429 else None
-                    raise self._error(method, path, response, cls=cls, hint=hint)
-                delay = asked if asked else delay
                 if status == 429:
+                    limited += 1
+                    delay = self._rate_limited_wait(method, path, response, limited, started)
                     self._pacer.hold(delay)  # the whole client backs off, not just this request
+                else:
+                    if not idempotent:
+                        raise self._error(method, path, response, cls=OutcomeUnknown)
+                    failed += 1
+                    if failed >= policy.max_attempts:
+                        hint = f"gave up after {failed + limited} attempts"
+                        raise self._error(method, path, response, hint=hint)
+                    backoff = policy.backoff(failed, self._rng.random())
+                    asked = asked_wait(status, response.headers, self._clock())
+                    if asked is not None and asked > policy.max_wait:
+                        hint = f"the server asks to wait {asked:.0f} s; try again later"
+                        raise self._error(method, path, response, hint=hint)
+                    delay = asked or backoff
+                    uncertain = True
                 reason = str(status)
-                uncertain |= status != 429
             self.stats.retries += 1
             self.stats.waited += delay
             logger.debug(
-                "retrying %s %s in %.2f s (%s, attempt %d of %d)",
+                "retrying %s %s in %.2f s (%s; %d failed, %d rate-limited)",
                 method,
                 path,
                 delay,
                 reason,
-                attempt + 1,
-                attempts,
+                failed,
+                limited,
             )
             await self._sleep(delay)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _rate_limited_wait(
+        self, method: str, path: str, response: httpx.Response, limited: int, started: float
+    ) -> float:
+        """How long to sit out the `limited`th 429 of a request, or RateLimited when the
+        rate-limit allowance (attempts, time since the first try) would be spent."""
+        policy = self.retry
+        now = self._clock()
+        backoff = policy.backoff(limited, self._rng.random())
+        asked = asked_wait(429, response.headers, now)
+        if asked is not None and asked > policy.max_wait:
+            hint = f"the server asks to wait {asked:.0f} s; try again later"
+            raise self._error(method, path, response, cls=RateLimited, hint=hint)
+        delay = asked or backoff
+        spent = now - started
+        if limited >= policy.rate_limited_attempts or spent + delay > policy.rate_limited_for:
+            hint = f"still rate limited after {limited} attempts in {spent:.0f} s; try again later"
+            raise self._error(method, path, response, cls=RateLimited, hint=hint)
+        return delay
 
     async def _send(
         self, method: str, path: str, params: Mapping[str, Any] | None, body: Any

@@ -23,21 +23,29 @@ _EPOCH_THRESHOLD = 1_000_000_000.0
 class RetryPolicy:
     """How persistent the client is.
 
-    `max_attempts` counts the first try. Backoff before attempt n+1 is uniform in
-    [0, min(cap, base * 2**(n-1))] ("full jitter"), which spreads out concurrent retries.
-    `max_wait` bounds any wait the server asks for (Retry-After, X-RateLimit-Reset): a longer
-    request fails fast instead of hanging a CI job.
+    `max_attempts` bounds the tries that end in a 5xx or a lost connection, the first try
+    included. A 429 says "slow down", not "broken": rate-limited answers have their own, larger
+    allowance, `rate_limited_attempts` of them within `rate_limited_for` seconds of the
+    request's first try, so a busy API slows an apply down without ending it, and a CI job
+    still never waits on one request for longer than that.
+    Backoff before attempt n+1 is uniform in [0, min(cap, base * 2**(n-1))] ("full jitter"),
+    which spreads out concurrent retries. `max_wait` bounds any single wait the server asks for
+    (Retry-After, X-RateLimit-Reset): a longer one fails fast instead of hanging a CI job.
     """
 
     max_attempts: int = 5
     base: float = 0.5
     cap: float = 30.0
     max_wait: float = 120.0
+    rate_limited_attempts: int = 30
+    rate_limited_for: float = 300.0
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError("RetryPolicy.max_attempts must be at least 1")
-        if self.base < 0 or self.cap < 0 or self.max_wait < 0:
+        if self.rate_limited_attempts < 1:
+            raise ValueError("RetryPolicy.rate_limited_attempts must be at least 1")
+        if min(self.base, self.cap, self.max_wait, self.rate_limited_for) < 0:
             raise ValueError("RetryPolicy delays must not be negative")
 
     def backoff(self, attempt: int, draw: float) -> float:

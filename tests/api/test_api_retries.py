@@ -89,11 +89,55 @@ def test_429_without_hints_backs_off_and_a_long_ask_fails_fast(
     assert caught.value.message == "API rate limit exceeded" and len(log) == 1
 
 
-def test_429_for_ever_gives_up_with_a_rate_limited_error(make_client: Build) -> None:
-    handler, log = scripted(*[too_many(**{"Retry-After": "1"})] * 4)
-    with pytest.raises(RateLimited, match=r"429 Too Many Requests: .*gave up after 4 attempts"):
+def test_429_has_an_allowance_of_its_own_larger_than_the_5xx_one(
+    make_client: Build, clock: FakeClock
+) -> None:
+    # the client allows 4 attempts (apikit): eight 429s in a row do not spend them
+    handler, log = scripted(*[too_many(**{"Retry-After": "2"})] * 8, OK)
+    assert call(make_client(handler), "PUT") == {"id": "x"}
+    assert len(log) == 9 and clock.sleeps == [2.0] * 8
+
+
+def test_429s_and_5xx_are_counted_apart(make_client: Build) -> None:
+    busy = httpx.Response(503, json=error_body(503, "busy"))
+    handler, log = scripted(*[too_many(), too_many(), busy] * 3, OK)
+    assert call(make_client(handler), "GET") == {"id": "x"}
+    assert len(log) == 10
+
+    handler, log = scripted(*[too_many(), busy] * 4)
+    with pytest.raises(ServerError, match=r"gave up after 8 attempts"):
         call(make_client(handler), "GET")
-    assert len(log) == 4
+    assert len(log) == 8  # the fourth 5xx ends it, as without the 429s
+
+
+@pytest.mark.parametrize("asks", [{"Retry-After": "7"}, {}])
+def test_429_for_ever_ends_within_the_deadline_in_one_line_naming_the_request(
+    make_client: Build, clock: FakeClock, asks: dict[str, str]
+) -> None:
+    log: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        log.append(request.url.path)
+        return too_many(**asks)
+
+    policy = RetryPolicy(max_attempts=4, base=0.5, cap=30.0)
+    start = clock.now
+    with pytest.raises(RateLimited) as caught:
+        call(make_client(handler, retry=policy), "GET")
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith("GET /v1/orgs/o/teams: 429 Too Many")
+    assert "still rate limited after" in message and message.endswith("try again later)")
+    assert clock.now - start <= policy.rate_limited_for
+    assert len(log) <= policy.rate_limited_attempts
+    assert len(log) > policy.max_attempts
+
+
+def test_the_429_allowance_is_bounded_by_attempts_too(make_client: Build) -> None:
+    handler, log = scripted(*[too_many(**{"Retry-After": "1"})] * 3)
+    policy = RetryPolicy(max_attempts=4, base=0.01, cap=0.05, rate_limited_attempts=3)
+    with pytest.raises(RateLimited, match=r"still rate limited after 3 attempts in 2 s"):
+        call(make_client(handler, retry=policy), "GET")
+    assert len(log) == 3
 
 
 @pytest.mark.parametrize("status", [500, 502, 503, 504])

@@ -45,6 +45,16 @@ def test_policy_refuses_nonsense() -> None:
         RetryPolicy(max_attempts=0)
     with pytest.raises(ValueError, match="negative"):
         RetryPolicy(base=-1)
+    with pytest.raises(ValueError, match="rate_limited_attempts"):
+        RetryPolicy(rate_limited_attempts=0)
+    with pytest.raises(ValueError, match="negative"):
+        RetryPolicy(rate_limited_for=-1)
+
+
+def test_rate_limited_answers_have_a_larger_allowance_than_failures() -> None:
+    policy = RetryPolicy()
+    assert policy.rate_limited_attempts > policy.max_attempts
+    assert 0 < policy.rate_limited_for < float("inf")
 
 
 @pytest.mark.parametrize(
