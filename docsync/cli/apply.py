@@ -16,6 +16,7 @@ from docsync.cli.interrupts import Interrupts, exit_code
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
+from docsync.cli.reading import reading_status
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.engine import run
@@ -80,7 +81,8 @@ async def plan_and_apply(
         click.echo(line, err=human_err)
 
     async with api_session(options["api_url"], options["parallelism"]) as api:
-        plan, live = await run.plan(api, loaded)
+        async with reading_status(api, options["verbose"]) as watch:
+            plan, live = await run.plan(api, loaded, watch=watch)
         # A saved plan is applied with the targets it was made with.
         plan = narrow(plan, saved.targets if saved is not None else options["targets"])
         planned = api.stats.copy()

@@ -20,6 +20,7 @@ from docsync.cli.options import (
     writing,
 )
 from docsync.cli.plan_options import plan_shape_options
+from docsync.cli.reading import reading_status
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine import run
@@ -36,7 +37,8 @@ async def fetch_plan(
     loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int
 ) -> tuple[Plan, LiveState]:
     async with api_session(api_url, parallelism) as api:
-        result = await run.plan(api, loaded)
+        async with reading_status(api, verbose) as watch:
+            result = await run.plan(api, loaded, watch=watch)
         if verbose:
             report_requests(api.stats, "plan")
             click.echo(Budget(apply_requests(result[0]), api.rate_limit).describe(), err=True)

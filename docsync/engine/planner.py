@@ -13,6 +13,7 @@ from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
 from docsync.core.model import Plan, Unmanaged
 from docsync.core.state import LiveState
+from docsync.engine.reading import ReadWatch
 from docsync.engine.structure import site_structures
 from docsync.manifest import LoadedManifest
 
@@ -91,10 +92,14 @@ def _may_replace(kind: Kind, entry: Any) -> bool:
 
 
 async def read_live(
-    api: ApiClient, organization_ref: str, manifest: Manifest | None, kinds: Sequence[Kind]
+    api: ApiClient,
+    organization_ref: str,
+    manifest: Manifest | None,
+    kinds: Sequence[Kind],
+    watch: ReadWatch | None = None,
 ) -> tuple[LiveState, list[Kind]]:
     """Reads, concurrently, every kind the manifest needs (all of them, in full, without a
-    manifest: for export); normalizes them in declaration order."""
+    manifest: for export); normalizes them in declaration order. `watch` follows the reads."""
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
     if manifest is None:
@@ -104,7 +109,15 @@ async def read_live(
         direct |= _holders(kinds, manifest)
     needed = direct | _referenced(kinds, direct)
     wanted = [k for k in kinds if k.name in needed]
-    raws = await asyncio.gather(*(k.fetch(api, live.org_id, manifest) for k in wanted))
+    watch = watch or ReadWatch()
+    watch.start([k.section for k in wanted])
+
+    async def fetch(kind: Kind) -> Any:
+        raw = await kind.fetch(api, live.org_id, manifest)
+        watch.finish(kind.section)
+        return raw
+
+    raws = await asyncio.gather(*(fetch(k) for k in wanted))
     for kind, raw in zip(wanted, raws, strict=True):
         for resource in kind.to_live(raw, live):
             live.add(resource)
@@ -134,10 +147,11 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
 
 
 async def make_plan(
-    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind]
+    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind], watch: ReadWatch | None = None
 ) -> tuple[Plan, LiveState]:
     try:
-        live, wanted = await read_live(api, loaded.manifest.organization, loaded.manifest, kinds)
+        organization = loaded.manifest.organization
+        live, wanted = await read_live(api, organization, loaded.manifest, kinds, watch)
     except UnknownOrganization as error:
         where = loaded.location(("organization",))
         raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None

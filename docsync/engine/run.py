@@ -11,15 +11,19 @@ from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine.executor import ApplyReport, Progress, apply_plan
 from docsync.engine.planner import make_plan
+from docsync.engine.reading import ReadWatch
 from docsync.kinds import KINDS, Kind
 from docsync.manifest import LoadedManifest
 
 
 async def plan(
-    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind] = KINDS
+    api: ApiClient,
+    loaded: LoadedManifest,
+    kinds: Sequence[Kind] = KINDS,
+    watch: ReadWatch | None = None,
 ) -> tuple[Plan, LiveState]:
     api.redact(loaded.secrets)
-    return await make_plan(api, loaded, kinds)
+    return await make_plan(api, loaded, kinds, watch)
 
 
 async def apply(
