@@ -24,6 +24,8 @@ sites:
 """
 DOCSYNC = str(Path(sys.executable).parent / "docsync")
 
+pytestmark = pytest.mark.slow  # each test starts the CLI as a process of its own
+
 
 def run_cli(emulator: EmulatorHandle, *args: str, tty: bool) -> tuple[int, str, str]:
     """(exit code, stdout, stderr) of the CLI; with `tty`, stderr is a pseudo-terminal's."""
