@@ -160,13 +160,35 @@ OPENAPI = Declaration(
     fields=(Field("source", normalize=_dump, live=_source_from_live),),
     export_file="content.yaml",
 )
+
+
+def _source(name: str) -> Any:
+    """A field of a production translation's `source: {space, language}`."""
+
+    def read(raw: dict[str, Any]) -> Any:
+        source = raw.get("source")
+        return source.get(name) if isinstance(source, dict) else None
+
+    return read
+
+
+#: Two shapes in one list (INTERFACE.md §2.1): the description's settings `{title}`, keyed by
+#: title, and production's translation of a space into a language, keyed by (space, language).
+#: A production translation cannot change its space or languages: a change replaces it.
 TRANSLATION = Declaration(
     "translation",
     "translations",
     "translation",
     key="title",
-    fields=(Field("title"),),
+    fields=(
+        Field("title"),
+        Field("space", ref="space", ref_live=True, live=_source("space"), update=False),
+        Field("language", update=False),
+        Field("sourceLanguage", live=_source("language"), update=False),
+    ),
+    needs=("space",),
     export_file="content.yaml",
+    alt_key=("space", "language"),
 )
 SITE = Declaration(
     "site",

@@ -85,6 +85,9 @@ class Declaration:
     singleton: bool = False
     #: the key is compared without case (emails)
     key_folds_case: bool = False
+    #: the fields that together key an entry of a second shape, written instead of `key`
+    #: (production's translations: `space` and `language`)
+    alt_key: tuple[str, ...] = ()
 
     @property
     def nested(self) -> bool:

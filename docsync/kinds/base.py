@@ -177,6 +177,11 @@ class CrudKind(Kind):
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
         return str(getattr(entry, self.key_field))
 
+    def desired_name(self, entry: Any, key: str) -> str:
+        """What the entry calls itself: its key field, or its key when that field is not set."""
+        name = getattr(entry, self.key_field, None)
+        return key if name is None else str(name)
+
     def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
         """The comparable value of a written field; references become addresses."""
         if f.ref and value is not None:
@@ -199,7 +204,7 @@ class CrudKind(Kind):
                     kind=self.name,
                     key=key,
                     address=address(self.name, key),
-                    name=str(getattr(entry, self.key_field, key)),
+                    name=self.desired_name(entry, key),
                     fields=fields,
                     path=path,
                     pinned_id=getattr(entry, "id", None),
@@ -307,6 +312,40 @@ class CrudKind(Kind):
             payload=payload,
         )
         action.notes += was(desired, live)
+        return ctx.add(action)
+
+    def plan_replace(
+        self,
+        desired: DesiredResource,
+        live: LiveResource,
+        ctx: PlanContext,
+        *,
+        protected: str,
+        note: str,
+    ) -> Action | None:
+        """Delete and create again, for a change the API cannot make in place. `protected` is
+        the problem when the entry forbids it, `note` says why in the plan."""
+        if desired.protect:
+            ctx.problem(desired.path, protected)
+            return None
+        # What differs from the live resource (the rest is recreated as it is written).
+        action = Action(
+            "replace",
+            self.name,
+            desired.address,
+            self.changes(desired, live, ctx),
+            ctx.where(desired.path),
+            live_id=live.id,
+            payload=self.payload_type(
+                key=desired.key,
+                fields={
+                    f.name: self.payload_value(f, desired.fields[f.name])
+                    for f in self.fields
+                    if f.name in desired.fields
+                },
+            ),
+        )
+        action.notes.append(note)
         return ctx.add(action)
 
     def plan_delete(
@@ -428,5 +467,11 @@ class CrudKind(Kind):
         elif action.verb == "delete":
             assert action.live_id is not None
             await self.delete(action.live_id, run)
+        elif action.verb == "replace":
+            assert action.live_id is not None
+            await self.delete(action.live_id, run)
+            new_id = await self.create_once(key, fields, run)
+            run.ids[action.address] = new_id
+            await self.after_create(new_id, fields, run)
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")

@@ -13,10 +13,10 @@ from docsync.core.catalogue import SITE
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange, Verb
-from docsync.core.payloads import Fields, OnSite, Reorder
+from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path, fields_of
+from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_tree import TreePlanner
@@ -128,29 +128,13 @@ class SiteKind(CrudKind):
     def _replace(
         self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
     ) -> Action | None:
-        if desired.protect:
-            ctx.problem(desired.path, "changes `type`, which forces a replace, but is protected")
-            return None
-        # What differs from the live site (the rest is recreated as it is written).
-        differs = self.changes(desired, live, ctx)
-        action = Action(
-            "replace",
-            self.name,
-            desired.address,
-            differs,
-            ctx.where(desired.path),
-            live_id=live.id,
-            payload=Fields(
-                desired.key,
-                {
-                    f.name: self.payload_value(f, desired.fields[f.name])
-                    for f in self.fields
-                    if f.name in desired.fields
-                },
-            ),
+        return self.plan_replace(
+            desired,
+            live,
+            ctx,
+            protected="changes `type`, which forces a replace, but is protected",
+            note="`type` is set only when a site is created: the site is replaced",
         )
-        action.notes.append("`type` is set only when a site is created: the site is replaced")
-        return ctx.add(action)
 
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         result = super().plan(ctx)
@@ -261,13 +245,5 @@ class SiteKind(CrudKind):
             site_id = run.resolve(action.payload.site)
             path = f"{self.item_path(run, site_id)}/{action.verb}"
             await run.api.write("POST", path, idempotent=True)
-        elif action.verb == "replace":
-            assert action.live_id is not None
-            await self.delete(action.live_id, run)
-            payload = fields_of(action)
-            fields = run.resolve(payload.fields)
-            new_id = await self.create_once(payload.key, fields, run)
-            run.ids[action.address] = new_id
-            await self.after_create(new_id, fields, run)
         else:
             await super().execute(action, run)

@@ -40,6 +40,7 @@ def run_checks(ctx: CheckContext) -> None:
 
 def _check_list(ctx: CheckContext, container: Any, name: str, base: Path) -> None:
     """Key present, no duplicate keys or ids, absent entries carrying nothing else."""
+    declared = CATALOGUE.by_section(name)
     key_field = KEY_FIELDS[name]
     scope_field = SCOPE_FIELDS.get(name)
     kind = KIND_NAMES[name]
@@ -47,10 +48,17 @@ def _check_list(ctx: CheckContext, container: Any, name: str, base: Path) -> Non
     seen_ids: dict[str, Path] = {}
     for path, entry in entries(container, name, base):
         key = text(entry, key_field)
-        if key_field not in entry and "id" not in entry:
-            ctx.report(path, f"a {kind} needs '{key_field}' (or an 'id' pinning a live {kind})")
+        alternative = [text(entry, f) for f in declared.alt_key]
+        if key is None and alternative and all(alternative):
+            key, key_field = ":".join(map(str, alternative)), declared.alt_key[0]
+        elif key_field not in entry and "id" not in entry:
+            needs = f"'{key_field}'"
+            if declared.alt_key:
+                needs += " or " + " and ".join(f"'{f}'" for f in declared.alt_key)
+            ctx.report(path, f"a {kind} needs {needs} (or an 'id' pinning a live {kind})")
         if is_absent(entry):
-            _check_absent(ctx, path, entry, {key_field} | ({scope_field} if scope_field else set()))
+            keys = {key_field, *declared.alt_key} | ({scope_field} if scope_field else set())
+            _check_absent(ctx, path, entry, keys)
         if key is not None:
             scope = text(entry, scope_field) if scope_field else None
             normal = key.lower() if CATALOGUE.by_section(name).key_folds_case else key

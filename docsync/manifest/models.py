@@ -18,6 +18,7 @@ from pydantic import (
     Field,
     GetJsonSchemaHandler,
     Tag,
+    field_validator,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
@@ -32,6 +33,12 @@ TeamRole = Literal["owner", "member"]
 Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
 SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
 State = Literal["present", "absent"]
+#: production's TranslationLanguage
+TranslationLanguage = Literal[
+    "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko",
+    "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th",
+    "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+]  # fmt: skip
 SECTIONS: tuple[str, ...] = tuple(d.section for d in CATALOGUE.lists)
 """The list sections of a manifest, in the catalogue's order (derived from the declarations)."""
 
@@ -243,9 +250,43 @@ class OpenApiEntry(Entry):
 
 
 class TranslationEntry(Entry):
-    """Translation settings, keyed by title (the API description's POST/PUT body)."""
+    """A translation in one of two shapes: the API description's settings ``{title}``, keyed
+    by title; or production's translation of a space into a language ``{space, language,
+    sourceLanguage}``, keyed by space and language (INTERFACE.md §2.1)."""
 
     title: str | None = Field(default=None, min_length=1, max_length=128)
+    """The description's translation settings (not served by production)."""
+    space: Ref | None = None
+    """The source space by title (or id): production's translations."""
+    language: TranslationLanguage | None = None
+    """The target language."""
+    sourceLanguage: TranslationLanguage | None = None
+    """The source space's language; default: the space's own, else ``en``."""
+
+    @field_validator("language", "sourceLanguage", mode="before")
+    @classmethod
+    def _not_a_yaml_boolean(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(
+                f"YAML reads an unquoted {'yes/on' if value else 'no/off'} as a boolean: quote "
+                'the language code (language: "no")'
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> TranslationEntry:
+        production = {"space", "language", "sourceLanguage"} & self.model_fields_set
+        if self.title is not None and production:
+            raise ValueError(
+                "give either 'title' (translation settings) or 'space' and 'language' "
+                "(a translation), not both"
+            )
+        if production and not ({"space", "language"} <= self.model_fields_set):
+            missing = "language" if "space" in self.model_fields_set else "space"
+            raise ValueError(f"'{missing}' is required: a translation names a space and a language")
+        if self.sourceLanguage is not None and self.sourceLanguage == self.language:
+            raise ValueError(f"'language' {self.language!r} is the source language itself")
+        return self
 
 
 #: Tags of the two shapes of `prune`; stripped from error locations (manifest/validation.py).

@@ -41,7 +41,10 @@ LIVE: dict[str, Any] = {
     "collection": [{"id": "c1", "title": "Dev"}, {"id": "c2", "title": "Old"}],
     "space": [GUIDES | {"parent": "c1"}, API, {"id": "sp3", "title": "Notes", "parent": "c2"}],
     "openapi": [{"id": "spec", "slug": "spec", "sourceURL": "https://acme.example/o.yaml"}],
-    "translation": [{"id": "tr1", "title": "French"}],
+    "translation": [
+        {"id": "tr1", "title": "French"},
+        {"id": "tr2", "source": {"space": "sp1", "language": "en"}, "language": "fr"},
+    ],
     "site": [DOCS],
 }
 
@@ -76,6 +79,22 @@ CASES = [
         "translation delete",
         "translations: [{title: French, state: absent}]",
         ['delete translation["French"]'],
+    ),
+    ("translation of a space unchanged", "translations: [{space: Guides, language: fr}]", []),
+    (
+        "translation into a new language",
+        "translations: [{space: API, language: de}]",
+        ['create translation["API:de"]'],
+    ),
+    (
+        "translation from another source language is replaced",
+        "translations: [{space: Guides, language: fr, sourceLanguage: de}]",
+        ['replace translation["Dev/Guides:fr"]'],
+    ),
+    (
+        "translation pruned by space and language",
+        "prune: [translations]\ntranslations: [{title: French}]",
+        ['delete translation["Dev/Guides:fr"]'],
     ),
     ("settings", "settings: {defaultContent: {site: Docs}}", ["update settings"]),
     ("site unchanged", "sites: [{title: Docs}]", []),
@@ -114,6 +133,21 @@ CASES = [
 @pytest.mark.parametrize(("manifest", "expected"), [pytest.param(m, e, id=n) for n, m, e in CASES])
 def test_plan_steps(manifest: str, expected: list[str]) -> None:
     assert k.steps(k.plan(manifest, LIVE)) == expected
+
+
+def test_a_new_translation_starts_from_the_space_language_else_english() -> None:
+    live = {**LIVE, "space": [*LIVE["space"][:1], API | {"language": "ja"}, *LIVE["space"][2:]]}
+    planned = k.plan(
+        "translations: [{space: API, language: de}, {space: Guides, language: it}]", live
+    )
+    sources = {a.address: a.payload.fields["sourceLanguage"] for a in planned.actions}  # type: ignore[attr-defined]
+    assert sources == {'translation["API:de"]': "ja", 'translation["Dev/Guides:it"]': "en"}
+
+
+def test_a_protected_translation_is_not_replaced() -> None:
+    manifest = "translations: [{space: Guides, language: fr, sourceLanguage: de, protect: true}]"
+    with pytest.raises(PlanProblems, match="changes `sourceLanguage`, which forces a replace"):
+        k.plan(manifest, LIVE)
 
 
 PROBLEMS = [
