@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from docsync.emulator.app import EmulatorConfig
+from docsync.emulator.app import Contract, EmulatorConfig
 from docsync.emulator.faults import FaultConfig
 from docsync.emulator.server import EmulatorThread
 
@@ -99,22 +99,36 @@ class EmulatorHandle:
 
 @contextmanager
 def start_emulator(
-    seed: str | Path | dict[str, Any] | None = None, db: str | None = None, **faults: Any
+    seed: str | Path | dict[str, Any] | None = None,
+    db: str | None = None,
+    contract: Contract = "description",
+    **faults: Any,
 ) -> Iterator[EmulatorHandle]:
     """Serve an emulator (seed defaults to examples/emulator-seed.yaml) for the `with` block.
 
-    Every `/v1` answer is checked against the production contract (tests/contract/plugin.py).
+    Every `/v1` answer is checked against the production contract (tests/contract/plugin.py);
+    with `contract="production"` no documented conflict is forgiven, for requests either.
     """
-    from tests.contract.plugin import ContractMiddleware  # after pytest registered the plugin
+    from tests.contract.plugin import STRICT_SERVERS, ContractMiddleware
 
     config = EmulatorConfig(
-        seed=SEED if seed is None else seed, db=db, faults=FaultConfig.from_dict(faults)
+        seed=SEED if seed is None else seed,
+        db=db,
+        faults=FaultConfig.from_dict(faults),
+        contract=contract,
     )
+    strict = contract == "production"
     counter: list[InFlight] = []
 
     def wrap(app: ASGIApp) -> ASGIApp:
-        counter.append(InFlight(ContractMiddleware(app)))
+        counter.append(InFlight(ContractMiddleware(app, strict)))
         return counter[0]
 
     with EmulatorThread(config, wrap=wrap) as server:
-        yield EmulatorHandle(server.url, counter[0])
+        netloc = server.url.removeprefix("http://")
+        if strict:
+            STRICT_SERVERS.add(netloc)
+        try:
+            yield EmulatorHandle(server.url, counter[0])
+        finally:
+            STRICT_SERVERS.discard(netloc)

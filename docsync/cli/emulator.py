@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from docsync.cli import main
-from docsync.emulator.app import EmulatorConfig
+from docsync.emulator.app import CONTRACTS, EmulatorConfig
 from docsync.emulator.errors import SeedError
 from docsync.emulator.faults import DEFAULT_RATE_LIMIT, FaultConfig
 from docsync.emulator.seed import load_seed
@@ -62,6 +62,14 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option("--rate-window", default=60.0, type=click.FloatRange(min=0.001), help="Seconds.")
 @click.option("--fault-seed", default=0, type=int, help="Random seed: same seed, same faults.")
+@click.option(
+    "--contract",
+    type=click.Choice(CONTRACTS),
+    default="description",
+    show_default=True,
+    help="description: the API description plus what production adds; production: only what "
+    "the production contract has, shaped as production shapes it (docs/emulator.md).",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def emulator(
     host: str,
@@ -75,6 +83,7 @@ def emulator(
     rate_limit: int,
     rate_window: float,
     fault_seed: int,
+    contract: str,
     verbose: bool,
 ) -> None:
     """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
@@ -93,14 +102,22 @@ def emulator(
         rate_window=rate_window,
         seed=fault_seed,
     )
-    config = EmulatorConfig(seed=seed_data, db=str(db) if db else None, faults=faults)
+    config = EmulatorConfig(
+        seed=seed_data,
+        db=str(db) if db else None,
+        faults=faults,
+        contract="production" if contract == "production" else "description",
+    )
     try:
         sock = listen_socket(host, port)
     except OSError as error:
         reason = error.strerror or str(error)
         raise click.ClickException(f"cannot listen on {host}:{port}: {reason}") from None
     bound = sock.getsockname()[1]
-    click.echo(f"docsync emulator: http://{host}:{bound} (API under /v1, control under /_emulator)")
+    click.echo(
+        f"docsync emulator: http://{host}:{bound} (API under /v1, control under /_emulator; "
+        f"{contract} contract)"
+    )
     try:
         serve(config, sock, "info" if verbose else "warning")
     except sqlite3.Error as error:

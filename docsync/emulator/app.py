@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -33,21 +33,34 @@ ROUTE_MODULES = [
 ]
 
 
+#: `description`: the API description plus what production adds (the default);
+#: `production`: only what the production contract has, shaped as production shapes it.
+Contract = Literal["description", "production"]
+CONTRACTS: tuple[Contract, ...] = ("description", "production")
+
+
 @dataclass
 class EmulatorConfig:
-    """How to build an emulator: seed (path, mapping or None = default), db file, faults."""
+    """How to build an emulator: seed (path, mapping or None = default), db file, faults, and
+    which contract it serves."""
 
     seed: str | Path | dict[str, Any] | None = None
     db: str | None = None
     faults: FaultConfig = field(default_factory=FaultConfig)
+    contract: Contract = "description"
 
 
-def collect_routes() -> list[BaseRoute]:
-    """The routes of every module in ROUTE_MODULES, then the control API."""
+def collect_routes(contract: Contract = "description") -> list[BaseRoute]:
+    """The routes of every module in ROUTE_MODULES, then the control API. Production has no
+    description-only operation: those routes are left out, so they answer 404 as unknown paths."""
     collected: list[BaseRoute] = []
     for name in ROUTE_MODULES:
         module = importlib.import_module(f"docsync.emulator.routes.{name}")
-        collected.extend(module.routes)
+        collected.extend(
+            route
+            for route in module.routes
+            if contract == "description" or not getattr(route, "description_only", False)
+        )
     collected.extend(control.routes)
     return collected
 
@@ -68,7 +81,11 @@ def create_app(config: EmulatorConfig | None = None) -> Starlette:
     With `config.db` the database file persists and the seed is applied only when it is new.
     """
     config = config or EmulatorConfig()
-    state = EmulatorState(Store(config.db), load_seed(config.seed), config.faults)
-    app = Starlette(routes=collect_routes(), exception_handlers={HTTPException: _http_error})
+    state = EmulatorState(
+        Store(config.db), load_seed(config.seed), config.faults, contract=config.contract
+    )
+    app = Starlette(
+        routes=collect_routes(config.contract), exception_handlers={HTTPException: _http_error}
+    )
     app.state.emulator = state
     return app

@@ -82,6 +82,16 @@ class Ctx:
         return found
 
     @property
+    def production(self) -> bool:
+        """Whether this emulator serves production's contract only (`--contract production`)."""
+        return self.state.production
+
+    def deleted(self) -> Response:
+        """The answer to a delete that deleted something: 205 in production; the description
+        has 204 for members, teams and SAML providers, which it keeps in its own mode."""
+        return empty(205 if self.production else 204)
+
+    @property
     def role(self) -> str | None:
         """The caller's role in the organization resolved by `org()` (None for guests)."""
         role = self.member.get("role")
@@ -245,10 +255,12 @@ def paginate(
 Handler = Callable[[Ctx], Response]
 
 
-def api_route(method: str, path: str, handler: Handler) -> Route:
+def api_route(method: str, path: str, handler: Handler, *, description_only: bool = False) -> Route:
     """A `/v1` route: stats, faults, auth, one transaction around `handler`, error bodies.
 
     `path` is the full template, e.g. "/v1/orgs/{organizationId}/teams/{teamId}".
+    `description_only`: an operation of the API description that production does not have;
+    `docsync emulator --contract production` does not serve it.
     """
     key = f"{method} {path}"
 
@@ -295,4 +307,6 @@ def api_route(method: str, path: str, handler: Handler) -> Route:
         return response
 
     endpoint.__name__ = f"{method.lower()}_{handler.__name__}"
-    return Route(path, endpoint, methods=[method])
+    route = Route(path, endpoint, methods=[method])
+    route.description_only = description_only  # type: ignore[attr-defined]
+    return route

@@ -55,8 +55,12 @@ class Stats:
 class EmulatorState:
     """Everything a request handler reaches through `request.app.state.emulator`."""
 
-    def __init__(self, store: Store, seed: dict[str, Any], faults: FaultConfig) -> None:
+    def __init__(
+        self, store: Store, seed: dict[str, Any], faults: FaultConfig, contract: str = "description"
+    ) -> None:
         self.store = store
+        #: "production" serves production's shapes only (docsync.emulator.app.Contract)
+        self.production = contract == "production"
         self.initial_seed = seed
         self.seed = seed
         self.faults = FaultEngine(faults)

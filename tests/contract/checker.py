@@ -59,8 +59,10 @@ def _field(error: ValidationError) -> str:
 class Contract:
     """The production document, its operations by URL pattern, cached validators."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], *, strict: bool = False) -> None:
         self.spec = spec
+        #: no documented conflict is forgiven (an emulator serving `--contract production`)
+        self.strict = strict
         resource = Resource.from_contents(spec, default_specification=DRAFT202012)
         self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
         self._validators: dict[str, Draft202012Validator] = {}
@@ -119,7 +121,7 @@ class Contract:
         found = []
         for error in errors:
             field = prefix + _field(error) if prefix else _field(error)
-            if conflicts.allowed(operation, side, field):
+            if not self.strict and conflicts.allowed(operation, side, field):
                 continue
             found.append(
                 Violation(

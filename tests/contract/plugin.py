@@ -38,24 +38,38 @@ class Tally:
     requests: int = 0
     requests_refused: int = 0
     pending: list[Violation] = field(default_factory=list)
+    #: refused answers and requests among the pending violations
+    pending_answers: int = 0
+    pending_requests: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def answer(self, found: list[Violation]) -> None:
         with self.lock:
             self.answers += 1
             self.answers_refused += bool(found)
+            self.pending_answers += bool(found)
             self.pending += found
 
     def request(self, found: list[Violation]) -> None:
         with self.lock:
             self.requests += 1
             self.requests_refused += bool(found)
+            self.pending_requests += bool(found)
             self.pending += found
 
     def take(self) -> list[Violation]:
         with self.lock:
             found, self.pending = self.pending, []
+            self.pending_answers = self.pending_requests = 0
         return found
+
+    def expected(self) -> list[Violation]:
+        """Takes the refusals a test caused on purpose (to prove production refuses a request):
+        they fail nothing and are not counted as refused."""
+        with self.lock:
+            self.answers_refused -= self.pending_answers
+            self.requests_refused -= self.pending_requests
+        return self.take()
 
     def counts(self) -> dict[str, int]:
         return {
@@ -70,16 +84,26 @@ TALLY = Tally()
 
 
 @functools.cache
-def contract() -> Contract | None:
-    """The production contract's checker, or None when the document is absent."""
+def contract(strict: bool = False) -> Contract | None:
+    """The production contract's checker, or None when the document is absent. `strict`: no
+    documented conflict is forgiven (for emulators serving `--contract production`)."""
     spec = load_spec()
-    return None if spec is None else Contract(spec)
+    return None if spec is None else Contract(spec, strict=strict)
 
 
-def _not_an_operation(method: str, path: str, status: int | None = None) -> list[Violation]:
+#: `host:port` of the emulators serving `--contract production`: requests to them are checked
+#: strictly too
+STRICT_SERVERS: set[str] = set()
+
+
+def _not_an_operation(
+    method: str, path: str, status: int | None = None, strict: bool = False
+) -> list[Violation]:
     """A call outside production's operations: an emulator answer is fine when the operation is
-    listed, or a 404/405 for a bad path; a request docsync sends (no status) never is."""
-    if status is not None and (conflicts.description_only(method, path) or status in (404, 405)):
+    listed (not for a strict check), or a 404/405 for a bad path; a request docsync sends (no
+    status) never is."""
+    listed = conflicts.description_only(method, path) and not strict
+    if status is not None and (listed or status in (404, 405)):
         return []
     return [
         Violation(
@@ -96,11 +120,12 @@ def _not_an_operation(method: str, path: str, status: int | None = None) -> list
 class ContractMiddleware:
     """ASGI middleware validating each `/v1` answer before its last body chunk is sent."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, strict: bool = False) -> None:
         self.app = app
+        self.strict = strict
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        checker = contract()
+        checker = contract(self.strict)
         if checker is None or scope["type"] != "http" or not scope["path"].startswith("/v1/"):
             await self.app(scope, receive, send)
             return
@@ -118,7 +143,9 @@ class ContractMiddleware:
                 if not message.get("more_body", False):
                     found = checker.check_answer(method, path, status, b"".join(chunks))
                     TALLY.answer(
-                        _not_an_operation(method, path, status) if found is None else found
+                        _not_an_operation(method, path, status, self.strict)
+                        if found is None
+                        else found
                     )
             await send(message)
 
@@ -126,13 +153,18 @@ class ContractMiddleware:
 
 
 async def _check_request(request: httpx.Request) -> None:
-    checker = contract()
+    strict = request.url.netloc.decode() in STRICT_SERVERS
+    checker = contract(strict)
     if checker is None or not request.url.path.startswith("/v1/"):
         return  # a URL that is not the API's (a misconfigured --api-url) gets the server's 404
     body = request.read()
     query = list(request.url.params.multi_items())
     found = checker.check_request(request.method, request.url.path, query, body)
-    TALLY.request(_not_an_operation(request.method, request.url.path) if found is None else found)
+    TALLY.request(
+        _not_an_operation(request.method, request.url.path, strict=strict)
+        if found is None
+        else found
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

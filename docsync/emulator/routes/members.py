@@ -105,7 +105,7 @@ def delete_member(ctx: Ctx) -> Response:
     ctx.tx.delete("member", member_id(org, uid))
     for row in ctx.tx.by_user("team-member", org, uid):
         ctx.tx.delete("team-member", row.id)
-    return empty(204)  # docs-platform-api.md §4.12: 204 (production: 205)
+    return ctx.deleted()  # docs-platform-api.md §4.12: 204; production: 205
 
 
 def set_sso(ctx: Ctx) -> Response:

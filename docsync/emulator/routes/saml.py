@@ -111,7 +111,7 @@ def delete_provider(ctx: Ctx) -> Response:
     if row is None or row.org != org:
         return empty(204)
     ctx.tx.delete("saml-provider", row.id)
-    return empty(204)  # docs-platform-api.md §4.14: 204 (production: 205)
+    return ctx.deleted()  # docs-platform-api.md §4.14: 204; production: 205
 
 
 def sso_logins(ctx: Ctx) -> Response:

@@ -130,7 +130,9 @@ def _default_site_space(ctx: Ctx, site: Row, id_: str) -> None:
 def update_site(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    body = Fields(ctx.body(), _PATCHABLE)
+    # `agentsContext` is the description's alone: production's updateSiteById has no such field.
+    patchable = [f for f in _PATCHABLE if not (ctx.production and f == "agentsContext")]
+    body = Fields(ctx.body(), patchable)
     changes: dict[str, Any] = {}
     if body.has("title"):
         changes["title"] = body.string("title", min_len=2, max_len=128)

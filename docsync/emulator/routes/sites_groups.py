@@ -125,7 +125,9 @@ routes: list[BaseRoute] = [
     api_route("POST", BASE, create_group),
     api_route("PATCH", GROUP, update_group),
     api_route("DELETE", GROUP, delete_group),
-    api_route("POST", GROUP + "/sections", add_section),
-    api_route("DELETE", GROUP + "/sections/{siteSectionId}", remove_section),
+    # The description's membership endpoints (§2.5); production moves a section with
+    # PATCH .../sections/{id} {siteSectionGroupId}.
+    api_route("POST", GROUP + "/sections", add_section, description_only=True),
+    api_route("DELETE", GROUP + "/sections/{siteSectionId}", remove_section, description_only=True),
     api_route("POST", GROUP + "/move", move_group),
 ]

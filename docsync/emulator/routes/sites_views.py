@@ -54,7 +54,6 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
         "published": bool(data.get("published")),
         "siteSpaces": site_spaces,
         "createdAt": data["createdAt"],
-        "agentsContext": data.get("agentsContext", "excluded"),
         "features": [],
         "urls": urls,
         "permissions": {
@@ -68,6 +67,8 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
             "editAdaptiveSchema": content,
         },
     }
+    if not ctx.production:
+        body["agentsContext"] = data.get("agentsContext", "excluded")  # the description's only
     if data.get("basename") is not None:
         body["basename"] = data["basename"]
     if data.get("proxy"):

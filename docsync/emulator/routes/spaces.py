@@ -219,6 +219,6 @@ routes: list[BaseRoute] = [
     api_route("DELETE", BASE, delete_space),
     api_route("POST", BASE + "/restore", restore_space),
     api_route("POST", BASE + "/move", move_space),
-    api_route("POST", BASE + "/transfer", transfer_space),
+    api_route("POST", BASE + "/transfer", transfer_space, description_only=True),
     api_route("POST", BASE + "/duplicate", duplicate_space),
 ]

@@ -111,7 +111,7 @@ def delete_team(ctx: Ctx) -> Response:
             f"{saml['label']!r}: change or delete the provider first",
         )
     ctx.tx.delete_tree("team", row.id)
-    return empty(204)  # docs-platform-api.md §4.13: 204 (production: 205)
+    return ctx.deleted()  # docs-platform-api.md §4.13: 204; production: 205
 
 
 def list_team_members(ctx: Ctx) -> Response:
@@ -180,8 +180,11 @@ def put_team_member(ctx: Ctx) -> Response:
 def delete_team_member(ctx: Ctx) -> Response:
     org = ctx.org(Access.ADMIN)["id"]
     team = _team(ctx, org)
-    ctx.tx.delete("team-member", f"{team.id}/{ctx.params['userId']}")
-    return empty(204)  # §4.13: 204 whether or not it was a member
+    key = f"{team.id}/{ctx.params['userId']}"
+    if ctx.tx.get("team-member", key) is None:
+        return empty(204)
+    ctx.tx.delete("team-member", key)
+    return ctx.deleted()  # §4.13: 204 whether or not it was a member; production: 205 if it was
 
 
 def list_member_teams(ctx: Ctx) -> Response:
