@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.state import LiveState
 from docsync.engine.planner import read_live
 from docsync.kinds import KINDS
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.schema import manifest_schema, schema_text
 
 if TYPE_CHECKING:

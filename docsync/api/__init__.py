@@ -1,21 +1,50 @@
-"""The Management API client: one async httpx client with retries, pacing and typed errors."""
+"""The Management API client: one async httpx client with retries, pacing and typed errors.
+
+Names are loaded on first use (PEP 562): the kinds import the error types (`docsync.api.errors`)
+while a manifest is validated, which must not load httpx.
+"""
 
 from __future__ import annotations
 
-from docsync.api.client import ApiClient, RequestStats
-from docsync.api.config import DEFAULT_API_URL
-from docsync.api.errors import (
-    ApiError,
-    BadRequest,
-    ConfigError,
-    Conflict,
-    NotFound,
-    OutcomeUnknown,
-    RateLimited,
-    ServerError,
-    Unauthorized,
-)
-from docsync.api.retry import RetryPolicy
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docsync.api.client import ApiClient, RequestStats
+    from docsync.api.config import DEFAULT_API_URL
+    from docsync.api.errors import (
+        ApiError,
+        BadRequest,
+        ConfigError,
+        Conflict,
+        NotFound,
+        OutcomeUnknown,
+        RateLimited,
+        ServerError,
+        Unauthorized,
+    )
+    from docsync.api.retry import RetryPolicy
+
+_WHERE = {
+    "ApiClient": "client",
+    "RequestStats": "client",
+    "DEFAULT_API_URL": "config",
+    "RetryPolicy": "retry",
+    **dict.fromkeys(
+        (
+            "ApiError",
+            "BadRequest",
+            "ConfigError",
+            "Conflict",
+            "NotFound",
+            "OutcomeUnknown",
+            "RateLimited",
+            "ServerError",
+            "Unauthorized",
+        ),
+        "errors",
+    ),
+}
 
 __all__ = [
     "DEFAULT_API_URL",
@@ -32,3 +61,10 @@ __all__ = [
     "ServerError",
     "Unauthorized",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'docsync.api' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"docsync.api.{module}"), name)

@@ -1,13 +1,17 @@
-"""The declaration of a managed kind: the one place its name, key, parent, fields and list
-semantics are written. The manifest's tables, the offline reference checks, sensitive paths,
-prune names, the JSON Schema, the export layout and the planner's reading needs are all derived
-from declarations (see `docsync.core.catalogue`)."""
+"""The declaration of a managed kind: the one place its name, key, parent, entry model, fields
+and list semantics are written. Each kind's module (`docsync.kinds.<kind>`) holds its
+declaration next to its code; `docsync.kinds.catalogue` finds them all. The manifest's model and
+tables, the offline reference checks, sensitive paths, prune names, the JSON Schema, the export
+layout and the planner's reading needs are all derived from declarations."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel
 
 from docsync.core.paths import Path
 
@@ -73,6 +77,11 @@ class Declaration:
     noun: str
     key: str
     fields: tuple[Field, ...] = ()
+    #: the manifest entry model (pydantic); a nested kind's list is added to its parents' models
+    entry: type[BaseModel] | None = None
+    #: where its section sits in manifests and listings, among kinds that do not depend on each
+    #: other (INTERFACE.md's order); dependencies always come first
+    order: int = 0
     parents: tuple[str, ...] = ()
     scope: str | None = None
     exact: bool = False
@@ -108,12 +117,37 @@ class Declaration:
         raise KeyError(f"{self.name} has no field {name!r}")
 
 
+def _depends_on(item: Declaration) -> set[str]:
+    return {*item.refs, *item.parents, *item.needs} - {item.name}
+
+
+def dependency_order(declarations: Sequence[Declaration]) -> list[Declaration]:
+    """A kind after every kind it refers to, is nested in or needs; among kinds free to go,
+    the lowest `order` first (then the name), so the result never depends on discovery order."""
+    by_name = {d.name: d for d in declarations}
+    waiting = {d.name: _depends_on(d) & set(by_name) for d in declarations}
+    ready = [(d.order, d.name) for d in declarations if not waiting[d.name]]
+    heapq.heapify(ready)
+    ordered: list[Declaration] = []
+    while ready:
+        _, name = heapq.heappop(ready)
+        ordered.append(by_name[name])
+        for other, needs in waiting.items():
+            if name in needs:
+                needs.discard(name)
+                if not needs:
+                    heapq.heappush(ready, (by_name[other].order, other))
+    if len(ordered) != len(declarations):
+        stuck = sorted(set(by_name) - {d.name for d in ordered})
+        raise RuntimeError(f"kinds that depend on each other in a cycle: {', '.join(stuck)}")
+    return ordered
+
+
 class Catalogue(Sequence[Declaration]):
     """Every declaration, in dependency order (a kind after the kinds it refers to); a name or a
-    section declared twice is a programming error."""
+    section declared twice, or a reference to an undeclared kind, is a programming error."""
 
     def __init__(self, *declarations: Declaration) -> None:
-        self._items = declarations
         self.by_name: dict[str, Declaration] = {}
         for item in declarations:
             if item.name in self.by_name:
@@ -126,6 +160,7 @@ class Catalogue(Sequence[Declaration]):
             for target in (*item.refs, *item.parents, *item.needs):
                 if target not in self.by_name:
                     raise RuntimeError(f"{item.name} names an undeclared kind {target!r}")
+        self._items = tuple(dependency_order(declarations))
 
     def __getitem__(self, index: Any) -> Any:
         return self._items[index]

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import ChildChange
+from docsync.kinds.catalogue import CATALOGUE
 
 
 def action_requests(action: Action) -> int:

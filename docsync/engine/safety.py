@@ -7,11 +7,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.payloads import Fields
 from docsync.core.state import LiveState
+from docsync.kinds.catalogue import CATALOGUE
 
 if TYPE_CHECKING:
     from docsync.manifest.models import Safety, SafetyLimits

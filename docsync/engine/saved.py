@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest import LoadedManifest
 from docsync.render.json import plan_document, sensitive_marker
 

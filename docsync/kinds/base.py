@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from docsync.api import OutcomeUnknown
+from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, address
+from docsync.core.ownership import prune_decision
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.manifest.ownership import prune_decision
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -59,8 +59,9 @@ def same_id(ctx: PlanContext, change: FieldChange) -> bool:
 
 
 class Kind:
-    """A managed resource kind: its declaration (`docsync.core.catalogue`) plus the API calls
-    and planning rules. The class attributes below are copied from the declaration."""
+    """A managed resource kind: its declaration (`docsync.core.kind`, in the kind's module)
+    plus the API calls and planning rules. The class attributes below are copied from the
+    declaration."""
 
     declaration: ClassVar[Declaration]
     name: ClassVar[str]

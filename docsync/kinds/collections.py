@@ -3,14 +3,45 @@ unique only among siblings."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from docsync.core.catalogue import COLLECTION
+from pydantic import Field as Limits
+
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.kind import Field
+from docsync.core.entries import DefaultLevel, Entry, Ref
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import address
+from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, Path
+
+
+class CollectionEntry(Entry):
+    """A collection, keyed by title within its parent collection."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=50)
+    description: str | None = Limits(default=None, max_length=100)
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    parent: Annotated[Ref | None, NULL] = None
+    """The parent collection by title (or id); null: top level."""
+
+
+COLLECTION = Declaration(
+    "collection",
+    "collections",
+    "collection",
+    key="title",
+    scope="parent",
+    fields=(
+        Field("title"),
+        Field("description", create=False),
+        Field("defaultLevel", create=False),
+        Field("parent", ref="collection", update=False),
+    ),
+    export_file="content.yaml",
+    entry=CollectionEntry,
+    order=40,
+)
 
 
 def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> dict[str, str]:

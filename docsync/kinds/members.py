@@ -3,19 +3,44 @@ description does not cover, so docsync changes roles and removes, but never adds
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from docsync.api import NotFound
-from docsync.core.catalogue import MEMBER
+from pydantic import Field as Limits
+
+from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.kind import Field
+from docsync.core.entries import Entry, Role
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import address
+from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.manifest.models import Manifest
+
+
+class MemberEntry(Entry):
+    """The role of an existing member, keyed by email (or user id in ``id``)."""
+
+    email: str | None = Limits(default=None, min_length=1, max_length=320)
+    role: Annotated[Role | None, NULL] = None
+    """null: guest."""
+
+
+MEMBER = Declaration(
+    "member",
+    "members",
+    "member",
+    key="email",
+    fields=(Field("role"),),
+    prunable=False,  # members leave only through an explicit `state: absent`
+    export_file="org.yaml",
+    key_folds_case=True,
+    entry=MemberEntry,
+    order=10,
+)
 
 
 class MemberKind(CrudKind):

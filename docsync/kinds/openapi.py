@@ -4,12 +4,63 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.core.catalogue import OPENAPI
+from pydantic import Field as Limits
+from pydantic import model_validator
+
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.kind import Field
+from docsync.core.entries import Entry, Model, Uri, explained
+from docsync.core.kind import Declaration, Field
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind
+
+
+def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
+    # The API reads back only the URL of a URL source; a text source is never returned.
+    url = raw.get("sourceURL")
+    return {"url": url} if url else None
+
+
+def _dump(value: Any) -> Any:
+    return value.model_dump(exclude_none=True) if hasattr(value, "model_dump") else value
+
+
+SLUG_PATTERN = explained(
+    r"^[a-z0-9]+(?:-[a-z0-9]+)*$",
+    "must be lowercase letters and digits in words joined by '-', like 'public-api'",
+)
+
+
+class OpenApiSource(Model):
+    """Where the specification comes from: exactly one of ``url`` and ``text``."""
+
+    url: Uri | None = None
+    text: str | None = Limits(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> OpenApiSource:
+        if (self.url is None) == (self.text is None):
+            raise ValueError("give exactly one of 'url' and 'text'")
+        return self
+
+
+class OpenApiEntry(Entry):
+    """An OpenAPI specification, keyed by slug."""
+
+    slug: str | None = Limits(default=None, min_length=1, max_length=100, pattern=SLUG_PATTERN)
+    source: OpenApiSource | None = None
+
+
+OPENAPI = Declaration(
+    "openapi",
+    "openapi",
+    "OpenAPI spec",
+    key="slug",
+    fields=(Field("source", normalize=_dump, live=_source_from_live),),
+    export_file="content.yaml",
+    entry=OpenApiEntry,
+    order=60,
+)
 
 
 class OpenApiKind(CrudKind):

@@ -2,8 +2,56 @@
 
 from __future__ import annotations
 
-from docsync.core.catalogue import SAML
+from typing import Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.core.entries import Entry, Ref, Role, Uri
+from docsync.core.kind import Declaration, Field
+from docsync.core.nullability import NULL
 from docsync.kinds.base import CrudKind
+
+
+def _team_id(raw: dict[str, Any]) -> Any:
+    """SAML `defaultTeam`: written as a team id, read back as a whole Team object."""
+    team = raw.get("defaultTeam")
+    return team.get("id") if isinstance(team, dict) else team
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if value else value
+
+
+class SamlEntry(Entry):
+    """A SAML single sign-on provider, keyed by label."""
+
+    label: str | None = Limits(default=None, min_length=1, max_length=30)
+    ssoURL: Uri | None = None
+    entityID: str | None = Limits(default=None, max_length=1024)
+    certificate: str | None = Limits(default=None, max_length=10000)
+    """Sensitive: never printed."""
+    defaultTeam: Ref | None = None
+    """A team by title (or id)."""
+    defaultRole: Annotated[Role | None, NULL] = None
+
+
+SAML = Declaration(
+    "saml",
+    "saml",
+    "SAML provider",
+    key="label",
+    fields=(
+        Field("label"),
+        Field("ssoURL"),
+        Field("entityID"),
+        Field("certificate", sensitive=True, normalize=_strip),
+        Field("defaultTeam", ref="team", live=_team_id),
+        Field("defaultRole"),
+    ),
+    export_file="teams.yaml",
+    entry=SamlEntry,
+    order=30,
+)
 
 
 class SamlKind(CrudKind):

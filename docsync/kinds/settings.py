@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from docsync.core.catalogue import SETTINGS
+from pydantic import Field as Limits
+
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model, Ref, Role, Uri, explained
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
+from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Kind, field_changes, fields_of, same_id
@@ -14,6 +18,85 @@ from docsync.kinds.base import ExportNames, Kind, field_changes, fields_of, same
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.manifest.models import Manifest
+
+
+def _domains(value: Any) -> Any:
+    # Order and case of email domains carry no meaning.
+    return sorted({str(d).lower() for d in value}) if value is not None else None
+
+
+def _hostname(value: Any) -> Any:
+    return str(value).lower() if value is not None else None
+
+
+def _logo(raw: dict[str, Any]) -> Any:
+    # Written as `logo`, read back as `urls.logo`.
+    urls = raw.get("urls")
+    return (urls.get("logo") or None) if isinstance(urls, dict) else None
+
+
+def _default_site(raw: dict[str, Any]) -> Any:
+    content = raw.get("defaultContent")
+    return content.get("site") if isinstance(content, dict) else None
+
+
+HOSTNAME_PATTERN = explained(
+    r"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
+    "must be lowercase letters, digits and '-'",
+)
+ORG_TITLE_PATTERN = explained(
+    r"^\S.*\S$",
+    "must not start or end with a space",
+)
+
+
+class DefaultContent(Model):
+    """The content shown at the organization's root: a site, by title or id."""
+
+    site: Ref
+
+
+class OrgSettings(NullChecked, Model):
+    """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
+
+    title: str | None = Limits(
+        default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN
+    )
+    emailDomains: list[Annotated[str, Limits(min_length=1)]] | None = None
+    hostname: str | None = Limits(default=None, min_length=3, max_length=32)
+    defaultRole: Annotated[Role | None, NULL] = None
+    """Role of new members; null: guest."""
+    defaultContent: Annotated[DefaultContent | None, NULL] = None
+    logo: Annotated[Uri | None, NULL] = None
+    sso: bool | None = None
+    ai: bool | None = None
+    inviteLinks: bool | None = None
+
+
+SETTINGS = Declaration(
+    "settings",
+    "settings",
+    "settings",
+    key="title",
+    singleton=True,
+    #: the safety rails must know the token's member (SSO lockout), even without `members:`
+    needs=("member",),
+    fields=(
+        Field("title"),
+        Field("defaultRole"),
+        Field("inviteLinks"),
+        Field("emailDomains", normalize=_domains),
+        Field("hostname", normalize=_hostname),
+        Field("sso"),
+        Field("ai"),
+        Field("logo", live=_logo),
+        Field("defaultContent", ref="site", live=_default_site, ref_at=("site",)),
+    ),
+    export_file="org.yaml",
+    entry=OrgSettings,
+    order=90,
+)
+
 
 ADDRESS = "settings"
 

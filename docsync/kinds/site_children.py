@@ -5,16 +5,106 @@ kinds declare their fields and carry out their actions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from docsync.api import OutcomeUnknown
-from docsync.core.catalogue import SECTION, SECTION_GROUP, SITE_SPACE
+from pydantic import Field as Limits
+
+from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import RunContext
+from docsync.core.entries import Condition, Entry, Icon, Ref
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
+from docsync.core.nullability import NULL
 from docsync.core.payloads import GroupMembership, OnSite, Reorder, child
 from docsync.kinds import site_found
 from docsync.kinds.base import Kind
 from docsync.kinds.site_order import Move, plan_moves
+
+
+class SiteSpaceEntry(Entry):
+    """A space published on a site, keyed by path within its section (or site)."""
+
+    space: Ref | None = None
+    """A space by title (of the manifest or live) or id."""
+    path: str | None = Limits(default=None, min_length=1, max_length=100)
+    condition: Annotated[Condition | None, NULL] = None
+    default: bool | None = None
+
+
+class SectionEntry(Entry):
+    """A site section, keyed by title within its site."""
+
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    path: str | None = Limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = None
+    description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
+    condition: Annotated[Condition | None, NULL] = None
+    default: bool | None = None
+
+
+class SectionGroupEntry(Entry):
+    """A group of sections of the same site, keyed by title."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = None
+    sections: list[Ref] | None = None
+    """Titles (or ids) of sections of the same site."""
+
+
+SECTION = Declaration(
+    "section",
+    "sections",
+    "section",
+    key="title",
+    parents=("site",),
+    exact=True,
+    fields=(
+        Field("title"),
+        Field("icon"),
+        Field("path", create=False),
+        Field("description", create=False),
+        Field("condition", create=False),
+        Field("default", create=False, update=False),
+    ),
+    entry=SectionEntry,
+    order=81,
+)
+
+
+SITE_SPACE = Declaration(
+    "site_space",
+    "siteSpaces",
+    "site space",
+    key="path",
+    parents=("section", "site"),
+    exact=True,
+    fields=(
+        Field("space", ref="space", wire="spaceId", ref_live=True),
+        Field("path", create=False),
+        Field("condition", create=False),
+        Field("default", create=False, update=False),
+    ),
+    entry=SiteSpaceEntry,
+    order=82,
+)
+
+
+SECTION_GROUP = Declaration(
+    "section_group",
+    "sectionGroups",
+    "section group",
+    key="title",
+    parents=("site",),
+    exact=True,
+    fields=(
+        Field("title"),
+        Field("icon"),
+        # Which sections a group holds; their order is the site's order (a reorder's business).
+        Field("sections", ref="section", update=False, ref_sibling=True, unordered=True),
+    ),
+    entry=SectionGroupEntry,
+    order=83,
+)
 
 
 def site_path(run: RunContext, payload: OnSite) -> str:

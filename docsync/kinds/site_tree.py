@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange
@@ -99,6 +98,8 @@ class TreePlanner(GroupPlanning):
         extra: ChildChange,
     ) -> dict[str, LiveResource]:
         """Creates, updates and deletes for one list; returns desired address -> live match."""
+        from docsync.kinds.catalogue import CATALOGUE  # built from this package's modules
+
         parent = desired[0].parent if desired else None
         result = reconcile(
             desired,

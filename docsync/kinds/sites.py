@@ -4,15 +4,16 @@ site_tree) their sections, section groups and site spaces."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from deepdiff import DeepDiff
+from pydantic import Field as Limits
 
-from docsync.api import NotFound
-from docsync.core.catalogue import SITE
+from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.kind import Field
+from docsync.core.entries import Entry, Model, explained
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -24,6 +25,73 @@ from docsync.kinds.site_tree import TreePlanner
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.manifest.models import Manifest
+
+
+def _dump_all(value: Any) -> Any:
+    return value.model_dump() if hasattr(value, "model_dump") else value
+
+
+def _proxy(raw: dict[str, Any]) -> Any:
+    """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
+    proxy = raw.get("proxy")
+    origin = proxy.get("origin") if isinstance(proxy, dict) else proxy
+    if not origin:
+        return None
+    text = str(origin).split("://", 1)[-1].rstrip("/")
+    host, _, rest = text.partition("/")
+    return f"{host.lower()}/{rest}" if rest else host.lower()
+
+
+Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
+SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
+PROXY_PATTERN = explained(
+    r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$",
+    "must be a host and path without a scheme, like 'acme.example/docs'",
+)
+
+
+class AdaptiveContent(Model):
+    enabled: bool
+
+
+class SiteEntry(Entry):
+    """A docs site, keyed by title."""
+
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    type: SiteType | None = None
+    """Used when the site is created only."""
+    visibility: Visibility | None = None
+    published: bool | None = None
+    basename: str | None = Limits(default=None, min_length=1, max_length=100)
+    proxy: Annotated[str | None, NULL] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
+    """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
+    agentsContext: Literal["excluded", "included"] | None = None
+    adaptiveContent: AdaptiveContent | None = None
+    adaptiveSchema: dict[str, Any] | None = None
+    """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
+
+
+SITE = Declaration(
+    "site",
+    "sites",
+    "site",
+    key="title",
+    fields=(
+        Field("title"),
+        Field("visibility"),
+        Field("type", update=False),
+        Field("basename", create=False),
+        Field("proxy", create=False, live=_proxy, normalize=lambda v: _proxy({"proxy": v})),
+        Field("agentsContext", create=False),
+        Field("adaptiveContent", create=False, normalize=_dump_all),
+        Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
+    ),
+    needs=("space",),
+    export_file="sites.yaml",
+    entry=SiteEntry,
+    order=80,
+)
+
 
 #: Visibilities that take a site away from some of its readers.
 NARROW = ("share-link", "visitor-auth")
@@ -106,6 +174,8 @@ class SiteKind(CrudKind):
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         if f.name == "adaptiveSchema" and before is not None and after is not None:
+            from deepdiff import DeepDiff  # only when an adaptive schema is compared
+
             return not DeepDiff(before, after, ignore_order=True)
         return bool(before == after)
 

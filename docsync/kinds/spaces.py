@@ -4,12 +4,16 @@ only by `state: absent`, and a pinned space found soft-deleted is restored, not 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from docsync.api import NotFound
-from docsync.core.catalogue import SPACE
+from pydantic import Field as Limits
+
+from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import DefaultLevel, Entry, Ref
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange
+from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, Path, fields_of
@@ -17,6 +21,44 @@ from docsync.kinds.base import CrudKind, Path, fields_of
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.manifest.models import Manifest
+
+
+class SpaceEntry(Entry):
+    """A space, keyed by title within its collection; deleted only by ``state: absent``."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=50)
+    emoji: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=50)
+    collection: Annotated[Ref | None, NULL] = None
+    """The collection by title (or id); null: top level."""
+    editMode: Literal["live", "locked"] | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+
+
+SPACE = Declaration(
+    "space",
+    "spaces",
+    "space",
+    key="title",
+    scope="collection",
+    fields=(
+        Field("title"),
+        Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
+        Field("editMode", create=False),
+        Field("defaultLevel", create=False),
+        Field(
+            "collection",
+            ref="collection",
+            live=lambda raw: raw.get("parent"),
+            wire="parent",
+            update=False,
+        ),
+    ),
+    needs=("collection",),
+    prunable=False,  # spaces hold content: deleted only by `state: absent`
+    export_file="content.yaml",
+    entry=SpaceEntry,
+    order=50,
+)
 
 
 class SpaceKind(CrudKind):

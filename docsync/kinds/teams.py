@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from docsync.core.catalogue import TEAM
+from pydantic import Field as Limits
+from pydantic import GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.kind import Field
+from docsync.core.entries import Entry, Model
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
@@ -18,6 +23,58 @@ from docsync.kinds.members import by_address, find_member
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.manifest.models import Manifest
+
+
+def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
+    items = raw.get("_members")
+    if items is None:
+        return None  # membership not read: the manifest does not manage it
+    return {str(item["organization"]["id"]): str(item["team"]["role"]) for item in items}
+
+
+TeamRole = Literal["owner", "member"]
+
+
+class TeamMemberRef(Model):
+    """A team member: a plain string is a user (email or id) with role ``member``."""
+
+    user: str = Limits(min_length=1)
+    role: TeamRole = "member"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, data: Any) -> Any:
+        return {"user": data} if isinstance(data, str) else data
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler.resolve_ref_schema(handler(core_schema))
+        return {"anyOf": [{"type": "string", "minLength": 1}, schema]}
+
+
+class TeamEntry(Entry):
+    """A team, keyed by title; ``members``, when written, is the exact membership."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=64)
+    members: list[TeamMemberRef] | None = None
+
+
+TEAM = Declaration(
+    "team",
+    "teams",
+    "team",
+    key="title",
+    fields=(
+        Field("title"),
+        Field("members", live=_members_by_user, create=False, update=False),
+    ),
+    needs=("member",),
+    export_file="teams.yaml",
+    entry=TeamEntry,
+    order=20,
+)
 
 
 class TeamKind(CrudKind):

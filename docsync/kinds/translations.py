@@ -9,13 +9,95 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from docsync.core.catalogue import TRANSLATION
+from pydantic import Field as Limits
+from pydantic import field_validator, model_validator
+
 from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import Entry, Ref
+from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+
+
+def _source(name: str) -> Any:
+    """A field of a production translation's `source: {space, language}`."""
+
+    def read(raw: dict[str, Any]) -> Any:
+        source = raw.get("source")
+        return source.get(name) if isinstance(source, dict) else None
+
+    return read
+
+
+#: production's TranslationLanguage
+TranslationLanguage = Literal[
+    "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko",
+    "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th",
+    "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+]  # fmt: skip
+
+
+class TranslationEntry(Entry):
+    """A translation in one of two shapes: the API description's settings ``{title}``, keyed
+    by title; or production's translation of a space into a language ``{space, language,
+    sourceLanguage}``, keyed by space and language (INTERFACE.md §2.1)."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=128)
+    """The description's translation settings (not served by production)."""
+    space: Ref | None = None
+    """The source space by title (or id): production's translations."""
+    language: TranslationLanguage | None = None
+    """The target language."""
+    sourceLanguage: TranslationLanguage | None = None
+    """The source space's language; default: the space's own, else ``en``."""
+
+    @field_validator("language", "sourceLanguage", mode="before")
+    @classmethod
+    def _not_a_yaml_boolean(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(
+                f"YAML reads an unquoted {'yes/on' if value else 'no/off'} as a boolean: quote "
+                'the language code (language: "no")'
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> TranslationEntry:
+        production = {"space", "language", "sourceLanguage"} & self.model_fields_set
+        if self.title is not None and production:
+            raise ValueError(
+                "give either 'title' (translation settings) or 'space' and 'language' "
+                "(a translation), not both"
+            )
+        if production and not ({"space", "language"} <= self.model_fields_set):
+            missing = "language" if "space" in self.model_fields_set else "space"
+            raise ValueError(f"'{missing}' is required: a translation names a space and a language")
+        if self.sourceLanguage is not None and self.sourceLanguage == self.language:
+            raise ValueError(f"'language' {self.language!r} is the source language itself")
+        return self
+
+
+TRANSLATION = Declaration(
+    "translation",
+    "translations",
+    "translation",
+    key="title",
+    fields=(
+        Field("title"),
+        Field("space", ref="space", ref_live=True, live=_source("space"), update=False),
+        Field("language", update=False),
+        Field("sourceLanguage", live=_source("language"), update=False),
+    ),
+    needs=("space",),
+    export_file="content.yaml",
+    alt_key=("space", "language"),
+    entry=TranslationEntry,
+    order=70,
+)
+
 
 #: what production's createTranslation assumes when the source space has no language
 DEFAULT_SOURCE_LANGUAGE = "en"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.adaptive import check_adaptive_schema
 from docsync.manifest.context import (
     KEY_FIELDS,

@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.problems import Location, Path, Problem
 from docsync.manifest.yamlpos import SourceMap
 
-# Derived from the kinds' declarations (docsync.core.catalogue), by the list an entry sits in.
+# Derived from the kinds' declarations (docsync.kinds.catalogue), by the list an entry sits in.
 KEY_FIELDS: dict[str, str] = {d.section: d.key for d in CATALOGUE if not d.singleton}
 """The natural key of each kind of entry."""
 

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.secrecy import keyed_digest
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.checks import run_checks
 from docsync.manifest.context import CheckContext, nearest, walk
 from docsync.manifest.files import discover, read_file

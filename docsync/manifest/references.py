@@ -11,8 +11,8 @@ import difflib
 import re
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.kind import Declaration
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.context import CheckContext, is_absent, text, walk
 from docsync.manifest.problems import Path
 
@@ -35,7 +35,7 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
 
 def check_references(ctx: CheckContext) -> None:
     """Report references that cannot resolve, and cycles among parents of one kind. Every
-    reference field of every declared kind is checked (docsync.core.catalogue)."""
+    reference field of every declared kind is checked (docsync.kinds.catalogue)."""
     for declared in CATALOGUE:
         for f in declared.fields:
             if f.ref is None or f.ref_live:

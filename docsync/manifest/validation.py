@@ -9,25 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from docsync.core.entries import PATTERN_MESSAGES
 from docsync.manifest.context import CheckContext
-from docsync.manifest.models import (
-    HOSTNAME_PATTERN,
-    ORG_TITLE_PATTERN,
-    PROXY_PATTERN,
-    PRUNE_TAGS,
-    SLUG_PATTERN,
-    URI_PATTERN,
-    Manifest,
-)
+from docsync.manifest.models import PRUNE_TAGS, Manifest
 from docsync.manifest.references import did_you_mean
 
-_PATTERNS = {
-    SLUG_PATTERN: "must be lowercase letters and digits in words joined by '-', like 'public-api'",
-    PROXY_PATTERN: "must be a host and path without a scheme, like 'acme.example/docs'",
-    URI_PATTERN: "must be an absolute URL, like 'https://acme.example/openapi.yaml'",
-    HOSTNAME_PATTERN: "must be lowercase letters, digits and '-'",
-    ORG_TITLE_PATTERN: "must not start or end with a space",
-}
 _NOT_TEXT = (int, float, bool, datetime.date, datetime.datetime)
 
 
@@ -55,7 +41,7 @@ def _message(item: Any) -> str:
     if kind == "missing":
         return "this field is required"
     if kind == "string_pattern_mismatch":
-        return _PATTERNS.get(str(context.get("pattern")), message)
+        return PATTERN_MESSAGES.get(str(context.get("pattern")), message)
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "should be a mapping of fields"
     if kind == "value_error":

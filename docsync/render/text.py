@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from docsync.core.catalogue import CATALOGUE
 from docsync.core.model import Action, FieldChange, Plan
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.render.elements import ABSENT, Element, element_changes
 
 SENSITIVE = "(sensitive)"

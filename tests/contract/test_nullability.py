@@ -12,8 +12,18 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from docsync.manifest import models
-from docsync.manifest.nullability import nullable
+from docsync.core.nullability import nullable
+from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.collections import CollectionEntry
+from docsync.kinds.members import MemberEntry
+from docsync.kinds.openapi import OpenApiEntry
+from docsync.kinds.saml import SamlEntry
+from docsync.kinds.settings import OrgSettings
+from docsync.kinds.site_children import SectionEntry, SectionGroupEntry, SiteSpaceEntry
+from docsync.kinds.sites import SiteEntry
+from docsync.kinds.spaces import SpaceEntry
+from docsync.kinds.teams import TeamEntry
+from docsync.kinds.translations import TranslationEntry
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
 from tests.emulator_harness import EmulatorHandle
@@ -21,64 +31,64 @@ from tests.emulator_harness import EmulatorHandle
 ORG = "/v1/orgs/o"
 #: (model, field) -> (method, concrete path, wire field) of the request that carries the field
 WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
-    (models.OrgSettings, "title"): ("PATCH", ORG, "title"),
-    (models.OrgSettings, "emailDomains"): ("PATCH", ORG, "emailDomains"),
-    (models.OrgSettings, "hostname"): ("PATCH", ORG, "hostname"),
-    (models.OrgSettings, "defaultRole"): ("PATCH", ORG, "defaultRole"),
-    (models.OrgSettings, "defaultContent"): ("PATCH", ORG, "defaultContent"),
-    (models.OrgSettings, "logo"): ("PATCH", ORG, "logo"),
-    (models.OrgSettings, "sso"): ("PATCH", ORG, "sso"),
-    (models.OrgSettings, "ai"): ("PATCH", ORG, "ai"),
-    (models.OrgSettings, "inviteLinks"): ("PATCH", ORG, "inviteLinks"),
-    (models.MemberEntry, "role"): ("PATCH", f"{ORG}/members/u", "role"),
-    (models.TeamEntry, "title"): ("PUT", f"{ORG}/teams", "title"),
-    (models.SamlEntry, "label"): ("PATCH", f"{ORG}/saml/s", "label"),
-    (models.SamlEntry, "ssoURL"): ("PATCH", f"{ORG}/saml/s", "ssoURL"),
-    (models.SamlEntry, "entityID"): ("PATCH", f"{ORG}/saml/s", "entityID"),
-    (models.SamlEntry, "certificate"): ("PATCH", f"{ORG}/saml/s", "certificate"),
-    (models.SamlEntry, "defaultTeam"): ("PATCH", f"{ORG}/saml/s", "defaultTeam"),
-    (models.SamlEntry, "defaultRole"): ("PATCH", f"{ORG}/saml/s", "defaultRole"),
-    (models.CollectionEntry, "title"): ("PATCH", "/v1/collections/c", "title"),
-    (models.CollectionEntry, "description"): ("PATCH", "/v1/collections/c", "description"),
-    (models.CollectionEntry, "defaultLevel"): ("PATCH", "/v1/collections/c", "defaultLevel"),
-    (models.CollectionEntry, "parent"): ("POST", "/v1/collections/c/move", "parent"),
-    (models.SpaceEntry, "title"): ("PATCH", "/v1/spaces/s", "title"),
-    (models.SpaceEntry, "emoji"): ("PATCH", "/v1/spaces/s", "emoji"),
-    (models.SpaceEntry, "editMode"): ("PATCH", "/v1/spaces/s", "editMode"),
-    (models.SpaceEntry, "defaultLevel"): ("PATCH", "/v1/spaces/s", "defaultLevel"),
-    (models.SpaceEntry, "collection"): ("POST", "/v1/spaces/s/move", "parent"),
-    (models.SiteEntry, "title"): ("PATCH", f"{ORG}/sites/s", "title"),
-    (models.SiteEntry, "type"): ("POST", f"{ORG}/sites", "type"),
-    (models.SiteEntry, "visibility"): ("PATCH", f"{ORG}/sites/s", "visibility"),
-    (models.SiteEntry, "basename"): ("PATCH", f"{ORG}/sites/s", "basename"),
-    (models.SiteEntry, "proxy"): ("PATCH", f"{ORG}/sites/s", "proxy"),
-    (models.SiteEntry, "adaptiveContent"): ("PATCH", f"{ORG}/sites/s", "adaptiveContent"),
-    (models.SectionEntry, "title"): ("PATCH", f"{ORG}/sites/s/sections/x", "title"),
-    (models.SectionEntry, "path"): ("PATCH", f"{ORG}/sites/s/sections/x", "path"),
-    (models.SectionEntry, "icon"): ("PATCH", f"{ORG}/sites/s/sections/x", "icon"),
-    (models.SectionEntry, "description"): ("PATCH", f"{ORG}/sites/s/sections/x", "description"),
-    (models.SectionEntry, "condition"): ("PATCH", f"{ORG}/sites/s/sections/x", "condition"),
-    (models.SiteSpaceEntry, "path"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "path"),
-    (models.SiteSpaceEntry, "condition"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "condition"),
-    (models.SiteSpaceEntry, "space"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "spaceId"),
-    (models.SectionGroupEntry, "title"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "title"),
-    (models.SectionGroupEntry, "icon"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "icon"),
-    (models.TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
+    (OrgSettings, "title"): ("PATCH", ORG, "title"),
+    (OrgSettings, "emailDomains"): ("PATCH", ORG, "emailDomains"),
+    (OrgSettings, "hostname"): ("PATCH", ORG, "hostname"),
+    (OrgSettings, "defaultRole"): ("PATCH", ORG, "defaultRole"),
+    (OrgSettings, "defaultContent"): ("PATCH", ORG, "defaultContent"),
+    (OrgSettings, "logo"): ("PATCH", ORG, "logo"),
+    (OrgSettings, "sso"): ("PATCH", ORG, "sso"),
+    (OrgSettings, "ai"): ("PATCH", ORG, "ai"),
+    (OrgSettings, "inviteLinks"): ("PATCH", ORG, "inviteLinks"),
+    (MemberEntry, "role"): ("PATCH", f"{ORG}/members/u", "role"),
+    (TeamEntry, "title"): ("PUT", f"{ORG}/teams", "title"),
+    (SamlEntry, "label"): ("PATCH", f"{ORG}/saml/s", "label"),
+    (SamlEntry, "ssoURL"): ("PATCH", f"{ORG}/saml/s", "ssoURL"),
+    (SamlEntry, "entityID"): ("PATCH", f"{ORG}/saml/s", "entityID"),
+    (SamlEntry, "certificate"): ("PATCH", f"{ORG}/saml/s", "certificate"),
+    (SamlEntry, "defaultTeam"): ("PATCH", f"{ORG}/saml/s", "defaultTeam"),
+    (SamlEntry, "defaultRole"): ("PATCH", f"{ORG}/saml/s", "defaultRole"),
+    (CollectionEntry, "title"): ("PATCH", "/v1/collections/c", "title"),
+    (CollectionEntry, "description"): ("PATCH", "/v1/collections/c", "description"),
+    (CollectionEntry, "defaultLevel"): ("PATCH", "/v1/collections/c", "defaultLevel"),
+    (CollectionEntry, "parent"): ("POST", "/v1/collections/c/move", "parent"),
+    (SpaceEntry, "title"): ("PATCH", "/v1/spaces/s", "title"),
+    (SpaceEntry, "emoji"): ("PATCH", "/v1/spaces/s", "emoji"),
+    (SpaceEntry, "editMode"): ("PATCH", "/v1/spaces/s", "editMode"),
+    (SpaceEntry, "defaultLevel"): ("PATCH", "/v1/spaces/s", "defaultLevel"),
+    (SpaceEntry, "collection"): ("POST", "/v1/spaces/s/move", "parent"),
+    (SiteEntry, "title"): ("PATCH", f"{ORG}/sites/s", "title"),
+    (SiteEntry, "type"): ("POST", f"{ORG}/sites", "type"),
+    (SiteEntry, "visibility"): ("PATCH", f"{ORG}/sites/s", "visibility"),
+    (SiteEntry, "basename"): ("PATCH", f"{ORG}/sites/s", "basename"),
+    (SiteEntry, "proxy"): ("PATCH", f"{ORG}/sites/s", "proxy"),
+    (SiteEntry, "adaptiveContent"): ("PATCH", f"{ORG}/sites/s", "adaptiveContent"),
+    (SectionEntry, "title"): ("PATCH", f"{ORG}/sites/s/sections/x", "title"),
+    (SectionEntry, "path"): ("PATCH", f"{ORG}/sites/s/sections/x", "path"),
+    (SectionEntry, "icon"): ("PATCH", f"{ORG}/sites/s/sections/x", "icon"),
+    (SectionEntry, "description"): ("PATCH", f"{ORG}/sites/s/sections/x", "description"),
+    (SectionEntry, "condition"): ("PATCH", f"{ORG}/sites/s/sections/x", "condition"),
+    (SiteSpaceEntry, "path"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "path"),
+    (SiteSpaceEntry, "condition"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "condition"),
+    (SiteSpaceEntry, "space"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "spaceId"),
+    (SectionGroupEntry, "title"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "title"),
+    (SectionGroupEntry, "icon"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "icon"),
+    (TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
 }
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {"id", "state", "protect", "email", "members", "sections", "siteSpaces", "sectionGroups"}
 OWN_BY_MODEL = {
-    (models.SiteEntry, "published"): "publish/unpublish actions, not a field",
-    (models.SiteEntry, "agentsContext"): "description-only field (not in production)",
-    (models.SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",
-    (models.SiteSpaceEntry, "default"): "moves the level's default; a boolean",
-    (models.SectionEntry, "default"): "moves the site's default section; a boolean",
-    (models.SectionGroupEntry, "sections"): "membership, reconciled by docsync",
-    (models.OpenApiEntry, "slug"): "the key, in the path of PUT .../openapi/{slug}",
-    (models.OpenApiEntry, "source"): "PUT .../openapi/{slug} {source}: an object",
-    (models.TranslationEntry, "title"): "description translation settings (documented conflict)",
-    (models.TranslationEntry, "space"): "createTranslation source.space: a space id, a string",
-    (models.TranslationEntry, "sourceLanguage"): "createTranslation source.language: a string",
+    (SiteEntry, "published"): "publish/unpublish actions, not a field",
+    (SiteEntry, "agentsContext"): "description-only field (not in production)",
+    (SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",
+    (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
+    (SectionEntry, "default"): "moves the site's default section; a boolean",
+    (SectionGroupEntry, "sections"): "membership, reconciled by docsync",
+    (OpenApiEntry, "slug"): "the key, in the path of PUT .../openapi/{slug}",
+    (OpenApiEntry, "source"): "PUT .../openapi/{slug} {source}: an object",
+    (TranslationEntry, "title"): "description translation settings (documented conflict)",
+    (TranslationEntry, "space"): "createTranslation source.space: a space id, a string",
+    (TranslationEntry, "sourceLanguage"): "createTranslation source.language: a string",
 }
 
 
@@ -104,8 +114,7 @@ def test_marker_matches_production(
 
 
 def test_every_entry_field_is_classified() -> None:
-    entry_models = [models.OrgSettings, *(m for m in vars(models).values() if _is_entry(m))]
-    for model in entry_models:
+    for model in (d.entry for d in CATALOGUE if d.entry is not None):
         for name in model.model_fields:
             where = (model, name)
             if where in WIRE:
@@ -114,10 +123,6 @@ def test_every_entry_field_is_classified() -> None:
                 f"{model.__name__}.{name}: add it to WIRE (the request carrying it) or OWN"
             )
             assert not nullable(model, name), f"{model.__name__}.{name}: NULL on no wire field"
-
-
-def _is_entry(value: object) -> bool:
-    return isinstance(value, type) and issubclass(value, models.Entry) and value is not models.Entry
 
 
 def test_the_emulator_refuses_the_nulls_production_refuses(

@@ -3,15 +3,19 @@ failing test here, not a KeyError on every `validate`."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
 from typing import Any, get_args
 
 import pytest
 from pydantic import BaseModel
 
-from docsync.core.catalogue import CATALOGUE
-from docsync.core.kind import Catalogue, Declaration, Field
+from docsync.core.kind import Catalogue, Declaration, Field, dependency_order
 from docsync.export import FILES
-from docsync.kinds import KINDS
+from docsync.kinds import KINDS, Kind, kind_named
+from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.catalogue import entry_model as entry_model_of
 from docsync.manifest.context import KEY_FIELDS, KIND_NAMES, SCOPE_FIELDS, CheckContext
 from docsync.manifest.models import SECTIONS, Manifest
 from docsync.manifest.references import check_references
@@ -86,6 +90,61 @@ def test_sensitive_paths_reach_nested_kinds() -> None:
         ("sites", "*", "links", "*", "token"),
     ]
     assert ("saml", "*", "certificate") in CATALOGUE.sensitive_paths()
+
+
+@pytest.mark.parametrize("declared", DECLARED)
+def test_a_kind_lives_in_one_module_with_its_entry_model(declared: Declaration) -> None:
+    kind = kind_named(declared.name)
+    assert declared.entry is not None, f"{declared.name} declares no entry model"
+    assert declared.entry.__module__ == type(kind).__module__
+    assert vars(sys.modules[type(kind).__module__])[declared.entry.__name__] is declared.entry
+
+
+def _kind(name: str, order: int, *depends: str) -> Declaration:
+    return Declaration(name, f"{name}s", name, "title", needs=depends, order=order)
+
+
+ORDERS = [
+    # (declarations as (name, order, depends...), expected order)
+    ([("b", 2), ("a", 1)], ["a", "b"]),
+    ([("a", 1, "b"), ("b", 2)], ["b", "a"]),
+    ([("site", 80, "space"), ("space", 50), ("team", 20), ("grant", 85, "team", "site")],
+     ["team", "space", "site", "grant"]),
+    ([("x", 5), ("y", 5)], ["x", "y"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("declared", "expected"), ORDERS)
+def test_dependencies_first_then_the_declared_order_whatever_the_discovery_order(
+    declared: list[tuple[Any, ...]], expected: list[str]
+) -> None:
+    kinds = [_kind(*spec) for spec in declared]
+    for shuffled in (kinds, kinds[::-1]):
+        assert [d.name for d in dependency_order(shuffled)] == expected
+
+
+def test_a_dependency_cycle_is_named() -> None:
+    with pytest.raises(RuntimeError, match="in a cycle: a, b"):
+        dependency_order([_kind("a", 1, "b"), _kind("b", 2, "a")])
+
+
+def test_discovery_finds_every_kind_defined_in_the_package() -> None:
+    package = importlib.import_module("docsync.kinds")
+    defined = set()
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"docsync.kinds.{info.name}")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Kind) and "declaration" in vars(value):
+                defined.add(value.declaration.name)
+    assert defined == {k.name for k in KINDS}
+
+
+def test_nested_lists_are_added_to_every_parent_entry_model() -> None:
+    site = entry_model_of("site").model_fields
+    section = entry_model_of("section").model_fields
+    assert {"sections", "siteSpaces", "sectionGroups"} <= set(site)
+    assert "siteSpaces" in section and "sectionGroups" not in section
+    assert "without sections" in str(site["siteSpaces"].description)
 
 
 def test_a_catalogue_refuses_duplicates_and_unknown_targets() -> None:

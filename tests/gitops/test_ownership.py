@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from docsync.core.ownership import prune_decision, prune_patterns
 from docsync.manifest import load_manifests
-from docsync.manifest.ownership import prune_decision, prune_patterns
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.conftest import SEED, Cli, write
 

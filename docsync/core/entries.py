@@ -1,0 +1,57 @@
+"""What every manifest entry model shares: strictness, `id`/`state`/`protect`, and the API's
+value types and limits. Each kind's own entry model sits in its kind's module (`docsync.kinds`).
+
+Field names are the API's camelCase names (../shared/INTERFACE.md §2). Optional fields default to
+``None`` and later stages read ``model_fields_set`` to tell "not written" (unmanaged) from an
+explicit ``null`` (remove). Limits come from ../shared/reference/docs-platform-api.md §2 and §8;
+where it is silent, from the production contract digest §4.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from docsync.core.nullability import NullChecked
+
+Role = Literal["admin", "create", "review", "edit", "comment", "read"]
+DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
+State = Literal["present", "absent"]
+
+#: regex -> what it asks for, said for people (`docsync validate` shows this, not the regex)
+PATTERN_MESSAGES: dict[str, str] = {}
+
+
+def explained(pattern: str, message: str) -> str:
+    """A field pattern together with the sentence a validation error shows for it."""
+    PATTERN_MESSAGES[pattern] = message
+    return pattern
+
+
+URI_PATTERN = explained(
+    r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$",
+    "must be an absolute URL, like 'https://acme.example/openapi.yaml'",
+)
+
+Uri = Annotated[
+    str, Field(max_length=2048, pattern=URI_PATTERN, json_schema_extra={"format": "uri"})
+]
+Icon = Annotated[str, Field(min_length=1, max_length=50)]
+Condition = Annotated[str, Field(min_length=1, max_length=1024)]
+Ref = Annotated[str, Field(min_length=1)]
+
+
+class Model(BaseModel):
+    """Strict about unknown fields; absent and explicit null stay distinguishable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False, use_attribute_docstrings=True)
+
+
+class Entry(NullChecked, Model):
+    id: str | None = Field(default=None, min_length=1)
+    """Pins the entry to a live resource; the natural key may then change (a rename)."""
+    state: State = "present"
+    """``absent`` asks for deletion."""
+    protect: bool = False
+    """Forbids deleting or replacing the live resource."""

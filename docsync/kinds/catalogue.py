@@ -1,0 +1,86 @@
+"""Every managed kind, found in the modules of this package: adding a kind is adding a module.
+
+A module contributes each `Kind` subclass it defines with a `declaration` (see
+`docsync.core.kind`); helper modules contribute none. The catalogue puts the declarations in
+dependency order, and the manifest's entry models are derived from them: a nested kind's list
+(`sections`, `siteSpaces`) is added to each of its parents' entry models.
+
+Importing this loads the kinds' modules but not the API client: kinds import `docsync.api` only
+for its error types (`docsync.api.errors`, plain Python), so `docsync validate` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, create_model
+from pydantic import Field as Limits
+
+from docsync.core.kind import Catalogue, Declaration
+from docsync.kinds.base import Kind
+
+
+def _discover() -> list[Kind]:
+    package = importlib.import_module("docsync.kinds")
+    found: list[Kind] = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name == "catalogue":
+            continue
+        module = importlib.import_module(f"docsync.kinds.{info.name}")
+        for value in vars(module).values():
+            declared = isinstance(value, type) and issubclass(value, Kind)
+            if declared and value.__module__ == module.__name__ and "declaration" in vars(value):
+                found.append(value())
+    return found
+
+
+_FOUND = {kind.name: kind for kind in _discover()}
+
+#: Every declaration, in dependency order (referenced kinds first, the organization settings
+#: after the site they name).
+CATALOGUE = Catalogue(*(kind.declaration for kind in _FOUND.values()))
+
+#: One kind per declaration, in the catalogue's order.
+KINDS: tuple[Kind, ...] = tuple(_FOUND[declared.name] for declared in CATALOGUE)
+
+
+def kind_named(name: str) -> Kind:
+    return _FOUND[name]
+
+
+@cache
+def entry_model(name: str) -> type[BaseModel]:
+    """The manifest entry model of a kind: its declared model, plus the list of each kind nested
+    in it (a site's `sections`, `siteSpaces`, `sectionGroups`)."""
+    declared = CATALOGUE.named(name)
+    if declared.entry is None:
+        raise RuntimeError(f"kind {name!r} declares no manifest entry model")
+    children = CATALOGUE.children(name)
+    if not children:
+        return declared.entry
+    lists: dict[str, Any] = {
+        child.section: (
+            list[entry_model(child.name)] | None,  # type: ignore[misc]
+            Limits(default=None, description=_list_description(child, declared)),
+        )
+        for child in children
+    }
+    derived: type[BaseModel] = create_model(
+        declared.entry.__name__,
+        __base__=declared.entry,
+        __module__=declared.entry.__module__,
+        __doc__=declared.entry.__doc__,
+        **lists,
+    )
+    return derived
+
+
+def _list_description(child: Declaration, parent: Declaration) -> str:
+    exact = "; when written, the exact list" if child.exact else ""
+    first = child.parents[0]
+    alone = f" (of a {parent.noun} without {CATALOGUE.named(first).plural})"
+    alone = alone if parent.name != first else ""
+    return f"The {child.plural} of this {parent.noun}{alone}{exact}."
