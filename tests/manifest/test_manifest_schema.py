@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, get_args
 
 import jsonschema
 import pytest
@@ -13,7 +14,6 @@ from pydantic import BaseModel, ValidationError
 
 from docsync.cli import main
 from docsync.cli.schema import SCHEMAS
-from docsync.manifest import models
 from docsync.manifest.models import Manifest
 from docsync.manifest.schema import manifest_schema, schema_text
 
@@ -58,11 +58,17 @@ def test_schema_refuses_unknown_fields_and_accepts_member_strings() -> None:
 
 
 def _models() -> dict[str, type[BaseModel]]:
-    """The manifest's models by the name the schema's `$defs` give them."""
-    found = {Manifest.__name__: Manifest}
-    for value in vars(models).values():
-        if isinstance(value, type) and issubclass(value, BaseModel):
-            found[value.__name__] = value
+    """The manifest's models by the name the schema's `$defs` give them: every model reachable
+    from `Manifest` through its fields (entry models live in the kinds' modules)."""
+    found: dict[str, type[BaseModel]] = {}
+    todo: list[Any] = [Manifest]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            if found.setdefault(item.__name__, item) is item:
+                todo += [f.annotation for f in item.model_fields.values()]
+        else:
+            todo += [*get_args(item), *getattr(item, "__metadata__", ())]
     return found
 
 
