@@ -1,8 +1,10 @@
-"""Benchmark: `docsync validate` of a 10,000-resource manifest against a bare libyaml parse of it.
+"""Benchmark: `docsync validate` of a 10,000-resource manifest against a bare libyaml parse of it,
+then of a 10 MB one (the largest file docsync reads is 10 MiB).
 
-Prints figures; asserts nothing. The target is validate within 3x of the bare C parse (the
-floor any loader pays); the pure-Python loader is printed for comparison. Usage:
-    bash scripts/bench_validate [--resources 10000] [--repeat 3]
+Prints figures; asserts nothing. The targets: validate within 3x of the bare C parse (the
+floor any loader pays), and a 10 MB manifest in seconds; the pure-Python loader is printed for
+comparison. Usage:
+    bash scripts/bench_validate [--resources 10000] [--repeat 3] [--megabytes 10]
 """
 
 from __future__ import annotations
@@ -53,6 +55,18 @@ def manifest(resources: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sized(megabytes: float) -> tuple[int, str]:
+    """The manifest of `manifest()`'s shape closest to `megabytes` (10**6 bytes) without going
+    over, and its number of resources."""
+    per_resource = len(manifest(10_000)) / 10_000
+    resources = int(megabytes * 1e6 / per_resource)
+    text = manifest(resources)
+    while len(text) > megabytes * 1e6:
+        resources -= max(1, resources // 1000)
+        text = manifest(resources)
+    return resources, text
+
+
 def best(repeat: int, work: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
@@ -66,6 +80,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--resources", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--megabytes", type=float, default=10.0)
     args = parser.parse_args()
     text = manifest(args.resources)
     if not yaml.__with_libyaml__:
@@ -73,22 +88,29 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
         path.write_text(text, encoding="utf-8")
-
-        def validate() -> None:
-            result = CliRunner().invoke(cli, ["validate", str(path)])
-            if result.exit_code != 0:
-                sys.exit(f"validate failed:\n{result.output}")
-
         bare = best(args.repeat, lambda: yaml.load(text, Loader=yaml.CSafeLoader))
-        fast = best(args.repeat, validate)
+        fast = best(args.repeat, lambda: validate(path))
         parser_c = yamlpos.CParser
         yamlpos.CParser = None
-        pure = best(1, validate)
+        pure = best(1, lambda: validate(path))
         yamlpos.CParser = parser_c
+        big_resources, big_text = sized(args.megabytes)
+        path.write_text(big_text, encoding="utf-8")
+        big = best(1, lambda: validate(path))
     print(f"manifest: {args.resources} resources, {len(text) / 1e6:.1f} MB")
     print(f"bare libyaml parse (yaml.CSafeLoader):   {bare:6.2f} s")
     print(f"docsync validate (libyaml + positions):  {fast:6.2f} s   {fast / bare:4.1f}x bare")
     print(f"docsync validate, pure-Python parser:    {pure:6.2f} s   {pure / bare:4.1f}x")
+    print(
+        f"docsync validate, {len(big_text) / 1e6:.1f} MB manifest ({big_resources} resources): "
+        f"{big:6.2f} s"
+    )
+
+
+def validate(path: Path) -> None:
+    result = CliRunner().invoke(cli, ["validate", str(path)])
+    if result.exit_code != 0:
+        sys.exit(f"validate failed:\n{result.output[-2000:]}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
 from docsync.manifest.templating import Renderer
 from docsync.manifest.validation import validate_manifest
-from docsync.manifest.yamlpos import SourceMap
+from docsync.manifest.yamlpos import SourceMap, gc_paused
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
@@ -57,6 +57,15 @@ def load_manifests(
     environ: Mapping[str, str] | None = None,
 ) -> LoadedManifest:
     """Load, merge and check manifests; raises ManifestError listing every problem found."""
+    with gc_paused():
+        return _load(paths, variables, environ)
+
+
+def _load(
+    paths: Sequence[str | os.PathLike[str]],
+    variables: Mapping[str, Any] | None,
+    environ: Mapping[str, str] | None,
+) -> LoadedManifest:
     files, problems = discover(paths)
     variables = dict(variables or {})
     for name in sorted(RESERVED_VARIABLES & set(variables)):

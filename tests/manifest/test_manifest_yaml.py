@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from docsync.manifest import Location, ManifestError, load_manifests
 from docsync.manifest.files import MAX_FILE_BYTES
-from docsync.manifest.yamlpos import MAX_DEPTH, parse_yaml
+from docsync.manifest.yamlpos import MAX_DEPTH, MAX_REPEATS, parse_yaml
 
 
 def _problems(path: Path) -> list[str]:
@@ -84,6 +85,38 @@ def test_many_entries_are_fine(write) -> None:
     teams = "".join(f"  - title: Team {i}\n" for i in range(3000))
     path = write("m.yaml", "organization: o\nteams:\n" + teams)
     assert len(load_manifests([path], environ={}).manifest.teams) == 3000
+
+
+def _values(text: str) -> int:
+    """How many values (keys included) the document writes out, aliases not followed."""
+    count, todo = 0, [yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))]
+    while todo:
+        node = todo.pop()
+        count += 1
+        if isinstance(node.value, list):
+            for item in node.value:
+                todo.extend(item if isinstance(item, tuple) else [item])
+    return count
+
+
+@pytest.mark.slow
+def test_a_big_real_manifest_is_not_refused_for_its_size(write) -> None:
+    """2 MB of plain teams and sites, far more values than any alias budget: only repeats
+    made by aliases and merge keys count against it, and a file cannot hold more values than
+    characters."""
+    teams = "".join(
+        f"  - title: Team {i:05}\n    members: [ada@acme.example, {{user: lin@acme.example}}]\n"
+        for i in range(20_000)
+    )
+    sites = "".join(
+        f"  - title: Site {s:04}\n    sections:\n"
+        + "".join(f"      - {{title: Section {k}, path: section-{k}}}\n" for k in range(8))
+        for s in range(1_200)
+    )
+    text = "organization: o\nteams:\n" + teams + "sites:\n" + sites
+    assert len(text) > 2_000_000 and _values(text) > MAX_REPEATS
+    loaded = load_manifests([write("big.yaml", text)], environ={}).manifest
+    assert len(loaded.teams) == 20_000 and len(loaded.sites) == 1_200
 
 
 def test_several_documents_and_odd_tags(write) -> None:
