@@ -1,16 +1,20 @@
-"""Shared fixtures: one emulator per test session, reset to the example seed before each test."""
+"""Shared fixtures: one emulator per test session, reset to the example seed before each test;
+docsync against it and manifest files (the kit: tests/kit.py)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from click.testing import Result
 from hypothesis import settings
 
 from tests.emulator_harness import EmulatorHandle, start_emulator
+from tests.kit import Docsync, Write, cli_env, invoke, write_file
 
 # Every end-to-end test is a conformance test: answers and requests checked against production.
 pytest_plugins = ["tests.contract.plugin"]
@@ -65,3 +69,24 @@ def emulator(emulator_server: EmulatorHandle) -> EmulatorHandle:
     """The session emulator, freshly reset to examples/emulator-seed.yaml with faults off."""
     emulator_server.reset()
     return emulator_server
+
+
+@pytest.fixture
+def docsync(emulator: EmulatorHandle) -> Docsync:
+    """docsync(*args, env=None) -> click Result: the CLI in-process, real HTTP to the emulator,
+    with tests.kit.cli_env's environment (plus `env`)."""
+
+    def run(*args: str | Path, env: dict[str, str] | None = None) -> Result:
+        return invoke(cli_env(emulator, **(env or {})), *args)
+
+    return run
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Write:
+    """write(name, text) -> path of a file (a manifest) in the test's temporary directory."""
+
+    def _write(name: str, text: str) -> Path:
+        return write_file(tmp_path, name, text)
+
+    return _write

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import (
+from tests.kit import (
     Docsync,
     Write,
     apply_ok,

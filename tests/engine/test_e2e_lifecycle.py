@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged, listed
+from tests.kit import Docsync, Write, apply_ok, assert_converged, listed
 
 ORG = "/v1/orgs/org_acme"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import (
+from tests.kit import (
     Docsync,
     Write,
     apply_ok,

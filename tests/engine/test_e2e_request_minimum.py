@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from click.testing import CliRunner
 
 from docsync.api import ApiClient
-from docsync.cli import main
 from docsync.engine import run
 from docsync.engine.cost import apply_requests
 from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
+from tests.kit import cli_env, invoke
 
 SITES, SECTIONS, SITE_SPACES, TEAMS, SPACES = 2, 2, 3, 3, 6
 ORG = "/v1/orgs/{organizationId}"
@@ -102,8 +101,7 @@ def test_verbose_plan_counts_requests_by_call_and_the_windows_an_apply_needs(
     manifest = tmp_path / "org.yaml"
     manifest.write_text(yaml.safe_dump(organization()), encoding="utf-8")
     emulator.set_faults(rate_limit=20, rate_window=60)
-    env = {"DOCSYNC_API_URL": emulator.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
-    result = CliRunner().invoke(main, ["plan", str(manifest), "-v"], env=env)
+    result = invoke(cli_env(emulator), "plan", manifest, "-v")
     assert result.exit_code == 0, result.output
     total = minimum().total()
     windows = -(-total // 20)

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import (
+from tests.kit import (
     CERT,
-    MANIFESTS,
     TOKEN,
     Docsync,
     apply_ok,
@@ -23,6 +22,7 @@ from tests.engine.conftest import (
     requests_between,
 )
 
+MANIFESTS = Path(__file__).resolve().parent / "manifests"
 FULL = MANIFESTS / "full"
 CASES = {
     "everything": [FULL],

@@ -4,7 +4,7 @@ the emulator and failed before its fix."""
 from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import ORG, Docsync, Write, apply, converged, id_of, listed
+from tests.kit import ORG, Docsync, Write, apply, converged, id_of, listed
 
 
 def test_settings_logo_is_applied_and_converges(

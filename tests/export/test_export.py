@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.cli import main
 from tests.emulator_harness import EmulatorHandle
+from tests.kit import cli_env, invoke
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "acme"
@@ -20,8 +20,7 @@ DEMO_CERT = "MIIC...demo"  # the default certificate of examples/acme/teams.yaml
 
 
 def run(emulator: EmulatorHandle, *args: str | Path, **env: str) -> Result:
-    base = {"DOCSYNC_API_URL": emulator.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
-    return CliRunner().invoke(main, [str(a) for a in args], env=base | env)
+    return invoke(cli_env(emulator, **env), *args)
 
 
 def test_export_of_the_example_plans_empty(emulator: EmulatorHandle, tmp_path: Path) -> None:

@@ -1,18 +1,19 @@
-"""GitOps test helpers: the seeded organization, the CLI in-process, golden files that survive
-random ids and timestamps."""
+"""GitOps test helpers: the seeded organization, the CLI in-process (tests/kit.py), golden files
+that survive random ids and timestamps (tests/golden.py)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from docsync.cli import main
 from docsync.emulator.app import collect_routes
+from tests import kit
 from tests.emulator_harness import EmulatorHandle
 from tests.golden import golden_files, stable
 
@@ -20,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 MANIFESTS = HERE / "manifests"
 GOLDEN = HERE / "golden"
 SEED: dict[str, Any] = yaml.safe_load((HERE / "seed.yaml").read_text("utf-8"))
-TOKEN = "tok_ada"
+TOKEN = kit.TOKEN
 #: The SAML certificate of before.yaml and after.yaml (read through env()): never printed.
 CERT_BEFORE = "MIIC-gitops-certificate-before-0123456789"
 CERT_AFTER = "MIIC-gitops-certificate-after-9876543210"
@@ -41,25 +42,20 @@ normalize = stable  # the name test_golden.py's docstring gives it
 
 
 def cli_env(emulator: EmulatorHandle, **extra: str) -> dict[str, str]:
-    return {
-        "DOCSYNC_API_URL": emulator.url,
-        "DOCSYNC_TOKEN": TOKEN,
-        "SAML_CERT": CERT_AFTER,
-        "NO_COLOR": "1",
-        **extra,
-    }
+    """tests.kit's environment, with the certificate of after.yaml."""
+    return kit.cli_env(emulator, **{"SAML_CERT": CERT_AFTER, **extra})
 
 
 def invoke(
     emulator: EmulatorHandle, *args: str | Path, env: dict[str, str] | None = None
 ) -> Result:
     """The CLI in-process (real HTTP to the emulator); stdout and stderr kept apart."""
-    return CliRunner().invoke(main, [str(a) for a in args], env=cli_env(emulator, **(env or {})))
+    return kit.invoke(cli_env(emulator, **(env or {})), *args)
 
 
 def reset(emulator: EmulatorHandle, **org_extra: Any) -> None:
     """The GitOps seed, with extra organization fields (sso: true...) when given."""
-    seed: dict[str, Any] = yaml.safe_load(yaml.safe_dump(SEED))
+    seed = copy.deepcopy(SEED)
     seed["organizations"][0].update(org_extra)
     emulator.reset(seed)
 

@@ -7,10 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import docsync, write
 from tests.sites.kit import SitesRun
-
-__all__ = ["docsync", "sites", "write"]
 
 
 @pytest.fixture

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from docsync.cli import main
 from tests.emulator_harness import EmulatorHandle
+from tests.kit import cli_env, invoke, write_file
 
 ORG = "/v1/orgs/org_acme"
 SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
@@ -174,16 +174,13 @@ class SitesRun:
         self.files = 0
 
     def cli(self, *args: str | Path) -> Result:
-        env = {"DOCSYNC_API_URL": self.emulator.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
-        return CliRunner().invoke(main, [str(a) for a in args], env=env)
+        return invoke(cli_env(self.emulator), *args)
 
     def write(self, manifest: Doc | str) -> Path:
         """A new manifest file with this content (data is dumped as YAML)."""
         self.files += 1
-        path = self.tmp / f"manifest-{self.files}.yaml"
         text = manifest if isinstance(manifest, str) else yaml.safe_dump(manifest, sort_keys=False)
-        path.write_text(text, encoding="utf-8")
-        return path
+        return write_file(self.tmp, f"manifest-{self.files}.yaml", text)
 
     def apply(self, manifest: Doc | str, *extra: str) -> Result:
         """`docsync apply --auto-approve` (plus `extra` options); asserts it all went through."""

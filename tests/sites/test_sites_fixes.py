@@ -4,7 +4,7 @@ before its fix."""
 from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
-from tests.engine.conftest import Docsync, Write, apply, converged, id_of
+from tests.kit import Docsync, Write, apply, converged, id_of
 
 SCHEMA = """    adaptiveSchema:
       type: object

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.engine.conftest import progress_lines
+from tests.kit import progress_lines
 from tests.sites.kit import SITE, SORT, Doc, SitesRun, changed, load, site_of
 
 DOCS = "Developer Docs"

@@ -1,0 +1,173 @@
+"""The CLI against the emulator: one kit for the end-to-end tests.
+
+docsync runs in-process (click's runner: the CLI's code, real HTTP to the emulator on loopback)
+unless a test is about the process itself (logging set-up, stderr, signals, the console script):
+then `run_process`. The environment is the one a user sets (`cli_env`); manifests are files
+(`write_file`, the `write` fixture); what the tests read back goes through the API (`listed`).
+The `emulator`, `docsync` and `write` fixtures are in tests/conftest.py; the emulator itself is
+served by tests/emulator_harness.py (re-exported here, so one import gives the whole kit).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner, Result
+
+from docsync.cli import main
+from tests.emulator_harness import REPO, SEED, EmulatorHandle, start_emulator
+
+TOKEN = "tok_ada"
+#: the certificate that SAML manifests read through env(): it must never be printed
+CERT = "MIIC-test-certificate-very-secret"
+ORG = "/v1/orgs/org_acme"
+#: the `[n/N]` progress prefix of an apply line
+STEP = re.compile(r"^\[\d+/\d+\] ")
+
+__all__ = [
+    "CERT",
+    "ORG",
+    "REPO",
+    "SEED",
+    "STEP",
+    "TOKEN",
+    "Docsync",
+    "EmulatorHandle",
+    "Write",
+    "apply",
+    "apply_ok",
+    "assert_converged",
+    "cli_env",
+    "converged",
+    "id_of",
+    "invoke",
+    "listed",
+    "progress_lines",
+    "requests_between",
+    "run_process",
+    "start_emulator",
+    "write_file",
+]
+
+Docsync = Callable[..., Result]
+Write = Callable[[str, str], Path]
+
+
+def cli_env(emulator: EmulatorHandle, **extra: str) -> dict[str, str]:
+    """What a user exports to run docsync against `emulator` as tok_ada (SAML_CERT for the
+    manifests that read it), plus `extra`."""
+    return {
+        "DOCSYNC_API_URL": emulator.url,
+        "DOCSYNC_TOKEN": TOKEN,
+        "SAML_CERT": CERT,
+        "NO_COLOR": "1",
+        **extra,
+    }
+
+
+def invoke(env: dict[str, str], *args: str | Path) -> Result:
+    """docsync in-process with this environment; stdout and stderr kept apart."""
+    return CliRunner().invoke(main, [str(a) for a in args], env=env)
+
+
+def run_process(
+    *args: str | Path, env: dict[str, str], cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """docsync as a separate process (logging set-up and stderr as a user sees them)."""
+    merged = {**os.environ, "NO_COLOR": "1", **env}
+    return subprocess.run(
+        [sys.executable, "-c", "from docsync.cli import main; main()", *map(str, args)],
+        env=merged,
+        cwd=cwd or REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def write_file(directory: Path, name: str, text: str) -> Path:
+    """The file `directory/name` (parents made) with this text."""
+    path = directory / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- applying and checking ----------------------------------------------------------------------
+def apply_ok(docsync: Docsync, *paths: Path) -> Result:
+    """`apply --auto-approve`, which must go through entirely."""
+    result = docsync("apply", *paths, "--auto-approve")
+    assert result.exit_code == 0, result.output
+    assert "0 failed, 0 skipped" in result.stdout or "No changes" in result.stdout
+    return result
+
+
+def apply(docsync: Docsync, path: Any, *extra: str) -> str:
+    """`apply --auto-approve` plus `extra` options, which must go through; its stdout."""
+    result = docsync("apply", path, "--auto-approve", *extra)
+    assert result.exit_code == 0, result.output
+    assert "0 failed, 0 skipped" in result.stdout or "No changes" in result.stdout, result.output
+    return str(result.stdout)
+
+
+def assert_converged(docsync: Docsync, *paths: Path) -> Result:
+    """The plan is empty, in so many words, and `--detailed-exitcode` says 0."""
+    result = docsync("plan", *paths, "--detailed-exitcode")
+    assert result.exit_code == 0, result.output
+    assert "No changes." in result.stdout
+    assert "Plan: 0 to create, 0 to update, 0 to delete." in result.stdout
+    return result
+
+
+def converged(docsync: Docsync, path: Any) -> None:
+    result = docsync("plan", path, "--detailed-exitcode")
+    assert result.exit_code == 0, result.output
+    assert "No changes." in result.stdout, result.output
+
+
+def progress_lines(result: Result) -> list[str]:
+    """The apply's progress lines (`ok create team["X"]`), in completion order, timings cut."""
+    out = []
+    for line in result.stdout.splitlines():
+        line = STEP.sub("", line.strip())
+        words = line.split()
+        if words and words[0] in ("ok", "FAILED", "skipped"):
+            out.append(line.split("  (")[0])
+    return out
+
+
+# -- reading back through the API ---------------------------------------------------------------
+def listed(emulator: EmulatorHandle, path: str) -> list[dict[str, Any]]:
+    """Every item of a list endpoint, read directly (not through docsync)."""
+    items: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": 1000}
+    with emulator.client() as client:
+        while True:
+            response = client.get(path, params=params)
+            response.raise_for_status()
+            body = response.json()
+            items += body["items"]
+            page = (body.get("next") or {}).get("page")
+            if not page:
+                return items
+            params = {"limit": 1000, "page": page}
+
+
+def id_of(emulator: EmulatorHandle, what: str, key: str, value: str) -> str:
+    """The id of the live item of list `what` (under the org) whose `key` is `value`."""
+    items = listed(emulator, f"{ORG}/{what}")
+    return str(next(i["id"] for i in items if i.get(key) == value))
+
+
+def requests_between(before: dict[str, Any], after: dict[str, Any]) -> Counter[str]:
+    """Requests per `METHOD /route` made between two emulator.stats() snapshots."""
+    counts = Counter(after["requests"])
+    counts.subtract(before["requests"])
+    return +counts
