@@ -30,6 +30,7 @@ ROUTE_MODULES = [
     "openapi",
     "translations",
     "sites",
+    "sites_redirects",
 ]
 
 

@@ -219,15 +219,9 @@ def _page_offset(token: str) -> int:
     return offset
 
 
-def paginate(
-    ctx: Ctx, items: Sequence[Any], render: Callable[[Sequence[Any]], list[Any]] | None = None
-) -> Response:
-    """Answer a list: `{items, count, next?: {page}}` from `limit` (0..1000; 0 and absent mean
-    50) and `page`.
-
-    `count` is the total; `next` is absent on the last page; `page` is an opaque token. With
-    `render`, `items` are sort keys or rows and only the page's slice is rendered (in one batch).
-    """
+def page_window(ctx: Ctx) -> tuple[int, int]:
+    """The `(offset, limit)` a list request asks for: `limit` 0..1000 (0 and absent mean 50),
+    `page` a token from an earlier answer's `next.page`; 400 otherwise."""
     raw_limit = ctx.query.get("limit")
     limit = DEFAULT_PAGE_SIZE
     if raw_limit is not None:
@@ -241,13 +235,29 @@ def paginate(
         # through, so 0 means the default page size
         limit = limit or DEFAULT_PAGE_SIZE
     page = ctx.query.get("page")
-    offset = 0 if page is None else _page_offset(page)
-    page_items = items[offset : offset + limit]
-    rendered = list(page_items) if render is None else render(page_items)
-    body: dict[str, Any] = {"items": rendered, "count": len(items)}
-    if offset + limit < len(items):
+    return (0 if page is None else _page_offset(page)), limit
+
+
+def page_answer(items: list[Any], total: int, offset: int, limit: int) -> Response:
+    """The answer of one page: `{items, count, next?: {page}}`; `next` is absent on the last."""
+    body: dict[str, Any] = {"items": items, "count": total}
+    if offset + limit < total:
         body["next"] = {"page": _page_token(offset + limit)}
     return ok(body)
+
+
+def paginate(
+    ctx: Ctx, items: Sequence[Any], render: Callable[[Sequence[Any]], list[Any]] | None = None
+) -> Response:
+    """Answer a list held whole: the page `page_window` asks for, `count` the total.
+
+    With `render`, `items` are sort keys or rows and only the page's slice is rendered (in one
+    batch).
+    """
+    offset, limit = page_window(ctx)
+    page_items = items[offset : offset + limit]
+    rendered = list(page_items) if render is None else render(page_items)
+    return page_answer(rendered, len(items), offset, limit)
 
 
 # -- the route wrapper ---------------------------------------------------------------------

@@ -209,6 +209,45 @@ class Tx:
         )
         return int(cur.fetchone()[0])
 
+    def window(
+        self,
+        kind: str,
+        parent: str,
+        *,
+        equal: Sequence[tuple[str, Any]] = (),
+        contains: tuple[str, str] | None = None,
+        order: Sequence[tuple[str, bool]] = (("position", False),),
+        offset: int = 0,
+        limit: int,
+    ) -> tuple[list[Row], int]:
+        """One page of the `kind` rows under `parent` and how many there are in all (indexed by
+        parent; only the page's rows are decoded), for a list that costs what it returns.
+
+        `equal` keeps rows whose data field has the value, `contains` those whose field holds
+        the text (any case); `order` is (data field or "position", descending) pairs.
+        """
+        where = "parent = ? AND kind = ?"
+        args: list[Any] = [parent, kind]
+        for name, value in equal:
+            where += f" AND {_json(name)} = ?"
+            args.append(int(value) if isinstance(value, bool) else value)
+        if contains is not None:
+            where += f" AND instr(py_lower({_json(contains[0])}), ?) > 0"
+            args.append(contains[1].lower())
+        total = self._conn.execute(
+            f"SELECT COUNT(*) FROM docs INDEXED BY docs_by_parent WHERE {where}", args
+        ).fetchone()[0]
+        terms = [
+            f"{'position' if name == 'position' else _json(name)} {'DESC' if down else 'ASC'}"
+            for name, down in order
+        ]
+        cur = self._conn.execute(
+            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_parent WHERE {where} "
+            f"ORDER BY {', '.join([*terms, 'id'])} LIMIT ? OFFSET ?",
+            (*args, limit, offset),
+        )
+        return [_row(values) for values in cur], int(total)
+
     def user_by_token(self, token: str) -> Doc | None:
         """The user whose API token is `token` (indexed), or None."""
         cur = self._conn.execute(
@@ -372,6 +411,17 @@ class Tx:
     def _next_position(self) -> int:
         found = self._conn.execute("SELECT MAX(position) FROM docs").fetchone()
         return 0 if found[0] is None else int(found[0]) + 1
+
+
+def _field(name: str) -> str:
+    """A data field name for a JSON path in SQL: code names it, never a request."""
+    if not name.isidentifier():
+        raise ValueError(f"not a field name: {name!r}")
+    return name
+
+
+def _json(name: str) -> str:
+    return f"json_extract(data, '$.{_field(name)}')"
 
 
 def _lower(text: str | None) -> str | None:
