@@ -7,6 +7,7 @@ from typing import Any
 
 from docsync.emulator.auth import Access, can
 from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
@@ -138,7 +139,10 @@ def _position(value: dict[str, Any] | None) -> tuple[str, tuple[str, str]] | Non
 
 
 def transfer_tree(ctx: Ctx, row: Row, org: str, parent: str | None) -> None:
-    """Move a space or collection (with everything inside) to `org` under `parent`."""
+    """Move a space or collection (with everything inside) to `org` under `parent`; its grants
+    (to teams and members of the old organization) stay behind."""
+    if row.org != org:
+        drop_resource(ctx.tx, row.id)
     ctx.tx.set_parent(row.kind, row.id, parent, org=org)
     if row.kind == "collection":
         for child in ctx.tx.rows(CONTAINERS, parent=row.id):

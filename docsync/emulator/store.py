@@ -12,11 +12,13 @@ Kinds of the organization-level routes (id / org / parent):
   team (id / org / -), team-member ("team/user" / org / team), saml-provider (id / org / -),
   collection (id / org / parent collection), space (id / org / collection; `deletedAt` when
   soft-deleted), openapi-spec (id / org / -), openapi-version (id / org / spec),
-  translation (id / org / -). See `docsync.emulator.refs` for cross-resource queries.
+  translation (id / org / -), team-grant and user-grant ("resource/principal" / org / the
+  collection, space or site; see `docsync.emulator.grants`). See `docsync.emulator.refs` for
+  cross-resource queries.
 
 Indexes keep every request proportional to what it reads, not to the organization's size:
-siblings by parent, resources by organization, memberships (`member`, `team-member`) by user, users
-by token and by email, and the next free position.
+siblings by parent, resources by organization, memberships (`member`, `team-member`) and user grants
+by user, team grants by team, users by token and by email, and the next free position.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ CREATE INDEX IF NOT EXISTS docs_by_parent ON docs (parent, position);
 CREATE INDEX IF NOT EXISTS docs_by_position ON docs (position);
 CREATE INDEX IF NOT EXISTS docs_by_user ON docs (kind, org, json_extract(data, '$.user'));
 CREATE INDEX IF NOT EXISTS docs_by_site ON docs (kind, json_extract(data, '$.site'));
+CREATE INDEX IF NOT EXISTS docs_by_team ON docs (kind, org, json_extract(data, '$.team'));
 CREATE INDEX IF NOT EXISTS users_by_token ON docs (json_extract(data, '$.token'))
     WHERE kind = 'user';
 CREATE INDEX IF NOT EXISTS users_by_email ON docs (py_lower(json_extract(data, '$.email')))
@@ -157,11 +160,18 @@ class Tx:
         return found
 
     def by_user(self, kind: str, org: str, user: str) -> list[Row]:
-        """The `member` or `team-member` rows of one user in `org` (indexed), in position order."""
+        """The `member`, `team-member` or `user-grant` rows of one user in `org` (indexed)."""
+        return self._by_field(kind, org, "user", user)
+
+    def by_team(self, kind: str, org: str, team: str) -> list[Row]:
+        """The rows of `kind` in `org` whose `team` field is `team` (indexed): a team's grants."""
+        return self._by_field(kind, org, "team", team)
+
+    def _by_field(self, kind: str, org: str, field: str, value: str) -> list[Row]:
         cur = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_user WHERE kind = ? AND org = ? "
-            "AND json_extract(data, '$.user') = ? ORDER BY position, id",
-            (kind, org, user),
+            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_{field} WHERE kind = ? AND org = ? "
+            f"AND json_extract(data, '$.{field}') = ? ORDER BY position, id",
+            (kind, org, value),
         )
         return [_row(values) for values in cur]
 

@@ -16,6 +16,7 @@ from docsync.emulator.content import (
     transfer_tree,
 )
 from docsync.emulator.errors import conflict
+from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
 from docsync.emulator.refs import live_children
 from docsync.emulator.validate import Fields
@@ -90,6 +91,7 @@ def delete_collection(ctx: Ctx) -> Response:
     for space in ctx.tx.rows("space", parent=row.id):  # soft-deleted spaces leave the collection
         ctx.tx.set_parent("space", space.id, None)
     ctx.tx.delete("collection", row.id)
+    drop_resource(ctx.tx, row.id)
     return empty(205)
 
 

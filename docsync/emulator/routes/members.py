@@ -9,7 +9,9 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, member_id
 from docsync.emulator.errors import conflict, not_found
+from docsync.emulator.grants import drop_user
 from docsync.emulator.http import Ctx, api_route, empty, ok, paginate, query_enum
+from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
 from docsync.emulator.views import member_view, member_views
 
@@ -35,11 +37,23 @@ def _check_last_admin(ctx: Ctx, org: str, uid: str) -> None:
 def list_members(ctx: Ctx) -> Response:
     org = ctx.org()["id"]
     role = query_enum(ctx, "role", (*ROLES, "guest"))
+    members = [row.data for row in ctx.tx.rows("member", org=org)]
+    if role is not None:
+        wanted = None if role == "guest" else role
+        members = [m for m in members if m.get("role") == wanted]
+    members, users = search_and_sort(ctx, members)
+    return paginate(ctx, members, lambda page: member_views(ctx, org, page, users))
+
+
+def search_and_sort(
+    ctx: Ctx, members: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, Row] | None]:
+    """Members kept by the `search` query (name or email) and ordered by `sort` and `order`
+    (the members list and the site permissions aggregate), with the users read to do it:
+    every member's user only to search or sort by name, else None (the page reads its own)."""
     sort = query_enum(ctx, "sort", ("joinedAt", "lastSeenAt", "name"), "joinedAt")
     order = query_enum(ctx, "order", ("asc", "desc"), "desc")
     search = (ctx.query.get("search") or "").lower()
-    members = [row.data for row in ctx.tx.rows("member", org=org)]
-    # Users are read for every member only to search or sort by name; else for the page alone.
     users = (
         ctx.tx.get_many("user", [str(m["user"]) for m in members])
         if search or sort == "name"
@@ -51,9 +65,6 @@ def list_members(ctx: Ctx) -> Response:
         found = users.get(str(member["user"]))
         return found.data if found is not None else {"id": member["user"], "email": ""}
 
-    if role is not None:
-        wanted = None if role == "guest" else role
-        members = [m for m in members if m.get("role") == wanted]
     if search:
         members = [
             m
@@ -67,8 +78,7 @@ def list_members(ctx: Ctx) -> Response:
         "lastSeenAt": lambda m: (m.get("lastSeenAt", ""), m["user"]),
         "name": lambda m: (_name(user(m)).lower(), m["user"]),
     }[sort or "joinedAt"]
-    members.sort(key=key, reverse=order == "desc")
-    return paginate(ctx, members, lambda page: member_views(ctx, org, page, users))
+    return sorted(members, key=key, reverse=order == "desc"), users
 
 
 def _name(user: dict[str, Any]) -> str:
@@ -105,6 +115,7 @@ def delete_member(ctx: Ctx) -> Response:
     ctx.tx.delete("member", member_id(org, uid))
     for row in ctx.tx.by_user("team-member", org, uid):
         ctx.tx.delete("team-member", row.id)
+    drop_user(ctx.tx, org, uid)
     return ctx.deleted()  # docs-platform-api.md §4.12: 204; production: 205
 
 

@@ -17,6 +17,7 @@ from docsync.emulator.content import (
     transfer_tree,
 )
 from docsync.emulator.errors import bad_request, conflict
+from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
@@ -162,6 +163,7 @@ def delete_space(ctx: Ctx) -> Response:
     if row.data.get("deletedAt"):
         return empty(204)
     ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
+    drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
     return empty(205)
 
 

@@ -10,6 +10,7 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, member_id, membership
 from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.grants import drop_team
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
 from docsync.emulator.refs import saml_using_team
 from docsync.emulator.store import Row
@@ -111,6 +112,7 @@ def delete_team(ctx: Ctx) -> Response:
             f"{saml['label']!r}: change or delete the provider first",
         )
     ctx.tx.delete_tree("team", row.id)
+    drop_team(ctx.tx, org, row.id)
     return ctx.deleted()  # docs-platform-api.md §4.13: 204; production: 205
 
 

@@ -1,0 +1,329 @@
+"""Grants on collections, spaces and sites: invite, list, PATCH and DELETE per team or member,
+and the aggregate list of who can access the resource, with how.
+
+One set of handlers serves the three resource types; a `Resource` says where each is found and
+which roles its operations take (production: a content grant is a `MemberRole`; a site's invite
+also takes null, a guest override, which its lists show as `permission: null`). Rows are those
+of `docsync.emulator.grants`. Choices are in docs/emulator.md ("Grants").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator.auth import Access, membership
+from docsync.emulator.content import find
+from docsync.emulator.errors import bad_request, not_found
+from docsync.emulator.grants import TEAM_GRANT, USER_GRANT, grant_id
+from docsync.emulator.http import Ctx, api_route, empty, paginate, query_enum
+from docsync.emulator.routes.members import search_and_sort
+from docsync.emulator.routes.sites_tree import find_site
+from docsync.emulator.store import Row
+from docsync.emulator.validate import ROLES, Fields
+from docsync.emulator.views import team_view, user_view
+
+Doc = dict[str, Any]
+#: rank of each role, highest first as in ROLES (admin > create > review > edit > comment > read)
+_RANK = {role: len(ROLES) - i for i, role in enumerate(ROLES)}
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One resource type whose grants these routes serve."""
+
+    kind: str  # "collection", "space" or "site"
+    path: str  # template of `.../permissions`
+    guest_invite: bool  # whether an invite may grant null (a guest override): sites only
+
+    def find(self, ctx: Ctx, access: Access) -> Row:
+        """The resource of the path, after checking the caller's access; 404 when unknown."""
+        if self.kind == "site":
+            return find_site(ctx, ctx.org(access)["id"])
+        row = find(ctx, self.kind, ctx.params[f"{self.kind}Id"], access)
+        if row.data.get("deletedAt"):
+            raise not_found(f"Space {row.id!r} is deleted: restore it to manage its access")
+        return row
+
+
+COLLECTION = Resource("collection", "/v1/collections/{collectionId}/permissions", False)
+SPACE = Resource("space", "/v1/spaces/{spaceId}/permissions", False)
+SITE = Resource("site", "/v1/orgs/{organizationId}/sites/{siteId}/permissions", True)
+#: principal type -> (grant kind, path parameter)
+_PRINCIPALS = {"teams": (TEAM_GRANT, "teamId"), "users": (USER_GRANT, "userId")}
+
+
+def _role(body: Fields, res: Resource, nullable: bool, *, required: bool) -> str | None:
+    role = body.enum("role", ROLES, required=required, nullable=True)
+    if role is None and body.has("role") and not nullable:
+        raise bad_request(
+            f"role: must be one of {', '.join(repr(r) for r in ROLES)}; got null (a {res.kind} "
+            "grant cannot be a guest: remove it with DELETE instead)"
+        )
+    return role
+
+
+def _team(ctx: Ctx, org: str, team: str, field: str) -> str:
+    row = ctx.tx.get_row("team", team)
+    if row is None or row.org != org:
+        raise not_found(f"{field}: no team {team!r} in organization {org!r}")
+    return row.id
+
+
+def _user(ctx: Ctx, org: str, user: str, field: str) -> str:
+    if membership(ctx.tx, org, user) is not None:
+        return user
+    if ctx.tx.get("user", user) is None:
+        raise not_found(f"{field}: no user {user!r}")
+    raise bad_request(
+        f"{field}: user {user!r} is not a member of organization {org!r}; "
+        "invite them to the organization first"
+    )
+
+
+_LOOKUP: dict[str, Callable[[Ctx, str, str, str], str]] = {"teams": _team, "users": _user}
+
+
+def _grant(ctx: Ctx, target: Row, kind: str, principal: str, role: str | None) -> None:
+    key = grant_id(target.id, principal)
+    field = "team" if kind == TEAM_GRANT else "user"
+    data = {field: principal, "role": role}
+    if ctx.tx.get(kind, key) is None:
+        ctx.tx.insert(kind, key, data, org=target.org, parent=target.id)
+    else:
+        ctx.tx.update(kind, key, data)
+
+
+def invite(ctx: Ctx, res: Resource) -> Response:
+    target = res.find(ctx, Access.CONTENT_ADMIN)
+    body = Fields(ctx.body(), ("role", "teams", "users"))
+    role = _role(body, res, res.guest_invite, required=True)
+    given = {name: body.strings(name) for name in _PRINCIPALS}
+    if all(ids is None for ids in given.values()):
+        raise bad_request("body: give teams, users or both (lists of ids) with the role to grant")
+    org = str(target.org)
+    grants: list[tuple[str, str]] = []
+    for name, ids in given.items():
+        if ids is not None and not ids:
+            raise bad_request(f"{name}: must have at least 1 item; got 0")
+        kind = _PRINCIPALS[name][0]
+        grants += [
+            (kind, _LOOKUP[name](ctx, org, key, f"{name}[{i}]")) for i, key in enumerate(ids or [])
+        ]
+    for kind, principal in dict.fromkeys(grants):
+        _grant(ctx, target, kind, principal, role)
+    return empty(204)
+
+
+def _teams_page(ctx: Ctx, rows: Sequence[Row]) -> list[Doc]:
+    teams = ctx.tx.get_many("team", [str(r.data["team"]) for r in rows])
+    return [
+        {"permission": r.data["role"], "team": team_view(ctx, teams[r.data["team"]])}
+        for r in rows  # a grant goes with its team (grants.drop_team): every team is there
+    ]
+
+
+def _users_page(ctx: Ctx, rows: Sequence[Row]) -> list[Doc]:
+    users = ctx.tx.get_many("user", [str(r.data["user"]) for r in rows])
+    return [
+        {"permission": r.data["role"], "user": user_view(ctx, users[r.data["user"]].data)}
+        for r in rows  # and with its member (grants.drop_user)
+    ]
+
+
+_PAGES = {"teams": _teams_page, "users": _users_page}
+
+
+def list_grants(ctx: Ctx, res: Resource, principals: str) -> Response:
+    target = res.find(ctx, Access.READ)
+    rows = ctx.tx.rows(_PRINCIPALS[principals][0], parent=target.id)
+    return paginate(ctx, rows, lambda page: _PAGES[principals](ctx, page))
+
+
+def update_grant(ctx: Ctx, res: Resource, principals: str) -> Response:
+    target = res.find(ctx, Access.CONTENT_ADMIN)
+    kind, param = _PRINCIPALS[principals]
+    principal = ctx.params[param]
+    if ctx.tx.get(kind, grant_id(target.id, principal)) is None:
+        raise not_found(
+            f"{param}: {principal!r} has no grant on {res.kind} {target.id!r} "
+            "(grant it first with POST .../permissions)"
+        )
+    body = Fields(ctx.body(), ("role",))
+    if body.has("role"):
+        _grant(ctx, target, kind, principal, _role(body, res, False, required=True))
+    return empty(204)
+
+
+def remove_grant(ctx: Ctx, res: Resource, principals: str) -> Response:
+    target = res.find(ctx, Access.CONTENT_ADMIN)
+    kind, param = _PRINCIPALS[principals]
+    removed = ctx.tx.delete(kind, grant_id(target.id, ctx.params[param]))
+    return empty(205 if removed else 204)
+
+
+# -- aggregate -----------------------------------------------------------------------------
+
+Reach = tuple[str | None, Doc]  # (role or None, origin pointer)
+
+
+def _chain(ctx: Ctx, target: Row) -> list[Row]:
+    """The resource, then the collections around it, innermost first (grants are inherited)."""
+    chain = [target]
+    parent = target.parent if target.kind != "site" else None
+    while parent is not None and all(r.id != parent for r in chain):
+        row = ctx.tx.get_row("collection", parent)
+        if row is None:
+            break
+        chain.append(row)
+        parent = row.parent
+    return chain
+
+
+def _higher(found: dict[str, Reach], user: str, reach: Reach) -> None:
+    current = found.get(user)
+    role = reach[0]
+    if role is not None and (current is None or _RANK[role] > _RANK[str(current[0])]):
+        found[user] = reach
+
+
+def _access(ctx: Ctx, target: Row, members: Sequence[Doc]) -> dict[str, Reach]:
+    """Each member's role on `target` (absent or None: no access) and where it comes from.
+
+    The base is the organization role (admins always; others when every `defaultLevel` up the
+    chain is "inherit") or the first `defaultLevel` that is a role (not for guests). On content,
+    grants to the member or their teams on the resource or the collections around it add to it
+    (the highest role wins); on a site, grants are overrides: a member's own grant decides (null:
+    no access), else the highest of their teams' grants, else the base. Admins stay admins.
+    """
+    org = str(target.org)
+    chain = _chain(ctx, target)
+    site = {"type": "site", "site": target.id}
+    found: dict[str, Reach] = {}
+    levels = [r.data.get("defaultLevel", "inherit") for r in chain]
+    level = next((lvl for lvl in levels if lvl != "inherit"), "inherit")
+    admins = set()
+    for member in members:
+        role = member.get("role")
+        admins.update([member["user"]] if role == "admin" else [])
+        if role == "admin" or (level == "inherit" and role is not None):
+            found[member["user"]] = (role, {"type": "organization", "organization": org})
+        elif role is not None and level is not None:
+            found[member["user"]] = (level, {**site, "reason": "default"})
+    by_team: dict[str, Reach] = {}
+    by_user: dict[str, Reach] = {}
+    for row in chain:
+        for grant in ctx.tx.rows(USER_GRANT, parent=row.id):
+            reach = (grant.data["role"], {**site, "reason": "member"})
+            if reach[0] is None:  # a site's guest override
+                by_user.setdefault(grant.data["user"], reach)
+            _higher(by_user, grant.data["user"], reach)
+        for grant in ctx.tx.rows(TEAM_GRANT, parent=row.id):
+            reach = (grant.data["role"], {**site, "reason": "team", "team": grant.data["team"]})
+            for tm in ctx.tx.rows("team-member", parent=grant.data["team"]):
+                _higher(by_team, tm.data["user"], reach)
+    for grants in (by_team, by_user):
+        for user, reach in grants.items():
+            if target.kind != "site":
+                _higher(found, user, reach)
+            elif user not in admins:
+                found[user] = reach
+    return found
+
+
+def aggregate(ctx: Ctx, res: Resource) -> Response:
+    target = res.find(ctx, Access.READ)
+    members = [r.data for r in ctx.tx.rows("member", org=target.org)]
+    if res.kind == "site":
+        return _site_aggregate(ctx, target, members)
+    wanted = query_enum(ctx, "role", ROLES)
+    found = _access(ctx, target, members)
+    pairs = [
+        (str(m["user"]), role)
+        for m in members
+        if (role := found.get(m["user"], (None,))[0]) is not None and wanted in (None, role)
+    ]
+
+    def render(page: Sequence[tuple[str, str]]) -> list[Doc]:
+        users = ctx.tx.get_many("user", [uid for uid, _ in page])
+        return [{"permission": role, "user": user_view(ctx, users[uid].data)} for uid, role in page]
+
+    return paginate(ctx, pairs, render)
+
+
+def _site_aggregate(ctx: Ctx, target: Row, members: list[Doc]) -> Response:
+    """Every member of the organization with their role on the site (null: no access)."""
+    wanted = query_enum(ctx, "role", (*ROLES, "guest"))
+    team = ctx.query.get("team")
+    found = _access(ctx, target, members)
+    nobody: Reach = (None, {"type": "organization", "organization": target.org})
+    if wanted is not None:
+        role = None if wanted == "guest" else wanted
+        members = [m for m in members if found.get(m["user"], nobody)[0] == role]
+    if team is not None:
+        row = ctx.tx.get_row("team", team)
+        if row is None or row.org != target.org:
+            raise bad_request(f"team: no team {team!r} in organization {target.org!r}")
+        members = [m for m in members if ctx.tx.get("team-member", f"{team}/{m['user']}")]
+    members, users = search_and_sort(ctx, members)
+
+    def render(page: Sequence[Doc]) -> list[Doc]:
+        read = users or ctx.tx.get_many("user", [str(m["user"]) for m in page])
+        items = []
+        for m in page:
+            role, origin = found.get(m["user"], nobody)
+            item = {
+                "permission": role,
+                "user": user_view(ctx, read[m["user"]].data),
+                "origin": origin,
+                "disabled": bool(m.get("disabled", False)),
+            }
+            if m.get("lastSeenAt"):
+                item["lastSeenAt"] = m["lastSeenAt"]
+            items.append(item)
+        return items
+
+    return paginate(ctx, members, render)
+
+
+# -- routes --------------------------------------------------------------------------------
+
+
+def _routes(res: Resource) -> list[BaseRoute]:
+    def invite_(ctx: Ctx) -> Response:
+        return invite(ctx, res)
+
+    def aggregate_(ctx: Ctx) -> Response:
+        return aggregate(ctx, res)
+
+    found: list[BaseRoute] = [
+        api_route("POST", res.path, invite_),
+        api_route("GET", res.path + "/aggregate", aggregate_),
+    ]
+    for principals, (_, param) in _PRINCIPALS.items():
+        found += _principal_routes(res, principals, f"{res.path}/{principals}", param)
+    return found
+
+
+def _principal_routes(res: Resource, principals: str, path: str, param: str) -> list[BaseRoute]:
+    def list_(ctx: Ctx) -> Response:
+        return list_grants(ctx, res, principals)
+
+    def update_(ctx: Ctx) -> Response:
+        return update_grant(ctx, res, principals)
+
+    def remove_(ctx: Ctx) -> Response:
+        return remove_grant(ctx, res, principals)
+
+    return [
+        api_route("GET", path, list_),
+        api_route("PATCH", f"{path}/{{{param}}}", update_),
+        api_route("DELETE", f"{path}/{{{param}}}", remove_),
+    ]
+
+
+routes: list[BaseRoute] = [route for res in (COLLECTION, SPACE, SITE) for route in _routes(res)]
