@@ -6,8 +6,9 @@ const [clientPath, endpoint, authToken] = process.argv.slice(2);
 const { GitBookAPI } = require(clientPath);
 const api = new GitBookAPI({ endpoint, authToken });
 const seen = {};
+const grants = {}; // the access calls, apart from `seen` (whose size test_js_client.py checks)
 
-async function call(name, promise) {
+async function call(name, promise, into = seen) {
   let response;
   try {
     response = await promise;
@@ -15,7 +16,7 @@ async function call(name, promise) {
     const status = error && error.code !== undefined ? error.code : "?";
     throw new Error(`${name}: ${status} ${error && error.message}`);
   }
-  seen[name] = response.status;
+  into[name] = response.status;
   return response.data;
 }
 
@@ -34,6 +35,12 @@ async function main() {
   await call("updateCollectionById", api.collections.updateCollectionById(collection.id, { description: "For builders" }));
   const space = await call("createSpace", api.orgs.createSpace(org, { title: "Guides", parent: collection.id }));
   const other = await call("createSpace#2", api.orgs.createSpace(org, { title: "API" }));
+  await call("inviteToSpace", api.spaces.inviteToSpace(space.id, { role: "edit", users: [lin] }), grants);
+  const granted = await call("listUserPermissionsInSpace", api.spaces.listUserPermissionsInSpace(space.id), grants);
+  if (granted.items.map((item) => `${item.user.id}:${item.permission}`).join() !== `${lin}:edit`) {
+    throw new Error(`listUserPermissionsInSpace: ${JSON.stringify(granted.items)}`);
+  }
+  await call("removeUserFromSpace", api.spaces.removeUserFromSpace(space.id, lin), grants);
   const site = await call("createSite", api.orgs.createSite(org, { title: "Developer Docs" }));
   await call("updateSiteById", api.orgs.updateSiteById(org, site.id, { basename: "docs", proxy: "acme.example/docs" }));
   const guides = await call("addSectionToSite", api.orgs.addSectionToSite(org, site.id, { spaceId: space.id, title: "Guides", draft: false }));
@@ -60,6 +67,7 @@ async function main() {
   await call("deleteOrganizationSamlProvider", api.orgs.deleteOrganizationSamlProvider(org, saml.id));
   console.log(JSON.stringify({
     seen,
+    grants,
     root: structure.structure.map((item) => item.title),
     published: published.site.published,
     proxy: published.site.proxy.origin,
