@@ -272,9 +272,9 @@ class CrudKind(Kind):
     def payload_value(self, f: Field, value: Any) -> Any:
         return ref(value) if f.ref else value
 
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
-        changes = self.changes(desired, None, ctx)
-        payload = self.payload_type(
+    def written(self, desired: DesiredResource) -> Fields:
+        """The payload that makes the resource as written: every written field."""
+        return self.payload_type(
             key=desired.key,
             fields={
                 f.name: self.payload_value(f, desired.fields[f.name])
@@ -282,6 +282,10 @@ class CrudKind(Kind):
                 if f.name in desired.fields
             },
         )
+
+    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+        changes = self.changes(desired, None, ctx)
+        payload = self.written(desired)
         return ctx.add(
             Action(
                 "create",
@@ -337,14 +341,7 @@ class CrudKind(Kind):
             self.changes(desired, live, ctx),
             ctx.where(desired.path),
             live_id=live.id,
-            payload=self.payload_type(
-                key=desired.key,
-                fields={
-                    f.name: self.payload_value(f, desired.fields[f.name])
-                    for f in self.fields
-                    if f.name in desired.fields
-                },
-            ),
+            payload=self.written(desired),
         )
         action.notes.append(note)
         return ctx.add(action)
