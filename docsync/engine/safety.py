@@ -8,16 +8,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from docsync.core.errors import ApplyRefused
+from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Plan
-from docsync.core.payloads import Fields
 from docsync.core.state import LiveState
-from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.catalogue import CATALOGUE, KINDS, kind_named
 
 if TYPE_CHECKING:
     from docsync.manifest.models import Safety, SafetyLimits
-
-#: Kinds counted for the deletion threshold: what a stray manifest edit could wipe out.
-_REMOVING = ("delete", "replace")
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,7 @@ def _limits(written: SafetyLimits, base: Limits) -> Limits:
 
 
 def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> list[str]:
-    removing = Counter(a.kind for a in plan.actions if a.verb in _REMOVING)
+    removing = Counter(a.kind for a in plan.actions if a.verb in REMOVING)
     updating = Counter(a.kind for a in plan.actions if a.verb == "update")
     problems = []
     for kind in sorted(set(removing) | set(updating)):
@@ -93,43 +90,13 @@ def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> lis
 
 
 def lockout(plan: Plan, live: LiveState) -> list[str]:
-    """Changes that could take the token's own access away."""
-    problems = []
-    members = {r.address: r for r in live.by_kind.get("member", [])}
-    me = next((m for m in members.values() if m.id == live.me), None) if live.me else None
-    roles = {address: r.fields.get("role") for address, r in members.items()}
-    touched = False
+    """Changes that could take the token's own access away, as each kind tells (`Kind.lockout`)."""
+    guard = Lockout.of(live)
     for action in plan.actions:
-        if action.kind == "member":
-            touched = True
-            if action.verb == "delete":
-                roles.pop(action.address, None)
-                if me is not None and action.live_id == me.id:
-                    problems.append(f"{action.address} is the API token's own user: removing it")
-                elif live.me is None:
-                    # Fail closed: without GET /v1/user this delete may be the token's own user.
-                    problems.append(
-                        f"{action.address}: the API did not say who the API token's user is "
-                        "(GET /v1/user), so this removal could be that user"
-                    )
-            elif isinstance(action.payload, Fields) and "role" in action.payload.fields:
-                roles[action.address] = action.payload.fields["role"]
-        if action.kind == "settings":
-            sso = next((c for c in action.changes if c.field == "sso"), None)
-            if sso is not None and sso.before and not sso.after:
-                problems.append("settings: disables SSO enforcement for the organization")
-            if sso is not None and sso.after and me is not None and not me.raw.get("sso"):
-                problems.append(
-                    "settings: enforces SSO while the API token's user is not an SSO member"
-                )
-        if action.kind == "saml" and action.verb in _REMOVING and me and me.raw.get("sso"):
-            problems.append(
-                f"{action.address}: the API token's user signs in with SSO: removing a SAML "
-                "provider may lock it out"
-            )
-    if touched and members and "admin" not in roles.values():
-        problems.append("the plan leaves the organization without an admin")
-    return problems
+        kind_named(action.kind).lockout(action, guard)
+    for kind in KINDS:
+        kind.lockout_after(guard)
+    return guard.problems
 
 
 def check(plan: Plan, live: LiveState, policy: SafetyPolicy) -> list[str]:

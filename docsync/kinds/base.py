@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
+from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.ownership import prune_decision
 from docsync.core.payloads import Fields
@@ -113,6 +114,14 @@ class Kind:
     # -- applying ------------------------------------------------------------------------------
     async def execute(self, action: Action, run: RunContext) -> None:
         raise NotImplementedError(f"{type(self).__name__} must apply its actions")
+
+    # -- safety rails --------------------------------------------------------------------------
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        """Records in `guard.problems` how `action` could take the API token's own access away
+        (docsync.engine.safety refuses such a plan unless forced)."""
+
+    def lockout_after(self, guard: Lockout) -> None:
+        """Once every action was looked at: what the plan as a whole leaves (no admin left)."""
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:

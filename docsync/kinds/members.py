@@ -11,8 +11,10 @@ from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role
 from docsync.core.kind import Declaration, Field
-from docsync.core.model import address
+from docsync.core.lockout import Lockout
+from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
+from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 
@@ -108,6 +110,26 @@ class MemberKind(CrudKind):
         self, resource: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any]:
         return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        guard.members_changed = True
+        if action.verb == "delete":
+            guard.roles.pop(action.address, None)
+            if guard.me is not None and action.live_id == guard.me.id:
+                guard.problems.append(f"{action.address} is the API token's own user: removing it")
+            elif guard.live.me is None:
+                # Fail closed: without GET /v1/user this delete may be the token's own user.
+                guard.problems.append(
+                    f"{action.address}: the API did not say who the API token's user is "
+                    "(GET /v1/user), so this removal could be that user"
+                )
+        elif isinstance(action.payload, Fields) and "role" in action.payload.fields:
+            guard.roles[action.address] = action.payload.fields["role"]
+
+    def lockout_after(self, guard: Lockout) -> None:
+        members = guard.live.by_kind.get(self.name)
+        if guard.members_changed and members and "admin" not in guard.roles.values():
+            guard.problems.append("the plan leaves the organization without an admin")
 
 
 def by_address(user: str) -> tuple[str, str]:

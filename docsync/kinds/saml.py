@@ -8,6 +8,8 @@ from pydantic import Field as Limits
 
 from docsync.core.entries import Entry, Ref, Role, Uri
 from docsync.core.kind import Declaration, Field
+from docsync.core.lockout import REMOVING, Lockout
+from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.base import CrudKind
 
@@ -57,3 +59,10 @@ SAML = Declaration(
 class SamlKind(CrudKind):
     declaration = SAML
     list_path = "/v1/orgs/{org}/saml"
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        if action.verb in REMOVING and guard.me_uses_sso:
+            guard.problems.append(
+                f"{action.address}: the API token's user signs in with SSO: removing a SAML "
+                "provider may lock it out"
+            )

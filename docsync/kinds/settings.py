@@ -9,6 +9,7 @@ from pydantic import Field as Limits
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Ref, Role, Uri, explained
 from docsync.core.kind import Declaration, Field
+from docsync.core.lockout import Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
@@ -181,3 +182,14 @@ class SettingsKind(Kind):
         await run.api.write(
             "PATCH", f"/v1/orgs/{run.org_id}", run.resolve(fields_of(action).fields)
         )
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        sso = next((c for c in action.changes if c.field == "sso"), None)
+        if sso is None:
+            return
+        if sso.before and not sso.after:
+            guard.problems.append("settings: disables SSO enforcement for the organization")
+        if sso.after and guard.me is not None and not guard.me_uses_sso:
+            guard.problems.append(
+                "settings: enforces SSO while the API token's user is not an SSO member"
+            )

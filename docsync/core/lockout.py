@@ -1,0 +1,34 @@
+"""What the safety rails know of the API token's own access while they walk a plan: each kind
+says, through its `lockout` hook, how an action of its own could take that access away."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.core.state import LiveResource, LiveState
+
+#: verbs that take a resource away (a replace deletes it first)
+REMOVING = ("delete", "replace")
+
+
+@dataclass
+class Lockout:
+    live: LiveState
+    #: the token's own member, when the API says who the token is (GET /v1/user)
+    me: LiveResource | None
+    #: member address -> role, as the plan leaves them
+    roles: dict[str, Any]
+    #: the plan changes members (so the organization's admins are checked at the end)
+    members_changed: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, live: LiveState) -> Lockout:
+        members = live.by_kind.get("member", [])
+        me = next((m for m in members if m.id == live.me), None) if live.me else None
+        return cls(live, me, {m.address: m.fields.get("role") for m in members})
+
+    @property
+    def me_uses_sso(self) -> bool:
+        return bool(self.me and self.me.raw.get("sso"))
