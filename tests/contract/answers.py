@@ -3,8 +3,9 @@
 The harness's middleware already validates every answer an emulator gives; a test that calls an
 operation on purpose states more with these: which production operation the answer belongs to,
 that its status is one that operation declares (error statuses included), and that its body
-validates. Where docs-platform-api.md wins, `check_schema` validates against a schema written
-from the description instead. Without the contract, the calling test skips (fails under CI=true).
+validates, with no documented conflict forgiven. Where docs-platform-api.md wins, `check_schema`
+validates against a schema written from the description instead. Without the contract, the
+calling test skips (fails under CI=true).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from tests.contract.document import MISSING, load_spec, missing
 @functools.cache
 def _loaded() -> Contract | None:
     spec = load_spec()
-    return None if spec is None else Contract(spec)
+    return None if spec is None else Contract(spec, strict=True)
 
 
 def contract() -> Contract:

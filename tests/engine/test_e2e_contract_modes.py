@@ -126,3 +126,83 @@ def test_a_translation_in_the_description_shape_is_refused_by_production_at_appl
     refused = TALLY.expected()
     if contract() is not None:
         assert any("POST /orgs/{organizationId}/translations" in v.operation for v in refused)
+
+
+GROUPED = """\
+organization: org_acme
+teams: [{title: Gone}]
+spaces: [{title: A}, {title: B}, {title: C}, {title: D}]
+sites:
+  - title: Docs
+    sections:
+      - {title: Alpha, siteSpaces: [{space: A, path: a}]}
+      - {title: Beta, siteSpaces: [{space: B, path: b}]}
+      - {title: Gamma, siteSpaces: [{space: C, path: c}]}
+      - {title: Delta, siteSpaces: [{space: D, path: d}]}
+    sectionGroups:
+      - {title: Learn, sections: [Alpha, Beta]}
+      - {title: Run, sections: [Gamma]}
+"""
+#: Beta moves Learn -> Run, Delta joins Learn from the root, Gamma leaves Run for the root; the
+#: team and a member go (production answers their deletes 205, the description 204).
+REGROUPED = """\
+organization: org_acme
+teams: [{title: Gone, state: absent}]
+members: [{email: sam@acme.example, state: absent}]
+spaces: [{title: A}, {title: B}, {title: C}, {title: D}]
+sites:
+  - title: Docs
+    sections:
+      - {title: Alpha, siteSpaces: [{space: A, path: a}]}
+      - {title: Delta, siteSpaces: [{space: D, path: d}]}
+      - {title: Beta, siteSpaces: [{space: B, path: b}]}
+      - {title: Gamma, siteSpaces: [{space: C, path: c}]}
+    sectionGroups:
+      - {title: Learn, sections: [Alpha, Delta]}
+      - {title: Run, sections: [Beta]}
+"""
+
+
+def _outline(emulator: EmulatorHandle) -> list[str]:
+    """The site's root as `Group[Section, ...]` and `Section`, in order."""
+    with emulator.client() as client:
+        (site,) = [s for s in client.get("/v1/orgs/org_acme/sites").json()["items"]]
+        items = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/structure").json()["structure"]
+    return [
+        f"{i['title']}[{', '.join(s['title'] for s in i['sections'])}]"
+        if i["object"] == "site-section-group"
+        else i["title"]
+        for i in items
+    ]
+
+
+@pytest.mark.parametrize("mode", ["description", "production"])
+def test_group_membership_changes_converge_against_both_contracts(
+    mode: Contract, emulator: EmulatorHandle, production: EmulatorHandle, tmp_path: Path
+) -> None:
+    """Production has no membership endpoints: a section moves with its own PATCH
+    `siteSectionGroupId` in both modes, and deletes answered 205 or 204 are done alike."""
+    target = production if mode == "production" else emulator
+    target.reset()
+    manifest = tmp_path / "org.yaml"
+    manifest.write_text(GROUPED, "utf-8")
+    applied = run(target, "apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert _outline(target) == ["Learn[Alpha, Beta]", "Run[Gamma]", "Delta"]
+    manifest.write_text(REGROUPED, "utf-8")
+    before = target.stats()["requests"]
+    applied = run(target, "apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "0 failed, 0 skipped" in applied.stdout
+    again = run(target, "plan", manifest, "--detailed-exitcode")
+    assert again.exit_code == 0, again.output
+    assert _outline(target) == ["Learn[Alpha, Delta]", "Run[Beta]", "Gamma"]
+    after = target.stats()["requests"]
+    moved = "PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}"
+    assert after.get(moved, 0) - before.get(moved, 0) == 3  # one per section that changes group
+    assert not [k for k in after if "section-groups/{siteSectionGroupId}/sections" in k]
+    with target.client() as client:
+        teams = client.get("/v1/orgs/org_acme/teams").json()["items"]
+        members = client.get("/v1/orgs/org_acme/members").json()["items"]
+    assert "Gone" not in [t["title"] for t in teams]
+    assert "u_sam" not in [m["user"]["id"] for m in members]
