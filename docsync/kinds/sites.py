@@ -19,6 +19,14 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.site_children import reorder
+from docsync.kinds.site_redirects import (
+    RedirectEntry,
+    Redirects,
+    export_redirects,
+    plan_redirects,
+    write_redirects,
+)
+from docsync.kinds.site_redirects import read as read_redirects
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_tree import TreePlanner
 
@@ -69,6 +77,8 @@ class SiteEntry(Entry):
     adaptiveContent: AdaptiveContent | None = None
     adaptiveSchema: dict[str, Any] | None = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
+    redirects: list[RedirectEntry] | None = None
+    """The site's redirect rules, keyed by source; when written, the exact list."""
 
 
 SITE = Declaration(
@@ -118,6 +128,7 @@ class SiteKind(CrudKind):
                 base = f"{self.list_path.format(org=org_id)}/{every['id']}"
                 reads.append(self._read(api, every, "_structure", f"{base}/structure"))
                 reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
+                reads.append(read_redirects(api, every, base))
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
@@ -133,8 +144,11 @@ class SiteKind(CrudKind):
             if site is None:
                 continue
             base = f"{self.list_path.format(org=org_id)}/{site['id']}"
-            if _manages_tree(entry):
+            if _manages_tree(entry) or entry.redirects is not None:
+                # Redirects name sections and site spaces: the structure gives their names.
                 reads.append(self._read(api, site, "_structure", f"{base}/structure"))
+            if entry.redirects is not None:
+                reads.append(read_redirects(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
         await asyncio.gather(*reads)
@@ -219,6 +233,9 @@ class SiteKind(CrudKind):
             if _manages_tree(desired.entry):
                 planner.plan()
             self._plan_reorder(desired, planner, ctx)
+            redirects = plan_redirects(desired, live, ctx)
+            if redirects is not None:
+                planner.actions.append(redirects)  # published once they are written
             self._plan_publish(desired, live, ctx, planner)
         return result
 
@@ -284,6 +301,9 @@ class SiteKind(CrudKind):
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
             entry |= export_tree(tree, names)
+        redirects = export_redirects(resource, live)
+        if redirects:
+            entry["redirects"] = redirects
         return entry
 
     # -- applying ------------------------------------------------------------------------------
@@ -308,7 +328,10 @@ class SiteKind(CrudKind):
             await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        if action.verb == "reorder":
+        if isinstance(action.payload, Redirects):
+            site_id = run.resolve(action.payload.site)
+            await write_redirects(action.payload, self.item_path(run, site_id), run)
+        elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):
             assert isinstance(action.payload, OnSite)

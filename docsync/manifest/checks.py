@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.site_redirects import redirect_problems
 from docsync.manifest.adaptive import check_adaptive_schema
 from docsync.manifest.context import (
     KEY_FIELDS,
@@ -108,6 +109,8 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
         schema_path = (*site_path, "adaptiveSchema")
         for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
             ctx.report(path, message, key=path != schema_path)
+    for path, message in redirect_problems(site, site_path):
+        ctx.report(path, message)
 
 
 def _site_spaces(ctx: CheckContext, container: dict[str, Any], base: Path) -> None:
