@@ -4,6 +4,7 @@ aggregate, cascades, bad bodies and pages; every answer is checked against produ
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +14,7 @@ from starlette.testclient import TestClient
 
 from docsync.emulator.app import EmulatorConfig, create_app
 from docsync.emulator.grants import KINDS
-from tests.emulator_harness import SEED, EmulatorHandle
+from tests.emulator_harness import SEED, EmulatorHandle, start_emulator
 
 ORG = "/v1/orgs/org_acme"
 KINDS_OF_RESOURCE = ("collection", "space", "site")
@@ -291,3 +292,36 @@ def test_cascades_leave_no_grant_rows_and_lists_read_no_whole_table() -> None:
             assert client.delete(target.url).status_code == 205
         with store.transaction() as tx:
             assert tx.rows(list(KINDS)) == []
+
+
+@pytest.fixture(scope="module")
+def production() -> Iterator[EmulatorHandle]:
+    with start_emulator(contract="production") as handle:
+        yield handle
+
+
+@pytest.mark.parametrize("kind", KINDS_OF_RESOURCE)
+def test_production_mode_serves_grants_with_no_conflict_forgiven(
+    production: EmulatorHandle, kind: str
+) -> None:
+    production.reset()
+    with production.client() as client:
+        target = make(client, kind)
+        writers = team(client, "Writers", ["u_lin"])
+        target.invite(role="read", teams=[writers], users=["u_sam"])
+        assert (
+            client.patch(f"{target.grants}/users/u_sam", json={"role": "edit"}).status_code == 204
+        )
+        assert target.listed("users") == {"u_sam": "edit"}
+        assert target.aggregate()["u_sam"] == "edit"
+        assert client.delete(f"{ORG}/teams/{writers}").status_code == 205  # production's delete
+        assert target.listed("teams") == {}
+        assert client.delete(f"{target.grants}/users/u_sam").status_code == 205
+
+
+def test_site_grants_override_content_grants_add(target: Target) -> None:
+    readers = team(target.client, "Readers", ["u_kim"])  # u_kim: create in the organization
+    target.invite(role="read", teams=[readers])
+    assert target.aggregate()["u_kim"] == ("read" if target.kind == "site" else "create")
+    target.invite(role="edit", users=["u_kim"])  # the member's own grant decides on a site
+    assert target.aggregate()["u_kim"] == ("edit" if target.kind == "site" else "create")

@@ -34,6 +34,7 @@ def _seed(users: int) -> dict[str, Any]:
         "users": people,
         "organizations": [{"id": "org_acme", "title": "Acme", "members": members}],
         "teams": teams,
+        "spaces": [{"id": "space1", "organization": "org_acme", "title": "Guides"}],
     }
 
 
@@ -78,7 +79,14 @@ def _rows_read(monkeypatch: pytest.MonkeyPatch, users: int) -> dict[str, int]:
         ("GET", f"{base}/members/u3/teams", None),
         ("PUT", f"{base}/teams", {"title": "New", "members": ["USER4@acme.example"]}),
         ("PUT", f"{base}/teams/team2/members", {"add": ["u7"], "remove": ["u6"]}),
-        ("DELETE", f"{base}/members/u5", None),
+        ("POST", "/v1/spaces/space1/permissions", {"role": "edit", "users": ["u4", "u5"]}),
+        ("POST", "/v1/spaces/space1/permissions", {"role": "read", "teams": ["team1", "team3"]}),
+        ("GET", "/v1/spaces/space1/permissions/users", None),
+        ("GET", "/v1/spaces/space1/permissions/teams", None),
+        ("PATCH", "/v1/spaces/space1/permissions/users/u4", {"role": "admin"}),
+        ("DELETE", "/v1/spaces/space1/permissions/teams/team3", None),
+        ("DELETE", f"{base}/members/u5", None),  # and its grant
+        ("DELETE", f"{base}/teams/team1", None),  # and its grant
     ]
     read: dict[str, int] = {}
     with _client(users) as client:
