@@ -205,6 +205,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput["contract"] = json.dumps(TALLY.counts())
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: `pytest -p no:xdist` must still run
 def pytest_testnodedown(node: Any, error: Any) -> None:
     output = getattr(node, "workeroutput", {}).get("contract")
     if output:
