@@ -4,16 +4,17 @@ item with `destination: null` (production's `intent: live`). Used by the site ki
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from difflib import get_close_matches
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
-from pydantic import model_validator
+from pydantic import field_validator, model_validator
 
 from docsync.api.errors import ApiError
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.entries import Model, Ref, Uri, explained
+from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
@@ -62,12 +63,19 @@ class RedirectEntry(NullChecked, Model):
     """One redirect rule of a site, keyed by `source`; the whole rule is managed (`permanent`
     and `captureWildcard` are false unless written)."""
 
-    source: str = Limits(max_length=512, pattern=SOURCE_PATTERN)
+    source: str = Limits(max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN})
     destination: Destination
     permanent: bool = False
     """Served as 308 (public live traffic) instead of 307."""
     captureWildcard: bool = False
     """Appends what the `*` of the source matched to the destination."""
+
+    @field_validator("source")
+    @classmethod
+    def _source_path(cls, value: str) -> str:
+        if not re.match(SOURCE_PATTERN, value):
+            raise ValueError(f"{value!r} {PATTERN_MESSAGES[SOURCE_PATTERN]}")
+        return value
 
 
 @dataclass

@@ -163,7 +163,7 @@ def _problems(text: str, tmp_path: Path) -> list[str]:
     [
         (
             ["{source: old, destination: {url: 'https://a.example'}}"],
-            "sites[0].redirects[0].source: ",
+            "sites[0].redirects[0].source: 'old' must be a path like '/old-guides'",
         ),
         (
             ["{source: '/a*/b', destination: {url: 'https://a.example'}}"],

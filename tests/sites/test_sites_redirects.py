@@ -181,3 +181,22 @@ def test_redirects_not_written_are_neither_read_nor_touched(
     assert_converged(docsync, manifest)
     assert requests_between(before, emulator.stats())[f"GET {REDIRECTS}"] == 0
     assert len(live_redirects(emulator, "Developer Docs")) == 3
+
+
+def test_a_bulk_upsert_whose_answer_is_lost_is_sent_again_and_converges(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    apply(docsync, write("docs.yaml", HEAD + FIRST))
+    manifest = write("docs.yaml", HEAD + CHANGED)
+    # The bulk upsert's answer is lost after the commit: the same request (a create, changes
+    # and a delete) is sent again, and upserting or deleting twice is doing it once.
+    emulator.set_faults(rules=[{"method": "PUT", "path": "/redirects$", "drop": True, "count": 1}])
+    apply(docsync, manifest)
+    assert emulator.stats()["faults"].get("drop") == 1
+    emulator.set_faults()
+    assert_converged(docsync, manifest)
+    assert [r["source"] for r in live_redirects(emulator, "Developer Docs")] == [
+        "/old-guides/*",
+        "/reference",
+        "/start",
+    ]
