@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
+from docsync.engine.cost import action_requests
 from docsync.kinds.site_redirects import Redirects
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
@@ -138,8 +139,8 @@ def test_1200_redirects_are_3_requests() -> None:
     lines = [
         f'{{source: /p{i}, destination: {{url: "https://acme.example/{i}"}}}}' for i in range(1200)
     ]
-    _, payload = the_action(k.plan(manifest(*lines), live()))
-    assert payload.requests == 3
+    action, payload = the_action(k.plan(manifest(*lines), live()))
+    assert payload.requests == 3 and action_requests(action) == 3
 
 
 def test_a_destination_the_live_site_does_not_have_is_a_located_problem() -> None:

@@ -70,6 +70,13 @@ def test_create_update_resolve_delete(emulator: EmulatorHandle) -> None:
     assert [r["source"] for r in _list(kit, site)["items"]] == ["/v1/*", "/start"]  # newest first
     assert [r["source"] for r in _list(kit, site, orderBy="source")["items"]] == ["/start", "/v1/*"]
     assert [r["source"] for r in _list(kit, site, search="V1")["items"]] == ["/v1/*"]
+    emulator.advance_clock(1)
+    kit.ok(kit.client.patch(f"{url}/{start['id']}", json={"permanent": False}))
+    # the most recently updated first (one never updated: by its creation)
+    assert [r["source"] for r in _list(kit, site, orderBy="updatedAt")["items"]] == [
+        "/start",
+        "/v1/*",
+    ]
     assert kit.client.delete(f"{url}/{start['id']}").status_code == 205
     assert kit.client.delete(f"{url}/{start['id']}").status_code == 204
     missing = kit.client.get(kit.url(site, "redirect"), params={"source": "/start"})
