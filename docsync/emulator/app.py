@@ -31,6 +31,7 @@ ROUTE_MODULES = [
     "translations",
     "sites",
     "sites_redirects",
+    "sites_share_links",
     "permissions",
 ]
 

@@ -28,6 +28,14 @@ from docsync.kinds.site_redirects import (
 )
 from docsync.kinds.site_redirects import read as read_redirects
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
+from docsync.kinds.site_share_links import (
+    ShareLinkEntry,
+    ShareLinks,
+    export_share_links,
+    plan_share_links,
+    write_share_links,
+)
+from docsync.kinds.site_share_links import read as read_share_links
 from docsync.kinds.site_tree import TreePlanner
 
 if TYPE_CHECKING:
@@ -79,6 +87,9 @@ class SiteEntry(Entry):
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
     redirects: list[RedirectEntry] | None = None
     """The site's redirect rules, keyed by source; when written, the exact list."""
+    shareLinks: list[ShareLinkEntry] | None = None
+    """The site's share links, keyed by name; when written, the exact list. Their URLs are
+    secrets docsync never reads into a plan, a log or an export."""
 
 
 SITE = Declaration(
@@ -129,6 +140,7 @@ class SiteKind(CrudKind):
                 reads.append(self._read(api, every, "_structure", f"{base}/structure"))
                 reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
                 reads.append(read_redirects(api, every, base))
+                reads.append(read_share_links(api, every, base))
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
@@ -149,6 +161,8 @@ class SiteKind(CrudKind):
                 reads.append(self._read(api, site, "_structure", f"{base}/structure"))
             if entry.redirects is not None:
                 reads.append(read_redirects(api, site, base))
+            if entry.shareLinks is not None:
+                reads.append(read_share_links(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
         await asyncio.gather(*reads)
@@ -236,6 +250,9 @@ class SiteKind(CrudKind):
             redirects = plan_redirects(desired, live, ctx)
             if redirects is not None:
                 planner.actions.append(redirects)  # published once they are written
+            share_links = plan_share_links(desired, live, ctx)
+            if share_links is not None:
+                planner.actions.append(share_links)
             self._plan_publish(desired, live, ctx, planner)
         return result
 
@@ -304,6 +321,9 @@ class SiteKind(CrudKind):
         redirects = export_redirects(resource, live)
         if redirects:
             entry["redirects"] = redirects
+        share_links = export_share_links(resource)
+        if share_links:
+            entry["shareLinks"] = share_links
         return entry
 
     # -- applying ------------------------------------------------------------------------------
@@ -331,6 +351,9 @@ class SiteKind(CrudKind):
         if isinstance(action.payload, Redirects):
             site_id = run.resolve(action.payload.site)
             await write_redirects(action.payload, self.item_path(run, site_id), run)
+        elif isinstance(action.payload, ShareLinks):
+            site_id = run.resolve(action.payload.site)
+            await write_share_links(action.payload, self.item_path(run, site_id), run)
         elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):

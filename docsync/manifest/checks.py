@@ -6,6 +6,7 @@ from typing import Any
 
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.site_redirects import redirect_problems
+from docsync.kinds.site_share_links import share_link_problems
 from docsync.manifest.adaptive import check_adaptive_schema
 from docsync.manifest.context import (
     KEY_FIELDS,
@@ -110,6 +111,8 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
         for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
             ctx.report(path, message, key=path != schema_path)
     for path, message in redirect_problems(site, site_path):
+        ctx.report(path, message)
+    for path, message in share_link_problems(site, site_path):
         ctx.report(path, message)
 
 

@@ -82,6 +82,7 @@ OWN_BY_MODEL = {
     (SiteEntry, "agentsContext"): "description-only field (not in production)",
     (SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",
     (SiteEntry, "redirects"): "a list reconciled by docsync through PUT .../redirects",
+    (SiteEntry, "shareLinks"): "a list reconciled by docsync through .../share-links",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",

@@ -44,6 +44,9 @@ sites:
         path: guides
         description: "{{ env('SECTION_DESC') }}"
         siteSpaces: [{space: Guides, path: latest}]
+    shareLinks:
+      - {name: Partner preview}
+      - {name: Agency, active: false}
 """
 
 
@@ -99,3 +102,13 @@ def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Pat
         # The secret parts of the URL on their own, too.
     for blob in outputs + files:
         assert b"s3cr3t-p4ss" not in blob
+    # Share links' URLs (and the keys in them) are secrets the API makes: no run shows one.
+    with emulator.client() as client:
+        site = client.get("/v1/orgs/org_acme/sites").json()["items"][0]["id"]
+        links = client.get(f"/v1/orgs/org_acme/sites/{site}/share-links").json()["items"]
+    assert len(links) == 2
+    for link in links:
+        url = link["urls"]["published"]
+        for needle in (url, url.rsplit("/", 1)[1]):
+            for blob in outputs + files:
+                assert needle.encode() not in blob, f"share link URL {url!r} leaked"

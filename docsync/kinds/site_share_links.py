@@ -1,0 +1,179 @@
+"""A site's share links: read as one list per site, compared as a list keyed by `name`, and
+written by one action per site (deletes, then (de)activations, then creates). Used by the site
+kind.
+
+A link's URL carries its secret: whoever holds it reads the site. docsync keeps only a link's
+id, name and `active` from what the API answers, so no URL can reach a plan, a log or an export.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field as Limits
+
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model
+from docsync.core.model import Action, FieldChange
+from docsync.core.nullability import NullChecked
+from docsync.core.payloads import OnSite
+from docsync.core.state import DesiredResource, LiveResource
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+Path = tuple[str | int, ...]
+#: what docsync keeps of a link as the API answers it (never `urls`: they hold the secret)
+KEPT = ("id", "name", "active")
+
+
+class ShareLinkEntry(NullChecked, Model):
+    """One share link of a site, keyed by `name`; active unless written otherwise."""
+
+    name: str = Limits(min_length=1, max_length=50)
+    active: bool = True
+    """An inactive link's URL no longer opens the site; activating it again restores it."""
+
+
+@dataclass
+class ShareLinks(OnSite):
+    """A site's share links to write: new links (`{name, active}`), live links whose `active`
+    changes (`{id, active}`), and the ids of live links to delete."""
+
+    creates: list[dict[str, Any]] | None = None
+    updates: list[dict[str, Any]] | None = None
+    deletes: list[str] | None = None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
+    found = await api.list_all(f"{site_path}/share-links")
+    site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
+
+
+def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
+    if site is None:
+        return None
+    found = site.raw.get("_shareLinks")
+    return None if found is None else list(found)
+
+
+def _shape(link: dict[str, Any]) -> dict[str, Any]:
+    return {"name": str(link.get("name") or ""), "active": bool(link.get("active"))}
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def plan_share_links(
+    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+) -> Action | None:
+    """One update of the site's share links when the written list differs from the live one:
+    links not written are deleted (the list is exact), a changed `active` is patched, a new
+    name is created (and deactivated after, when written inactive)."""
+    written = desired.entry.shareLinks
+    if written is None:
+        return None
+    current = _live(live) or []
+    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for link in current:
+        by_name[_shape(link)["name"]].append(link)
+    base: Path = (*desired.path, "shareLinks")
+    creates: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    kept: set[str] = set()
+    for index, item in enumerate(written):
+        found = by_name.get(item.name, [])
+        if len(found) > 1:
+            ids = ", ".join(str(link["id"]) for link in found)
+            ctx.problem(
+                (*base, index, "name"),
+                f"{desired.address} has {len(found)} share links named {item.name!r} ({ids}): "
+                "rename or delete all but one in the app, so the name says which link it is",
+            )
+            kept.update(str(link["id"]) for link in found)
+            continue
+        if not found:
+            creates.append({"name": item.name, "active": item.active})
+            continue
+        link = found[0]
+        kept.add(str(link["id"]))
+        if bool(link.get("active")) != item.active:
+            updates.append({"id": str(link["id"]), "active": item.active})
+    deletes = [str(link["id"]) for link in current if str(link["id"]) not in kept]
+    if not (creates or updates or deletes):
+        return None
+    before = sorted((_shape(link) for link in current), key=lambda link: link["name"])
+    after = sorted(
+        ({"name": item.name, "active": item.active} for item in written),
+        key=lambda link: link["name"],
+    )
+    action = Action(
+        "update",
+        desired.kind,
+        f"{desired.address}.shareLinks",
+        [FieldChange("shareLinks", before, after)],
+        ctx.where(base),
+        payload=ShareLinks(ref(desired.address), creates, updates, deletes),
+    )
+    if deletes:
+        action.notes.append(
+            f"deletes {len(deletes)} share link(s) the manifest does not list (the list is "
+            "exact): whoever holds their URLs loses access"
+        )
+    return ctx.add(action)
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+async def write_share_links(payload: ShareLinks, site_path: str, run: RunContext) -> None:
+    """Deletes, then (de)activations, then creates, one request each (a link written inactive
+    is created, then deactivated: the API creates links active)."""
+    path = f"{site_path}/share-links"
+    for link_id in payload.deletes or []:
+        await run.api.write("DELETE", f"{path}/{link_id}")
+    for change in payload.updates or []:
+        await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
+    for new in payload.creates or []:
+        made = await run.api.write("POST", path, {"name": new["name"]})
+        if not new["active"] and isinstance(made, dict):
+            await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_share_links(site: LiveResource) -> list[dict[str, Any]] | None:
+    """The site's share links as a manifest writes them; a link without a name cannot be
+    written (a manifest keys links by name) and is left out."""
+    found = _live(site)
+    if found is None:
+        return None
+    return [_shape(link) for link in found if link.get("name")]
+
+
+# -- offline checks --------------------------------------------------------------------------
+
+
+def share_link_problems(site: dict[str, Any], site_path: Path) -> list[tuple[Path, str]]:
+    """What `validate` can tell without the API: two links written with one name."""
+    links = site.get("shareLinks")
+    if not isinstance(links, list):
+        return []
+    problems: list[tuple[Path, str]] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(links):
+        name = item.get("name") if isinstance(item, dict) else None
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            message = f"name {name!r} is also at shareLinks[{seen[name]}]: one link a name"
+            problems.append(((*site_path, "shareLinks", index, "name"), message))
+        seen.setdefault(name, index)
+    return problems
