@@ -32,6 +32,7 @@ ROUTE_MODULES = [
     "sites",
     "sites_redirects",
     "sites_share_links",
+    "sites_publishing_auth",
     "permissions",
 ]
 

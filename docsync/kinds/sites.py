@@ -19,6 +19,14 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.site_children import reorder
+from docsync.kinds.site_publishing_auth import (
+    PublishingAuth,
+    PublishingAuthEntry,
+    export_publishing_auth,
+    plan_publishing_auth,
+    write_publishing_auth,
+)
+from docsync.kinds.site_publishing_auth import read as read_publishing_auth
 from docsync.kinds.site_redirects import (
     RedirectEntry,
     Redirects,
@@ -90,6 +98,8 @@ class SiteEntry(Entry):
     shareLinks: list[ShareLinkEntry] | None = None
     """The site's share links, keyed by name; when written, the exact list. Their URLs are
     secrets docsync never reads into a plan, a log or an export."""
+    publishingAuth: PublishingAuthEntry | None = None
+    """How visitors of a visitor-auth site sign in; only the fields written are managed."""
 
 
 SITE = Declaration(
@@ -141,6 +151,7 @@ class SiteKind(CrudKind):
                 reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
                 reads.append(read_redirects(api, every, base))
                 reads.append(read_share_links(api, every, base))
+                reads.append(read_publishing_auth(api, every, base))
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
@@ -163,6 +174,8 @@ class SiteKind(CrudKind):
                 reads.append(read_redirects(api, site, base))
             if entry.shareLinks is not None:
                 reads.append(read_share_links(api, site, base))
+            if entry.publishingAuth is not None:
+                reads.append(read_publishing_auth(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
         await asyncio.gather(*reads)
@@ -253,6 +266,9 @@ class SiteKind(CrudKind):
             share_links = plan_share_links(desired, live, ctx)
             if share_links is not None:
                 planner.actions.append(share_links)
+            publishing_auth = plan_publishing_auth(desired, live, ctx)
+            if publishing_auth is not None:
+                planner.actions.append(publishing_auth)
             self._plan_publish(desired, live, ctx, planner)
         return result
 
@@ -324,6 +340,9 @@ class SiteKind(CrudKind):
         share_links = export_share_links(resource)
         if share_links:
             entry["shareLinks"] = share_links
+        publishing_auth = export_publishing_auth(resource)
+        if publishing_auth:
+            entry["publishingAuth"] = publishing_auth
         return entry
 
     # -- applying ------------------------------------------------------------------------------
@@ -354,6 +373,9 @@ class SiteKind(CrudKind):
         elif isinstance(action.payload, ShareLinks):
             site_id = run.resolve(action.payload.site)
             await write_share_links(action.payload, self.item_path(run, site_id), run)
+        elif isinstance(action.payload, PublishingAuth):
+            site_id = run.resolve(action.payload.site)
+            await write_publishing_auth(action.payload, self.item_path(run, site_id), run)
         elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):

@@ -83,6 +83,7 @@ OWN_BY_MODEL = {
     (SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",
     (SiteEntry, "redirects"): "a list reconciled by docsync through PUT .../redirects",
     (SiteEntry, "shareLinks"): "a list reconciled by docsync through .../share-links",
+    (SiteEntry, "publishingAuth"): "PATCH .../publishing/auth, only the fields written",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",

@@ -14,6 +14,7 @@ import pytest
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.conftest import TOKEN, reset
 
+ORG = "/v1/orgs/org_acme"
 DOCSYNC = str(Path(sys.executable).parent / "docsync")
 SECRETS = {
     "SAML_CERT": "MIIC-secret-certificate-4f9b2d6e8a1c",
@@ -47,6 +48,10 @@ sites:
     shareLinks:
       - {name: Partner preview}
       - {name: Agency, active: false}
+  - title: Partner Docs
+    visibility: visitor-auth
+    siteSpaces: [{space: Guides, path: partners}]
+    publishingAuth: {backend: custom, fallbackURL: "https://acme.example/login"}
 """
 
 
@@ -102,13 +107,15 @@ def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Pat
         # The secret parts of the URL on their own, too.
     for blob in outputs + files:
         assert b"s3cr3t-p4ss" not in blob
-    # Share links' URLs (and the keys in them) are secrets the API makes: no run shows one.
+    # Share links' URLs (and the keys in them) and the private key of a visitor-auth site are
+    # secrets the API makes: no run shows one.
     with emulator.client() as client:
-        site = client.get("/v1/orgs/org_acme/sites").json()["items"][0]["id"]
-        links = client.get(f"/v1/orgs/org_acme/sites/{site}/share-links").json()["items"]
+        sites = {s["title"]: s["id"] for s in client.get(f"{ORG}/sites").json()["items"]}
+        docs, partners = (f"{ORG}/sites/{sites[t]}" for t in ("Developer Docs", "Partner Docs"))
+        links = client.get(f"{docs}/share-links").json()["items"]
+        key = client.get(f"{partners}/publishing/auth").json()["privateKey"]
     assert len(links) == 2
-    for link in links:
-        url = link["urls"]["published"]
-        for needle in (url, url.rsplit("/", 1)[1]):
-            for blob in outputs + files:
-                assert needle.encode() not in blob, f"share link URL {url!r} leaked"
+    urls = [link["urls"]["published"] for link in links]
+    for needle in [*urls, *(url.rsplit("/", 1)[1] for url in urls), key]:
+        for blob in outputs + files:
+            assert needle.encode() not in blob, f"{needle!r} leaked"

@@ -1,0 +1,121 @@
+"""A visitor-auth site's publishing auth: the backend and the fallback and logout URLs, only the
+fields written managed, written by one PATCH per site. Used by the site kind.
+
+The API answers the site's private key (which signs visitors' tokens) with every read and
+write: docsync keeps none of it, and never asks for a new one (regenerating would lock out every
+visitor until the backend is given the new key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model, Uri
+from docsync.core.model import Action, FieldChange
+from docsync.core.nullability import NULL, NullChecked
+from docsync.core.payloads import OnSite
+from docsync.core.state import DesiredResource, LiveResource
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+#: what docsync keeps of the API's answer (never `privateKey`)
+KEPT = ("backend", "fallbackURL", "logoutURL")
+VISITOR_AUTH = "visitor-auth"
+
+
+class PublishingAuthEntry(NullChecked, Model):
+    """How visitors of a visitor-auth site sign in; only the fields written are managed."""
+
+    backend: Literal["custom", "integration"] | None = None
+    """`custom` (your own backend signs visitors' tokens) or `integration` (an installed one)."""
+    fallbackURL: Annotated[Uri | None, NULL] = None
+    """Where a visitor without a valid token is sent; null unsets it."""
+    logoutURL: Annotated[Uri | None, NULL] = None
+    """Where the site's log-out sends visitors; null unsets it."""
+
+
+@dataclass
+class PublishingAuth(OnSite):
+    """The PATCH body: `backend` (which the API requires) and the URLs that change."""
+
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    """The site's publishing auth into `site["_publishingAuth"]`, without its private key; not
+    read (the API refuses it) for a site that is not visitor-auth."""
+    if site.get("visibility") != VISITOR_AUTH:
+        return
+    found = await api.get(f"{site_path}/publishing/auth")
+    site["_publishingAuth"] = {k: found.get(k) for k in KEPT} if isinstance(found, dict) else {}
+
+
+def _live(site: LiveResource | None) -> dict[str, Any] | None:
+    found = site.raw.get("_publishingAuth") if site is not None else None
+    return dict(found) if isinstance(found, dict) else None
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def plan_publishing_auth(
+    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+) -> Action | None:
+    """One PATCH when a written field differs from the live one, after the site's own actions
+    (a visibility changed to visitor-auth comes first)."""
+    written = desired.entry.publishingAuth
+    if written is None:
+        return None
+    path = (*desired.path, "publishingAuth")
+    visibility = desired.entry.visibility or (live.raw.get("visibility") if live else None)
+    if visibility != VISITOR_AUTH:
+        ctx.problem(
+            path,
+            f"publishingAuth applies to visitor-auth sites, and {desired.address} is "
+            f"{visibility or 'public'}: write `visibility: visitor-auth`, or leave "
+            "publishingAuth out",
+        )
+        return None
+    current = _live(live) or {}
+    names = [name for name in KEPT if name in written.model_fields_set]
+    wanted = {name: getattr(written, name) for name in names}
+    changed = {name: value for name, value in wanted.items() if current.get(name) != value}
+    if not changed:
+        return None
+    body = {"backend": wanted.get("backend") or current.get("backend") or "custom", **changed}
+    mine = [a.key for a in ctx.actions_at[desired.address]]
+    action = Action(
+        "update",
+        desired.kind,
+        f"{desired.address}.publishingAuth",
+        [FieldChange("publishingAuth", {n: current.get(n) for n in changed}, dict(changed))],
+        ctx.where(path),
+        payload=PublishingAuth(ref(desired.address), body),
+        depends_on=mine,
+    )
+    return ctx.add(action)
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+async def write_publishing_auth(payload: PublishingAuth, site_path: str, run: RunContext) -> None:
+    """One PATCH; the answer (with the private key) is dropped unread."""
+    await run.api.write("PATCH", f"{site_path}/publishing/auth", payload.body)
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_publishing_auth(site: LiveResource) -> dict[str, Any] | None:
+    """The backend and the URLs that are set, as a manifest writes them."""
+    found = _live(site)
+    if not found:
+        return None
+    return {name: found[name] for name in KEPT if found.get(name)}
