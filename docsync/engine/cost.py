@@ -4,9 +4,9 @@ rate-limit windows before anything is sent.
 Each action costs the requests the API needs for it: one write, none for the site space its
 section's create makes, one more for fields a create body cannot carry (a site space's `path`,
 unless the API happens to generate the same), the moves of a reorder (plus a structure read
-where the API decides where new items go), a bulk upsert per 500 of a site's redirects. It is
-an estimate: an update that touches several endpoints of a resource (a team's title and
-members) costs one per endpoint.
+where the API decides where new items go), a bulk upsert per 500 of a site's redirects, an
+invite per role and a request per changed or removed grant. It is an estimate: an update that
+touches several endpoints of a resource (a team's title and members) costs one per endpoint.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import ChildChange
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.grants import Grants
 from docsync.kinds.site_redirects import Redirects
 
 
 def action_requests(action: Action) -> int:
     """The requests the API needs to carry out one action."""
-    if isinstance(action.payload, Redirects):
+    if isinstance(action.payload, Redirects | Grants):
         return action.payload.requests
     if action.verb == "reorder":
         checked = 1 if any("checks the order" in note for note in action.notes) else 0

@@ -107,6 +107,7 @@ async def read_live(
     else:
         direct = {k.name for k in kinds if k.wanted(manifest, set())}
         direct |= _holders(kinds, manifest)
+        direct |= {name for k in kinds if k.name in direct for name in k.reads(manifest)}
     needed = direct | _referenced(kinds, direct)
     wanted = [k for k in kinds if k.name in needed]
     watch = watch or ReadWatch()

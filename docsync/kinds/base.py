@@ -98,6 +98,11 @@ class Kind:
             or (self.name in referenced)
         )
 
+    def reads(self, manifest: Manifest) -> set[str]:
+        """Kinds this one's written entries name beyond its declaration (a grant's teams and
+        members): read with it, only when written."""
+        return set()
+
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must read its live state")
 

@@ -3,7 +3,7 @@ unique only among siblings."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
@@ -13,7 +13,12 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.model import address
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Path
+from docsync.kinds.base import Path
+from docsync.kinds.grants import GrantedKind, Permissions
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
 
 
 class CollectionEntry(Entry):
@@ -24,6 +29,8 @@ class CollectionEntry(Entry):
     defaultLevel: Annotated[DefaultLevel | None, NULL] = None
     parent: Annotated[Ref | None, NULL] = None
     """The parent collection by title (or id); null: top level."""
+    permissions: Permissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type."""
 
 
 COLLECTION = Declaration(
@@ -66,9 +73,15 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
     return paths
 
 
-class CollectionKind(CrudKind):
+class CollectionKind(GrantedKind):
     declaration = COLLECTION
     list_path = "/v1/orgs/{org}/collections"
+    resource_path = "/v1/collections/{id}"
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+        collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
+        await self.read_grants(api, org_id, manifest, collections)
+        return collections
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         paths = title_paths(raw)

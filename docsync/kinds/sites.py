@@ -17,7 +17,8 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.grants import GrantedKind, Permissions
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_publishing_auth import (
     PublishingAuth,
@@ -93,6 +94,8 @@ class SiteEntry(Entry):
     adaptiveContent: AdaptiveContent | None = None
     adaptiveSchema: dict[str, Any] | None = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
+    permissions: Permissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type."""
     redirects: list[RedirectEntry] | None = None
     """The site's redirect rules, keyed by source; when written, the exact list."""
     shareLinks: list[ShareLinkEntry] | None = None
@@ -134,9 +137,10 @@ def _manages_tree(entry: Any) -> bool:
     )
 
 
-class SiteKind(CrudKind):
+class SiteKind(GrantedKind):
     declaration = SITE
     list_path = "/v1/orgs/{org}/sites"
+    resource_path = "/v1/orgs/{org}/sites/{id}"
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
@@ -178,6 +182,7 @@ class SiteKind(CrudKind):
                 reads.append(read_publishing_auth(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
+        reads.append(self.read_grants(api, org_id, manifest, sites))
         await asyncio.gather(*reads)
         return sites
 

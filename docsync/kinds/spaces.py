@@ -16,7 +16,8 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, Path, fields_of
+from docsync.kinds.base import Path, fields_of
+from docsync.kinds.grants import GrantedKind, Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -32,6 +33,8 @@ class SpaceEntry(Entry):
     """The collection by title (or id); null: top level."""
     editMode: Literal["live", "locked"] | None = None
     defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    permissions: Permissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type."""
 
 
 SPACE = Declaration(
@@ -61,9 +64,10 @@ SPACE = Declaration(
 )
 
 
-class SpaceKind(CrudKind):
+class SpaceKind(GrantedKind):
     declaration = SPACE
     list_path = "/v1/orgs/{org}/spaces"
+    resource_path = "/v1/spaces/{id}"
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
@@ -80,7 +84,9 @@ class SpaceKind(CrudKind):
             return found if found.get("deletedAt") else None
 
         binned = await asyncio.gather(*(read(space_id) for space_id in pinned))
-        return spaces + [s for s in binned if s is not None]
+        found = spaces + [s for s in binned if s is not None]
+        await self.read_grants(api, org_id, manifest, found)
+        return found
 
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
         collection = live.address_of("collection", raw.get("parent"))

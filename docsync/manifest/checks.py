@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.grants import grant_problems
 from docsync.kinds.site_redirects import redirect_problems
 from docsync.kinds.site_share_links import share_link_problems
 from docsync.manifest.adaptive import check_adaptive_schema
@@ -35,6 +36,10 @@ def run_checks(ctx: CheckContext) -> None:
         _check_site(ctx, site_path, site)
     for team_path, team in entries(ctx.data, "teams", ()):
         _check_team_members(ctx, team_path, team)
+    for section in ("collections", "spaces", "sites"):
+        for path, entry in entries(ctx.data, section, ()):
+            for where, message in grant_problems(ctx.data, path, entry):
+                ctx.report(where, message)
     for path, entry in entries(ctx.data, "openapi", ()):
         if not is_absent(entry) and "source" not in entry:
             ctx.report(path, "an OpenAPI spec needs 'source': {url: ...} or {text: ...}")

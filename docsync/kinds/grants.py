@@ -1,0 +1,462 @@
+"""Who can read and edit a collection, space or site: its direct grants to teams and members,
+read only for entries that write `permissions`, compared as one map per principal type, and
+written by one action per resource (`collection["Developers"].permissions`): one invite per
+role for new grants (the invite body takes many teams or users), a PATCH per changed role, a
+DELETE per grant the manifest does not list. Used by the collection, space and site kinds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docsync.api.errors import NotFound
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model, Role
+from docsync.core.lockout import Lockout
+from docsync.core.model import Action, FieldChange
+from docsync.core.nullability import NullChecked
+from docsync.core.payloads import Payload
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import CrudKind, ExportNames
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+Path = tuple[str | int, ...]
+Problem = tuple[Path, str]
+#: what a live id looks like: a name of that shape is left for the plan to find
+_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+#: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
+PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
+#: roles from the most access to the least: a move down this list lowers access
+RANKS = ("admin", "create", "review", "edit", "comment", "read")
+
+
+class Permissions(NullChecked, Model):
+    """The direct grants on a resource: teams by title (or id), members by email (or user id).
+    A principal type written is exact (grants not listed are removed; `{}` removes them all);
+    one not written is not managed."""
+
+    teams: dict[str, Role] | None = None
+    members: dict[str, Role] | None = None
+
+
+@dataclass
+class Invite(Payload):
+    """One invite request: a role for many teams (ids or `$ref` placeholders) and users."""
+
+    role: str
+    teams: list[Any] = field(default_factory=list)
+    users: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Grants(Payload):
+    """A resource's grants to write: invites per role, role changes and removals, each change
+    and removal as (`teams` or `users`, live id[, role])."""
+
+    resource: Any = None
+    invites: list[Invite] = field(default_factory=list)
+    changes: list[tuple[str, str, str]] = field(default_factory=list)
+    removals: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def requests(self) -> int:
+        return len(self.invites) + len(self.changes) + len(self.removals)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def managed(entries: Sequence[Any], items: Sequence[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """(live item, written permissions) of the entries that write `permissions`: an entry's
+    pinned id, else the items with its title (a title repeated in other parents reads them all;
+    the planner picks the one the entry is)."""
+    out = []
+    for entry in entries:
+        written = getattr(entry, "permissions", None)
+        if written is None or entry.state == "absent":
+            continue
+        for item in items:
+            if (item["id"] == entry.id) if entry.id else (item.get("title") == entry.title):
+                out.append((item, written))
+    return out
+
+
+async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[str]) -> None:
+    """The direct grants of one resource into `item["_grants"]`, one list per principal type
+    in `which`; a resource the API no longer serves (a space in the bin) has none."""
+    names = list(which)
+
+    async def one(name: str) -> list[dict[str, Any]]:
+        try:
+            return await api.list_all(f"{path}/permissions/{PRINCIPALS[name][0]}")
+        except NotFound:
+            return []
+
+    found = await asyncio.gather(*(one(name) for name in names))
+    item["_grants"] = dict(zip(names, found, strict=True))
+
+
+async def read_managed(
+    api: ApiClient, entries: Sequence[Any] | None, items: Sequence[dict[str, Any]], path: Any
+) -> None:
+    """Every list a plan needs (`entries` None: export, every resource's every grant), all
+    concurrent; `path(item)` is the resource's path."""
+    if entries is None:
+        chosen = [(item, list(PRINCIPALS)) for item in items]
+    else:
+        chosen = [
+            (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
+            for item, written in managed(entries, items)
+        ]
+    await asyncio.gather(*(read(api, item, path(item), which) for item, which in chosen))
+
+
+# -- comparing -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Grant:
+    """One grant as compared: who (by the name a manifest uses), the role, and how the API
+    names the principal (a live id, or a `$ref` placeholder of a team made in this apply)."""
+
+    name: str
+    role: str
+    wire: Any
+
+
+def _team_name(ident: str, ctx: PlanContext) -> str:
+    found = ctx.live.by_id.get(("team", ident)) or ctx.desired.by_address.get(ident)
+    return found.name if found is not None else ident
+
+
+def _live_side(raw: list[dict[str, Any]], name: str, live: LiveState) -> dict[str, _Grant]:
+    """The live grants of one principal type by identity (the principal's live id)."""
+    out: dict[str, _Grant] = {}
+    for item in raw:
+        role = str(item.get("permission"))
+        if name == "teams":
+            team = item.get("team") or {}
+            ident = str(team.get("id"))
+            found = live.by_id.get(("team", ident))
+            out[ident] = _Grant(found.name if found else str(team.get("title", ident)), role, ident)
+        else:
+            user = item.get("user") or {}
+            ident = str(user.get("id"))
+            member = live.by_id.get(("member", ident))
+            shown = member.key if member else str(user.get("email") or ident)
+            out[ident] = _Grant(shown, role, ident)
+    return out
+
+
+def _desired_side(
+    written: dict[str, str], name: str, path: Path, ctx: PlanContext
+) -> dict[str, _Grant]:
+    """The written grants by identity: a team's live id (its address for one made in this
+    apply), a member's user id; a name that resolves to nothing is a located problem."""
+    from docsync.kinds.members import find_member
+
+    out: dict[str, _Grant] = {}
+    for principal, role in written.items():
+        where: Path = (*path, name, principal)
+        if name == "teams":
+            team = ctx.resolve("team", principal, where)
+            if team is None:
+                continue
+            ident = ctx.live_id_of(team) or team
+            wire = ident if ident != team else ref(team)
+            grant = _Grant(_team_name(ident, ctx), role, wire)
+        else:
+            member = find_member(principal, ctx)
+            if member is None:
+                ctx.problem(
+                    where,
+                    f"{principal} is not a member of the organization: only members can be "
+                    "granted access (invite them to the organization first)",
+                )
+                continue
+            ident = member.id
+            grant = _Grant(member.key, role, ident)
+        if ident in out:
+            ctx.problem(where, f"names the same {name[:-1]} as {out[ident].name!r}")
+            continue
+        out[ident] = grant
+    return out
+
+
+def lower(before: str, after: str | None) -> bool:
+    """Whether moving from role `before` to `after` (None: no grant) takes access away."""
+    return after is None or RANKS.index(after) > RANKS.index(before)
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def plan_grants(
+    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+) -> Action | None:
+    """One update of the resource's grants when the written ones differ from the live ones."""
+    written = getattr(desired.entry, "permissions", None)
+    if written is None or desired.absent:
+        return None
+    read = (live.raw.get("_grants") if live is not None else None) or {}
+    base: Path = (*desired.path, "permissions")
+    invites: dict[str, Invite] = {}
+    payload = Grants(ref(desired.address))
+    changes: list[FieldChange] = []
+    narrowed: list[str] = []
+    for name, (wire, _kind) in PRINCIPALS.items():
+        wanted = getattr(written, name)
+        if wanted is None:
+            continue
+        have = _live_side(read.get(name) or [], name, ctx.live)
+        want = _desired_side(wanted, name, base, ctx)
+        for ident, grant in want.items():
+            now = have.get(ident)
+            if now is None:
+                invite = invites.setdefault(grant.role, Invite(grant.role))
+                getattr(invite, wire).append(grant.wire)
+            elif now.role != grant.role:
+                payload.changes.append((wire, ident, grant.role))
+                if lower(now.role, grant.role):
+                    narrowed.append(f"{name}[{json.dumps(grant.name)}]: {now.role} -> {grant.role}")
+        for ident, grant in have.items():
+            if ident not in want:
+                payload.removals.append((wire, ident))
+                narrowed.append(f"{name}[{json.dumps(grant.name)}]: {grant.role} -> no access")
+        before = {g.name: g.role for g in have.values()}
+        after = {g.name: g.role for g in want.values()}
+        if before != after:
+            changes.append(FieldChange(name, before, after))
+    payload.invites = [invites[role] for role in RANKS if role in invites]
+    if not payload.requests:
+        return None
+    action = Action(
+        "update",
+        desired.kind,
+        f"{desired.address}.permissions",
+        changes,
+        ctx.where(base),
+        payload=payload,
+    )
+    if narrowed:
+        action.notes.append("AUDIENCE CHANGE: lowers or removes access: " + "; ".join(narrowed))
+        action.audience_change = True
+    return ctx.add(action)
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+async def write_grants(payload: Grants, path: str, run: RunContext) -> None:
+    """Invites (one per role), role changes and removals under `path`/permissions, concurrent:
+    each request touches one principal, so their order does not matter."""
+    base = f"{path}/permissions"
+    writes = []
+    for invite in payload.invites:
+        body: dict[str, Any] = {"role": invite.role}
+        if invite.teams:
+            body["teams"] = run.resolve(invite.teams)
+        if invite.users:
+            body["users"] = invite.users
+        # An invite sets the role of whom it names: sending it twice does what once does.
+        writes.append(run.api.write("POST", base, body, idempotent=True))
+    for wire, ident, role in payload.changes:
+        writes.append(run.api.write("PATCH", f"{base}/{wire}/{ident}", {"role": role}))
+    for wire, ident in payload.removals:
+        writes.append(run.api.write("DELETE", f"{base}/{wire}/{ident}"))
+    await asyncio.gather(*writes)
+
+
+# -- safety rails ----------------------------------------------------------------------------
+
+
+def lockout(action: Action, guard: Lockout) -> None:
+    """A removal of the token's own user's direct grant, or of a team it belongs to (when the
+    team's members were read) while no other grant of the plan keeps it on the resource."""
+    payload = action.payload
+    if not isinstance(payload, Grants) or not payload.removals:
+        return
+    if guard.me is None:
+        if guard.live.me is None and any(wire == "users" for wire, _ in payload.removals):
+            guard.problems.append(
+                f"{action.address}: the API did not say who the API token's user is "
+                "(GET /v1/user), so a grant this plan removes could be that user's"
+            )
+        return
+    me = guard.me.id
+    teams = {ident for wire, ident in payload.removals if wire == "teams"}
+    mine = {ident for ident in teams if me in _team_members(ident, guard.live)}
+    if ("users", me) in payload.removals:
+        what = "the API token's own user's grant"
+    elif mine and not _kept(payload, me, mine, guard.live):
+        what = "the grant of a team the API token's user is in"
+    else:
+        return
+    guard.problems.append(f"{action.address}: removes {what}, which may take its access away")
+
+
+def _team_members(team_id: str, live: LiveState) -> set[str]:
+    team = live.by_id.get(("team", team_id))
+    members = team.raw.get("_members") if team is not None else None
+    return {str((m.get("organization") or {}).get("id")) for m in members or []}
+
+
+def _kept(payload: Grants, me: str, removed: set[str], live: LiveState) -> bool:
+    """Whether the plan leaves the token's user a grant on the resource: its own, or that of a
+    team it is in which keeps or gets one."""
+    resource = live.by_address.get((payload.resource or {}).get("$ref", ""))
+    read = (resource.raw.get("_grants") if resource is not None else None) or {}
+    users = {str((g.get("user") or {}).get("id")) for g in read.get("members") or []}
+    users |= {user for invite in payload.invites for user in invite.users}
+    if me in users:
+        return True
+    teams = {str((g.get("team") or {}).get("id")) for g in read.get("teams") or []}
+    teams |= {t for invite in payload.invites for t in invite.teams if isinstance(t, str)}
+    return any(me in _team_members(team, live) for team in teams - removed)
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_grants(
+    resource: LiveResource, live: LiveState, names: ExportNames
+) -> dict[str, Any] | None:
+    """The resource's direct grants as a manifest writes them (None: it has none); a team by
+    the name export gives it elsewhere (its id when its title is not unique)."""
+    read = resource.raw.get("_grants")
+    if not read:
+        return None
+    out = {}
+    for name in PRINCIPALS:
+        have = _live_side(read.get(name) or [], name, live)
+        if name == "teams":
+            for ident, grant in have.items():
+                team = live.by_id.get(("team", ident))
+                grant.name = names.name(team.address) if team is not None else ident
+        if have:
+            out[name] = {g.name: g.role for g in sorted(have.values(), key=lambda g: g.name)}
+    return out or None
+
+
+# -- offline checks --------------------------------------------------------------------------
+
+
+def grant_problems(data: dict[str, Any], path: Path, entry: dict[str, Any]) -> list[Problem]:
+    """What `validate` can tell without the API about one entry's grants: teams the manifest
+    does not list (when it lists teams) that do not look like ids, members it deletes, and one
+    principal written twice (a team by title and id aside, which only the plan can tell)."""
+    written = entry.get("permissions")
+    if not isinstance(written, dict):
+        return []
+    base: Path = (*path, "permissions")
+    problems: list[Problem] = []
+    problems += _team_problems(data, written.get("teams"), (*base, "teams"))
+    problems += _member_problems(data, written.get("members"), (*base, "members"))
+    return problems
+
+
+def _listed(data: dict[str, Any], section: str, key: str) -> dict[str, dict[str, Any]] | None:
+    entries = data.get(section)
+    if not isinstance(entries, list):
+        return None
+    return {str(e[key]): e for e in entries if isinstance(e, dict) and isinstance(e.get(key), str)}
+
+
+def _team_problems(data: dict[str, Any], teams: Any, path: Path) -> list[Problem]:
+    listed = _listed(data, "teams", "title")
+    if not isinstance(teams, dict) or listed is None:
+        return []  # no teams written: only the live organization can tell
+    ids = {str(e["id"]) for e in listed.values() if isinstance(e.get("id"), str)}
+    problems: list[Problem] = []
+    for name in teams:
+        team = listed.get(name)
+        if team is not None and team.get("state") == "absent":
+            problems.append(((*path, name), f"team {name!r} is deleted by this manifest"))
+        elif team is None and name not in ids and not _ID.match(name):
+            close = get_close_matches(name, list(listed), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            message = f"names no team of this manifest and is not an id{hint}"
+            problems.append(((*path, name), message))
+    return problems
+
+
+def _member_problems(data: dict[str, Any], members: Any, path: Path) -> list[Problem]:
+    if not isinstance(members, dict):
+        return []
+    listed = {k.casefold(): e for k, e in (_listed(data, "members", "email") or {}).items()}
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for name in members:
+        folded = name.casefold()
+        if folded in seen:
+            message = f"is {seen[folded]!r} again (emails are compared without case)"
+            problems.append(((*path, name), message))
+        seen.setdefault(folded, name)
+        if (listed.get(folded) or {}).get("state") == "absent":
+            problems.append(((*path, name), f"member {name!r} is removed by this manifest"))
+    return problems
+
+
+# -- the kinds that hold grants --------------------------------------------------------------
+
+
+class GrantedKind(CrudKind):
+    """A kind whose resources carry grants (collections, spaces, sites): what each of them adds
+    to reading, planning, applying, exporting and the safety rails. Declares no kind itself."""
+
+    #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
+    resource_path: ClassVar[str] = ""
+
+    def reads(self, manifest: Manifest) -> set[str]:
+        entries = getattr(manifest, self.section, None) or []
+        written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
+        return {
+            kind
+            for name, (_wire, kind) in PRINCIPALS.items()
+            if any(getattr(w, name) is not None for w in written)
+        }
+
+    async def read_grants(
+        self, api: ApiClient, org_id: str, manifest: Manifest | None, items: list[dict[str, Any]]
+    ) -> None:
+        entries = None if manifest is None else getattr(manifest, self.section)
+        await read_managed(
+            api, entries, items, lambda item: self.resource_path.format(org=org_id, id=item["id"])
+        )
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
+        for desired, live in result.entries if result else []:
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_grants(desired, None if replaced else live, ctx)
+        return result
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        if isinstance(action.payload, Grants):
+            resource = run.resolve(action.payload.resource)
+            path = self.resource_path.format(org=run.org_id, id=resource)
+            await write_grants(action.payload, path, run)
+        else:
+            await super().execute(action, run)
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        lockout(action, guard)
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry = super().export_entry(resource, live, names)
+        grants = export_grants(resource, live, names)
+        if grants:
+            entry["permissions"] = grants
+        return entry

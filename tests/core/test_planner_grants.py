@@ -1,0 +1,165 @@
+"""Grants planned without HTTP: one action per resource, exact per principal type written,
+invites grouped by role, placeholders for what the apply creates, lowered access flagged, and
+what `validate` finds offline."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docsync.core.errors import PlanProblems
+from docsync.core.lockout import Lockout
+from docsync.kinds.grants import Grants, Invite, lockout
+from docsync.manifest import ManifestError, load_manifests
+from tests.core import plankit as k
+
+TEAMS = [{"id": "t1", "title": "Writers"}, {"id": "t2", "title": "Platform"}]
+MEMBERS = [
+    {"id": "u1", "role": "admin", "user": {"id": "u1", "email": "ada@acme.example"}},
+    {"id": "u2", "role": "edit", "user": {"id": "u2", "email": "lin@acme.example"}},
+]
+
+
+def team(ident: str, title: str, role: str) -> dict[str, Any]:
+    return {"permission": role, "team": {"id": ident, "title": title}}
+
+
+def user(ident: str, email: str, role: str) -> dict[str, Any]:
+    return {"permission": role, "user": {"id": ident, "email": email}}
+
+
+def live(**grants: list[dict[str, Any]]) -> dict[str, Any]:
+    collection = {"id": "c1", "title": "Developers", "_grants": grants}
+    return {"team": TEAMS, "member": MEMBERS, "collection": [collection]}
+
+
+def manifest(permissions: str, extra: str = "") -> str:
+    return f"collections:\n  - title: Developers\n    permissions: {permissions}\n{extra}"
+
+
+def the_action(plan: Any) -> tuple[Any, Grants]:
+    [action] = [a for a in plan.actions if a.address.endswith(".permissions")]
+    assert action.verb == "update" and isinstance(action.payload, Grants)
+    return action, action.payload
+
+
+def test_only_what_differs_is_written_one_invite_per_role() -> None:
+    plan = k.plan(
+        manifest("{teams: {Writers: edit, Platform: admin}, members: {ada@acme.example: read}}"),
+        live(
+            teams=[team("t1", "Writers", "read")], members=[user("u2", "lin@acme.example", "edit")]
+        ),
+    )
+    action, payload = the_action(plan)
+    assert action.address == 'collection["Developers"].permissions'
+    assert payload.invites == [Invite("admin", teams=["t2"]), Invite("read", users=["u1"])]
+    assert payload.changes == [("teams", "t1", "edit")]
+    assert payload.removals == [("users", "u2")]
+    teams, members = action.changes
+    assert (teams.before, teams.after) == (
+        {"Writers": "read"},
+        {"Writers": "edit", "Platform": "admin"},
+    )
+    assert (members.before, members.after) == (
+        {"lin@acme.example": "edit"},
+        {"ada@acme.example": "read"},
+    )
+    assert action.audience_change  # lin loses access
+    assert payload.requests == 4
+
+
+def test_same_grants_plan_nothing_and_an_unwritten_type_is_not_managed() -> None:
+    plan = k.plan(
+        manifest("{teams: {Writers: read}}"),
+        live(teams=[team("t1", "Writers", "read")]),
+    )
+    assert plan.actions == []
+
+
+def test_a_raised_role_is_not_an_audience_change_and_a_lowered_one_is() -> None:
+    raised, _ = the_action(
+        k.plan(manifest("{teams: {Writers: admin}}"), live(teams=[team("t1", "Writers", "read")]))
+    )
+    lowered, _ = the_action(
+        k.plan(manifest("{teams: {Writers: read}}"), live(teams=[team("t1", "Writers", "admin")]))
+    )
+    assert not raised.audience_change
+    assert lowered.audience_change
+    assert 'teams["Writers"]: admin -> read' in lowered.notes[0]
+
+
+def test_an_empty_mapping_removes_every_grant_of_its_type() -> None:
+    _, payload = the_action(
+        k.plan(
+            manifest("{members: {}}"),
+            live(members=[user("u1", "ada@acme.example", "admin")], teams=[]),
+        )
+    )
+    assert payload.removals == [("users", "u1")] and not payload.invites
+
+
+def test_new_resources_and_teams_are_placeholders_the_action_waits_for() -> None:
+    plan = k.plan(
+        "teams:\n  - title: Support\n"
+        "collections:\n  - title: Partners\n    permissions: {teams: {Support: read}}\n",
+        {"team": TEAMS, "member": MEMBERS, "collection": []},
+    )
+    action, payload = the_action(plan)
+    assert payload.resource == {"$ref": 'collection["Partners"]'}
+    assert payload.invites == [Invite("read", teams=[{"$ref": 'team["Support"]'}])]
+    assert set(action.depends_on) == {'create collection["Partners"]', 'create team["Support"]'}
+
+
+def test_unknown_team_and_member_are_located_problems() -> None:
+    with pytest.raises(PlanProblems) as raised:
+        k.plan(
+            manifest("{teams: {Writer: read}, members: {olga@other.example: read}}"),
+            live(teams=[], members=[]),
+        )
+    text = str(raised.value)
+    assert "no team 'Writer'" in text and "did you mean 'Writers'?" in text
+    assert "olga@other.example is not a member of the organization" in text
+
+
+def _guard(plan_live: dict[str, Any], me: str) -> Lockout:
+    state = k.live_state(plan_live)
+    state.me = me
+    return Lockout.of(state)
+
+
+def test_removing_the_tokens_own_grant_is_a_lockout() -> None:
+    items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
+    action, _ = the_action(k.plan(manifest("{members: {}}"), items))
+    guard = _guard(items, "u1")
+    lockout(action, guard)
+    assert guard.problems and "own user's grant" in guard.problems[0]
+    other = _guard(items, "u2")
+    lockout(action, other)
+    assert other.problems == []
+
+
+def test_validate_checks_team_names_roles_and_members_offline(tmp_path: Path) -> None:
+    text = textwrap.dedent(
+        """\
+        organization: org_acme
+        teams:
+          - title: Tech Writers
+        members:
+          - {email: old@acme.example, state: absent}
+        collections:
+          - title: Developers
+            permissions:
+              teams: {Tech Writerz: edit}
+              members: {old@acme.example: read, lin@acme.example: raed}
+        """
+    )
+    (tmp_path / "m.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError) as raised:
+        load_manifests([tmp_path / "m.yaml"])
+    problems = str(raised.value)
+    assert "did you mean 'Tech Writers'?" in problems
+    assert "member 'old@acme.example' is removed by this manifest" in problems
+    assert "permissions.members.lin@acme.example" in problems

@@ -1,0 +1,209 @@
+"""Access as code end to end against the emulator: grants on two collections, a space and a
+site apply, converge and equal the manifest exactly; a changed manifest (a role raised, a team
+removed, all member grants removed) converges in one apply; export then plan is empty; grants
+are read only where written, one list per resource and principal type."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.kit import (
+    ORG,
+    Docsync,
+    EmulatorHandle,
+    Write,
+    apply,
+    assert_converged,
+    id_of,
+    listed,
+    requests_between,
+)
+
+HEAD = """\
+organization: org_acme
+teams:
+  - {title: Writers}
+  - {title: Platform}
+  - {title: Support}
+collections:
+  - title: Developers
+    permissions:
+      teams: {Writers: read, Platform: admin}
+      members: {lin@acme.example: edit, sam@acme.example: comment}
+  - title: Partners
+    permissions:
+      teams: {Support: read}
+spaces:
+  - title: Guides
+    collection: Developers
+    permissions:
+      teams: {Writers: edit}
+      members: {kim@acme.example: review}
+sites:
+  - title: Developer Docs
+    permissions:
+      teams: {Support: read, Writers: edit}
+      members: {sam@acme.example: read}
+"""
+#: the role of Writers raised on Developers, Platform's grant removed, every member grant gone
+CHANGED = (
+    HEAD.replace("teams: {Writers: read, Platform: admin}", "teams: {Writers: edit}")
+    .replace("members: {lin@acme.example: edit, sam@acme.example: comment}", "members: {}")
+    .replace("members: {kim@acme.example: review}", "members: {}")
+    .replace("members: {sam@acme.example: read}", "members: {}")
+)
+
+
+def grants(emulator: EmulatorHandle, path: str) -> dict[str, dict[str, str]]:
+    """A resource's direct grants as the API holds them: team titles and member emails."""
+    teams = {g["team"]["title"]: g["permission"] for g in listed(emulator, f"{path}/teams")}
+    users = {g["user"]["email"]: g["permission"] for g in listed(emulator, f"{path}/users")}
+    return {"teams": teams, "members": users}
+
+
+def resources(emulator: EmulatorHandle) -> dict[str, str]:
+    """The permissions path of each managed resource, by name."""
+    collections = {c["title"]: c["id"] for c in listed(emulator, f"{ORG}/collections")}
+    return {
+        "Developers": f"/v1/collections/{collections['Developers']}/permissions",
+        "Partners": f"/v1/collections/{collections['Partners']}/permissions",
+        "Guides": f"/v1/spaces/{id_of(emulator, 'spaces', 'title', 'Guides')}/permissions",
+        "Developer Docs": (
+            f"{ORG}/sites/{id_of(emulator, 'sites', 'title', 'Developer Docs')}/permissions"
+        ),
+    }
+
+
+def live_grants(emulator: EmulatorHandle) -> dict[str, Any]:
+    return {name: grants(emulator, path) for name, path in resources(emulator).items()}
+
+
+def test_grants_apply_converge_change_and_export(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    manifest = write("access.yaml", HEAD)
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    assert live_grants(emulator) == {
+        "Developers": {
+            "teams": {"Writers": "read", "Platform": "admin"},
+            "members": {"lin@acme.example": "edit", "sam@acme.example": "comment"},
+        },
+        "Partners": {"teams": {"Support": "read"}, "members": {}},
+        "Guides": {"teams": {"Writers": "edit"}, "members": {"kim@acme.example": "review"}},
+        "Developer Docs": {
+            "teams": {"Support": "read", "Writers": "edit"},
+            "members": {"sam@acme.example": "read"},
+        },
+    }
+
+    manifest = write("access.yaml", CHANGED)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    out = planned.stdout
+    assert 'update collection["Developers"].permissions' in out
+    assert '~ teams.Writers: "read" -> "edit"' in out
+    assert '- teams.Platform: "admin" -> (absent)' in out
+    assert '- members["lin@acme.example"]: "edit" -> (absent)' in out
+    assert "AUDIENCE CHANGE" in out
+    before = emulator.stats()
+    apply(docsync, manifest)
+    written = requests_between(before, emulator.stats())
+    # One PATCH (Writers), one DELETE of a team and five of members, no invite.
+    assert written["PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}"] == 1
+    assert written["DELETE /v1/collections/{collectionId}/permissions/teams/{teamId}"] == 1
+    assert written["POST /v1/collections/{collectionId}/permissions"] == 0
+    assert_converged(docsync, manifest)
+    assert live_grants(emulator) == {
+        "Developers": {"teams": {"Writers": "edit"}, "members": {}},
+        "Partners": {"teams": {"Support": "read"}, "members": {}},
+        "Guides": {"teams": {"Writers": "edit"}, "members": {}},
+        "Developer Docs": {"teams": {"Support": "read", "Writers": "edit"}, "members": {}},
+    }
+
+    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
+    assert exported.exit_code == 0, exported.output
+    content = (tmp_path / "export" / "content.yaml").read_text(encoding="utf-8")
+    assert "permissions:" in content and "Writers: edit" in content
+    assert_converged(docsync, tmp_path / "export")
+
+
+def test_new_grants_are_one_invite_per_role_after_their_resource_and_team(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    before = emulator.stats()
+    apply(docsync, write("access.yaml", HEAD))
+    written = requests_between(before, emulator.stats())
+    # Developers: read, admin, edit, comment (4); Partners: read; Guides: edit, review;
+    # the site: read, edit.
+    assert written["POST /v1/collections/{collectionId}/permissions"] == 5
+    assert written["POST /v1/spaces/{spaceId}/permissions"] == 2
+    assert written["POST /v1/orgs/{organizationId}/sites/{siteId}/permissions"] == 2
+
+
+def test_grants_are_read_once_per_resource_and_principal_type_written(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    manifest = write("access.yaml", HEAD)
+    apply(docsync, manifest)
+    before = emulator.stats()
+    assert_converged(docsync, manifest)
+    read = requests_between(before, emulator.stats())
+    assert read["GET /v1/collections/{collectionId}/permissions/teams"] == 2
+    # Partners writes no members: its member grants are not read.
+    assert read["GET /v1/collections/{collectionId}/permissions/users"] == 1
+    assert read["GET /v1/spaces/{spaceId}/permissions/teams"] == 1
+    assert read["GET /v1/spaces/{spaceId}/permissions/users"] == 1
+    assert read["GET /v1/orgs/{organizationId}/sites/{siteId}/permissions/teams"] == 1
+    assert read["GET /v1/orgs/{organizationId}/sites/{siteId}/permissions/users"] == 1
+    # Without `permissions:`, none is read and none is touched.
+    unwritten = re.sub(r"    permissions:\n(      .*\n)+", "", HEAD)
+    manifest = write("access.yaml", unwritten)
+    before = emulator.stats()
+    assert_converged(docsync, manifest)
+    read = requests_between(before, emulator.stats())
+    assert not [route for route in read if "/permissions" in route]
+    assert live_grants(emulator)["Partners"] == {"teams": {"Support": "read"}, "members": {}}
+
+
+@pytest.mark.parametrize("how", ["own grant", "team"])
+def test_removing_the_tokens_own_access_is_refused_unless_forced(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, how: str
+) -> None:
+    if how == "own grant":
+        first = "    permissions: {members: {ada@acme.example: admin}}\n"
+        then = "    permissions: {members: {}}\n"
+    else:
+        first = "    permissions: {teams: {Mine: edit}}\n"
+        then = "    permissions: {teams: {}}\n"
+    head = (
+        "organization: org_acme\n"
+        "teams:\n  - {title: Mine, members: [ada@acme.example]}\n"
+        "collections:\n  - title: Developers\n"
+    )
+    apply(docsync, write("access.yaml", head + first))
+    manifest = write("access.yaml", head + then)
+    refused = docsync("apply", manifest, "--auto-approve")
+    assert refused.exit_code != 0
+    assert 'collection["Developers"].permissions' in refused.output
+    assert "may take its access away" in refused.output
+    apply(docsync, manifest, "--force")
+    assert_converged(docsync, manifest)
+
+
+def test_a_member_not_in_the_organization_is_a_located_problem(
+    docsync: Docsync, write: Write
+) -> None:
+    manifest = write(
+        "access.yaml",
+        "organization: org_acme\ncollections:\n  - title: Developers\n"
+        "    permissions: {members: {olga@other.example: read}}\n",
+    )
+    planned = docsync("plan", manifest)
+    assert planned.exit_code != 0
+    assert "access.yaml:4:" in planned.output
+    assert "olga@other.example is not a member of the organization" in planned.output
