@@ -33,6 +33,7 @@ ROUTE_MODULES = [
     "sites_redirects",
     "sites_share_links",
     "sites_publishing_auth",
+    "sites_customization",
     "permissions",
 ]
 

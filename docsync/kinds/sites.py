@@ -20,6 +20,13 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.grants import GrantedKind, Permissions
 from docsync.kinds.site_children import reorder
+from docsync.kinds.site_customization import (
+    Customization,
+    export_customization,
+    plan_customization,
+    write_customization,
+)
+from docsync.kinds.site_customization import read as read_customization
 from docsync.kinds.site_publishing_auth import (
     PublishingAuth,
     PublishingAuthEntry,
@@ -103,6 +110,9 @@ class SiteEntry(Entry):
     secrets docsync never reads into a plan, a log or an export."""
     publishingAuth: PublishingAuthEntry | None = None
     """How visitors of a visitor-auth site sign in; only the fields written are managed."""
+    customization: dict[str, Any] | None = None
+    """The site's look (production's customization settings); only the fields written are
+    managed, nested ones included."""
 
 
 SITE = Declaration(
@@ -156,6 +166,7 @@ class SiteKind(GrantedKind):
                 reads.append(read_redirects(api, every, base))
                 reads.append(read_share_links(api, every, base))
                 reads.append(read_publishing_auth(api, every, base))
+                reads.append(read_customization(api, every, base))
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
@@ -180,6 +191,8 @@ class SiteKind(GrantedKind):
                 reads.append(read_share_links(api, site, base))
             if entry.publishingAuth is not None:
                 reads.append(read_publishing_auth(api, site, base))
+            if entry.customization is not None:
+                reads.append(read_customization(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
         reads.append(self.read_grants(api, org_id, manifest, sites))
@@ -274,6 +287,9 @@ class SiteKind(GrantedKind):
             publishing_auth = plan_publishing_auth(desired, live, ctx)
             if publishing_auth is not None:
                 planner.actions.append(publishing_auth)
+            customization = plan_customization(desired, live, ctx)
+            if customization is not None:
+                planner.actions.append(customization)
             self._plan_publish(desired, live, ctx, planner)
         return result
 
@@ -348,6 +364,9 @@ class SiteKind(GrantedKind):
         publishing_auth = export_publishing_auth(resource)
         if publishing_auth:
             entry["publishingAuth"] = publishing_auth
+        customization = export_customization(resource)
+        if customization:
+            entry["customization"] = customization
         return entry
 
     # -- applying ------------------------------------------------------------------------------
@@ -381,6 +400,9 @@ class SiteKind(GrantedKind):
         elif isinstance(action.payload, PublishingAuth):
             site_id = run.resolve(action.payload.site)
             await write_publishing_auth(action.payload, self.item_path(run, site_id), run)
+        elif isinstance(action.payload, Customization):
+            site_id = run.resolve(action.payload.site)
+            await write_customization(action.payload, self.item_path(run, site_id), run)
         elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):

@@ -87,6 +87,7 @@ OWN_BY_MODEL = {
     (SiteEntry, "permissions"): "grants reconciled through .../permissions (invite, PATCH, DELETE)",
     (CollectionEntry, "permissions"): "grants reconciled through .../permissions",
     (SpaceEntry, "permissions"): "grants reconciled through .../permissions",
+    (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",

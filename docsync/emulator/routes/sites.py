@@ -25,6 +25,7 @@ from docsync.emulator.routes import (
     sites_structure,
 )
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.routes.sites_customization import site_customization
 from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
@@ -198,7 +199,7 @@ def get_published(ctx: Ctx) -> Response:
             "site": site_view(ctx, site),
             "structure": structure_view(ctx, site),
             "customizations": {
-                "site": default_customization(),
+                "site": site_customization(site),
                 "siteSpaces": {row.id: default_customization() for row in site_spaces},
             },
             "scripts": [],

@@ -1,0 +1,109 @@
+"""A site's customization planned without HTTP: only the written fields are managed, nested
+ones included; the plan shows only those that change, each at its path; applying merges them
+into the live object."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from docsync.kinds.site_customization import Customization, leaves, merged
+from tests.core import plankit as k
+
+LIVE: dict[str, Any] = {
+    "styling": {
+        "theme": "clean",
+        "primaryColor": {"light": "#346DDB", "dark": "#346DDB"},
+        "corners": "rounded",
+    },
+    "trademark": {"enabled": True},
+    "header": {"preset": "default", "links": []},
+    "announcement": {"enabled": True, "message": "Hi", "style": "info"},
+}
+
+
+def live(customization: dict[str, Any] | None = None) -> dict[str, Any]:
+    docs = k.site("s1", "Docs", [])
+    docs["_customization"] = copy.deepcopy(customization if customization is not None else LIVE)
+    return {"site": [docs]}
+
+
+def manifest(customization: str) -> str:
+    return f"sites:\n  - title: Docs\n    customization: {customization}\n"
+
+
+def the_action(plan: Any) -> tuple[Any, Customization]:
+    [action] = plan.actions
+    assert action.address == 'site["Docs"].customization' and action.verb == "update"
+    assert isinstance(action.payload, Customization)
+    return action, action.payload
+
+
+def test_only_the_changed_written_fields_are_planned_at_their_paths() -> None:
+    plan = k.plan(
+        manifest(
+            '{styling: {theme: clean, primaryColor: {light: "#0B5FFF"}}, '
+            "trademark: {enabled: false}}"
+        ),
+        live(),
+    )
+    action, payload = the_action(plan)
+    assert payload.fields == {"styling.primaryColor.light": "#0B5FFF", "trademark.enabled": False}
+    [change] = action.changes
+    assert change.before == {
+        "styling": {"primaryColor": {"light": "#346DDB"}},
+        "trademark": {"enabled": True},
+    }
+    assert change.after == {
+        "styling": {"primaryColor": {"light": "#0B5FFF"}},
+        "trademark": {"enabled": False},
+    }
+
+
+def test_written_fields_as_they_are_plan_nothing() -> None:
+    written = '{styling: {primaryColor: {dark: "#346DDB"}}, header: {links: []}}'
+    assert k.plan(manifest(written), live()).actions == []
+
+
+def test_a_list_is_one_value_and_null_removes() -> None:
+    link = '{title: Blog, to: {kind: url, url: "https://acme.example/blog"}}'
+    plan = k.plan(manifest(f"{{header: {{links: [{link}]}}, announcement: null}}"), live())
+    _, payload = the_action(plan)
+    assert payload.fields == {
+        "header.links": [
+            {"title": "Blog", "to": {"kind": "url", "url": "https://acme.example/blog"}}
+        ],
+        "announcement": None,
+    }
+
+
+def test_the_merge_keeps_what_is_not_written() -> None:
+    fields = {
+        "styling.primaryColor.light": "#0B5FFF",
+        "announcement": None,
+        "footer.copyright": "Acme",
+    }
+    whole = merged(LIVE | {"updatedAt": "2026-01-01T00:00:00.000Z"}, fields)
+    assert whole["styling"] == LIVE["styling"] | {
+        "primaryColor": {"light": "#0B5FFF", "dark": "#346DDB"}
+    }
+    assert "announcement" not in whole and "updatedAt" not in whole
+    assert whole["footer"] == {"copyright": "Acme"} and whole["header"] == LIVE["header"]
+    assert LIVE["styling"]["primaryColor"]["light"] == "#346DDB"  # the live object is not changed
+
+
+def test_leaves() -> None:
+    assert leaves({"a": {"b": 1, "c": {}}, "d": [1]}) == {
+        ("a", "b"): 1,
+        ("a", "c"): {},
+        ("d",): [1],
+    }
+
+
+def test_a_new_site_gets_its_customization_after_its_create() -> None:
+    plan = k.plan(manifest("{trademark: {enabled: false}}"), {"site": []})
+    assert k.steps(plan) == ['create site["Docs"]', 'update site["Docs"].customization']
+
+
+def test_not_written_is_not_planned() -> None:
+    assert k.plan("sites:\n  - title: Docs\n", live()).actions == []

@@ -1,0 +1,81 @@
+"""A site's customization over real HTTP: production's defaults on a new site, the whole object
+round-tripping through PUT, PUT replacing everything (required groups refused when missing),
+values checked by path, and the published-content answer carrying what was written."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from tests.emulator.test_sites_kit import SitesKit
+from tests.emulator_harness import EmulatorHandle
+
+
+def _site(kit: SitesKit) -> tuple[str, str]:
+    site = kit.create_site(title="Docs")["id"]
+    return site, kit.url(site, "customization")
+
+
+def test_defaults_round_trip_and_replace(emulator: EmulatorHandle) -> None:
+    kit = SitesKit(emulator)
+    site, url = _site(kit)
+    first = kit.ok(kit.client.get(url))
+    assert first["styling"]["primaryColor"] == {"light": "#346DDB", "dark": "#346DDB"}
+    assert "updatedAt" not in first
+    same = kit.ok(kit.client.put(url, json=first))
+    assert {k: v for k, v in same.items() if k != "updatedAt"} == first and same["updatedAt"]
+    changed = copy.deepcopy(first)
+    changed["styling"]["primaryColor"]["light"] = "#0B5FFF"
+    changed["trademark"] = {"enabled": False}
+    changed["announcement"] = {"enabled": True, "message": "Hello", "style": "info"}
+    kit.ok(kit.client.put(url, json=changed))
+    now = kit.ok(kit.client.get(url))
+    assert now["styling"]["primaryColor"]["light"] == "#0B5FFF"
+    assert now["trademark"] == {"enabled": False} and now["announcement"]["message"] == "Hello"
+    # PUT replaces: the announcement left out is gone.
+    kit.ok(kit.client.put(url, json=first))
+    assert "announcement" not in kit.ok(kit.client.get(url))
+    changed.pop("announcement")
+    kit.ok(kit.client.put(url, json=changed))
+    published = kit.ok(kit.client.get(kit.url(site, "published")))
+    assert published["customizations"]["site"]["trademark"] == {"enabled": False}
+
+
+def _broken(base: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    body = copy.deepcopy(base)
+    *parents, last = path.split(".")
+    target = body
+    for part in parents:
+        target = target[part]
+    if value is KeyError:
+        del target[last]
+    else:
+        target[last] = value
+    return body
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        ("trademark", KeyError, "trademark: is required"),
+        ("styling.corners", KeyError, "styling.corners: is required"),
+        ("styling.primaryColor.light", "blue", "styling.primaryColor.light:"),
+        ("styling.theme", "neon", "styling.theme: must be one of"),
+        ("styling.codeTheme.default.dark", "nope", "styling.codeTheme.default.dark:"),
+        ("styling.sidebar.list", "zigzag", "styling.sidebar.list: must be one of"),
+        ("feedback.enabled", "yes", "feedback.enabled: must be true or false"),
+        ("themes.default", "dim", "themes.default: must be one of"),
+        ("colour", "red", "colour: unknown field"),
+        ("socialAccounts", {}, "socialAccounts: must be an array"),
+    ],
+)
+def test_refusals_name_the_path(
+    emulator: EmulatorHandle, path: str, value: Any, message: str
+) -> None:
+    kit = SitesKit(emulator)
+    _, url = _site(kit)
+    first = kit.ok(kit.client.get(url))
+    answer = kit.client.put(url, json=_broken(first, path, value))
+    assert answer.status_code == 400 and message in answer.json()["error"]["message"], answer.text
