@@ -14,6 +14,7 @@ and, each client run in a process of its own (CPU and peak memory are that proce
   replay    the same plan without latency against the emulator and against a server that
             answers the recorded answers from memory: the emulator's own overhead;
   lists     the emulator's member list (a page of up to 1,000) and a team's members list.
+Then the requests of planning grants on 200 spaces (scripts/bench_grants.py).
 """
 
 from __future__ import annotations
@@ -376,6 +377,9 @@ def main() -> None:
                 flush=True,
             )
     report(rows, latency)
+    from bench_grants import report as grants_report  # scripts/ is on the path
+
+    grants_report(200)
 
 
 if __name__ == "__main__":

@@ -82,8 +82,42 @@ def _details(action: Action) -> str:
         return f"<details><summary>{_summary(action)}</summary></details>\n"
     fenced = "\n".join(body).replace("```", "`\u200b``")
     return (
-        f"<details><summary>{_summary(action)}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
+        f"<details><summary>{_summary(action)}</summary>\n\n{_access(action)}"
+        f"```diff\n{fenced}\n```\n\n</details>\n"
     )
+
+
+#: the principal types of a resource's grants (an update of `....permissions`), as a table shows
+_PRINCIPALS = {"teams": "team", "members": "member"}
+
+
+def _cell(value: object) -> str:
+    """A table cell: text only, no `|` that would split the row."""
+    return _text(str(value)).replace("|", "\\|")
+
+
+def _access(action: Action) -> str:
+    """The grants of a resource before and after, one row per principal (changed ones in bold):
+    the access matrix a reviewer checks, instead of a list of calls."""
+    if not action.address.endswith(".permissions"):
+        return ""
+    rows = []
+    for change in action.changes:
+        noun = _PRINCIPALS.get(change.field)
+        if (
+            noun is None
+            or not isinstance(change.before, dict)
+            or not isinstance(change.after, dict)
+        ):
+            continue
+        for name in sorted(set(change.before) | set(change.after), key=str):
+            before, after = change.before.get(name, "—"), change.after.get(name, "—")
+            mark = "**" if before != after else ""
+            cells = (f"{noun} {_cell(name)}", _cell(before), _cell(after))
+            rows.append("| " + " | ".join(f"{mark}{c}{mark}" for c in cells) + " |")
+    if not rows:
+        return ""
+    return "| principal | before | after |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
 
 
 def _short(action: Action) -> str:

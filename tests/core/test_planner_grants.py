@@ -163,3 +163,20 @@ def test_validate_checks_team_names_roles_and_members_offline(tmp_path: Path) ->
     assert "did you mean 'Tech Writers'?" in problems
     assert "member 'old@acme.example' is removed by this manifest" in problems
     assert "permissions.members.lin@acme.example" in problems
+
+
+def test_markdown_shows_each_resources_access_table() -> None:
+    from docsync.render.markdown import render_markdown
+
+    plan = k.plan(
+        manifest("{teams: {Writers: edit, Platform: read}, members: {}}"),
+        live(
+            teams=[team("t1", "Writers", "read"), team("t2", "Platform", "read")],
+            members=[user("u1", "ada@acme.example", "admin")],
+        ),
+    )
+    text = render_markdown(plan)
+    assert "| principal | before | after |" in text
+    assert "| **team Writers** | **read** | **edit** |" in text
+    assert "| team Platform | read | read |" in text
+    assert "| **member ada@acme.example** | **admin** | **—** |" in text
