@@ -77,17 +77,6 @@ def value_at(tree: dict[str, Any], path: Leaf) -> Any:
     return node
 
 
-def _nest(values: dict[Leaf, Any]) -> dict[str, Any]:
-    """`{("a", "b"): 1}` as `{"a": {"b": 1}}`: how the plan shows the changed fields."""
-    out: dict[str, Any] = {}
-    for path, value in values.items():
-        node = out
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-        node[path[-1]] = value
-    return out
-
-
 def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     """The live customization with the written fields (dotted paths) merged in; a written null
     removes the field; what was read only is left out."""
@@ -104,6 +93,14 @@ def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
         else:
             node[last] = value
     return out
+
+
+def _nest(path: Leaf, value: Any) -> Any:
+    """`("a", "b"), 1` as `{"a": {"b": 1}}`: one field at its path, as the plan shows it (each
+    on its own, so a value from env() hides only itself)."""
+    for part in reversed(path):
+        value = {part: value}
+    return value
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -123,14 +120,23 @@ def plan_customization(
     }
     if not changed:
         return None
-    before = _nest({path: value_at(current, path) for path in changed})
+    base = (*desired.path, "customization")
+    lines = [
+        FieldChange(
+            "customization",
+            _nest(path, value_at(current, path)),
+            _nest(path, value),
+            sensitive=ctx.sensitive((*base, *path)),
+        )
+        for path, value in changed.items()
+    ]
     mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
     action = Action(
         "update",
         desired.kind,
         f"{desired.address}.customization",
-        [FieldChange("customization", before, _nest(changed))],
-        ctx.where((*desired.path, "customization")),
+        lines,
+        ctx.where(base),
         payload=Customization(
             ref(desired.address), {".".join(path): value for path, value in changed.items()}
         ),

@@ -94,7 +94,15 @@ def plan_publishing_auth(
         "update",
         desired.kind,
         f"{desired.address}.publishingAuth",
-        [FieldChange("publishingAuth", {n: current.get(n) for n in changed}, dict(changed))],
+        [
+            FieldChange(
+                "publishingAuth",
+                {name: current.get(name)},
+                {name: value},
+                sensitive=ctx.sensitive((*path, name)),
+            )
+            for name, value in changed.items()
+        ],
         ctx.where(path),
         payload=PublishingAuth(ref(desired.address), body),
         depends_on=mine,

@@ -117,7 +117,7 @@ def plan_share_links(
         "update",
         desired.kind,
         f"{desired.address}.shareLinks",
-        [FieldChange("shareLinks", before, after)],
+        [FieldChange("shareLinks", before, after, sensitive=ctx.sensitive(base))],
         ctx.where(base),
         payload=ShareLinks(ref(desired.address), creates, updates, deletes),
     )

@@ -5,9 +5,13 @@ into the live object."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
+from docsync.engine.planner import diff
 from docsync.kinds.site_customization import Customization, leaves, merged
+from docsync.manifest import load_manifests
+from docsync.render.text import render_plan
 from tests.core import plankit as k
 
 LIVE: dict[str, Any] = {
@@ -49,15 +53,17 @@ def test_only_the_changed_written_fields_are_planned_at_their_paths() -> None:
     )
     action, payload = the_action(plan)
     assert payload.fields == {"styling.primaryColor.light": "#0B5FFF", "trademark.enabled": False}
-    [change] = action.changes
-    assert change.before == {
-        "styling": {"primaryColor": {"light": "#346DDB"}},
-        "trademark": {"enabled": True},
-    }
-    assert change.after == {
-        "styling": {"primaryColor": {"light": "#0B5FFF"}},
-        "trademark": {"enabled": False},
-    }
+    assert [(c.field, c.before, c.after) for c in action.changes] == [
+        (
+            "customization",
+            {"styling": {"primaryColor": {"light": "#346DDB"}}},
+            {"styling": {"primaryColor": {"light": "#0B5FFF"}}},
+        ),
+        ("customization", {"trademark": {"enabled": True}}, {"trademark": {"enabled": False}}),
+    ]
+    shown = render_plan(plan)
+    assert 'customization.styling.primaryColor.light: "#346DDB" -> "#0B5FFF"' in shown
+    assert "customization.trademark.enabled: true -> false" in shown
 
 
 def test_written_fields_as_they_are_plan_nothing() -> None:
@@ -107,3 +113,15 @@ def test_a_new_site_gets_its_customization_after_its_create() -> None:
 
 def test_not_written_is_not_planned() -> None:
     assert k.plan("sites:\n  - title: Docs\n", live()).actions == []
+
+
+def test_a_value_from_env_is_sensitive(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.yaml"
+    written = "{footer: {copyright: \"{{ env('NOTICE') }}\"}, trademark: {enabled: false}}"
+    path.write_text("organization: org_acme\n" + manifest(written), encoding="utf-8")
+    loaded = load_manifests([path], environ={"NOTICE": "s3cret-notice"})
+    plan = diff(loaded, k.live_state(live()), [kind for kind in k.KINDS if not kind.nested])
+    action, _ = the_action(plan)
+    assert [c.sensitive for c in action.changes] == [True, False]
+    shown = render_plan(plan)
+    assert "s3cret-notice" not in shown and "customization.trademark.enabled" in shown

@@ -23,6 +23,8 @@ SECRETS = {
     "DEV_DESC": "secret-description-5c2e",
     "SECTION_DESC": "secret-section-text-9d04",
     "SITE_BASENAME": "secret-basename-1a7f",
+    "AUTH_FALLBACK": "https://acme.example/secret-fallback-3b8e",
+    "FOOTER_NOTICE": "secret-footer-notice-6c1d",
 }
 MANIFEST = """\
 organization: org_acme
@@ -51,7 +53,8 @@ sites:
   - title: Partner Docs
     visibility: visitor-auth
     siteSpaces: [{space: Guides, path: partners}]
-    publishingAuth: {backend: custom, fallbackURL: "https://acme.example/login"}
+    publishingAuth: {backend: custom, fallbackURL: "{{ env('AUTH_FALLBACK') }}"}
+    customization: {footer: {copyright: "{{ env('FOOTER_NOTICE') }}"}, trademark: {enabled: false}}
 """
 
 
