@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator import control
 from docsync.emulator.faults import FaultConfig
+from docsync.emulator.routing import IndexedRouter
 from docsync.emulator.seed import load_seed
 from docsync.emulator.state import EmulatorState
 from docsync.emulator.store import Store
@@ -89,8 +90,8 @@ def create_app(config: EmulatorConfig | None = None) -> Starlette:
     state = EmulatorState(
         Store(config.db), load_seed(config.seed), config.faults, contract=config.contract
     )
-    app = Starlette(
-        routes=collect_routes(config.contract), exception_handlers={HTTPException: _http_error}
-    )
+    app = Starlette(exception_handlers={HTTPException: _http_error})
+    # before the first request builds the middleware stack around it
+    app.router = IndexedRouter(collect_routes(config.contract))
     app.state.emulator = state
     return app

@@ -24,13 +24,14 @@ from typing import Any
 
 from starlette.datastructures import QueryParams
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from docsync.emulator.auth import Access, authenticate, require
 from docsync.emulator.errors import ApiError, bad_request
 from docsync.emulator.faults import RATE_LIMIT_MESSAGE
+from docsync.emulator.jsonio import FastJSONResponse
 from docsync.emulator.state import EmulatorState, iso
 from docsync.emulator.store import Tx
 
@@ -132,7 +133,7 @@ class Ctx:
 
 def ok(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON answer."""
-    return JSONResponse(body, status_code=status, headers=headers)
+    return FastJSONResponse(body, status_code=status, headers=headers)
 
 
 def created(body: Any, location: str | None = None) -> Response:
@@ -147,7 +148,7 @@ def empty(status: int = 204) -> Response:
 
 def error_response(error: ApiError, headers: dict[str, str] | None = None) -> Response:
     """The production error body `{"error": {"code", "message"}}`."""
-    return JSONResponse(error.body(), status_code=error.status, headers=headers)
+    return FastJSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 class DroppedResponse(Response):

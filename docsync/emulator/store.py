@@ -19,6 +19,11 @@ Kinds of the organization-level routes (id / org / parent):
 Indexes keep every request proportional to what it reads, not to the organization's size:
 siblings by parent, resources by organization, memberships (`member`, `team-member`) and user grants
 by user, team grants by team, users by token and by email, and the next free position.
+
+Reads are remembered across transactions until the next write (the read memo): a plan reads each
+organization, member row and space many times over, and decoding JSON is most of a read's cost.
+Any write, a rolled-back transaction, and a commit by another connection to the same file forget
+everything remembered, so a read never answers from a state that is not the database's.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+
+from docsync.emulator import jsonio
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -71,21 +78,25 @@ class Row:
 
 def _row(values: tuple[Any, ...]) -> Row:
     kind, id_, org, parent, position, data = values
-    return Row(kind, id_, org, parent, position, json.loads(data))
+    return Row(kind, id_, org, parent, position, jsonio.loads(data))
 
 
 _COLUMNS = "kind, id, org, parent, position, data"
 _BATCH = 500  # ids per `IN (...)` query, well below SQLite's limit on parameters
+# Entries of the read memo past which it starts afresh: about 50 MB of decoded rows at most.
+_MEMO_MAX = 200_000
+
+Memo = dict[tuple[Any, ...], Any]
 
 
 class Tx:
     """The operations of one transaction; obtained from `Store.transaction()` only."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, memo: Memo) -> None:
         self._conn = conn
-        # Reads repeated within one request (a site's structure re-reads its levels) are served
-        # from here; any write empties it. Callers never change a Row's data in place.
-        self._memo: dict[tuple[Any, ...], Any] = {}
+        # The store's read memo: repeated reads are served from here; any write empties it.
+        # Callers never change a Row's data (or a Doc read from here) in place.
+        self._memo = memo
 
     def _changed(self) -> None:
         self._memo.clear()
@@ -145,19 +156,52 @@ class Tx:
         return list(found)
 
     def get_many(self, kind: str, ids: Sequence[str]) -> dict[str, Row]:
-        """The resources of one kind among `ids`, by id (missing ids are absent): one batch read."""
-        found: dict[str, Row] = {}
-        unique = list(dict.fromkeys(ids))
-        for start in range(0, len(unique), _BATCH):
-            chunk = unique[start : start + _BATCH]
+        """The resources of one kind among `ids`, by id in the order of `ids` (missing ids are
+        absent): one batch read of those not read before."""
+        memo = self._memo
+        missing = [id_ for id_ in dict.fromkeys(ids) if ("get", kind, id_) not in memo]
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            for id_ in chunk:
+                memo[("get", kind, id_)] = None
             marks = ",".join("?" * len(chunk))
             cur = self._conn.execute(
                 f"SELECT {_COLUMNS} FROM docs WHERE kind = ? AND id IN ({marks})", (kind, *chunk)
             )
             for values in cur:
                 row = _row(values)
-                found[row.id] = row
+                memo[("get", kind, row.id)] = row
+        found: dict[str, Row] = {}
+        for id_ in ids:
+            row = memo[("get", kind, id_)]
+            if row is not None:
+                found[id_] = row
         return found
+
+    def preload(self, kind: str, parents: Sequence[str]) -> list[Row]:
+        """`rows(kind, parent=p)` for every p of `parents` in one batch read, remembered for the
+        calls that follow; returns them all, parent by parent."""
+        memo = self._memo
+        missing = [
+            p for p in dict.fromkeys(parents) if ("rows", (kind,), None, p, True) not in memo
+        ]
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            by_parent: dict[str, list[Row]] = {p: [] for p in chunk}
+            marks = ",".join("?" * len(chunk))
+            cur = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_parent WHERE parent IN ({marks}) "
+                "AND kind = ? "
+                "ORDER BY position, id",
+                (*chunk, kind),
+            )
+            for values in cur:
+                row = _row(values)
+                by_parent[str(row.parent)].append(row)
+                memo[("get", row.kind, row.id)] = row
+            for parent, found in by_parent.items():
+                memo[("rows", (kind,), None, parent, True)] = found
+        return [row for p in dict.fromkeys(parents) for row in self.rows(kind, parent=p)]
 
     def by_user(self, kind: str, org: str, user: str) -> list[Row]:
         """The `member`, `team-member` or `user-grant` rows of one user in `org` (indexed)."""
@@ -168,19 +212,24 @@ class Tx:
         return self._by_field(kind, org, "team", team)
 
     def _by_field(self, kind: str, org: str, field: str, value: str) -> list[Row]:
-        cur = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_{field} WHERE kind = ? AND org = ? "
-            f"AND json_extract(data, '$.{field}') = ? ORDER BY position, id",
-            (kind, org, value),
-        )
-        return [_row(values) for values in cur]
+        key = ("by", kind, org, field, value)
+        if key not in self._memo:
+            cur = self._conn.execute(
+                f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_{field} WHERE kind = ? "
+                f"AND org = ? AND json_extract(data, '$.{field}') = ? ORDER BY position, id",
+                (kind, org, value),
+            )
+            self._memo[key] = [_row(values) for values in cur]
+        return list(self._memo[key])
 
     def count_by_user(self, kind: str, org: str, users: Sequence[str]) -> dict[str, int]:
         """How many `kind` rows of `org` each of `users` has (indexed; absent users count 0)."""
-        counts: dict[str, int] = {}
-        unique = list(dict.fromkeys(users))
-        for start in range(0, len(unique), _BATCH):
-            chunk = unique[start : start + _BATCH]
+        memo = self._memo
+        missing = [u for u in dict.fromkeys(users) if ("count_by_user", kind, org, u) not in memo]
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            for user in chunk:
+                memo[("count_by_user", kind, org, user)] = 0
             cur = self._conn.execute(
                 "SELECT json_extract(data, '$.user'), COUNT(*) FROM docs "
                 "WHERE kind = ? AND org = ? "
@@ -188,8 +237,10 @@ class Tx:
                 "GROUP BY json_extract(data, '$.user')",
                 (kind, org, *chunk),
             )
-            counts.update((str(user), int(n)) for user, n in cur)
-        return counts
+            for user, n in cur:
+                memo[("count_by_user", kind, org, str(user))] = int(n)
+        counts = {u: memo[("count_by_user", kind, org, u)] for u in dict.fromkeys(users)}
+        return {u: n for u, n in counts.items() if n}
 
     def count_in_sites(self, kind: str, sites: Sequence[str], *, alive: str) -> dict[str, int]:
         """How many `kind` rows each site of `sites` holds (their `site` field, indexed), counting
@@ -213,11 +264,24 @@ class Tx:
 
     def count(self, kind: str, *, parent: str) -> int:
         """How many resources of `kind` are under `parent`, without reading them."""
-        cur = self._conn.execute(
-            "SELECT COUNT(*) FROM docs INDEXED BY docs_by_parent WHERE parent = ? AND kind = ?",
-            (parent, kind),
-        )
-        return int(cur.fetchone()[0])
+        return self.count_under(kind, [parent])[parent]
+
+    def count_under(self, kind: str, parents: Sequence[str]) -> dict[str, int]:
+        """How many resources of `kind` each of `parents` holds (indexed), by parent."""
+        memo = self._memo
+        missing = [p for p in dict.fromkeys(parents) if ("count", kind, p) not in memo]
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            for parent in chunk:
+                memo[("count", kind, parent)] = 0
+            cur = self._conn.execute(
+                "SELECT parent, COUNT(*) FROM docs INDEXED BY docs_by_parent "
+                f"WHERE parent IN ({','.join('?' * len(chunk))}) AND kind = ? GROUP BY parent",
+                (*chunk, kind),
+            )
+            for parent, n in cur:
+                memo[("count", kind, str(parent))] = int(n)
+        return {p: memo[("count", kind, p)] for p in parents}
 
     def window(
         self,
@@ -260,12 +324,16 @@ class Tx:
 
     def user_by_token(self, token: str) -> Doc | None:
         """The user whose API token is `token` (indexed), or None."""
-        cur = self._conn.execute(
-            "SELECT data FROM docs WHERE kind = 'user' AND json_extract(data, '$.token') = ?",
-            (token,),
-        )
-        found = cur.fetchone()
-        return None if found is None else dict(json.loads(found[0]))
+        key = ("token", token)
+        if key not in self._memo:
+            cur = self._conn.execute(
+                "SELECT data FROM docs WHERE kind = 'user' AND json_extract(data, '$.token') = ?",
+                (token,),
+            )
+            found = cur.fetchone()
+            self._memo[key] = None if found is None else dict(jsonio.loads(found[0]))
+        user: Doc | None = self._memo[key]
+        return user
 
     def users_by_email(self, email: str) -> list[Doc]:
         """The users whose email is `email`, in any case (indexed)."""
@@ -274,7 +342,7 @@ class Tx:
             "AND py_lower(json_extract(data, '$.email')) = py_lower(?) ORDER BY position, id",
             (email,),
         )
-        return [dict(json.loads(values[0])) for values in cur]
+        return [dict(jsonio.loads(values[0])) for values in cur]
 
     def docs(self, kind: str, *, org: str | None = None, parent: str | None = None) -> list[Doc]:
         """The data of `rows(kind, org=..., parent=...)`, in position order."""
@@ -443,6 +511,9 @@ class Store:
 
     def __init__(self, path: str | None = None) -> None:
         self._lock = threading.RLock()
+        self._memo: Memo = {}
+        self._shared = bool(path)  # a file another connection may write to
+        self._version: int | None = None
         self._conn = sqlite3.connect(
             path or ":memory:", check_same_thread=False, isolation_level=None
         )
@@ -457,10 +528,19 @@ class Store:
         """Run a block atomically: commit when it ends, roll back when it raises."""
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
+            if self._shared:
+                # changes whenever another connection commits to the file
+                version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+                if version != self._version:
+                    self._memo.clear()
+                    self._version = version
+            if len(self._memo) > _MEMO_MAX:
+                self._memo.clear()
             try:
-                yield Tx(self._conn)
+                yield Tx(self._conn, self._memo)
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                self._memo.clear()  # it may hold what the transaction wrote
                 raise
             self._conn.execute("COMMIT")
 

@@ -131,3 +131,43 @@ def test_lists_answer_from_batch_reads_without_scanning_the_table() -> None:
                 if any("SCAN docs" in str(step[3]) for step in plan):
                     scans.add(sql)
     assert not scans, f"statements reading the whole table: {sorted(scans)}"
+
+
+def _structure_steps(sites: int) -> int:
+    """SQLite VM steps of a site's structure read (after a write: nothing remembered), in an
+    organization of `sites` sites of 3 sections x 2 site spaces each."""
+    seed = _seed(30)
+    seed["spaces"] = [
+        {"id": f"sp{i}", "organization": "org_acme", "title": f"Space {i}"} for i in range(6)
+    ]
+    base = "/v1/orgs/org_acme/sites"
+    with TestClient(create_app(EmulatorConfig(seed=seed))) as client:
+        client.headers["Authorization"] = "Bearer tok_ada"
+        ids = []
+        for s in range(sites):
+            site = client.post(base, json={"title": f"Site {s}"}).json()["id"]
+            ids.append(site)
+            for k in range(3):
+                section = client.post(f"{base}/{site}/sections", json={"spaceId": f"sp{k}"})
+                body = {"spaceId": f"sp{k + 3}", "sectionId": section.json()["id"]}
+                assert client.post(f"{base}/{site}/site-spaces", json=body).status_code == 201
+        assert client.put("/v1/orgs/org_acme/teams", json={"title": "T"}).status_code == 201
+        conn = client.app.state.emulator.store._conn  # type: ignore[attr-defined]
+        steps = {"n": 0}
+
+        def step() -> int:
+            steps["n"] += 1
+            return 0
+
+        conn.set_progress_handler(step, 1)
+        structure = client.get(f"{base}/{ids[0]}/structure")
+        conn.set_progress_handler(None, 1)
+    sections = structure.json()["structure"]
+    assert [len(s["siteSpaces"]) for s in sections] == [2, 2, 2]
+    return steps["n"]
+
+
+def test_a_structure_read_does_not_grow_with_the_organization() -> None:
+    # a step or two apart: sorting a level's rows by (position, random id) compares them in
+    # another order; reading every site space of the organization would double the steps
+    assert _structure_steps(12) < _structure_steps(2) * 1.1

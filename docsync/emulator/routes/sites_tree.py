@@ -122,6 +122,14 @@ def level_spaces(tx: Tx, parent: str) -> list[tuple[Row, Row]]:
     return [(r, spaces[r.data["space"]]) for r in rows if r.data["space"] in spaces]
 
 
+def preload_levels(tx: Tx, site: Row) -> None:
+    """Read the site spaces of every level of the site and their spaces in two batch reads, so
+    that rendering the levels one by one reads them from the store's memo."""
+    containers = [site.id] + [s.id for s in sections(tx, site)]
+    rows = tx.preload(SITE_SPACE, containers)
+    tx.get_many("space", [str(r.data["space"]) for r in rows])
+
+
 def all_site_spaces(tx: Tx, site: Row) -> list[Row]:
     """Every site space of the site in structure order."""
     found = level(tx, site.id)

@@ -166,6 +166,7 @@ def section_view(ctx: Ctx, site: Row, row: Row, default: str | None = None) -> D
 
 def section_views(ctx: Ctx, site: Row) -> list[Doc]:
     """Every `SiteSection` of the site in structure order."""
+    tree.preload_levels(ctx.tx, site)
     default = tree.default_section(ctx.tx, site)
     return [section_view(ctx, site, row, default) for row in tree.sections(ctx.tx, site)]
 
@@ -200,6 +201,7 @@ def item_view(ctx: Ctx, site: Row, row: Row) -> Doc:
 
 def structure_view(ctx: Ctx, site: Row) -> Doc:
     """A `SiteStructure`: `sections` (sections and groups) or `siteSpaces` (root site spaces)."""
+    tree.preload_levels(ctx.tx, site)
     if not tree.has_sections(ctx.tx, site):
         return {"type": "siteSpaces", "structure": site_spaces_views(ctx, site)}
     default = tree.default_section(ctx.tx, site)

@@ -63,6 +63,7 @@ def list_teams(ctx: Ctx) -> Response:
                 for r in rows
                 if (ctx.tx.get("team-member", f"{r.id}/{owner}") or {}).get("role") == "owner"
             ]
+    ctx.tx.count_under("team-member", [r.id for r in rows])  # one read for every team_view
     return paginate(ctx, [team_view(ctx, r) for r in rows])
 
 
