@@ -325,6 +325,19 @@ def _kept(payload: Grants, me: str, removed: set[str], live: LiveState) -> bool:
     return any(me in _team_members(team, live) for team in teams - removed)
 
 
+def team_grants(team_id: str, live: LiveState) -> list[str]:
+    """The grants of a team on the resources whose grants were read (`collection["X"]: edit`),
+    which production removes with the team."""
+    out = []
+    for kind in ("collection", "space", "site"):
+        for resource in live.by_kind.get(kind, []):
+            read = resource.raw.get("_grants") or {}
+            for grant in read.get("teams") or []:
+                if str((grant.get("team") or {}).get("id")) == team_id:
+                    out.append(f"{resource.address}: {grant.get('permission')}")
+    return out
+
+
 # -- exporting -------------------------------------------------------------------------------
 
 

@@ -16,8 +16,9 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
-from docsync.core.state import LiveResource, LiveState
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.grants import team_grants
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -137,6 +138,15 @@ class TeamKind(CrudKind):
 
     def payload_value(self, f: Field, value: Any) -> Any:
         return value
+
+    def plan_delete(
+        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+    ) -> Action | None:
+        action = super().plan_delete(live, ctx, desired)
+        held = team_grants(live.id, ctx.live)
+        if action is not None and held:
+            action.notes.append(f"its grants go with it: {', '.join(held)}")
+        return action
 
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         result = super().plan(ctx)

@@ -180,3 +180,13 @@ def test_markdown_shows_each_resources_access_table() -> None:
     assert "| **team Writers** | **read** | **edit** |" in text
     assert "| team Platform | read | read |" in text
     assert "| **member ada@acme.example** | **admin** | **—** |" in text
+
+
+def test_a_deleted_team_says_which_grants_go_with_it() -> None:
+    plan = k.plan(
+        "teams:\n  - {title: Platform, state: absent}\n",
+        live(teams=[team("t2", "Platform", "admin")]),
+    )
+    [action] = plan.actions
+    assert action.verb == "delete" and action.address == 'team["Platform"]'
+    assert 'its grants go with it: collection["Developers"]: admin' in action.notes

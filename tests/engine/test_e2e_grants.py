@@ -6,11 +6,14 @@ are read only where written, one list per resource and principal type."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import Result
 
+from tests.emulator_harness import start_emulator
 from tests.kit import (
     ORG,
     Docsync,
@@ -18,7 +21,9 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
+    cli_env,
     id_of,
+    invoke,
     listed,
     requests_between,
 )
@@ -82,9 +87,28 @@ def live_grants(emulator: EmulatorHandle) -> dict[str, Any]:
     return {name: grants(emulator, path) for name, path in resources(emulator).items()}
 
 
+@pytest.fixture(scope="module")
+def production() -> Iterator[EmulatorHandle]:
+    with start_emulator(contract="production") as handle:
+        yield handle
+
+
+@pytest.mark.parametrize("mode", ["description", "production"])
 def test_grants_apply_converge_change_and_export(
-    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+    mode: str,
+    emulator: EmulatorHandle,
+    production: EmulatorHandle,
+    write: Write,
+    tmp_path: Path,
 ) -> None:
+    if mode == "production":
+        # Production's operations only, every request and answer checked with no conflict forgiven.
+        emulator = production
+        emulator.reset()
+
+    def docsync(*args: str | Path) -> Result:
+        return invoke(cli_env(emulator), *args)
+
     manifest = write("access.yaml", HEAD)
     apply(docsync, manifest)
     assert_converged(docsync, manifest)
