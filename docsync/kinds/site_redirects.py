@@ -274,7 +274,7 @@ def plan_redirects(
         "update",
         desired.kind,
         f"{desired.address}.redirects",
-        [FieldChange("redirects", before, after)],
+        [FieldChange("redirects", before, after, sensitive=ctx.sensitive(base))],
         ctx.where(base),
         payload=Redirects(ref(desired.address), upserts, deletes),
     )

@@ -25,6 +25,7 @@ SECRETS = {
     "SITE_BASENAME": "secret-basename-1a7f",
     "AUTH_FALLBACK": "https://acme.example/secret-fallback-3b8e",
     "FOOTER_NOTICE": "secret-footer-notice-6c1d",
+    "REDIRECT_URL": "https://acme.example/secret-redirect-8e2a",
 }
 MANIFEST = """\
 organization: org_acme
@@ -47,6 +48,8 @@ sites:
         path: guides
         description: "{{ env('SECTION_DESC') }}"
         siteSpaces: [{space: Guides, path: latest}]
+    redirects:
+      - {source: /partners, destination: {url: "{{ env('REDIRECT_URL') }}"}}
     shareLinks:
       - {name: Partner preview}
       - {name: Agency, active: false}
