@@ -29,6 +29,9 @@ class SiteSpaceEntry(Entry):
     path: str | None = Limits(default=None, min_length=1, max_length=100)
     condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
+    customization: Annotated[dict[str, Any] | None, NULL] = None
+    """Overrides of the site's customization for this site space; only the fields written are
+    managed (`null` on one unsets its override); `customization: null` removes the override."""
 
 
 class SectionEntry(Entry):

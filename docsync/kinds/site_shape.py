@@ -3,6 +3,7 @@ entries of a site, and the tree written back as manifest entries by export."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,19 +159,30 @@ def desired_section(entry: Any, site: str, path: Path) -> DesiredResource:
 
 
 # -- export ----------------------------------------------------------------------------------
-def _export_site_space(item: LiveResource, names: ExportNames) -> dict[str, Any]:
+#: a site space's customization override as exported (None: none)
+Overrides = Callable[[LiveResource], dict[str, Any] | None]
+
+
+def _export_site_space(
+    item: LiveResource, names: ExportNames, overrides: Overrides
+) -> dict[str, Any]:
     entry: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
     if item.fields.get("condition") is not None:
         entry["condition"] = item.fields["condition"]
     if item.fields.get("default"):
         entry["default"] = True
+    customization = overrides(item)
+    if customization:
+        entry["customization"] = customization
     return entry
 
 
-def export_tree(tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+def export_tree(
+    tree: LiveTree, names: ExportNames, overrides: Overrides = lambda _: None
+) -> dict[str, Any]:
     """A site's structure as manifest entries, in the live order."""
     if tree.root_spaces:
-        return {"siteSpaces": [_export_site_space(s, names) for s in tree.root_spaces]}
+        return {"siteSpaces": [_export_site_space(s, names, overrides) for s in tree.root_spaces]}
     if not tree.sections:
         return {}
     by_id = {s.id: s for s in tree.sections}
@@ -187,7 +199,9 @@ def export_tree(tree: LiveTree, names: ExportNames) -> dict[str, Any]:
                 entry[name] = section.fields[name]
         if section.fields.get("default"):
             entry["default"] = True
-        entry["siteSpaces"] = [_export_site_space(s, names) for s in tree.spaces_of[section.id]]
+        entry["siteSpaces"] = [
+            _export_site_space(s, names, overrides) for s in tree.spaces_of[section.id]
+        ]
         sections.append(entry)
     out: dict[str, Any] = {"sections": sections}
     if tree.groups:

@@ -45,6 +45,8 @@ class TreePlanner(GroupPlanning):
     #: group address -> its sections in order, when the manifest writes `sectionGroups`
     group_members: dict[str, list[str]] | None = None
     group_matches: dict[str, LiveResource] = field(default_factory=dict)
+    #: every site space written, with its live match (None: created by this plan)
+    site_spaces: list[tuple[DesiredResource, LiveResource | None]] = field(default_factory=list)
 
     @property
     def site_ref(self) -> Any:
@@ -318,6 +320,7 @@ class TreePlanner(GroupPlanning):
             found = self.plan_level(
                 "site_space", SITE_SPACE_FIELDS, wanted, live_spaces, extra_spaces
             )
+            self.site_spaces += [(w, found.get(w.address)) for w in wanted]
             if live is None:
                 self._made_by_section(section, present[0], self.actions[before:])
             self.plan_order(
@@ -365,6 +368,7 @@ class TreePlanner(GroupPlanning):
         live = self.tree.root_spaces
         extra = ChildChange(default_via=DefaultVia("site"))
         found = self.plan_level("site_space", SITE_SPACE_FIELDS, wanted, live, extra)
+        self.site_spaces += [(w, found.get(w.address)) for w in wanted]
         self.plan_order(
             None,
             dict.fromkeys([w.address for w in present], "site_space"),

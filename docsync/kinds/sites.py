@@ -52,6 +52,15 @@ from docsync.kinds.site_share_links import (
     write_share_links,
 )
 from docsync.kinds.site_share_links import read as read_share_links
+from docsync.kinds.site_space_customization import (
+    SpaceCustomization,
+    every_override_read,
+    export_space_customization,
+    plan_space_customization,
+    read_overrides,
+    write_space_customization,
+    written_overrides,
+)
 from docsync.kinds.site_tree import TreePlanner
 
 if TYPE_CHECKING:
@@ -161,7 +170,7 @@ class SiteKind(GrantedKind):
         if manifest is None:  # export: everything about every site
             for every in sites:
                 base = f"{self.list_path.format(org=org_id)}/{every['id']}"
-                reads.append(self._read(api, every, "_structure", f"{base}/structure"))
+                reads.append(self._read_tree(api, every, base, None, all_overrides=True))
                 reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
                 reads.append(read_redirects(api, every, base))
                 reads.append(read_share_links(api, every, base))
@@ -182,22 +191,42 @@ class SiteKind(GrantedKind):
             if site is None:
                 continue
             base = f"{self.list_path.format(org=org_id)}/{site['id']}"
+            overrides = written_overrides(entry)
             if _manages_tree(entry) or entry.redirects is not None:
-                # Redirects name sections and site spaces: the structure gives their names.
-                reads.append(self._read(api, site, "_structure", f"{base}/structure"))
+                # Redirects name sections and site spaces: the structure gives their names,
+                # and the ids of the site spaces whose overrides are read.
+                reads.append(self._read_tree(api, site, base, entry if overrides else None))
             if entry.redirects is not None:
                 reads.append(read_redirects(api, site, base))
             if entry.shareLinks is not None:
                 reads.append(read_share_links(api, site, base))
             if entry.publishingAuth is not None:
                 reads.append(read_publishing_auth(api, site, base))
-            if entry.customization is not None:
+            if entry.customization is not None or overrides:
+                # A site space inherits what it does not override: the site's settings.
                 reads.append(read_customization(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
         reads.append(self.read_grants(api, org_id, manifest, sites))
         await asyncio.gather(*reads)
         return sites
+
+    async def _read_tree(
+        self,
+        api: ApiClient,
+        site: dict[str, Any],
+        base: str,
+        overrides_of: Any,
+        *,
+        all_overrides: bool = False,
+    ) -> None:
+        """The structure, then the overrides of the site spaces `overrides_of` (a site entry)
+        writes, or of every site space when None (export)."""
+        await self._read(api, site, "_structure", f"{base}/structure")
+        if overrides_of is not None:
+            await read_overrides(api, site, base, overrides_of)
+        elif all_overrides:
+            await asyncio.gather(*every_override_read(api, site, base))
 
     @staticmethod
     async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str) -> None:
@@ -290,6 +319,10 @@ class SiteKind(GrantedKind):
             customization = plan_customization(desired, live, ctx)
             if customization is not None:
                 planner.actions.append(customization)
+            for space, space_live in planner.site_spaces:
+                override = plan_space_customization(desired, live, space, space_live, ctx)
+                if override is not None:
+                    planner.actions.append(override)
             self._plan_publish(desired, live, ctx, planner)
         return result
 
@@ -354,7 +387,7 @@ class SiteKind(GrantedKind):
         entry["published"] = bool(resource.raw.get("published"))
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
-            entry |= export_tree(tree, names)
+            entry |= export_tree(tree, names, lambda s: export_space_customization(s, resource))
         redirects = export_redirects(resource, live)
         if redirects:
             entry["redirects"] = redirects
@@ -400,6 +433,9 @@ class SiteKind(GrantedKind):
         elif isinstance(action.payload, PublishingAuth):
             site_id = run.resolve(action.payload.site)
             await write_publishing_auth(action.payload, self.item_path(run, site_id), run)
+        elif isinstance(action.payload, SpaceCustomization):
+            site_id = run.resolve(action.payload.site)
+            await write_space_customization(action.payload, self.item_path(run, site_id), run)
         elif isinstance(action.payload, Customization):
             site_id = run.resolve(action.payload.site)
             await write_customization(action.payload, self.item_path(run, site_id), run)

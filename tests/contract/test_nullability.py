@@ -75,6 +75,10 @@ WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
     (SectionGroupEntry, "icon"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "icon"),
     (TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
 }
+#: (model, field) -> (method, concrete path) of the request a written `null` becomes (a delete)
+NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
+    (SiteSpaceEntry, "customization"): ("DELETE", f"{ORG}/sites/s/site-spaces/x/customization"),
+}
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {"id", "state", "protect", "email", "members", "sections", "siteSpaces", "sectionGroups"}
 OWN_BY_MODEL = {
@@ -120,11 +124,23 @@ def test_marker_matches_production(
     )
 
 
+@pytest.mark.parametrize(("where", "request_"), NULL_AS_REQUEST.items(), ids=lambda v: str(v))
+def test_a_null_that_is_a_request_is_marked_and_production_has_the_request(
+    contract: Contract, where: tuple[type[BaseModel], str], request_: tuple[str, str]
+) -> None:
+    model, name = where
+    method, path = request_
+    assert nullable(model, name), f"{model.__name__}.{name}: null is {method} {path}: mark it"
+    assert contract.check_request(method, path, [], b"") is not None, (
+        f"{method} {path} is not a production operation"
+    )
+
+
 def test_every_entry_field_is_classified() -> None:
     for model in (d.entry for d in CATALOGUE if d.entry is not None):
         for name in model.model_fields:
             where = (model, name)
-            if where in WIRE:
+            if where in WIRE or where in NULL_AS_REQUEST:
                 continue
             assert name in OWN or where in OWN_BY_MODEL, (
                 f"{model.__name__}.{name}: add it to WIRE (the request carrying it) or OWN"

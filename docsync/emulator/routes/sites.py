@@ -13,7 +13,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.customization import default_customization
 from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate, query_bool
 from docsync.emulator.refs import site_is_default_content
@@ -25,7 +24,10 @@ from docsync.emulator.routes import (
     sites_structure,
 )
 from docsync.emulator.routes import sites_tree as tree
-from docsync.emulator.routes.sites_customization import site_customization
+from docsync.emulator.routes.sites_customization import (
+    effective_customization,
+    site_customization,
+)
 from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
@@ -200,7 +202,7 @@ def get_published(ctx: Ctx) -> Response:
             "structure": structure_view(ctx, site),
             "customizations": {
                 "site": site_customization(site),
-                "siteSpaces": {row.id: default_customization() for row in site_spaces},
+                "siteSpaces": {row.id: effective_customization(site, row) for row in site_spaces},
             },
             "scripts": [],
         }

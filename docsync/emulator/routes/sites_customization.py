@@ -5,6 +5,14 @@ SiteCustomizationSettingsInput: every required group present (it replaces the wh
 no unknown field, and the values the emulator can check without page content (styling's enums
 and colours, the flags, the modes) checked, 400 naming the field. The published-content answer
 carries the same object.
+
+A site space's override (`.../site-spaces/{siteSpaceId}/customization`) is stored on the site
+space row (`customization`, only the fields overridden), so it goes with its site space. GET
+answers the effective settings, as production documents ("the effective settings with site-level
+defaults where no override is set"): the site's object with the override on top, so what is
+overridden and what is inherited look alike. PATCH takes production's override body (the fields
+of each group, null clearing a field's override) and answers the effective settings; DELETE
+answers 205 when there was an override and 204 when not.
 """
 
 from __future__ import annotations
@@ -17,12 +25,13 @@ from starlette.routing import BaseRoute
 from docsync.emulator.auth import Access
 from docsync.emulator.customization import default_customization
 from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.http import Ctx, api_route, empty, ok
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields, check_string, json_type
 
 PATH = "/v1/orgs/{organizationId}/sites/{siteId}/customization"
+SPACE_PATH = "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"
 COLOR = r"^#(?:[0-9a-fA-F]{3}){1,2}$"
 CODE_THEMES = (
     "default-light", "default-dark", "monochrome-light", "monochrome-dark", "andromeeda",
@@ -179,6 +188,139 @@ def put_customization(ctx: Ctx) -> Response:
     return ok(stored)
 
 
+#: production's overrideSiteSpaceCustomizationById body: group -> its fields (None: one value)
+OVERRIDE: dict[str, tuple[str, ...] | None] = {
+    "title": None,
+    "localizedTitle": None,
+    "styling": (*STYLING_ENUMS, *COLORS, "tint", "sidebar", "codeTheme"),
+    "internationalization": ("locale",),
+    "favicon": None,
+    "announcement": None,
+    "header": ("preset", "logo", "primaryLink", "backgroundColor", "linkColor", "links"),
+    "footer": ("logo", "groups", "copyright"),
+    "themes": ("default", "toggeable"),
+    "feedback": ("enabled",),
+    "externalLinks": ("target",),
+    "pagination": ("enabled",),
+    "trademark": ("enabled",),
+    "privacyPolicy": ("url",),
+    "socialPreview": ("url",),
+}
+#: fields of the override body taken only as an object (never null)
+NOT_NULL = ("announcement", "styling.sidebar", "styling.codeTheme")
+
+
+def _override_value(where: str, value: Any) -> None:
+    """One overridden value checked as far as the emulator can without page content."""
+    group, _, name = where.partition(".")
+    if group == "styling" and name in STYLING_ENUMS:
+        Fields({name: value}, (name,), "styling.").enum(name, STYLING_ENUMS[name])
+    elif group == "styling" and name in COLORS:
+        _themed(value, where, _color)
+    elif group == "styling" and name == "sidebar":
+        sidebar = Fields(_object(value, where), ("background", "list"), f"{where}.")
+        sidebar.enum("background", ("default", "filled"), nullable=True)
+        sidebar.enum("list", ("default", "pill", "line"), nullable=True)
+    elif group == "styling" and name == "codeTheme":
+        code = Fields(_object(value, where), ("default", "openapi"), f"{where}.")
+        for mode in ("default", "openapi"):
+            themed = code.obj(mode, nullable=True)
+            if themed is not None:
+                _themed(themed, f"{where}.{mode}", lambda f, m: _code(f, m))
+    elif (group, name) in MODES:
+        Fields({name: value}, (name,), f"{group}.").enum(name, MODES[(group, name)])
+    elif (group in FLAGS and name == FLAGS[group]) or where == "themes.toggeable":
+        Fields({name: value}, (name,), f"{group}.").boolean(name)
+    elif where == "title":
+        check_string("title", value, 2, 128, None)
+
+
+def check_override(value: Any) -> Doc:
+    """The body of an override PATCH after checking its shape; 400 naming the offending path."""
+    data = _object(value, "body")
+    Fields(data, OVERRIDE)
+    for group, fields in OVERRIDE.items():
+        if group not in data:
+            continue
+        if fields is None:
+            if data[group] is None and group in NOT_NULL:
+                raise bad_request(f"{group}: must be an object; got null")
+            if data[group] is not None:
+                _override_value(group, data[group])
+            continue
+        given = _object(data[group], group)
+        Fields(given, fields, f"{group}.")
+        for name, item in given.items():
+            where = f"{group}.{name}"
+            if item is None and where in NOT_NULL:
+                raise bad_request(f"{where}: must be an object; got null")
+            if item is not None:
+                _override_value(where, item)
+    return data
+
+
+def _overlaid(base: Doc, override: Doc) -> Doc:
+    """`base` with `override` on top, group by group (a group's fields one by one)."""
+    out = dict(base)
+    for name, value in override.items():
+        if isinstance(value, dict) and OVERRIDE.get(name) is not None:
+            out[name] = {**(base.get(name) or {}), **value}
+        else:
+            out[name] = value
+    return out
+
+
+def _with_override(stored: Doc, body: Doc) -> Doc:
+    """The stored override after a PATCH: given fields set, null ones cleared."""
+    out = {k: dict(v) if isinstance(v, dict) else v for k, v in stored.items()}
+    for group, value in body.items():
+        if OVERRIDE[group] is None or value is None:
+            if value is None:
+                out.pop(group, None)
+            else:
+                out[group] = value
+            continue
+        fields = {**out.get(group, {}), **value}
+        out[group] = {k: v for k, v in fields.items() if v is not None}
+        if not out[group]:
+            del out[group]
+    return out
+
+
+def _site_space(ctx: Ctx, site: Row) -> Row:
+    return tree.find_child(ctx.tx, site, tree.SITE_SPACE, ctx.params["siteSpaceId"])
+
+
+def effective_customization(site: Row, site_space: Row) -> Doc:
+    """What a site space shows: its site's settings with its override on top."""
+    override = site_space.data.get("customization")
+    return _overlaid(_stored(site), override if isinstance(override, dict) else {})
+
+
+def get_space_customization(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org()["id"])
+    return ok(effective_customization(site, _site_space(ctx, site)))
+
+
+def override_space_customization(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    row = _site_space(ctx, site)
+    body = check_override(ctx.body())
+    stored = row.data.get("customization")
+    override = _with_override(stored if isinstance(stored, dict) else {}, body)
+    row = tree.patch(ctx.tx, row, {"customization": override or None})
+    return ok(effective_customization(site, row))
+
+
+def delete_space_customization(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    row = _site_space(ctx, site)
+    if not row.data.get("customization"):
+        return empty(204)
+    tree.patch(ctx.tx, row, {"customization": None})
+    return empty(205)
+
+
 def site_customization(site: Row) -> Doc:
     """What the published-content answer carries for the site."""
     return _stored(site)
@@ -187,4 +329,7 @@ def site_customization(site: Row) -> Doc:
 routes: list[BaseRoute] = [
     api_route("GET", PATH, get_customization),
     api_route("PUT", PATH, put_customization),
+    api_route("GET", SPACE_PATH, get_space_customization),
+    api_route("PATCH", SPACE_PATH, override_space_customization),
+    api_route("DELETE", SPACE_PATH, delete_space_customization),
 ]

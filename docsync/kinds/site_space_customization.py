@@ -1,0 +1,329 @@
+"""A site space's customization override: `customization:` on a site space entry. The fields
+written override the site's customization for that site space; `null` on a field unsets its
+override (the site's value shows again); `customization: null` removes the whole override. Used
+by the site kind, after the site's structure is planned.
+
+Production's GET answers the *effective* settings (the site's, with the override on top), not the
+override alone: a written field is compared with what readers see, a field written `null` with the
+site's value, and `customization: null` plans a change only where the site space looks different
+from its site. The PATCH takes fields down to production's override units (`styling.primaryColor`
+is one value there): writing `styling.primaryColor.light` sends the whole colour, its other mode
+as it is now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, FieldChange
+from docsync.core.payloads import OnSite, Ref
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.site_customization import Leaf, leaves, merged, value_at
+from docsync.kinds.site_customization import _live as site_live_customization
+from docsync.kinds.site_customization import _nest as nest
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+_STYLING = dict.fromkeys(
+    (
+        "theme",
+        "primaryColor",
+        "infoColor",
+        "successColor",
+        "warningColor",
+        "dangerColor",
+        "tint",
+        "corners",
+        "depth",
+        "links",
+        "icons",
+        "search",
+        "background",
+    )
+) | {
+    "sidebar": dict.fromkeys(("background", "list")),
+    "codeTheme": dict.fromkeys(("default", "openapi")),
+}
+#: production's overrideSiteSpaceCustomizationById body: a mapping is walked, None is one value
+UNITS: dict[str, Any] = {
+    "title": None,
+    "localizedTitle": None,
+    "styling": _STYLING,
+    "internationalization": {"locale": None},
+    "favicon": None,
+    "announcement": None,
+    "header": dict.fromkeys(
+        ("preset", "logo", "primaryLink", "backgroundColor", "linkColor", "links")
+    ),
+    "footer": dict.fromkeys(("logo", "groups", "copyright")),
+    "themes": dict.fromkeys(("default", "toggeable")),
+    "feedback": {"enabled": None},
+    "externalLinks": {"target": None},
+    "pagination": {"enabled": None},
+    "trademark": {"enabled": None},
+    "privacyPolicy": {"url": None},
+    "socialPreview": {"url": None},
+}
+
+
+@dataclass
+class SpaceCustomization(OnSite):
+    """A site space's override: the written fields to set (`{dotted path: value}`, None unsets
+    that unit's override), or `remove` for `customization: null`."""
+
+    site_space: Ref = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    remove: bool = False
+
+
+# -- paths -----------------------------------------------------------------------------------
+
+
+def unit_of(path: Leaf) -> Leaf | None:
+    """The override unit `path` lies in (itself or a parent), or None when production has no
+    override for it (a group as a whole, or a field the PATCH does not take)."""
+    node: Any = UNITS
+    for depth, part in enumerate(path):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+        if node is None:
+            return path[: depth + 1]
+    return None
+
+
+def units() -> list[Leaf]:
+    """Every override unit's path."""
+
+    def walk(node: dict[str, Any], prefix: Leaf) -> list[Leaf]:
+        found: list[Leaf] = []
+        for name, child in node.items():
+            path = (*prefix, name)
+            found += walk(child, path) if isinstance(child, dict) else [path]
+        return found
+
+    return walk(UNITS, ())
+
+
+def overrides(effective: dict[str, Any], site: dict[str, Any]) -> dict[Leaf, Any]:
+    """The units where a site space's effective settings differ from its site's."""
+    return {
+        path: value_at(effective, path)
+        for path in units()
+        if value_at(effective, path) != value_at(site, path)
+    }
+
+
+def body(effective: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """The PATCH body: each written unit whole, a field below a unit merged into its effective
+    value (`styling.primaryColor.light` keeps the live `dark`), None unsetting the unit."""
+    out: dict[str, Any] = {}
+    for dotted, value in fields.items():
+        path = tuple(dotted.split("."))
+        unit = unit_of(path)
+        assert unit is not None, f"{dotted} was checked when planned"
+        if value is None or unit == path:
+            whole = value
+        else:
+            current = value_at(out, unit)
+            if current is None:
+                current = copy.deepcopy(value_at(effective, unit))
+            base = current if isinstance(current, dict) else {}
+            whole = merged(base, {".".join(path[len(unit) :]): value})
+        node = out
+        for part in unit[:-1]:
+            node = node.setdefault(part, {})
+        node[unit[-1]] = whole
+    return out
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+async def read(api: ApiClient, item: dict[str, Any], site_path: str) -> None:
+    """A site space's effective customization into `item["_customization"]` (`item` is its
+    entry of the site's structure read, so the live site space carries it)."""
+    found = await api.get(f"{site_path}/site-spaces/{item['id']}/customization")
+    item["_customization"] = found if isinstance(found, dict) else {}
+
+
+def _effective(live: LiveResource | None) -> dict[str, Any] | None:
+    found = live.raw.get("_customization") if live is not None else None
+    return found if isinstance(found, dict) else None
+
+
+def site_after(site: DesiredResource, live: LiveResource | None) -> dict[str, Any]:
+    """The site's customization once this plan is applied (what a site space inherits)."""
+    now = site_live_customization(live) or {}
+    written = site.entry.customization
+    if written is None:
+        return now
+    return merged(now, {".".join(p): v for p, v in leaves(written).items()})
+
+
+# -- planning --------------------------------------------------------------------------------
+
+
+def plan_space_customization(
+    site: DesiredResource,
+    site_live: LiveResource | None,
+    space: DesiredResource,
+    space_live: LiveResource | None,
+    ctx: PlanContext,
+) -> Action | None:
+    """One update per site space whose override changes: each changed field at its path
+    (`site_space["latest"].customization.styling.theme`), after the site space exists."""
+    if space.absent or "customization" not in space.entry.model_fields_set:
+        return None
+    inherited = site_after(site, site_live)
+    effective = _effective(space_live)
+    if effective is None:  # a new site space shows its site's settings
+        effective = inherited
+    base = (*space.path, "customization")
+    written = space.entry.customization
+    if written is None:
+        changed = {path: value_at(inherited, path) for path in overrides(effective, inherited)}
+        fields: dict[str, Any] = {}
+    else:
+        changed = {}
+        for path, value in leaves(written).items():
+            unit = unit_of(path)
+            if unit is None:
+                ctx.problem(
+                    (*base, *path),
+                    f"`{'.'.join(path)}` cannot be overridden for a site space: production "
+                    "overrides title, localizedTitle, favicon, announcement and the fields of "
+                    "styling, internationalization, header, footer, themes, feedback, "
+                    "externalLinks, pagination, trademark, privacyPolicy and socialPreview",
+                )
+                continue
+            if value is None and unit != path:
+                ctx.problem(
+                    (*base, *path),
+                    f"null unsets an override: write it on `{'.'.join(unit)}`, not below",
+                )
+                continue
+            after = value if value is not None else value_at(inherited, path)
+            if value_at(effective, path) != after:
+                changed[path] = after
+        fields = {".".join(p): written_value(written, p) for p in changed}
+    if not changed:
+        return None
+    lines = [
+        FieldChange(
+            "customization",
+            nest(path, value_at(effective, path)),
+            nest(path, value),
+            sensitive=ctx.sensitive((*base, *path)),
+        )
+        for path, value in changed.items()
+    ]
+    action = Action(
+        "update",
+        "site",
+        f"{space.address}.customization",
+        lines,
+        ctx.where(base),
+        payload=SpaceCustomization(
+            ref(site.address), ref(space.address), fields, remove=written is None
+        ),
+        depends_on=[a.key for a in ctx.actions_at[space.address] if a.verb != "delete"],
+    )
+    if written is None:
+        action.notes.append("removes the site space's override: it shows its site's settings")
+    return ctx.add(action)
+
+
+def written_value(written: dict[str, Any], path: Leaf) -> Any:
+    return value_at(written, path)
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+async def write_space_customization(
+    payload: SpaceCustomization, site_path: str, run: RunContext
+) -> None:
+    """`customization: null` deletes the override; otherwise one PATCH of the written units,
+    built on the effective settings read now (a field below a unit keeps its siblings)."""
+    path = f"{site_path}/site-spaces/{run.resolve(payload.site_space)}/customization"
+    if payload.remove:
+        await run.api.write("DELETE", path)
+        return
+    found = await run.api.get(path)
+    effective = found if isinstance(found, dict) else {}
+    await run.api.write("PATCH", path, body(effective, payload.fields))
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_space_customization(space: LiveResource, site: LiveResource) -> dict[str, Any] | None:
+    """The units where the site space differs from its site (its override, as far as the API
+    shows it)."""
+    effective = _effective(space)
+    if effective is None:
+        return None
+    out: dict[str, Any] = {}
+    for path, value in overrides(effective, site_live_customization(site) or {}).items():
+        out = merged(out, {".".join(path): value}) if value is not None else out
+    return out or None
+
+
+# -- which site spaces to read ---------------------------------------------------------------
+
+
+def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
+    """(section title or None at the root, site space entry) of every site space entry of a
+    site entry that writes `customization`."""
+    found: list[tuple[str | None, Any]] = []
+    for section in entry.sections or []:
+        found += [(section.title, s) for s in section.siteSpaces or []]
+    found += [(None, s) for s in entry.siteSpaces or []]
+    return [(t, s) for t, s in found if "customization" in s.model_fields_set]
+
+
+def _is(item: dict[str, Any], entry: Any) -> bool:
+    if entry.path is not None:
+        return bool(item.get("path") == entry.path)
+    space = item.get("space")
+    names = (space.get("id"), space.get("title")) if isinstance(space, dict) else (space,)
+    return entry.space is not None and str(entry.space) in names
+
+
+async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, entry: Any) -> None:
+    """The effective customization of the live site spaces the entry's overrides are about
+    (their ids from the site's structure read, already in `site["_structure"]`)."""
+    wanted = written_overrides(entry)
+    structure = site.get("_structure") or {}
+    items = structure.get("structure") or []
+    levels: list[tuple[str | None, list[dict[str, Any]]]] = []
+    if structure.get("type") == "siteSpaces":
+        levels.append((None, items))
+    for item in items if structure.get("type") != "siteSpaces" else []:
+        inner = item.get("sections") or item.get("children") or [item]
+        levels += [(s.get("title"), s.get("siteSpaces") or []) for s in inner]
+    reads = [
+        read(api, item, site_path)
+        for title, level in levels
+        for item in level
+        if any(t == title and _is(item, e) for t, e in wanted)
+    ]
+    await asyncio.gather(*reads)
+
+
+def every_override_read(api: ApiClient, site: dict[str, Any], site_path: str) -> list[Any]:
+    """Export: a read per site space of the site."""
+    structure = site.get("_structure") or {}
+    items = structure.get("structure") or []
+    if structure.get("type") == "siteSpaces":
+        spaces = items
+    else:
+        sections = [s for i in items for s in (i.get("sections") or i.get("children") or [i])]
+        spaces = [sp for s in sections for sp in s.get("siteSpaces") or []]
+    return [read(api, item, site_path) for item in spaces]

@@ -1,0 +1,115 @@
+"""A site space's customization override end to end against the emulator: applied with the site
+space it belongs to (created in the same run), converged, shown field by field at its path, a
+field written null falling back to the site's value, `customization: null` removing the override,
+and export planning empty."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.kit import (
+    ORG,
+    Docsync,
+    EmulatorHandle,
+    Write,
+    apply,
+    assert_converged,
+    id_of,
+    requests_between,
+)
+
+OVERRIDE = "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"
+HEAD = """\
+organization: org_acme
+spaces:
+  - {title: Guides}
+  - {title: Guides v1}
+sites:
+  - title: Developer Docs
+    customization:
+      styling: {theme: bold}
+    sections:
+      - title: Guides
+        siteSpaces:
+          - {space: Guides, path: latest}
+          - space: Guides v1
+            path: v1
+"""
+FIRST = HEAD + (
+    '            customization: {styling: {theme: muted, primaryColor: {light: "#0B5FFF"}}, '
+    "trademark: {enabled: false}}\n"
+)
+CHANGED = HEAD + (
+    '            customization: {styling: {theme: null, primaryColor: {light: "#0B5FFF"}}, '
+    "trademark: {enabled: false}}\n"
+)
+REMOVED = HEAD + "            customization: null\n"
+
+
+def site_space_customization(emulator: EmulatorHandle, path: str) -> dict[str, Any]:
+    site = id_of(emulator, "sites", "title", "Developer Docs")
+    with emulator.client() as client:
+        spaces = client.get(f"{ORG}/sites/{site}/site-spaces").json()["items"]
+        [space] = [s for s in spaces if s["path"] == path]
+        answer = client.get(f"{ORG}/sites/{site}/site-spaces/{space['id']}/customization")
+    assert answer.status_code == 200, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_site_space_override_apply_change_remove_and_export(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    manifest = write("docs.yaml", FIRST)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    where = 'site["Developer Docs"].section["Guides"].site_space["v1"].customization'
+    assert f"update {where}" in planned.stdout, planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    v1 = site_space_customization(emulator, "v1")
+    assert v1["styling"]["theme"] == "muted"
+    assert v1["styling"]["primaryColor"] == {"light": "#0B5FFF", "dark": "#346DDB"}
+    assert v1["trademark"] == {"enabled": False}
+    latest = site_space_customization(emulator, "latest")
+    assert latest["styling"]["theme"] == "bold"  # the site's, not overridden
+    assert latest["trademark"] == {"enabled": True}
+
+    # null on a field unsets its override: the site's value shows again.
+    manifest = write("docs.yaml", CHANGED)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert 'customization.styling.theme: "muted" -> "bold"' in planned.stdout, planned.stdout
+    assert "primaryColor" not in planned.stdout and "trademark" not in planned.stdout
+    before = emulator.stats()
+    apply(docsync, manifest)
+    assert requests_between(before, emulator.stats())[f"PATCH {OVERRIDE}"] == 1
+    assert_converged(docsync, manifest)
+    assert site_space_customization(emulator, "v1")["styling"]["theme"] == "bold"
+
+    # Export writes the override (where the site space differs from its site).
+    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
+    assert exported.exit_code == 0, exported.output
+    sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
+    assert sites.count("customization:") == 2 and "'#0B5FFF'" in sites, sites
+    assert_converged(docsync, tmp_path / "export")
+
+    # customization: null removes the override.
+    manifest = write("docs.yaml", REMOVED)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert f"update {where}" in planned.stdout, planned.stdout
+    before = emulator.stats()
+    apply(docsync, manifest)
+    assert requests_between(before, emulator.stats())[f"DELETE {OVERRIDE}"] == 1
+    assert_converged(docsync, manifest)
+    v1 = site_space_customization(emulator, "v1")
+    assert v1["styling"]["primaryColor"] == {"light": "#346DDB", "dark": "#346DDB"}
+    assert v1["trademark"] == {"enabled": True}
+    site = id_of(emulator, "sites", "title", "Developer Docs")
+    with emulator.client() as client:
+        live = client.get(f"{ORG}/sites/{site}/customization").json()
+    assert {k: v for k, v in v1.items() if k != "updatedAt"} == {
+        k: v for k, v in live.items() if k != "updatedAt"
+    }
