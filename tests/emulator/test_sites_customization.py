@@ -79,3 +79,51 @@ def test_refusals_name_the_path(
     first = kit.ok(kit.client.get(url))
     answer = kit.client.put(url, json=_broken(first, path, value))
     assert answer.status_code == 400 and message in answer.json()["error"]["message"], answer.text
+
+
+def test_site_space_override_effective_null_delete(emulator: EmulatorHandle) -> None:
+    kit = SitesKit(emulator)
+    site = kit.create_site(title="Docs")["id"]
+    one = kit.add_site_space(site, "space_api")["id"]
+    two = kit.add_site_space(site, "space_faq")["id"]
+    url = kit.url(site, "site-spaces", one, "customization")
+    site_url = kit.url(site, "customization")
+    inherited = kit.ok(kit.client.get(site_url))
+    assert kit.ok(kit.client.get(url)) == inherited  # nothing overridden: the site's settings
+    assert kit.ok(kit.client.delete(url), 204) is None  # no override to delete
+    body = {"styling": {"theme": "bold", "primaryColor": {"light": "#0B5FFF", "dark": "#111"}}}
+    answer = kit.ok(kit.client.patch(url, json=body | {"trademark": {"enabled": False}}))
+    assert answer["styling"]["theme"] == "bold" and answer["trademark"] == {"enabled": False}
+    assert answer["styling"]["corners"] == inherited["styling"]["corners"]
+    # The site's own changes show through where the site space does not override.
+    changed = copy.deepcopy(inherited)
+    changed["styling"]["corners"] = "straight"
+    changed["styling"]["theme"] = "muted"
+    kit.ok(kit.client.put(site_url, json=changed))
+    now = kit.ok(kit.client.get(url))
+    assert now["styling"]["corners"] == "straight" and now["styling"]["theme"] == "bold"
+    assert (
+        kit.ok(kit.client.get(kit.url(site, "site-spaces", two, "customization")))["styling"][
+            "theme"
+        ]
+        == "muted"
+    )
+    # null clears one field's override; the rest stays.
+    now = kit.ok(kit.client.patch(url, json={"styling": {"theme": None}}))
+    assert now["styling"]["theme"] == "muted" and now["trademark"] == {"enabled": False}
+    published = kit.ok(kit.client.get(kit.url(site, "published")))
+    assert published["customizations"]["siteSpaces"][one]["trademark"] == {"enabled": False}
+    # Refused: a field production does not override, a bad value, null where an object is due.
+    for bad, says in (
+        ({"ai": {"mode": "assistant"}}, "ai"),
+        ({"styling": {"theme": "loud"}}, "styling.theme"),
+        ({"styling": {"sidebar": None}}, "styling.sidebar"),
+    ):
+        refused = kit.client.patch(url, json=bad)
+        assert refused.status_code == 400 and says in refused.text, refused.text
+    assert kit.ok(kit.client.delete(url), 205) is None
+    assert kit.ok(kit.client.get(url))["trademark"] == changed["trademark"]
+    # The override goes with its site space.
+    kit.ok(kit.client.patch(url, json={"trademark": {"enabled": False}}))
+    assert kit.ok(kit.client.delete(kit.url(site, "site-spaces", one)), 205) is None
+    assert kit.client.get(url).status_code == 404

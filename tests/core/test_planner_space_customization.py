@@ -1,0 +1,144 @@
+"""A site space's customization override planned without HTTP: the written fields compared with
+the effective settings production's GET answers, null compared with the site's value,
+`customization: null` planned where the site space differs from its site, one action per site
+space after the site space exists, and the PATCH body built at production's override units."""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docsync.core.errors import PlanProblems
+from docsync.engine.planner import diff
+from docsync.kinds.site_space_customization import SpaceCustomization, body, unit_of
+from docsync.manifest import load_manifests
+from docsync.render.text import render_plan
+from tests.core import plankit as k
+
+SITE: dict[str, Any] = {
+    "styling": {"theme": "bold", "primaryColor": {"light": "#346DDB", "dark": "#346DDB"}},
+    "trademark": {"enabled": True},
+}
+#: the effective settings of site space v1: its site's, with the theme overridden
+V1 = copy.deepcopy(SITE) | {"styling": SITE["styling"] | {"theme": "muted"}}
+WHERE = 'site["Docs"].section["Guides"].site_space["v1"].customization'
+
+
+def live(v1: dict[str, Any] | None = None) -> dict[str, Any]:
+    v1_item = k.site_space("ss2", "sp2", "v1") | {"_customization": copy.deepcopy(v1 or V1)}
+    docs = k.site(
+        "s1",
+        "Docs",
+        [k.section("sec1", "Guides", k.site_space("ss1", "sp1", "latest", True), v1_item)],
+    )
+    docs["_customization"] = copy.deepcopy(SITE)
+    return {
+        "site": [docs],
+        "space": [{"id": "sp1", "title": "Guides"}, {"id": "sp2", "title": "V1"}],
+    }
+
+
+def manifest(customization: str, site: str = "") -> str:
+    return (
+        "sites:\n  - title: Docs\n"
+        + (f"    customization: {site}\n" if site else "")
+        + "    sections:\n      - title: Guides\n        siteSpaces:\n"
+        + "          - {space: Guides, path: latest}\n"
+        + f"          - {{space: V1, path: v1, customization: {customization}}}\n"
+    )
+
+
+def the_action(plan: Any) -> tuple[Any, SpaceCustomization]:
+    [action] = plan.actions
+    assert action.address == WHERE and action.verb == "update"
+    assert isinstance(action.payload, SpaceCustomization)
+    return action, action.payload
+
+
+def test_only_the_changed_written_fields_are_planned_at_their_paths() -> None:
+    written = (
+        '{styling: {theme: muted, primaryColor: {light: "#0B5FFF"}}, trademark: {enabled: true}}'
+    )
+    action, payload = the_action(k.plan(manifest(written), live()))
+    assert payload.fields == {"styling.primaryColor.light": "#0B5FFF"} and not payload.remove
+    assert payload.site_space == {"$ref": WHERE.removesuffix(".customization")}
+    shown = render_plan(k.plan(manifest(written), live()))
+    assert 'customization.styling.primaryColor.light: "#346DDB" -> "#0B5FFF"' in shown
+    assert "theme" not in shown and "trademark" not in shown
+    assert [c.field for c in action.changes] == ["customization"]
+
+
+def test_written_as_it_is_and_not_written_plan_nothing() -> None:
+    assert k.plan(manifest("{styling: {theme: muted}}"), live()).actions == []
+    plain = manifest("{}").replace(", customization: {}", "")
+    assert "customization" not in plain.split("sections")[1]
+    assert k.plan(plain, live()).actions == []
+
+
+def test_null_on_a_field_is_compared_with_the_site_value() -> None:
+    action, payload = the_action(k.plan(manifest("{styling: {theme: null}}"), live()))
+    assert payload.fields == {"styling.theme": None}
+    assert [(c.before, c.after) for c in action.changes] == [
+        ({"styling": {"theme": "muted"}}, {"styling": {"theme": "bold"}})
+    ]
+    # Not overridden any more: nothing to do.
+    assert k.plan(manifest("{styling: {theme: null}}"), live(SITE)).actions == []
+    # The site's value this plan writes is the one the site space falls back to.
+    plan = k.plan(manifest("{styling: {theme: null}}", site="{styling: {theme: muted}}"), live())
+    assert k.steps(plan) == ['update site["Docs"].customization']
+
+
+def test_customization_null_removes_the_override_where_it_shows() -> None:
+    action, payload = the_action(k.plan(manifest("null"), live()))
+    assert payload.remove and payload.fields == {}
+    assert [(c.before, c.after) for c in action.changes] == [
+        ({"styling": {"theme": "muted"}}, {"styling": {"theme": "bold"}})
+    ]
+    assert "removes the site space's override" in render_plan(k.plan(manifest("null"), live()))
+    assert k.plan(manifest("null"), live(SITE)).actions == []
+
+
+def test_a_new_site_space_gets_its_override_after_its_create() -> None:
+    items = live()
+    items["site"][0]["_structure"]["structure"][0]["siteSpaces"].pop()  # v1 is not live yet
+    plan = k.plan(manifest("{trademark: {enabled: false}}"), items)
+    create = f"create {WHERE.removesuffix('.customization')}"
+    assert k.steps(plan) == [create, 'reorder site["Docs"]', f"update {WHERE}"]
+    create_action, _, override = plan.actions
+    assert override.depends_on == [create_action.key]
+
+
+def test_what_production_does_not_override_is_a_located_problem() -> None:
+    for written, says in (
+        ("{ai: {mode: assistant}}", "cannot be overridden for a site space"),
+        ("{styling: {primaryColor: {light: null}}}", "write it on `styling.primaryColor`"),
+    ):
+        with pytest.raises(PlanProblems, match=re.escape(says)) as raised:
+            k.plan(manifest(written), live())
+        assert "siteSpaces[1].customization." in str(raised.value)
+
+
+def test_the_body_sends_whole_units_and_keeps_the_other_mode() -> None:
+    fields = {"styling.primaryColor.light": "#0B5FFF", "styling.theme": None, "title": "V1"}
+    assert body(SITE, fields) == {
+        "styling": {"primaryColor": {"light": "#0B5FFF", "dark": "#346DDB"}, "theme": None},
+        "title": "V1",
+    }
+    assert unit_of(("styling", "sidebar", "list")) == ("styling", "sidebar", "list")
+    assert unit_of(("styling",)) is None and unit_of(("ai", "mode")) is None
+
+
+def test_a_value_from_env_is_sensitive(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.yaml"
+    written = "{footer: {copyright: \"{{ env('NOTICE') }}\"}, trademark: {enabled: false}}"
+    path.write_text("organization: org_acme\n" + manifest(written), encoding="utf-8")
+    loaded = load_manifests([path], environ={"NOTICE": "s3cret-notice"})
+    plan = diff(loaded, k.live_state(live()), [kind for kind in k.KINDS if not kind.nested])
+    action, _ = the_action(plan)
+    assert [c.sensitive for c in action.changes] == [True, False]
+    shown = render_plan(plan)
+    assert "s3cret-notice" not in shown and "customization.trademark.enabled" in shown
