@@ -47,7 +47,7 @@ def _writable(found: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in found.items() if k not in READ_ONLY}
 
 
-def _live(site: LiveResource | None) -> dict[str, Any] | None:
+def live_customization(site: LiveResource | None) -> dict[str, Any] | None:
     found = site.raw.get("_customization") if site is not None else None
     return found if isinstance(found, dict) else None
 
@@ -95,7 +95,7 @@ def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _nest(path: Leaf, value: Any) -> Any:
+def nest(path: Leaf, value: Any) -> Any:
     """`("a", "b"), 1` as `{"a": {"b": 1}}`: one field at its path, as the plan shows it (each
     on its own, so a value from env() hides only itself)."""
     for part in reversed(path):
@@ -114,7 +114,7 @@ def plan_customization(
     written = desired.entry.customization
     if written is None:
         return None
-    current = _live(live) or {}
+    current = live_customization(live) or {}
     changed = {
         path: value for path, value in leaves(written).items() if value_at(current, path) != value
     }
@@ -124,8 +124,8 @@ def plan_customization(
     lines = [
         FieldChange(
             "customization",
-            _nest(path, value_at(current, path)),
-            _nest(path, value),
+            nest(path, value_at(current, path)),
+            nest(path, value),
             sensitive=ctx.sensitive((*base, *path)),
         )
         for path, value in changed.items()
@@ -164,4 +164,4 @@ async def write_customization(payload: Customization, site_path: str, run: RunCo
 def export_customization(site: LiveResource) -> dict[str, Any] | None:
     """The whole live customization (what is not written is not managed, so the whole object is
     what reproduces the site)."""
-    return _live(site)
+    return live_customization(site)

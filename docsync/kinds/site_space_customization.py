@@ -22,9 +22,14 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.site_customization import Leaf, leaves, merged, value_at
-from docsync.kinds.site_customization import _live as site_live_customization
-from docsync.kinds.site_customization import _nest as nest
+from docsync.kinds.site_customization import (
+    Leaf,
+    leaves,
+    live_customization,
+    merged,
+    nest,
+    value_at,
+)
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -159,7 +164,7 @@ def _effective(live: LiveResource | None) -> dict[str, Any] | None:
 
 def site_after(site: DesiredResource, live: LiveResource | None) -> dict[str, Any]:
     """The site's customization once this plan is applied (what a site space inherits)."""
-    now = site_live_customization(live) or {}
+    now = live_customization(live) or {}
     written = site.entry.customization
     if written is None:
         return now
@@ -211,7 +216,7 @@ def plan_space_customization(
             after = value if value is not None else value_at(inherited, path)
             if value_at(effective, path) != after:
                 changed[path] = after
-        fields = {".".join(p): written_value(written, p) for p in changed}
+        fields = {".".join(p): value_at(written, p) for p in changed}
     if not changed:
         return None
     lines = [
@@ -237,10 +242,6 @@ def plan_space_customization(
     if written is None:
         action.notes.append("removes the site space's override: it shows its site's settings")
     return ctx.add(action)
-
-
-def written_value(written: dict[str, Any], path: Leaf) -> Any:
-    return value_at(written, path)
 
 
 # -- applying --------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def export_space_customization(space: LiveResource, site: LiveResource) -> dict[
     if effective is None:
         return None
     out: dict[str, Any] = {}
-    for path, value in overrides(effective, site_live_customization(site) or {}).items():
+    for path, value in overrides(effective, live_customization(site) or {}).items():
         out = merged(out, {".".join(path): value}) if value is not None else out
     return out or None
 

@@ -26,6 +26,7 @@ SECRETS = {
     "AUTH_FALLBACK": "https://acme.example/secret-fallback-3b8e",
     "FOOTER_NOTICE": "secret-footer-notice-6c1d",
     "REDIRECT_URL": "https://acme.example/secret-redirect-8e2a",
+    "SPACE_NOTICE": "secret-site-space-notice-2f7c",
 }
 MANIFEST = """\
 organization: org_acme
@@ -47,7 +48,10 @@ sites:
       - title: Guides
         path: guides
         description: "{{ env('SECTION_DESC') }}"
-        siteSpaces: [{space: Guides, path: latest}]
+        siteSpaces:
+          - space: Guides
+            path: latest
+            customization: {footer: {copyright: "{{ env('SPACE_NOTICE') }}"}}
     redirects:
       - {source: /partners, destination: {url: "{{ env('REDIRECT_URL') }}"}}
     shareLinks:
