@@ -67,7 +67,10 @@ def test_site_space_override_apply_change_remove_and_export(
     where = 'site["Developer Docs"].section["Guides"].site_space["v1"].customization'
     assert f"update {where}" in planned.stdout, planned.stdout
     apply(docsync, manifest)
+    before = emulator.stats()
     assert_converged(docsync, manifest)
+    # Read only for the site space whose entry writes it (not `latest`).
+    assert requests_between(before, emulator.stats())[f"GET {OVERRIDE}"] == 1
     v1 = site_space_customization(emulator, "v1")
     assert v1["styling"]["theme"] == "muted"
     assert v1["styling"]["primaryColor"] == {"light": "#0B5FFF", "dark": "#346DDB"}
@@ -89,8 +92,10 @@ def test_site_space_override_apply_change_remove_and_export(
     assert site_space_customization(emulator, "v1")["styling"]["theme"] == "bold"
 
     # Export writes the override (where the site space differs from its site).
+    before = emulator.stats()
     exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
     assert exported.exit_code == 0, exported.output
+    assert requests_between(before, emulator.stats())[f"GET {OVERRIDE}"] == 2  # every one
     sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
     assert sites.count("customization:") == 2 and "'#0B5FFF'" in sites, sites
     assert_converged(docsync, tmp_path / "export")
