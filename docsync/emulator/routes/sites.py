@@ -18,6 +18,7 @@ from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, pa
 from docsync.emulator.refs import site_is_default_content
 from docsync.emulator.routes import (
     sites_adaptive,
+    sites_external_links,
     sites_groups,
     sites_sections,
     sites_spaces,
@@ -222,5 +223,6 @@ routes: list[BaseRoute] = [
     *sites_structure.routes,
     *sites_sections.routes,
     *sites_groups.routes,
+    *sites_external_links.routes,
     *sites_spaces.routes,
 ]

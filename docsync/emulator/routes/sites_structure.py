@@ -12,7 +12,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import ApiError, bad_request, not_found
+from docsync.emulator.errors import ApiError, bad_request
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import answer, item_view, structure_view
@@ -20,7 +20,7 @@ from docsync.emulator.store import Row
 from docsync.emulator.validate import Fields
 
 SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
-POINTER_TYPES = (tree.SITE_SPACE, tree.SECTION, tree.GROUP, "site-external-link")
+POINTER_TYPES = (tree.SITE_SPACE, tree.SECTION, tree.GROUP, tree.LINK)
 
 
 def sibling_kinds(row: Row) -> tuple[str, ...]:
@@ -69,8 +69,6 @@ def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
 def resolve(ctx: Ctx, site: Row, target: tuple[str, str], where: str) -> Row:
     """The site's item a pointer names; 404 naming `where` when there is none."""
     kind, id_ = target
-    if kind not in (tree.SITE_SPACE, tree.SECTION, tree.GROUP):
-        raise not_found(f"{where}: no {kind} {id_!r} in site {site.id!r}")
     return tree.find_child(ctx.tx, site, kind, id_, where)
 
 

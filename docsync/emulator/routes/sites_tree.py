@@ -29,7 +29,8 @@ SITE = "site"
 SECTION = "site-section"
 GROUP = "site-section-group"
 SITE_SPACE = "site-space"
-ROOT_KINDS = (SECTION, GROUP)
+LINK = "site-external-link"
+ROOT_KINDS = (SECTION, GROUP, LINK)
 PATH_MAX = 100
 
 
@@ -46,7 +47,12 @@ def find_child(tx: Tx, site: Row, kind: str, id_: str, field: str | None = None)
     """A section, group or site space of `site`; 404 naming `field` (or the path id) when not."""
     row = tx.get_row(kind, id_)
     if row is None or row.data.get("site") != site.id:
-        what = {SECTION: "section", GROUP: "section group", SITE_SPACE: "site space"}[kind]
+        what = {
+            SECTION: "section",
+            GROUP: "section group",
+            SITE_SPACE: "site space",
+            LINK: "external link",
+        }[kind]
         prefix = f"{field}: " if field else ""
         raise not_found(f"{prefix}no {what} {id_!r} in site {site.id!r}")
     return row
@@ -90,7 +96,7 @@ def patch(tx: Tx, row: Row, changes: dict[str, Any]) -> Row:
 
 
 def root_items(tx: Tx, site: Row) -> list[Row]:
-    """Sections and groups at the root of a site, in order."""
+    """Sections, groups and external links at the root of a site, in order."""
     return tx.rows(ROOT_KINDS, parent=site.id)
 
 
@@ -139,7 +145,7 @@ def all_site_spaces(tx: Tx, site: Row) -> list[Row]:
 
 
 def has_sections(tx: Tx, site: Row) -> bool:
-    """Whether the site is organized in sections (it has a section or a group)."""
+    """Whether the site is organized in sections (it has a section, a group or a link)."""
     return bool(root_items(tx, site))
 
 

@@ -190,8 +190,25 @@ def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
     return body
 
 
+def link_view(row: Row) -> Doc:
+    """A `SiteExternalLink` (at the root: no `sectionGroup`)."""
+    body: Doc = {
+        "object": "site-external-link",
+        "id": row.id,
+        "title": row.data["title"],
+        "url": row.data["url"],
+        "draft": bool(row.data.get("draft")),
+    }
+    for key in ("description", "icon", "condition"):
+        if row.data.get(key) is not None:
+            body[key] = row.data[key]
+    return body
+
+
 def item_view(ctx: Ctx, site: Row, row: Row) -> Doc:
     """A `SiteStructureItem` of any kind."""
+    if row.kind == tree.LINK:
+        return link_view(row)
     if row.kind == tree.SECTION:
         return section_view(ctx, site, row)
     if row.kind == tree.GROUP:
@@ -200,7 +217,8 @@ def item_view(ctx: Ctx, site: Row, row: Row) -> Doc:
 
 
 def structure_view(ctx: Ctx, site: Row) -> Doc:
-    """A `SiteStructure`: `sections` (sections and groups) or `siteSpaces` (root site spaces)."""
+    """A `SiteStructure`: `sections` (sections, groups and external links) or `siteSpaces`
+    (root site spaces)."""
     tree.preload_levels(ctx.tx, site)
     if not tree.has_sections(ctx.tx, site):
         return {"type": "siteSpaces", "structure": site_spaces_views(ctx, site)}
@@ -209,6 +227,8 @@ def structure_view(ctx: Ctx, site: Row) -> Doc:
         section_view(ctx, site, row, default)
         if row.kind == tree.SECTION
         else group_view(ctx, site, row)
+        if row.kind == tree.GROUP
+        else link_view(row)
         for row in tree.root_items(ctx.tx, site)
     ]
     return {"type": "sections", "structure": items}
