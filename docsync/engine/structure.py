@@ -43,6 +43,30 @@ def _group_line(title: Any) -> str:
     return f"  group {_quote(str(title))}"
 
 
+def _link_line(title: Any, url: Any) -> str:
+    return f"  link {_quote(str(title))} -> {url}"
+
+
+def _is_link(item: dict[str, Any]) -> bool:
+    return item.get("object") == "site-external-link"
+
+
+def _live_links(site: LiveResource | None) -> list[tuple[str, list[str]]]:
+    """The live root links as picture lines, each with the titles of the root items before it,
+    nearest first (the picture keeps an unwritten link after the nearest one that stays)."""
+    structure = (site.raw.get("_structure") or {}) if site else {}
+    if structure.get("type") == "siteSpaces":
+        return []
+    before: list[str] = []
+    links: list[tuple[str, list[str]]] = []
+    for item in structure.get("structure") or []:
+        if _is_link(item):
+            links.append((_link_line(item.get("title"), item.get("url")), before[::-1]))
+        else:
+            before.append(str(item.get("title")))
+    return links
+
+
 # -- before: the one structure read --------------------------------------------------------------
 def _live_space(item: dict[str, Any], indent: int, live: LiveState) -> str:
     space = item.get("space") or {}
@@ -68,7 +92,9 @@ def live_tree(site: LiveResource | None, live: LiveState) -> list[str]:
     if structure.get("type") == "siteSpaces":
         return lines + [_live_space(item, 2, live) for item in items]
     for item in items:
-        if item.get("object") == "site-section-group":
+        if _is_link(item):
+            lines.append(_link_line(item.get("title"), item.get("url")))
+        elif item.get("object") == "site-section-group":
             lines.append(_group_line(item.get("title")))
             for section in item.get("sections") or item.get("children") or []:
                 lines += _live_section(section, 4, live)
@@ -138,7 +164,12 @@ class LiveDefaults:
 
 
 def desired_tree(
-    ctx: PlanContext, site_address: str, entry: Any, before: list[str], now: LiveDefaults
+    ctx: PlanContext,
+    site_address: str,
+    entry: Any,
+    before: list[str],
+    now: LiveDefaults,
+    live_links: list[tuple[str, list[str]]],
 ) -> list[str]:
     """The tree the manifest asks for; levels it does not write stay as they are (None)."""
     if entry.sections is None and entry.siteSpaces is None:
@@ -155,13 +186,14 @@ def desired_tree(
         for member in group.sections or []:
             group_of[str(member)] = str(group.title)
     drawn: set[str] = set()
+    blocks: list[tuple[str, list[str]]] = []  # root items: title, lines
     for section in sections:
         title = str(section.title or section.id)
         group = group_of.get(title) or group_of.get(str(section.id))
         if group is not None:
             if group not in drawn:
                 drawn.add(group)
-                lines.append(_group_line(group))
+                block = [_group_line(group)]
                 members = [
                     s
                     for s in sections
@@ -169,10 +201,35 @@ def desired_tree(
                     or group_of.get(str(s.id)) == group
                 ]
                 for member in members:
-                    lines += _desired_section(ctx, member, 4, member is default, now)
+                    block += _desired_section(ctx, member, 4, member is default, now)
+                blocks.append((group, block))
             continue
-        lines += _desired_section(ctx, section, 2, section is default, now)
-    lines += [_group_line(g.title) for g in groups if str(g.title) not in drawn]
+        blocks.append((title, _desired_section(ctx, section, 2, section is default, now)))
+    blocks += [(str(g.title), [_group_line(g.title)]) for g in groups if str(g.title) not in drawn]
+    present = {title for title, _ in blocks}
+    return lines + _with_links(blocks, _desired_links(entry, live_links, present))
+
+
+def _desired_links(
+    entry: Any, live_links: list[tuple[str, list[str]]], titles: set[str]
+) -> list[tuple[str, Any]]:
+    """The links as written (first without `after`, else after the root item named), or the
+    live ones where they are when the entry does not write `externalLinks`."""
+    if entry.externalLinks is None:
+        return [
+            (line, next((t for t in before if t in titles), None)) for line, before in live_links
+        ]
+    return [
+        (_link_line(link.title, link.url), link.after)
+        for link in entry.externalLinks
+        if link.state != "absent"
+    ]
+
+
+def _with_links(blocks: list[tuple[str, list[str]]], links: list[tuple[str, Any]]) -> list[str]:
+    lines = [line for line, after in links if after is None]
+    for title, block in blocks:
+        lines += block + [line for line, after in links if after == title]
     return lines
 
 
@@ -186,7 +243,7 @@ def _desired_section(
 
 
 # -- which sites ---------------------------------------------------------------------------------
-_STRUCTURE = ("section", "section_group", "site_space")
+_STRUCTURE = ("section", "section_group", "site_space", "external_link")
 
 
 def changed_sites(actions: list[Action]) -> list[str]:
@@ -213,7 +270,8 @@ def site_structures(ctx: PlanContext, actions: list[Action]) -> list[SiteStructu
         if before:
             before[0] = desired.address  # a site renamed through its id keeps its picture
         now = LiveDefaults.read(site_live)
-        after = desired_tree(ctx, desired.address, desired.entry, before, now)
+        links = _live_links(site_live)
+        after = desired_tree(ctx, desired.address, desired.entry, before, now, links)
         if before != after:
             out.append(SiteStructure(desired.address, before, after))
     return out

@@ -11,7 +11,7 @@ from pydantic import Field as Limits
 
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import RunContext
-from docsync.core.entries import Condition, Entry, Icon, Ref
+from docsync.core.entries import Condition, Entry, Icon, Ref, Uri
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
@@ -52,6 +52,16 @@ class SectionGroupEntry(Entry):
     icon: Annotated[Icon | None, NULL] = None
     sections: list[Ref] | None = None
     """Titles (or ids) of sections of the same site."""
+
+
+class ExternalLinkEntry(Entry):
+    """A link to another site among a site's root sections and groups, keyed by title."""
+
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    url: Uri | None = None
+    description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
+    after: str | None = Limits(default=None, min_length=1)
+    """The title of the root section or group the link follows; absent: the link goes first."""
 
 
 SECTION = Declaration(
@@ -107,6 +117,19 @@ SECTION_GROUP = Declaration(
     ),
     entry=SectionGroupEntry,
     order=83,
+)
+
+
+EXTERNAL_LINK = Declaration(
+    "external_link",
+    "externalLinks",
+    "external link",
+    key="title",
+    parents=("site",),
+    exact=True,
+    fields=(Field("title"), Field("url"), Field("description")),
+    entry=ExternalLinkEntry,
+    order=84,
 )
 
 
@@ -291,7 +314,23 @@ class SectionGroupKind(_Child):
             await run.api.write("PATCH", f"{sections}/{section_id}", body)
 
 
+class ExternalLinkKind(_Child):
+    declaration = EXTERNAL_LINK
+    path = "external-links"
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        """At the root, last: the site's reorder puts it where the manifest writes it."""
+        body: dict[str, Any] = {
+            k: fields[k] for k in ("title", "url", "description") if k in fields
+        }
+        created = await self.post_once(action, run, base, body, site_found.new_link)
+        run.ids[action.address] = str(created["id"])
+
+
 _POINTER_TYPES = {
+    "external_link": "site-external-link",
     "section": "site-section",
     "section_group": "site-section-group",
     "site_space": "site-space",

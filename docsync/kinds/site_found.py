@@ -76,6 +76,15 @@ def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
     return None
 
 
+def new_link(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """An external link the apply does not know yet, with the title it asked for."""
+    for item in reversed(list(_items(structure))):
+        is_link = item.get("object") == "site-external-link"
+        if is_link and str(item.get("id")) not in known and item.get("title") == body["title"]:
+            return item
+    return None
+
+
 def _items(structure: Any) -> Iterator[Item]:
     items = structure.get("structure") if isinstance(structure, dict) else None
     return (i for i in items or [] if isinstance(i, dict))

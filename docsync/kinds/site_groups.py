@@ -24,6 +24,8 @@ class GroupPlanning:
     section_matches: dict[str, LiveResource]
     group_members: dict[str, list[str]] | None
     group_matches: dict[str, LiveResource]
+    links: list[DesiredResource] | None
+    link_matches: dict[str, LiveResource]
 
     if TYPE_CHECKING:
 
@@ -150,6 +152,32 @@ class GroupPlanning:
             remove=[ref(a) for a in sorted(before - after) if a not in gone | elsewhere],
         )
 
+    def _with_links(self, root: list[str]) -> list[str]:
+        """The root order with the manifest's links in place: those without `after` first, each
+        other one right after the root section or group it names, in the order written."""
+        present = [link for link in self.links or [] if not link.absent]
+        site = self.site.address
+        anchors: dict[str, str | None] = {}
+        for link in present:
+            after = link.entry.after
+            if after is None:
+                anchors[link.address] = None
+                continue
+            named = (address("section", after, site), address("section_group", after, site))
+            found = next((item for item in root if item in named), None)
+            if found is None:
+                self.ctx.problem(
+                    (*link.path, "after"),
+                    f"no root section or group titled {after!r} in this site's manifest (a "
+                    "link follows an item of the root level, not a section inside a group)",
+                )
+            anchors[link.address] = found
+        order = [a for a, anchor in anchors.items() if anchor is None]
+        for item in root:
+            order.append(item)
+            order += [a for a, anchor in anchors.items() if anchor == item]
+        return order
+
     def plan_root_order(self) -> None:
         sections = [s for s in self.sections if not s.absent]
         if not sections:
@@ -179,8 +207,14 @@ class GroupPlanning:
             desired_in[group_address].append(section.address)
         if self.group_members is not None:
             desired_root += [g for g in self.group_members if g not in desired_in]
+        groups = set(desired_in) | set(self.group_members or {})
+        kinds = {a: "section_group" if a in groups else "section" for a in desired_root}
+        if self.links is not None:
+            desired_root = self._with_links(desired_root)
+            kinds |= {a: "external_link" for a in desired_root if a not in kinds}
         # Where things stand once creates, deletes and group changes are done.
         by_id = {r.id: a for a, r in (matched_sections | matched_groups).items()}
+        by_id |= {r.id: a for a, r in self.link_matches.items()}
         if not managed_groups:
             by_id |= {g.id: g.address for g in self.tree.groups}
         live_group_of = {
@@ -198,8 +232,6 @@ class GroupPlanning:
             ):
                 current_root.append(section.address)
         current_root += [g for g in desired_root if g not in current_root]
-        groups = set(desired_in) | set(self.group_members or {})
-        kinds = {a: "section_group" if a in groups else "section" for a in desired_root}
         live_root = {by_id.get(i) for i in self.tree.root_order}
         placed = any(a not in live_root for a in desired_root)
         self.plan_order(None, kinds, current_root, desired_root, placed)

@@ -12,11 +12,17 @@ from docsync.core.kind import Field
 from docsync.core.model import address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames
-from docsync.kinds.site_children import SectionGroupKind, SectionKind, SiteSpaceKind
+from docsync.kinds.site_children import (
+    ExternalLinkKind,
+    SectionGroupKind,
+    SectionKind,
+    SiteSpaceKind,
+)
 
 SECTION_FIELDS = SectionKind.fields
 SITE_SPACE_FIELDS = SiteSpaceKind.fields
 GROUP_FIELDS = SectionGroupKind.fields
+LINK_FIELDS = ExternalLinkKind.fields
 
 Path = tuple[str | int, ...]
 
@@ -30,7 +36,8 @@ class LiveTree:
     groups: list[LiveResource] = field(default_factory=list)
     root_spaces: list[LiveResource] = field(default_factory=list)
     spaces_of: dict[str, list[LiveResource]] = field(default_factory=dict)  # section id ->
-    root_order: list[str] = field(default_factory=list)  # ids of root sections and groups
+    links: list[LiveResource] = field(default_factory=list)  # external links at the root
+    root_order: list[str] = field(default_factory=list)  # ids of root sections, groups, links
     group_order: dict[str, list[str]] = field(default_factory=dict)  # group id -> section ids
 
 
@@ -77,6 +84,35 @@ def _section(item: dict[str, Any], site: str, live: LiveState, tree: LiveTree) -
     return resource
 
 
+def _link(item: dict[str, Any], site: str) -> LiveResource:
+    key = str(item.get("title"))
+    return LiveResource(
+        kind="external_link",
+        id=str(item["id"]),
+        key=key,
+        address=address("external_link", key, site),
+        name=key,
+        fields={name: item.get(name) for name in ("title", "url", "description")},
+        raw=item,
+        parent=site,
+    )
+
+
+def link_places(tree: LiveTree) -> list[tuple[LiveResource, str | None]]:
+    """Each root link with the title of the root section or group it follows (None: first,
+    or only other links before it)."""
+    links = {link.id: link for link in tree.links}
+    titles = {r.id: r.key for r in tree.sections + tree.groups}
+    anchor: str | None = None
+    places: list[tuple[LiveResource, str | None]] = []
+    for item_id in tree.root_order:
+        if item_id in links:
+            places.append((links[item_id], anchor))
+        elif item_id in titles:
+            anchor = titles[item_id]
+    return places
+
+
 def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[LiveResource]]:
     """Every child of a site, from its one structure read."""
     tree = LiveTree()
@@ -111,9 +147,11 @@ def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[
                     )
                 )
                 tree.group_order[str(item["id"])] = [m.id for m in members]
+            elif item.get("object") == "site-external-link":
+                tree.links.append(_link(item, site.address))
             else:
                 _section(item, site.address, live, tree)
-    children = tree.sections + tree.groups + tree.root_spaces
+    children = tree.sections + tree.groups + tree.links + tree.root_spaces
     children += [s for spaces in tree.spaces_of.values() for s in spaces]
     return tree, children
 
@@ -177,6 +215,13 @@ def _export_site_space(
     return entry
 
 
+def _export_link(link: LiveResource, after: str | None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"title": link.key, "url": link.fields["url"]}
+    if link.fields.get("description") is not None:
+        entry["description"] = link.fields["description"]
+    return entry | ({"after": after} if after is not None else {})
+
+
 def export_tree(
     tree: LiveTree, names: ExportNames, overrides: Overrides = lambda _: None
 ) -> dict[str, Any]:
@@ -204,6 +249,8 @@ def export_tree(
         ]
         sections.append(entry)
     out: dict[str, Any] = {"sections": sections}
+    if tree.links:
+        out["externalLinks"] = [_export_link(link, after) for link, after in link_places(tree)]
     if tree.groups:
         out["sectionGroups"] = [
             {"title": g.key}

@@ -17,12 +17,15 @@ from docsync.kinds.base import field_changes
 from docsync.kinds.site_groups import GroupPlanning
 from docsync.kinds.site_order import apply_moves, plan_moves
 from docsync.kinds.site_shape import (
+    LINK_FIELDS,
     SECTION_FIELDS,
     SITE_SPACE_FIELDS,
     LiveTree,
     Path,
+    desired_child,
     desired_section,
     desired_site_space,
+    written_fields,
 )
 
 
@@ -47,6 +50,9 @@ class TreePlanner(GroupPlanning):
     group_matches: dict[str, LiveResource] = field(default_factory=dict)
     #: every site space written, with its live match (None: created by this plan)
     site_spaces: list[tuple[DesiredResource, LiveResource | None]] = field(default_factory=list)
+    #: the manifest's external links, when it writes `externalLinks`
+    links: list[DesiredResource] | None = None
+    link_matches: dict[str, LiveResource] = field(default_factory=dict)
 
     @property
     def site_ref(self) -> Any:
@@ -185,7 +191,15 @@ class TreePlanner(GroupPlanning):
             if self.tree.root_spaces:
                 switching = self._clear(self.tree.root_spaces, "sections")
             self.plan_sections(entry.sections, switching)
-        elif entry.siteSpaces is not None:
+            if entry.externalLinks is not None:
+                self.plan_links(entry.externalLinks)
+        elif entry.externalLinks is not None:
+            self.ctx.problem(
+                (*self.site.path, "externalLinks"),
+                "external links stand among a site's sections: write `sections` in the same "
+                "entry (a site of root site spaces has no place for them)",
+            )
+        if entry.siteSpaces is not None and entry.sections is None:
             if self.tree.sections:
                 switching = self._clear(self.tree.sections + self.tree.groups, "siteSpaces")
             self.plan_root_spaces(entry.siteSpaces, switching)
@@ -375,4 +389,24 @@ class TreePlanner(GroupPlanning):
             self._current(live, found, present),
             [w.address for w in present],
             any(w.address not in found for w in present),
+        )
+
+    def plan_links(self, entries: list[Any]) -> None:
+        """Creates, updates and deletes of the root's external links; their places are the root
+        order's business (`plan_root_order`)."""
+        base: Path = (*self.site.path, "externalLinks")
+        wanted = []
+        for index, entry in enumerate(entries):
+            if entry.state != "absent" and entry.url is None:
+                self.ctx.problem((*base, index), "an external link needs `url`")
+            fields = written_fields(entry, LINK_FIELDS)
+            key = str(entry.title or entry.id)
+            wanted.append(
+                desired_child(
+                    "external_link", key, self.site.address, fields, (*base, index), entry
+                )
+            )
+        self.links = wanted
+        self.link_matches = self.plan_level(
+            "external_link", LINK_FIELDS, wanted, self.tree.links, ChildChange()
         )

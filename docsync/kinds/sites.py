@@ -152,7 +152,8 @@ NARROW = ("share-link", "visitor-auth")
 
 def _manages_tree(entry: Any) -> bool:
     return any(
-        getattr(entry, name) is not None for name in ("sections", "siteSpaces", "sectionGroups")
+        getattr(entry, name) is not None
+        for name in ("sections", "siteSpaces", "sectionGroups", "externalLinks")
     )
 
 

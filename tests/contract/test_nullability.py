@@ -19,7 +19,12 @@ from docsync.kinds.members import MemberEntry
 from docsync.kinds.openapi import OpenApiEntry
 from docsync.kinds.saml import SamlEntry
 from docsync.kinds.settings import OrgSettings
-from docsync.kinds.site_children import SectionEntry, SectionGroupEntry, SiteSpaceEntry
+from docsync.kinds.site_children import (
+    ExternalLinkEntry,
+    SectionEntry,
+    SectionGroupEntry,
+    SiteSpaceEntry,
+)
 from docsync.kinds.sites import SiteEntry
 from docsync.kinds.spaces import SpaceEntry
 from docsync.kinds.teams import TeamEntry
@@ -73,6 +78,13 @@ WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
     (SiteSpaceEntry, "space"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "spaceId"),
     (SectionGroupEntry, "title"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "title"),
     (SectionGroupEntry, "icon"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "icon"),
+    (ExternalLinkEntry, "title"): ("PATCH", f"{ORG}/sites/s/external-links/l", "title"),
+    (ExternalLinkEntry, "url"): ("PATCH", f"{ORG}/sites/s/external-links/l", "url"),
+    (ExternalLinkEntry, "description"): (
+        "PATCH",
+        f"{ORG}/sites/s/external-links/l",
+        "description",
+    ),
     (TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
 }
 #: (model, field) -> (method, concrete path) of the request a written `null` becomes (a delete)
@@ -80,7 +92,17 @@ NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
     (SiteSpaceEntry, "customization"): ("DELETE", f"{ORG}/sites/s/site-spaces/x/customization"),
 }
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
-OWN = {"id", "state", "protect", "email", "members", "sections", "siteSpaces", "sectionGroups"}
+OWN = {
+    "id",
+    "state",
+    "protect",
+    "email",
+    "members",
+    "sections",
+    "siteSpaces",
+    "sectionGroups",
+    "externalLinks",
+}
 OWN_BY_MODEL = {
     (SiteEntry, "published"): "publish/unpublish actions, not a field",
     (SiteEntry, "agentsContext"): "description-only field (not in production)",
@@ -95,6 +117,7 @@ OWN_BY_MODEL = {
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",
+    (ExternalLinkEntry, "after"): "the link's place, reconciled by the site's reorder",
     (OpenApiEntry, "slug"): "the key, in the path of PUT .../openapi/{slug}",
     (OpenApiEntry, "source"): "PUT .../openapi/{slug} {source}: an object",
     (TranslationEntry, "title"): "description translation settings (documented conflict)",

@@ -1,0 +1,108 @@
+"""A site's external links end to end against the emulator: created, placed among the sections
+where the manifest writes them, changed, moved and deleted in one apply each, and exported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.kit import (
+    ORG,
+    Docsync,
+    EmulatorHandle,
+    Write,
+    apply,
+    assert_converged,
+    id_of,
+    requests_between,
+)
+
+LINKS = "/v1/orgs/{organizationId}/sites/{siteId}/external-links"
+SORT = "PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort"
+HEAD = """\
+organization: org_acme
+spaces:
+  - {title: Guides}
+  - {title: Reference}
+sites:
+  - title: Developer Docs
+    sections:
+      - {title: Guides, siteSpaces: [{space: Guides, path: guides}]}
+      - {title: Reference, siteSpaces: [{space: Reference, path: reference}]}
+"""
+FIRST = """\
+    externalLinks:
+      - {title: Status, url: "https://status.acme.example", after: Guides}
+      - {title: Home, url: "https://acme.example", description: The company site}
+"""
+CHANGED = """\
+    externalLinks:
+      - {title: Blog, url: "https://blog.acme.example", after: Guides}
+      - {title: Status, url: "https://status.acme.example/now", after: Reference}
+"""
+
+
+def root(emulator: EmulatorHandle, title: str) -> list[tuple[str, str]]:
+    """The site's root level as the API shows it: (object, title) in order."""
+    site = id_of(emulator, "sites", "title", title)
+    with emulator.client() as client:
+        response = client.get(f"{ORG}/sites/{site}/structure")
+    response.raise_for_status()
+    items: list[dict[str, Any]] = response.json()["structure"]
+    return [(str(i["object"]), str(i["title"])) for i in items]
+
+
+def test_links_apply_in_place_move_change_and_export(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    manifest = write("docs.yaml", HEAD + FIRST)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert 'create site["Developer Docs"].external_link["Status"]' in planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    link, section = "site-external-link", "site-section"
+    assert root(emulator, "Developer Docs") == [
+        (link, "Home"),
+        (section, "Guides"),
+        (link, "Status"),
+        (section, "Reference"),
+    ]
+    # Home goes, Status changes and moves to the end, Blog comes after Guides: one apply.
+    manifest = write("docs.yaml", HEAD + CHANGED)
+    planned = docsync("plan", manifest, "--format", "markdown")
+    assert planned.exit_code == 0, planned.output
+    assert 'link "Status" -> https://status.acme.example/now' in planned.stdout
+    before = emulator.stats()
+    apply(docsync, manifest)
+    written = requests_between(before, emulator.stats())
+    assert written[f"POST {LINKS}"] == 1
+    assert written[f"PATCH {LINKS}/{{siteExternalLinkId}}"] == 1
+    assert written[f"DELETE {LINKS}/{{siteExternalLinkId}}"] == 1
+    assert written[SORT] <= 2  # Blog after Guides, Status after Reference
+    assert_converged(docsync, manifest)
+    assert root(emulator, "Developer Docs") == [
+        (section, "Guides"),
+        (link, "Blog"),
+        (section, "Reference"),
+        (link, "Status"),
+    ]
+    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
+    assert exported.exit_code == 0, exported.output
+    sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
+    assert "externalLinks:" in sites and "after: Reference" in sites
+    assert_converged(docsync, tmp_path / "export")
+
+
+def test_links_not_written_stay_while_sections_move(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    apply(docsync, write("docs.yaml", HEAD + FIRST))
+    guides = "      - {title: Guides, siteSpaces: [{space: Guides, path: guides}]}\n"
+    swapped = HEAD.replace(guides, "") + guides  # Reference first, links not written
+    manifest = write("docs.yaml", swapped)
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    order = [title for _, title in root(emulator, "Developer Docs")]
+    assert sorted(order) == ["Guides", "Home", "Reference", "Status"]
+    assert order.index("Reference") < order.index("Guides")
