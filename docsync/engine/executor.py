@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -127,17 +128,23 @@ async def apply_plan(
 
     running: dict[asyncio.Task[ActionResult], str] = {}
     started: set[str] = set()
+    # Actions whose dependencies are done, in the order they became ready: at most
+    # `parallelism` of them run as tasks, so waiting for the next completion costs the same
+    # whatever the size of the plan (a task per ready action made each wait O(actions)).
+    ready: deque[str] = deque()
+    limit = max(1, parallelism)
 
     # Dependencies not yet done, per action: a completion looks only at its own dependents.
     pending = {key: len(deps) for key, deps in waiting.items()}
 
     def start(keys: list[str]) -> None:
         for key in keys:
-            if stopped.is_set():
-                return
             if key not in started and key not in finished and pending[key] == 0:
                 started.add(key)
-                running[asyncio.ensure_future(run_one(by_key[key]))] = key
+                ready.append(key)
+        while ready and len(running) < limit and not stopped.is_set():
+            key = ready.popleft()
+            running[asyncio.ensure_future(run_one(by_key[key]))] = key
 
     def finish(task: asyncio.Task[ActionResult]) -> None:
         key = running.pop(task)
@@ -145,11 +152,11 @@ async def apply_plan(
         record(result)
         if result.outcome == "failed":
             skip_dependents(key, f"{result.action.verb} {result.action.address} failed")
-            return
-        if result.outcome == "done":
+        elif result.outcome == "done":
             for child in dependents[key]:
                 pending[child] -= 1
-            start(dependents[key])
+        # A slot is free: the next ready action takes it (its dependents first, when done).
+        start(dependents[key] if result.outcome == "done" else [])
 
     start(list(by_key))
     watch = asyncio.ensure_future(stopped.wait())

@@ -147,3 +147,25 @@ def test_dependency_outside_the_plan_does_not_block() -> None:
 def test_timings_are_recorded() -> None:
     report = run_plan([act("a")], FakeKind(delay=0.02))
     assert report.results[0].seconds >= 0.02
+
+
+class TaskCountingKind(FakeKind):
+    """Records how many tasks the event loop holds while actions run."""
+
+    def __init__(self) -> None:
+        super().__init__(delay=0)
+        self.most_tasks = 0
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        self.most_tasks = max(self.most_tasks, len(asyncio.all_tasks()))
+        await super().execute(action, run)
+
+
+def test_a_large_plan_holds_only_parallelism_tasks_at_once() -> None:
+    # One task per ready action made every wait for the next completion cost the plan's size
+    # (a 10k-resource apply spent most of its CPU there); the waiting actions stay in a queue.
+    kind = TaskCountingKind()
+    report = run_plan([act(f"a{i}") for i in range(500)], kind, parallelism=4)
+    assert len(kind.ran) == 500 and all(r.outcome == "done" for r in report.results)
+    assert kind.most <= 4
+    assert kind.most_tasks <= 4 + 2  # the running actions, the main task, the stop watcher
