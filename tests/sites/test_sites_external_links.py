@@ -106,3 +106,20 @@ def test_links_not_written_stay_while_sections_move(
     order = [title for _, title in root(emulator, "Developer Docs")]
     assert sorted(order) == ["Guides", "Home", "Reference", "Status"]
     assert order.index("Reference") < order.index("Guides")
+
+
+def test_a_link_create_whose_answer_is_lost_is_adopted_not_duplicated(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    manifest = write("docs.yaml", HEAD + FIRST)
+    rule = {"method": "POST", "path": "/external-links$", "drop": True, "count": 1}
+    emulator.set_faults(rules=[rule])
+    before = emulator.stats()
+    apply(docsync, manifest)
+    assert emulator.stats()["faults"].get("drop") == 1
+    emulator.set_faults()
+    # Status (its answer lost, then found in one structure read) and Home: never sent twice.
+    assert requests_between(before, emulator.stats())[f"POST {LINKS}"] == 2
+    assert_converged(docsync, manifest)
+    titles = [title for _, title in root(emulator, "Developer Docs")]
+    assert titles == ["Home", "Guides", "Status", "Reference"]
