@@ -46,6 +46,7 @@ __all__ = [
     "assert_converged",
     "cli_env",
     "converged",
+    "export_plans_empty",
     "id_of",
     "invoke",
     "listed",
@@ -124,6 +125,15 @@ def assert_converged(docsync: Docsync, *paths: Path) -> Result:
     assert "No changes." in result.stdout
     assert "Plan: 0 to create, 0 to update, 0 to delete." in result.stdout
     return result
+
+
+def export_plans_empty(docsync: Docsync, out: Path, file: str) -> tuple[Result, str]:
+    """Exports the organization into `out` and checks that the export plans empty (the law of
+    export); returns the export's result and the text of the exported `file`."""
+    exported = docsync("export", "--org", "org_acme", "--out", out)
+    assert exported.exit_code == 0, exported.output
+    assert_converged(docsync, out)
+    return exported, (out / file).read_text(encoding="utf-8")
 
 
 def converged(docsync: Docsync, path: Any) -> None:

@@ -14,6 +14,7 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
+    export_plans_empty,
     id_of,
     requests_between,
 )
@@ -75,8 +76,5 @@ def test_customization_apply_converge_change_and_export(
     now = live_customization(emulator, "Developer Docs")
     assert now["styling"]["primaryColor"] == {"light": "#123456", "dark": "#4C8DFF"}
     assert now["feedback"] == {"enabled": True}
-    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
-    assert exported.exit_code == 0, exported.output
-    sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
+    _, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
     assert "customization:" in sites and "'#123456'" in sites
-    assert_converged(docsync, tmp_path / "export")

@@ -14,6 +14,7 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
+    export_plans_empty,
     id_of,
     requests_between,
 )
@@ -79,12 +80,9 @@ def test_publishing_auth_apply_converge_change_and_export(
     now = live_auth(emulator, "Partner Docs")
     assert now["fallbackURL"] == "https://acme.example/signin" and "logoutURL" not in now
     assert now["privateKey"] == first["privateKey"]
-    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
-    assert exported.exit_code == 0, exported.output
+    exported, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
     outputs.append(exported.output)
-    sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
     assert "fallbackURL: https://acme.example/signin" in sites
-    assert_converged(docsync, tmp_path / "export")
     files = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file()]
     for blob in outputs + files:
         assert first["privateKey"] not in blob, f"the private key leaked: {blob[:200]}"

@@ -13,6 +13,7 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
+    export_plans_empty,
     id_of,
     listed,
     requests_between,
@@ -85,12 +86,9 @@ def test_share_links_apply_converge_change_and_export(
     ]
     kept = next(link for link in first if link["name"] == "Partner preview")
     assert kept["urls"] == next(link for link in now if link["id"] == kept["id"])["urls"]
-    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
-    assert exported.exit_code == 0, exported.output
+    exported, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
     outputs.append(exported.output)
-    sites = (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
     assert "name: Reviewers" in sites and "active: false" in sites
-    assert_converged(docsync, tmp_path / "export")
     files = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file()]
     for secret in secrets_of(first + now):
         for blob in outputs + files:
