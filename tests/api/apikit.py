@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine
+import socket
+import threading
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import httpx
+import uvicorn
+from starlette.types import ASGIApp
 
 from docsync.api import ApiClient, RetryPolicy
 
@@ -53,3 +59,26 @@ def mock_client(clock: FakeClock, handler: Handler, **options: Any) -> ApiClient
 
 def error_body(status: int, message: str) -> dict[str, Any]:
     return {"error": {"code": status, "message": message}}
+
+
+@contextmanager
+def loopback(app: ASGIApp) -> Iterator[str]:
+    """Serves `app` with uvicorn on a free loopback port in a thread; yields its URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, log_level="critical", lifespan="off", access_log=False)
+    instance = uvicorn.Server(config)
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not instance.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the loopback test server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        instance.should_exit = True
+        thread.join(10)
+        sock.close()

@@ -4,15 +4,11 @@ of a delete whose first answer was lost after the server carried it out."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
-from apikit import TOKEN, run
+from apikit import TOKEN, loopback, run
 
 from docsync.api import ApiClient, RetryPolicy
 
@@ -54,24 +50,8 @@ def _length(size: int) -> list[tuple[bytes, bytes]]:
 @pytest.fixture
 def server() -> Iterator[tuple[str, DeletingApp]]:
     app = DeletingApp()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="critical", lifespan="off", access_log=False)
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the loopback test server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}", app
-    finally:
-        instance.should_exit = True
-        thread.join(10)
-        sock.close()
+    with loopback(app) as url:
+        yield url, app
 
 
 def _client(url: str) -> ApiClient:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
-from apikit import TOKEN, run
+from apikit import TOKEN, loopback, run
 
 from docsync.api import ApiClient, OutcomeUnknown, RetryPolicy
 
@@ -71,25 +67,8 @@ class DroppingApp:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, DroppingApp]]:
     app = DroppingApp()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="critical", lifespan="off", access_log=False)
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not instance.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the loopback test server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}", app
-    finally:
-        instance.should_exit = True
-        thread.join(10)
-        sock.close()
+    with loopback(app) as url:
+        yield url, app
 
 
 def client_for(url: str) -> ApiClient:
