@@ -4,6 +4,7 @@ site_tree) their sections, section groups and site spaces."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -308,18 +309,11 @@ class SiteKind(GrantedKind):
             if _manages_tree(desired.entry):
                 planner.plan()
             self._plan_reorder(desired, planner, ctx)
-            redirects = plan_redirects(desired, live, ctx)
-            if redirects is not None:
-                planner.actions.append(redirects)  # published once they are written
-            share_links = plan_share_links(desired, live, ctx)
-            if share_links is not None:
-                planner.actions.append(share_links)
-            publishing_auth = plan_publishing_auth(desired, live, ctx)
-            if publishing_auth is not None:
-                planner.actions.append(publishing_auth)
-            customization = plan_customization(desired, live, ctx)
-            if customization is not None:
-                planner.actions.append(customization)
+            # The site's parts, one action each, published once they are written.
+            for plan_part in _PART_PLANNERS:
+                part = plan_part(desired, live, ctx)
+                if part is not None:
+                    planner.actions.append(part)
             for space, space_live in planner.site_spaces:
                 override = plan_space_customization(desired, live, space, space_live, ctx)
                 if override is not None:
@@ -389,18 +383,13 @@ class SiteKind(GrantedKind):
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
             entry |= export_tree(tree, names, lambda s: export_space_customization(s, resource))
-        redirects = export_redirects(resource, live)
-        if redirects:
-            entry["redirects"] = redirects
-        share_links = export_share_links(resource)
-        if share_links:
-            entry["shareLinks"] = share_links
-        publishing_auth = export_publishing_auth(resource)
-        if publishing_auth:
-            entry["publishingAuth"] = publishing_auth
-        customization = export_customization(resource)
-        if customization:
-            entry["customization"] = customization
+        parts = {
+            "redirects": export_redirects(resource, live),
+            "shareLinks": export_share_links(resource),
+            "publishingAuth": export_publishing_auth(resource),
+            "customization": export_customization(resource),
+        }
+        entry |= {name: value for name, value in parts.items() if value}
         return entry
 
     # -- applying ------------------------------------------------------------------------------
@@ -425,21 +414,11 @@ class SiteKind(GrantedKind):
             await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        if isinstance(action.payload, Redirects):
+        writer = _PART_WRITERS.get(type(action.payload))
+        if writer is not None:
+            assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            await write_redirects(action.payload, self.item_path(run, site_id), run)
-        elif isinstance(action.payload, ShareLinks):
-            site_id = run.resolve(action.payload.site)
-            await write_share_links(action.payload, self.item_path(run, site_id), run)
-        elif isinstance(action.payload, PublishingAuth):
-            site_id = run.resolve(action.payload.site)
-            await write_publishing_auth(action.payload, self.item_path(run, site_id), run)
-        elif isinstance(action.payload, SpaceCustomization):
-            site_id = run.resolve(action.payload.site)
-            await write_space_customization(action.payload, self.item_path(run, site_id), run)
-        elif isinstance(action.payload, Customization):
-            site_id = run.resolve(action.payload.site)
-            await write_customization(action.payload, self.item_path(run, site_id), run)
+            await writer(action.payload, self.item_path(run, site_id), run)
         elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):
@@ -449,3 +428,18 @@ class SiteKind(GrantedKind):
             await run.api.write("POST", path, idempotent=True)
         else:
             await super().execute(action, run)
+
+
+#: The planners of a site's parts (one action per site, None when nothing changes).
+_PART_PLANNERS: tuple[
+    Callable[[DesiredResource, LiveResource | None, PlanContext], Action | None], ...
+] = (plan_redirects, plan_share_links, plan_publishing_auth, plan_customization)
+
+#: The writers of a site's parts, by the payload of their one action per site (or site space).
+_PART_WRITERS: dict[type[Any], Callable[[Any, str, RunContext], Awaitable[None]]] = {
+    Redirects: write_redirects,
+    ShareLinks: write_share_links,
+    PublishingAuth: write_publishing_auth,
+    SpaceCustomization: write_space_customization,
+    Customization: write_customization,
+}
