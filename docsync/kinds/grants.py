@@ -2,7 +2,11 @@
 read only for entries that write `permissions`, compared as one map per principal type, and
 written by one action per resource (`collection["Developers"].permissions`): one invite per
 role for new grants (the invite body takes many teams or users), a PATCH per changed role, a
-DELETE per grant the manifest does not list. Used by the collection, space and site kinds."""
+DELETE per grant the manifest does not list. Used by the collection, space and site kinds.
+
+A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
+invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
+invited again. Content grants take a role: production lists them only with one."""
 
 from __future__ import annotations
 
@@ -12,7 +16,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+from pydantic import BeforeValidator
 
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext, ref
@@ -36,8 +42,23 @@ _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 #: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
 PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
-#: roles from the most access to the least: a move down this list lowers access
-RANKS = ("admin", "create", "review", "edit", "comment", "read")
+#: roles from the most access to the least, a guest (None) last: a move down lowers access
+RANKS: tuple[str | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)
+
+
+def _no_guest(value: Any) -> Any:
+    if value is None:
+        raise ValueError(
+            "null (a guest) is not accepted on a collection or space grant: production lists "
+            "content grants only with a role, so the grant could never be read back (a guest is "
+            "an organization member whose organization role is null); give a role here, or "
+            "leave the principal out"
+        )
+    return value
+
+
+#: a content grant's role: production's invite and PATCH take null, its lists never show it
+ContentRole = Annotated[Role, BeforeValidator(_no_guest)]
 
 
 class Permissions(NullChecked, Model):
@@ -45,15 +66,22 @@ class Permissions(NullChecked, Model):
     A principal type written is exact (grants not listed are removed; `{}` removes them all);
     one not written is not managed."""
 
-    teams: dict[str, Role] | None = None
-    members: dict[str, Role] | None = None
+    teams: dict[str, ContentRole] | None = None
+    members: dict[str, ContentRole] | None = None
+
+
+class SitePermissions(Permissions):
+    """A site's direct grants; a role may be null, a guest override (no access to the site)."""
+
+    teams: dict[str, Role | None] | None = None  # type: ignore[assignment]
+    members: dict[str, Role | None] | None = None  # type: ignore[assignment]
 
 
 @dataclass
 class Invite(Payload):
     """One invite request: a role for many teams (ids or `$ref` placeholders) and users."""
 
-    role: str
+    role: str | None
     teams: list[Any] = field(default_factory=list)
     users: list[str] = field(default_factory=list)
 
@@ -130,7 +158,7 @@ class _Grant:
     names the principal (a live id, or a `$ref` placeholder of a team made in this apply)."""
 
     name: str
-    role: str
+    role: str | None
     wire: Any
 
 
@@ -143,7 +171,8 @@ def _live_side(raw: list[dict[str, Any]], name: str, live: LiveState) -> dict[st
     """The live grants of one principal type by identity (the principal's live id)."""
     out: dict[str, _Grant] = {}
     for item in raw:
-        role = str(item.get("permission"))
+        role = item.get("permission")
+        role = None if role is None else str(role)
         if name == "teams":
             team = item.get("team") or {}
             ident = str(team.get("id"))
@@ -159,7 +188,7 @@ def _live_side(raw: list[dict[str, Any]], name: str, live: LiveState) -> dict[st
 
 
 def _desired_side(
-    written: dict[str, str], name: str, path: Path, ctx: PlanContext
+    written: dict[str, str | None], name: str, path: Path, ctx: PlanContext
 ) -> dict[str, _Grant]:
     """The written grants by identity: a team's live id (its address for one made in this
     apply), a member's user id; a name that resolves to nothing is a located problem."""
@@ -193,9 +222,14 @@ def _desired_side(
     return out
 
 
-def lower(before: str, after: str | None) -> bool:
-    """Whether moving from role `before` to `after` (None: no grant) takes access away."""
-    return after is None or RANKS.index(after) > RANKS.index(before)
+def lower(before: str | None, after: str | None) -> bool:
+    """Whether moving from role `before` to `after` (None: a guest) takes access away."""
+    return RANKS.index(after) > RANKS.index(before)
+
+
+def shown(role: str | None) -> str:
+    """A role as a plan's notes and tables show it: a null one is `guest`."""
+    return "guest" if role is None else role
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -210,10 +244,11 @@ def plan_grants(
         return None
     read = (live.raw.get("_grants") if live is not None else None) or {}
     base: Path = (*desired.path, "permissions")
-    invites: dict[str, Invite] = {}
+    invites: dict[str | None, Invite] = {}
     payload = Grants(ref(desired.address))
     changes: list[FieldChange] = []
     narrowed: list[str] = []
+    again: list[str] = []
     for name, (wire, _kind) in PRINCIPALS.items():
         wanted = getattr(written, name)
         if wanted is None:
@@ -222,17 +257,27 @@ def plan_grants(
         want = _desired_side(wanted, name, base, ctx)
         for ident, grant in want.items():
             now = have.get(ident)
-            if now is None:
+            label = f"{name}[{json.dumps(grant.name)}]"
+            if now is not None and now.role == grant.role:
+                continue
+            if now is None or grant.role is None:
+                if now is not None:  # PATCH takes a role only: to a guest is a removal first
+                    payload.removals.append((wire, ident))
+                    again.append(label)
                 invite = invites.setdefault(grant.role, Invite(grant.role))
                 getattr(invite, wire).append(grant.wire)
-            elif now.role != grant.role:
+            else:
                 payload.changes.append((wire, ident, grant.role))
-                if lower(now.role, grant.role):
-                    narrowed.append(f"{name}[{json.dumps(grant.name)}]: {now.role} -> {grant.role}")
+            if now is None and grant.role is None:
+                narrowed.append(f"{label}: no grant -> guest")
+            elif now is not None and lower(now.role, grant.role):
+                narrowed.append(f"{label}: {shown(now.role)} -> {shown(grant.role)}")
         for ident, grant in have.items():
             if ident not in want:
                 payload.removals.append((wire, ident))
-                narrowed.append(f"{name}[{json.dumps(grant.name)}]: {grant.role} -> no access")
+                narrowed.append(
+                    f"{name}[{json.dumps(grant.name)}]: {shown(grant.role)} -> no access"
+                )
         before = {g.name: g.role for g in have.values()}
         after = {g.name: g.role for g in want.values()}
         if before != after:
@@ -248,6 +293,11 @@ def plan_grants(
         ctx.where(base),
         payload=payload,
     )
+    if again:
+        action.notes.append(
+            "made guests by a DELETE, then an invite as guest (the PATCH of a grant takes a role "
+            "only): " + ", ".join(again)
+        )
     if narrowed:
         action.notes.append("AUDIENCE CHANGE: lowers or removes access: " + "; ".join(narrowed))
         action.audience_change = True
@@ -259,8 +309,12 @@ def plan_grants(
 
 async def write_grants(payload: Grants, path: str, run: RunContext) -> None:
     """Invites (one per role), role changes and removals under `path`/permissions, concurrent:
-    each request touches one principal, so their order does not matter."""
+    each request touches one principal, so their order does not matter; but a grant made a
+    guest is removed before the invite that names it again."""
     base = f"{path}/permissions"
+    again = [(w, i) for inv in payload.invites for w in ("teams", "users") for i in getattr(inv, w)]
+    first = [r for r in payload.removals if r in again]
+    await asyncio.gather(*(run.api.write("DELETE", f"{base}/{w}/{i}") for w, i in first))
     writes = []
     for invite in payload.invites:
         body: dict[str, Any] = {"role": invite.role}
@@ -273,7 +327,8 @@ async def write_grants(payload: Grants, path: str, run: RunContext) -> None:
     for wire, ident, role in payload.changes:
         writes.append(run.api.write("PATCH", f"{base}/{wire}/{ident}", {"role": role}))
     for wire, ident in payload.removals:
-        writes.append(run.api.write("DELETE", f"{base}/{wire}/{ident}"))
+        if (wire, ident) not in first:
+            writes.append(run.api.write("DELETE", f"{base}/{wire}/{ident}"))
     await asyncio.gather(*writes)
 
 
@@ -316,13 +371,21 @@ def _kept(payload: Grants, me: str, removed: set[str], live: LiveState) -> bool:
     team it is in which keeps or gets one."""
     resource = live.by_address.get((payload.resource or {}).get("$ref", ""))
     read = (resource.raw.get("_grants") if resource is not None else None) or {}
-    users = {str((g.get("user") or {}).get("id")) for g in read.get("members") or []}
-    users |= {user for invite in payload.invites for user in invite.users}
+    gone = set(payload.removals)
+    granted = [i for i in payload.invites if i.role is not None]  # a guest has no access
+    users = {str((g.get("user") or {}).get("id")) for g in _roles(read.get("members"))}
+    users = {u for u in users if ("users", u) not in gone}
+    users |= {user for invite in granted for user in invite.users}
     if me in users:
         return True
-    teams = {str((g.get("team") or {}).get("id")) for g in read.get("teams") or []}
-    teams |= {t for invite in payload.invites for t in invite.teams if isinstance(t, str)}
+    teams = {str((g.get("team") or {}).get("id")) for g in _roles(read.get("teams"))}
+    teams |= {t for invite in granted for t in invite.teams if isinstance(t, str)}
     return any(me in _team_members(team, live) for team in teams - removed)
+
+
+def _roles(grants: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The grants read that give access: a site's guest override (null) does not."""
+    return [g for g in grants or [] if g.get("permission") is not None]
 
 
 def team_grants(team_id: str, live: LiveState) -> list[str]:

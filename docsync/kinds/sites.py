@@ -19,7 +19,7 @@ from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.grants import GrantedKind, Permissions
+from docsync.kinds.grants import GrantedKind, SitePermissions
 from docsync.kinds.site_children import reorder
 from docsync.kinds.site_customization import (
     Customization,
@@ -111,8 +111,9 @@ class SiteEntry(Entry):
     adaptiveContent: AdaptiveContent | None = None
     adaptiveSchema: dict[str, Any] | None = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
-    permissions: Permissions | None = None
-    """Direct grants to teams and members; when written, exact per principal type."""
+    permissions: SitePermissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type; a role of
+    null is a guest override (no access to the site)."""
     redirects: list[RedirectEntry] | None = None
     """The site's redirect rules, keyed by source; when written, the exact list."""
     shareLinks: list[ShareLinkEntry] | None = None

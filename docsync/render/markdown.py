@@ -96,6 +96,13 @@ def _cell(value: object) -> str:
     return _text(str(value)).replace("|", "\\|")
 
 
+def _role(grants: dict[str, object], name: str) -> object:
+    """A principal's role in a table cell: `—` without a grant, `guest` for a null one."""
+    if name not in grants:
+        return "—"
+    return "guest" if grants[name] is None else grants[name]
+
+
 def _access(action: Action) -> str:
     """The grants of a resource before and after, one row per principal (changed ones in bold):
     the access matrix a reviewer checks, instead of a list of calls."""
@@ -111,7 +118,7 @@ def _access(action: Action) -> str:
         ):
             continue
         for name in sorted(set(change.before) | set(change.after), key=str):
-            before, after = change.before.get(name, "—"), change.after.get(name, "—")
+            before, after = _role(change.before, name), _role(change.after, name)
             mark = "**" if before != after else ""
             cells = (f"{noun} {_cell(name)}", _cell(before), _cell(after))
             rows.append("| " + " | ".join(f"{mark}{c}{mark}" for c in cells) + " |")

@@ -23,11 +23,11 @@ MEMBERS = [
 ]
 
 
-def team(ident: str, title: str, role: str) -> dict[str, Any]:
+def team(ident: str, title: str, role: str | None) -> dict[str, Any]:
     return {"permission": role, "team": {"id": ident, "title": title}}
 
 
-def user(ident: str, email: str, role: str) -> dict[str, Any]:
+def user(ident: str, email: str, role: str | None) -> dict[str, Any]:
     return {"permission": role, "user": {"id": ident, "email": email}}
 
 
@@ -190,3 +190,74 @@ def test_a_deleted_team_says_which_grants_go_with_it() -> None:
     [action] = plan.actions
     assert action.verb == "delete" and action.address == 'team["Platform"]'
     assert 'its grants go with it: collection["Developers"]: admin' in action.notes
+
+
+def site_live(**grants: list[dict[str, Any]]) -> dict[str, Any]:
+    docs = k.site("s1", "Developer Docs", [], _grants=grants)
+    return {"team": TEAMS, "member": MEMBERS, "site": [docs]}
+
+
+def site_manifest(permissions: str) -> str:
+    return f"sites:\n  - title: Developer Docs\n    permissions: {permissions}\n"
+
+
+def test_a_site_guest_is_invited_as_null_and_a_null_read_back_plans_nothing() -> None:
+    action, payload = the_action(
+        k.plan(site_manifest("{teams: {Writers: null}}"), site_live(teams=[]))
+    )
+    assert payload.invites == [Invite(None, teams=["t1"])]
+    assert action.audience_change and 'teams["Writers"]: no grant -> guest' in action.notes[0]
+    same = k.plan(
+        site_manifest("{teams: {Writers: null}}"), site_live(teams=[team("t1", "W", None)])
+    )
+    assert same.actions == []
+
+
+def test_a_site_grant_made_a_guest_is_removed_then_invited_and_back_is_a_patch() -> None:
+    down, payload = the_action(
+        k.plan(
+            site_manifest("{members: {ada@acme.example: null}}"),
+            site_live(members=[user("u1", "ada@acme.example", "read")]),
+        )
+    )
+    assert payload.removals == [("users", "u1")]
+    assert payload.invites == [Invite(None, users=["u1"])] and payload.changes == []
+    assert any("a DELETE, then an invite as guest" in note for note in down.notes)
+    assert down.audience_change
+    up, payload = the_action(
+        k.plan(
+            site_manifest("{members: {ada@acme.example: read}}"),
+            site_live(members=[user("u1", "ada@acme.example", None)]),
+        )
+    )
+    assert payload.changes == [("users", "u1", "read")] and payload.requests == 1
+    assert not up.audience_change
+
+
+def test_markdown_shows_a_guest_as_guest() -> None:
+    from docsync.render.markdown import render_markdown
+
+    plan = k.plan(
+        site_manifest("{teams: {Writers: null}}"), site_live(teams=[team("t1", "Writers", "edit")])
+    )
+    assert "| **team Writers** | **edit** | **guest** |" in render_markdown(plan)
+
+
+@pytest.mark.parametrize("section", ["collections", "spaces"])
+def test_validate_refuses_a_guest_on_content_and_says_why(tmp_path: Path, section: str) -> None:
+    where = "\n    collection: Developers" if section == "spaces" else ""
+    text = (
+        f"organization: org_acme\n{section}:\n  - title: Developers{where}\n"
+        "    permissions: {teams: {Writers: null}}\n"
+        "sites:\n  - title: Developer Docs\n    permissions: {teams: {Writers: null}}\n"
+    )
+    (tmp_path / "m.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ManifestError) as raised:
+        load_manifests([tmp_path / "m.yaml"])
+    problems = str(raised.value).splitlines()
+    [problem] = [p for p in problems if "guest" in p]
+    assert f"{section}[0].permissions.teams.Writers" in problem
+    assert "m.yaml:" in problem
+    assert "production lists content grants only with a role" in problem
+    assert "give a role here, or leave the principal out" in problem
+    assert not any("sites[0]" in p for p in problems)

@@ -64,7 +64,7 @@ CHANGED = (
 )
 
 
-def grants(emulator: EmulatorHandle, path: str) -> dict[str, dict[str, str]]:
+def grants(emulator: EmulatorHandle, path: str) -> dict[str, dict[str, str | None]]:
     """A resource's direct grants as the API holds them: team titles and member emails."""
     teams = {g["team"]["title"]: g["permission"] for g in listed(emulator, f"{path}/teams")}
     users = {g["user"]["email"]: g["permission"] for g in listed(emulator, f"{path}/users")}
@@ -229,3 +229,52 @@ def test_a_member_not_in_the_organization_is_a_located_problem(
     assert planned.exit_code != 0
     assert "access.yaml:4:" in planned.output
     assert "olga@other.example is not a member of the organization" in planned.output
+
+
+@pytest.mark.parametrize("mode", ["description", "production"])
+def test_a_site_guest_applies_converges_exports_and_goes_up_and_back(
+    mode: str,
+    emulator: EmulatorHandle,
+    production: EmulatorHandle,
+    write: Write,
+    tmp_path: Path,
+) -> None:
+    if mode == "production":
+        emulator = production
+        emulator.reset()
+
+    def docsync(*args: str | Path) -> Result:
+        return invoke(cli_env(emulator), *args)
+
+    head = (
+        "organization: org_acme\nteams:\n  - {title: Support}\nsites:\n  - title: Developer Docs\n"
+    )
+    guest = write("access.yaml", head + "    permissions: {teams: {Support: null}}\n")
+    apply(docsync, guest)
+    assert_converged(docsync, guest)
+    path = f"{ORG}/sites/{id_of(emulator, 'sites', 'title', 'Developer Docs')}/permissions"
+    assert grants(emulator, path)["teams"] == {"Support": None}
+    _, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
+    assert "Support: null" in sites
+
+    read = write("access.yaml", head + "    permissions: {teams: {Support: read}}\n")
+    before = emulator.stats()
+    apply(docsync, read)
+    written = requests_between(before, emulator.stats())
+    assert written["PATCH /v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}"] == 1
+    assert_converged(docsync, read)
+    assert grants(emulator, path)["teams"] == {"Support": "read"}
+
+    guest = write("access.yaml", head + "    permissions: {teams: {Support: null}}\n")
+    planned = docsync("plan", guest)
+    assert "a DELETE, then an invite as guest" in planned.stdout, planned.output
+    assert "AUDIENCE CHANGE" in planned.stdout
+    before = emulator.stats()
+    apply(docsync, guest)
+    written = requests_between(before, emulator.stats())
+    assert (
+        written["DELETE /v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}"] == 1
+    )
+    assert written["POST /v1/orgs/{organizationId}/sites/{siteId}/permissions"] == 1
+    assert_converged(docsync, guest)
+    assert grants(emulator, path)["teams"] == {"Support": None}
