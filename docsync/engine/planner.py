@@ -156,4 +156,6 @@ async def make_plan(
     except UnknownOrganization as error:
         where = loaded.location(("organization",))
         raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None
-    return diff(loaded, live, wanted), live
+    plan = diff(loaded, live, wanted)
+    await asyncio.gather(*(kind.read_for_rails(api, plan, live) for kind in wanted))
+    return plan, live

@@ -9,7 +9,7 @@ from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, address
+from docsync.core.model import Action, FieldChange, Plan, address
 from docsync.core.ownership import prune_decision
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, reconcile, was
@@ -127,6 +127,10 @@ class Kind:
 
     def lockout_after(self, guard: Lockout) -> None:
         """Once every action was looked at: what the plan as a whole leaves (no admin left)."""
+
+    async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
+        """Reads into `live` what the safety rails need to judge `plan` and planning did not
+        read (the members of a team whose grant the plan removes); nothing by default."""
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:

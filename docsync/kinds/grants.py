@@ -336,10 +336,11 @@ async def write_grants(payload: Grants, path: str, run: RunContext) -> None:
 
 
 def lockout(action: Action, guard: Lockout) -> None:
-    """A removal of the token's own user's direct grant, or of a team it belongs to (when the
-    team's members were read) while no other grant of the plan keeps it on the resource."""
+    """A plan that takes the token's own user's access to the resource away: its direct grant
+    removed, or every grant that gives it access (its own, or its teams', whose members the
+    plan reads when it removes or lowers a team's grant) gone; or its admin role lowered."""
     payload = action.payload
-    if not isinstance(payload, Grants) or not payload.removals:
+    if not isinstance(payload, Grants) or not (payload.removals or payload.changes):
         return
     if guard.me is None:
         if guard.live.me is None and any(wire == "users" for wire, _ in payload.removals):
@@ -349,15 +350,60 @@ def lockout(action: Action, guard: Lockout) -> None:
             )
         return
     me = guard.me.id
-    teams = {ident for wire, ident in payload.removals if wire == "teams"}
-    mine = {ident for ident in teams if me in _team_members(ident, guard.live)}
+    before = _held(payload, guard.live)
+    after = _after(payload, before)
+    had, has = _best(before, me, guard.live), _best(after, me, guard.live)
     if ("users", me) in payload.removals:
-        what = "the API token's own user's grant"
-    elif mine and not _kept(payload, me, mine, guard.live):
-        what = "the grant of a team the API token's user is in"
+        what = "removes the API token's own user's grant, which may take its access away"
+    elif had is not None and has is None:
+        what = (
+            "removes the grant of a team the API token's user is in, which may take its access away"
+        )
+    elif had == "admin" and has != "admin":
+        what = (
+            f"lowers the API token's user's access from admin to {shown(has)}, which may take "
+            "away its right to manage this resource's access"
+        )
     else:
         return
-    guard.problems.append(f"{action.address}: removes {what}, which may take its access away")
+    guard.problems.append(f"{action.address}: {what}")
+
+
+Held = dict[tuple[str, str], str | None]
+
+
+def _held(payload: Grants, live: LiveState) -> Held:
+    """The resource's grants as read: (`teams` or `users`, live id) -> role."""
+    resource = live.by_address.get((payload.resource or {}).get("$ref", ""))
+    read = (resource.raw.get("_grants") if resource is not None else None) or {}
+    out: Held = {}
+    for name, (wire, _kind) in PRINCIPALS.items():
+        for grant in read.get(name) or []:
+            who = grant.get("team" if wire == "teams" else "user") or {}
+            out[(wire, str(who.get("id")))] = grant.get("permission")
+    return out
+
+
+def _after(payload: Grants, before: Held) -> Held:
+    """The grants the payload leaves (new teams, still placeholders, are left out)."""
+    out = {k: v for k, v in before.items() if k not in set(payload.removals)}
+    out |= {(wire, ident): role for wire, ident, role in payload.changes}
+    for invite in payload.invites:
+        for wire in ("teams", "users"):
+            out |= {(wire, i): invite.role for i in getattr(invite, wire) if isinstance(i, str)}
+    return out
+
+
+def _best(grants: Held, me: str, live: LiveState) -> str | None:
+    """The highest role the token's user holds among `grants` (None: no access): its own, or
+    a team's it is known to be in; a guest override gives none."""
+    roles = [
+        role
+        for (wire, ident), role in grants.items()
+        if role is not None
+        and (ident == me if wire == "users" else me in _team_members(ident, live))
+    ]
+    return min(roles, key=RANKS.index) if roles else None
 
 
 def _team_members(team_id: str, live: LiveState) -> set[str]:
@@ -366,26 +412,22 @@ def _team_members(team_id: str, live: LiveState) -> set[str]:
     return {str((m.get("organization") or {}).get("id")) for m in members or []}
 
 
-def _kept(payload: Grants, me: str, removed: set[str], live: LiveState) -> bool:
-    """Whether the plan leaves the token's user a grant on the resource: its own, or that of a
-    team it is in which keeps or gets one."""
-    resource = live.by_address.get((payload.resource or {}).get("$ref", ""))
-    read = (resource.raw.get("_grants") if resource is not None else None) or {}
-    gone = set(payload.removals)
-    granted = [i for i in payload.invites if i.role is not None]  # a guest has no access
-    users = {str((g.get("user") or {}).get("id")) for g in _roles(read.get("members"))}
-    users = {u for u in users if ("users", u) not in gone}
-    users |= {user for invite in granted for user in invite.users}
-    if me in users:
-        return True
-    teams = {str((g.get("team") or {}).get("id")) for g in _roles(read.get("teams"))}
-    teams |= {t for invite in granted for t in invite.teams if isinstance(t, str)}
-    return any(me in _team_members(team, live) for team in teams - removed)
-
-
-def _roles(grants: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """The grants read that give access: a site's guest override (null) does not."""
-    return [g for g in grants or [] if g.get("permission") is not None]
+def teams_losing(actions: Iterable[Action], live: LiveState) -> set[str]:
+    """The live teams whose grant a plan removes or lowers: the safety rails need their
+    members (`lockout`) when the plan did not read them."""
+    out: set[str] = set()
+    for action in actions:
+        payload = action.payload
+        if not isinstance(payload, Grants):
+            continue
+        before = _held(payload, live)
+        out |= {ident for wire, ident in payload.removals if wire == "teams"}
+        out |= {
+            ident
+            for wire, ident, role in payload.changes
+            if wire == "teams" and lower(before.get((wire, ident)), role)
+        }
+    return out
 
 
 def team_grants(team_id: str, live: LiveState) -> list[str]:

@@ -13,12 +13,12 @@ from pydantic_core import CoreSchema
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model
 from docsync.core.kind import Declaration, Field
-from docsync.core.model import Action
+from docsync.core.model import Action, Plan
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
-from docsync.kinds.grants import team_grants
+from docsync.kinds.grants import team_grants, teams_losing
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -102,6 +102,23 @@ class TeamKind(CrudKind):
         for team, members in zip(chosen, lists, strict=True):
             team["_members"] = members
         return teams
+
+    async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
+        """The members of the teams whose grant the plan removes or lowers, when planning did
+        not read them (their membership is not managed), all concurrent: the lockout rail
+        decides from them whether the token's user loses its access."""
+        unknown = [
+            team
+            for ident in sorted(teams_losing(plan.actions, live))
+            if (team := live.by_id.get((self.name, ident))) is not None
+            and team.raw.get("_members") is None
+        ]
+        path = self.list_path.format(org=live.org_id)
+        lists = await asyncio.gather(
+            *(api.list_all(f"{path}/{team.id}/members") for team in unknown)
+        )
+        for team, members in zip(unknown, lists, strict=True):
+            team.raw["_members"] = members
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)

@@ -261,3 +261,47 @@ def test_validate_refuses_a_guest_on_content_and_says_why(tmp_path: Path, sectio
     assert "production lists content grants only with a role" in problem
     assert "give a role here, or leave the principal out" in problem
     assert not any("sites[0]" in p for p in problems)
+
+
+def _in_teams(items: dict[str, Any], *teams: str) -> dict[str, Any]:
+    member = {"organization": {"id": "u1"}, "team": {"role": "member"}}
+    items["team"] = [t | {"_members": [member]} if t["id"] in teams else t for t in TEAMS]
+    return items
+
+
+def test_a_team_grant_removed_is_a_lockout_only_when_no_other_grant_keeps_the_user() -> None:
+    grants = [team("t1", "Writers", "read"), team("t2", "Platform", "edit")]
+    items = _in_teams(live(teams=grants), "t1", "t2")
+    action, _ = the_action(k.plan(manifest("{teams: {Platform: edit}}"), items))
+    kept = _guard(items, "u1")
+    lockout(action, kept)
+    assert kept.problems == []  # Platform keeps ada on the collection
+    items = _in_teams(live(teams=grants), "t1")
+    action, _ = the_action(k.plan(manifest("{teams: {Platform: edit}}"), items))
+    gone = _guard(items, "u1")
+    lockout(action, gone)
+    assert [
+        "removes the grant of a team the API token's user is in" in p for p in gone.problems
+    ] == [True]
+
+
+def test_lowering_the_tokens_only_admin_grant_is_a_lockout() -> None:
+    items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
+    action, _ = the_action(k.plan(manifest("{members: {ada@acme.example: read}}"), items))
+    guard = _guard(items, "u1")
+    lockout(action, guard)
+    assert (
+        guard.problems
+        and "lowers the API token's user's access from admin to read" in (guard.problems[0])
+    )
+
+
+def test_the_rails_read_only_teams_whose_grant_goes_or_is_lowered() -> None:
+    from docsync.kinds.grants import teams_losing
+
+    grants = [team("t1", "Writers", "admin"), team("t2", "Platform", "read")]
+    items = live(teams=grants)
+    raised = k.plan(manifest("{teams: {Writers: admin, Platform: edit}}"), items)
+    assert teams_losing(raised.actions, k.live_state(items)) == set()
+    lowered = k.plan(manifest("{teams: {Writers: edit}}"), items)
+    assert teams_losing(lowered.actions, k.live_state(items)) == {"t1", "t2"}

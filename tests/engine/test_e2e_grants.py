@@ -217,6 +217,44 @@ def test_removing_the_tokens_own_access_is_refused_unless_forced(
     assert_converged(docsync, manifest)
 
 
+def test_a_team_whose_members_are_not_managed_is_read_only_when_its_grant_goes(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    """The token's user is in team Mine only; the manifest does not manage Mine's members."""
+    head = "organization: org_acme\ncollections:\n  - title: Developers\n"
+    teams = "teams:\n  - {title: Mine, members: [ada@acme.example]}\n  - {title: Other}\n"
+    apply(
+        docsync,
+        write(
+            "access.yaml",
+            head.replace("collections:", teams + "collections:")
+            + "    permissions: {teams: {Mine: admin, Other: read}}\n",
+        ),
+    )
+    unmanaged = head.replace(
+        "collections:", "teams:\n  - {title: Mine}\n  - {title: Other}\ncollections:"
+    )
+    members = "GET /v1/orgs/{organizationId}/teams/{teamId}/members"
+
+    raised = write(
+        "access.yaml", unmanaged + "    permissions: {teams: {Mine: admin, Other: edit}}\n"
+    )
+    before = emulator.stats()
+    planned = docsync("plan", raised)
+    assert planned.exit_code == 0, planned.output
+    assert requests_between(before, emulator.stats())[members] == 0  # nothing removed or lowered
+
+    removed = write("access.yaml", unmanaged + "    permissions: {teams: {Other: read}}\n")
+    before = emulator.stats()
+    refused = docsync("apply", removed, "--auto-approve")
+    assert refused.exit_code != 0
+    assert requests_between(before, emulator.stats())[members] == 1  # Mine's, not Other's
+    assert "removes the grant of a team the API token's user is in" in refused.output
+    assert 'collection["Developers"].permissions' in refused.output
+    apply(docsync, removed, "--force")
+    assert_converged(docsync, removed)
+
+
 def test_a_member_not_in_the_organization_is_a_located_problem(
     docsync: Docsync, write: Write
 ) -> None:
