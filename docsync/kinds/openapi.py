@@ -10,8 +10,9 @@ from pydantic import model_validator
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
 from docsync.core.kind import Declaration, Field
+from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
-from docsync.core.state import LiveResource, LiveState
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind
 
 
@@ -84,10 +85,20 @@ class OpenApiKind(CrudKind):
                 desired.pinned_id = None
         return super().reconcile(ctx)
 
+    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+        # Without `source` an entry only keeps a live spec (export writes a text one so).
+        if "source" not in desired.fields:
+            ctx.problem(
+                desired.path, "a new OpenAPI spec needs 'source': {url: ...} or {text: ...}"
+            )
+            return None
+        return super().plan_create(desired, ctx)
+
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         if isinstance(after, dict) and "text" in after:
-            # A text source cannot be read back: it is written when the spec is created.
-            return True
+            # A text source cannot be read back: a live spec without a URL has one, whose text
+            # was written when it was made; a live URL source is another source.
+            return before is None
         return bool(before == after)
 
     async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:

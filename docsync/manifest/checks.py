@@ -40,9 +40,6 @@ def run_checks(ctx: CheckContext) -> None:
         for path, entry in entries(ctx.data, section, ()):
             for where, message in grant_problems(ctx.data, path, entry):
                 ctx.report(where, message)
-    for path, entry in entries(ctx.data, "openapi", ()):
-        if not is_absent(entry) and "source" not in entry:
-            ctx.report(path, "an OpenAPI spec needs 'source': {url: ...} or {text: ...}")
 
 
 def _check_list(ctx: CheckContext, container: Any, name: str, base: Path) -> None:
