@@ -121,7 +121,8 @@ class SavedPlan:
             why = (
                 f"the manifest files ({files}) are unchanged, but the environment variables "
                 "or --var/--var-file values they read are not what they were when the plan was "
-                "made (set the same ones, secrets included)"
+                "made (set the same ones, secrets included), or DOCSYNC_TOKEN is not the token "
+                "the plan was made with (the manifests' digest is keyed by it)"
             )
         raise ApplyRefused(
             f"refusing the saved plan: {why}; run `docsync plan --out` again and review the "

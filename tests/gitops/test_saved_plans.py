@@ -139,6 +139,17 @@ def test_another_env_value_is_refused_clearly(
     assert writes(acme) == before
 
 
+def test_another_token_is_named_as_a_cause(cli: Cli, acme: EmulatorHandle, saved: Path) -> None:
+    """The manifests' digest is keyed by the token: a plan made with one token (a reviewer's,
+    a CI job's) and applied with another differs as a changed env() value does."""
+    before = writes(acme)
+    result = cli("apply", "--plan", saved, env={**ENV, "DOCSYNC_TOKEN": "tok_lin"})
+    assert result.exit_code == 1, result.output
+    assert "or DOCSYNC_TOKEN is not the token the plan was made with" in result.stderr
+    assert "tok_" not in result.output
+    assert writes(acme) == before
+
+
 def test_an_edited_manifest_is_refused_naming_the_file(
     cli: Cli, acme: EmulatorHandle, saved: Path, in_tmp: Path
 ) -> None:
