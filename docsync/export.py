@@ -47,6 +47,8 @@ class Names:
 
     live: LiveState
     env_vars: dict[str, str] = field(default_factory=dict)  # variable -> what it holds
+    #: plain address -> ids of the live resources that share it, which no entry can name
+    shared: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._counts = Counter(
@@ -66,6 +68,9 @@ class Names:
         variable = f"DOCSYNC_{slug.strip('_').upper()}"
         self.env_vars[variable] = f"{address}.{field_name}"
         return f"{{{{ env('{variable}') }}}}"
+
+    def left_out(self, address: str, ids: list[str]) -> None:
+        self.shared[address] = ids
 
 
 async def export_organization(api: ApiClient, organization: str) -> tuple[dict[str, Any], Names]:

@@ -72,6 +72,15 @@ def export_command(
             written = export.write(document, out)
         for path in written:
             click.echo(f"wrote {path}", err=True)
+    if names.shared:
+        click.echo(
+            "Left out of the export: live resources that share their key, which a manifest "
+            "cannot tell apart (left alone as unmanaged; rename them, or write one entry "
+            "pinning its `id:`):",
+            err=True,
+        )
+        for plain, ids in sorted(names.shared.items()):
+            click.echo(f"  {plain} (ids {', '.join(ids)})", err=True)
     if names.env_vars:
         click.echo("Secrets are not exported; set these variables before planning:", err=True)
         for variable, holds in sorted(names.env_vars.items()):

@@ -145,6 +145,8 @@ class ExportNames(Protocol):
 
     def secret(self, address: str, field: str) -> str: ...
 
+    def left_out(self, address: str, ids: list[str]) -> None: ...
+
 
 class CrudKind(Kind):
     """A kind of independent resources listed, created, updated and deleted one by one.
@@ -388,7 +390,15 @@ class CrudKind(Kind):
         return ctx.add(action)
 
     def export(self, live: LiveState, names: ExportNames) -> Any:
-        return [self.export_entry(r, live, names) for r in live.by_kind[self.name]] or None
+        entries = []
+        for resource in live.by_kind[self.name]:
+            shared = live.ambiguous.get(address(self.name, resource.key))
+            if shared:
+                # Entries sharing a key are one entry twice to a manifest: left out, named.
+                names.left_out(address(self.name, resource.key), shared)
+            else:
+                entries.append(self.export_entry(resource, live, names))
+        return entries or None
 
     def export_entry(
         self, resource: LiveResource, live: LiveState, names: ExportNames

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.emulator_harness import EmulatorHandle
-from tests.kit import cli_env, invoke
+from tests.kit import SEED, Docsync, cli_env, export_plans_empty, invoke
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "acme"
@@ -201,3 +201,39 @@ def test_export_refuses_a_non_empty_directory_unless_forced(
     assert forced.exit_code == 0, forced.output
     assert "someone's work" not in (out / "org.yaml").read_text("utf-8")
     assert "organization: org_acme" in (out / "org.yaml").read_text("utf-8")
+
+
+def test_resources_sharing_a_key_are_left_out_named_and_the_export_plans_empty(
+    emulator: EmulatorHandle, docsync: Docsync, tmp_path: Path
+) -> None:
+    """Made in the app, two spaces titled Untitled at one level (or two teams, two collections
+    with one title) cannot be told apart by a manifest, which keys them by title: export leaves
+    them out and names them; what refers to them does so by id."""
+    org = "org_acme"
+    seed = yaml.safe_load(SEED.read_text("utf-8"))
+    seed["collections"] = [
+        {"id": "col_a", "organization": org, "title": "Drafts"},
+        {"id": "col_b", "organization": org, "title": "Drafts"},
+    ]
+    seed["spaces"] += [
+        {"id": "space_u1", "organization": org, "title": "Untitled"},
+        {"id": "space_u2", "organization": org, "title": "Untitled"},
+        {"id": "space_n", "organization": org, "title": "Notes", "parent": "col_a"},
+    ]
+    seed["teams"] = [
+        {"id": "team_d1", "organization": org, "title": "Dup", "members": ["u_ada"]},
+        {"id": "team_d2", "organization": org, "title": "Dup", "members": []},
+    ]
+    emulator.reset(seed)
+    exported, content = export_plans_empty(docsync, tmp_path / "out", "content.yaml")
+    left_out = exported.stderr.split("Left out of the export")[1]
+    for shared in (
+        'collection["Drafts"] (ids col_a, col_b)',
+        'space["Untitled"] (ids space_u1, space_u2)',
+        'team["Dup"] (ids team_d1, team_d2)',
+    ):
+        assert shared in left_out
+    document = yaml.safe_load(content)
+    assert "collections" not in document
+    assert {"title": "Notes", "collection": "col_a"}.items() <= document["spaces"][-1].items()
+    assert "Untitled" not in content
