@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,13 +18,15 @@ from docsync.manifest.merge import merge
 from docsync.manifest.models import Manifest
 from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
-from docsync.manifest.templating import Renderer
+from docsync.manifest.templating import TOKEN_VARIABLE, Renderer
 from docsync.manifest.validation import validate_manifest
 from docsync.manifest.yamlpos import SourceMap, gc_paused
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
 _MIN_SCRUB = 4
+#: shorter tokens are test fixtures: common text could contain them by chance
+_MIN_TOKEN = 6
 
 
 @dataclass
@@ -82,6 +84,7 @@ def _load(
 
     ctx = CheckContext(merged.data, merged.source, is_sensitive)
     _refuse_env_in_keys(ctx, merged.data, set(merged.sensitive))
+    _refuse_the_token(ctx, merged.data, renderer.environ)
     if files and "organization" not in merged.data:
         unreadable = any(doc.problems and not doc.data for doc in docs)
         if not unreadable:  # an unreadable file may well be the one that names it
@@ -119,6 +122,35 @@ def _refuse_env_in_keys(ctx: CheckContext, data: dict[str, Any], from_env: set[P
                         f"env() cannot give a {declaration.noun}'s `{declaration.key}`: the key "
                         "is shown in every plan address and saved plan; write it in the manifest",
                     )
+
+
+def _refuse_the_token(ctx: CheckContext, data: Any, environ: Mapping[str, str]) -> None:
+    """The API token written in a manifest (pasted in, or read through another variable) would
+    be sent to the API as data and shown in plans: refused at the value, never repeated."""
+    token = environ.get(TOKEN_VARIABLE, "").strip()
+    if len(token) < _MIN_TOKEN:
+        return
+    for path, value in _texts(data):
+        if token in value:
+            ctx.report(
+                path,
+                f"holds the API token ({TOKEN_VARIABLE}): it would be sent to the API as data "
+                "and shown in plans; a manifest never needs it, remove it",
+            )
+
+
+def _texts(data: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """Every string of a document (mapping keys included, at their value's path)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(key, str):
+                yield (*path, key), key
+            yield from _texts(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _texts(value, (*path, index))
+    elif isinstance(data, str):
+        yield path, data
 
 
 def _under(path: Path, roots: set[Path]) -> bool:

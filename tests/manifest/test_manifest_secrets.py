@@ -28,6 +28,28 @@ def test_env_cannot_read_the_api_token(write: Write) -> None:
 
 
 @pytest.mark.parametrize(
+    "value",
+    ["tok_very_secret", "https://x.example/?t=tok_very_secret", "{{ env('MY_KEY') }}"],
+)
+def test_the_api_token_written_in_a_manifest_is_refused_at_its_value(
+    write: Write, value: str
+) -> None:
+    """Pasted in (or read through another variable), the API token would be sent to the API as
+    data and printed in plans: refused where it is, never repeated."""
+    path = write(
+        "m.yaml", f'organization: o\ncollections:\n  - title: C\n    description: "{value}"\n'
+    )
+    result = run_validate(
+        str(path), env={"DOCSYNC_TOKEN": "tok_very_secret", "MY_KEY": "tok_very_secret"}
+    )
+    assert result.exit_code == 1
+    assert "m.yaml:4:18: collections[0].description: holds the API token (DOCSYNC_TOKEN)" in (
+        result.output
+    )
+    assert "tok_very_secret" not in result.output
+
+
+@pytest.mark.parametrize(
     ("entry", "where"),
     [
         ("teams:\n  - title: \"{{ env('K') }}\"\n", "teams[0].title"),
