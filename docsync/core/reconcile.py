@@ -65,11 +65,7 @@ def reconcile(
                 if missing_pin is not None:
                     missing_pin(item)
                 else:
-                    problem(
-                        (*item.path, "id"),
-                        f"no {noun} with id {item.pinned_id!r} {within}; "
-                        "remove `id:` to create it anew",
-                    )
+                    problem(*stale_pin(item, noun, within))
             dropped.add(index)
             continue
         taken.add(match.id)
@@ -109,6 +105,14 @@ def reconcile(
         result.entries.append((item, match))
     result.unmatched = [r for r in live if r.id not in taken]
     return result
+
+
+def stale_pin(item: DesiredResource, noun: str, within: str) -> tuple[Path, str]:
+    """Where and why an entry pinned to an id that is not there is refused."""
+    return (
+        (*item.path, "id"),
+        f"no {noun} with id {item.pinned_id!r} {within}; remove `id:` to create it anew",
+    )
 
 
 def was(desired: DesiredResource, live: LiveResource) -> list[str]:

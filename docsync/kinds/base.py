@@ -10,10 +10,10 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, Plan, address
-from docsync.core.ownership import prune_decision
 from docsync.core.payloads import Fields
-from docsync.core.reconcile import Reconciliation, reconcile, was
+from docsync.core.reconcile import Reconciliation, stale_pin, was
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.listing import plan_list
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -237,47 +237,19 @@ class CrudKind(Kind):
         return resources
 
     # -- planning ------------------------------------------------------------------------------
-    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
-        ctx.problem(
-            (*desired.path, "id"),
-            f"no {self.declaration.noun} with id {desired.pinned_id!r} in the organization; "
-            "remove `id:` to create it anew",
-        )
+    #: a flat kind's creates are independent of each other
+    chained: ClassVar[bool] = False
 
-    def reconcile(self, ctx: PlanContext) -> Reconciliation:
-        """This kind's entries matched with its live resources (docsync.core.reconcile)."""
-        result = reconcile(
-            ctx.desired.by_kind[self.name],
-            ctx.live.by_kind[self.name],
-            noun=self.declaration.noun,
-            problem=ctx.problem,
-            missing_pin=lambda desired: self.missing_pinned(desired, ctx),
-        )
-        for desired_address, live in result.matched.items():
-            ctx.known_ids[desired_address] = live.id
-        return result
+    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        ctx.problem(*stale_pin(desired, self.declaration.noun, "in the organization"))
+
+    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+        return None
 
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         if not self.wanted(ctx.loaded.manifest, set()):
             return None  # read only to resolve references: nothing of it is managed
-        result = self.reconcile(ctx)
-        for desired, live in result.entries:
-            if desired.absent and live is not None:
-                self.plan_delete(live, ctx, desired)
-            elif live is None:
-                self.plan_create(desired, ctx)
-            else:
-                self.plan_update(desired, live, ctx)
-        for live in result.unmatched:
-            owned, why = prune_decision(ctx.loaded.manifest.prune, self.section, live.name)
-            if self.prunable and owned:
-                deleted = self.plan_delete(live, ctx, None)
-                if deleted is not None:
-                    deleted.notes.append(why)
-            else:
-                ctx.unmanaged.append(live)
-                ctx.why_kept[live.address] = why
-        return result
+        return plan_list(self, ctx.desired.by_kind[self.name], ctx.live.by_kind[self.name], ctx)
 
     def changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext

@@ -74,7 +74,7 @@ class OpenApiKind(CrudKind):
             resource.id = resource.key  # the API addresses a spec by its slug, not its id
         return resources
 
-    def reconcile(self, ctx: PlanContext) -> Reconciliation:
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
         for desired in ctx.desired.by_kind[self.name]:
             if desired.pinned_id and desired.pinned_id != desired.key:
                 ctx.problem(
@@ -83,7 +83,7 @@ class OpenApiKind(CrudKind):
                     "`id:` (to move a spec to a new slug, create the new one, delete the old)",
                 )
                 desired.pinned_id = None
-        return super().reconcile(ctx)
+        return super().plan(ctx)
 
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
         # Without `source` an entry only keeps a live spec (export writes a text one so).
