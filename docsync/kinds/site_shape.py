@@ -7,24 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.core.context import PlanContext
-from docsync.core.kind import Field
 from docsync.core.model import address
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
-from docsync.kinds.site_children import (
-    ExternalLinkKind,
-    SectionGroupKind,
-    SectionKind,
-    SiteSpaceKind,
-)
-
-SECTION_FIELDS = SectionKind.fields
-SITE_SPACE_FIELDS = SiteSpaceKind.fields
-GROUP_FIELDS = SectionGroupKind.fields
-LINK_FIELDS = ExternalLinkKind.fields
-
-Path = tuple[str | int, ...]
 
 
 # -- live ------------------------------------------------------------------------------------
@@ -39,6 +24,11 @@ class LiveTree:
     links: list[LiveResource] = field(default_factory=list)  # external links at the root
     root_order: list[str] = field(default_factory=list)  # ids of root sections, groups, links
     group_order: dict[str, list[str]] = field(default_factory=dict)  # group id -> section ids
+
+    def items(self) -> list[LiveResource]:
+        """Every child of the site, whatever its kind."""
+        spaces = [s for inner in self.spaces_of.values() for s in inner]
+        return self.sections + self.groups + self.links + self.root_spaces + spaces
 
 
 def _site_space(item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
@@ -151,49 +141,7 @@ def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[
                 tree.links.append(_link(item, site.address))
             else:
                 _section(item, site.address, live, tree)
-    children = tree.sections + tree.groups + tree.links + tree.root_spaces
-    children += [s for spaces in tree.spaces_of.values() for s in spaces]
-    return tree, children
-
-
-# -- desired ---------------------------------------------------------------------------------
-def written_fields(entry: Any, fields: tuple[Field, ...]) -> dict[str, Any]:
-    return {f.name: getattr(entry, f.name) for f in fields if f.name in entry.model_fields_set}
-
-
-def desired_child(
-    kind: str, key: str, parent: str, fields: dict[str, Any], path: Path, entry: Any
-) -> DesiredResource:
-    return DesiredResource(
-        kind=kind,
-        key=key,
-        address=address(kind, key, parent),
-        name=key,
-        fields=fields,
-        path=path,
-        pinned_id=entry.id,
-        absent=entry.state == "absent",
-        protect=entry.protect,
-        parent=parent,
-        entry=entry,
-    )
-
-
-def desired_site_space(entry: Any, parent: str, path: Path, ctx: PlanContext) -> DesiredResource:
-    fields = written_fields(entry, SITE_SPACE_FIELDS)
-    if entry.space is not None:
-        fields["space"] = ctx.resolve("space", str(entry.space), (*path, "space"))
-    if fields.get("default") is False:
-        del fields["default"]  # a level's default moves only by naming the new one
-    key = entry.path or (str(entry.space) if entry.space else str(entry.id))
-    return desired_child("site_space", key, parent, fields, path, entry)
-
-
-def desired_section(entry: Any, site: str, path: Path) -> DesiredResource:
-    fields = written_fields(entry, SECTION_FIELDS)
-    if fields.get("default") is False:
-        del fields["default"]
-    return desired_child("section", str(entry.title or entry.id), site, fields, path, entry)
+    return tree, tree.items()
 
 
 # -- export ----------------------------------------------------------------------------------

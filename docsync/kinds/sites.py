@@ -1,5 +1,5 @@
-"""Sites, keyed by title: their own fields, publishing, adaptive schema, and (through
-site_tree) their sections, section groups and site spaces."""
+"""Sites, keyed by title: their own fields, publishing, adaptive schema, their parts, and
+(through the driver of `site_tree`) the kinds nested under them."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.grants import GrantedKind, SitePermissions
-from docsync.kinds.site_children import reorder
+from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_customization import (
     Customization,
     export_customization,
@@ -62,7 +62,7 @@ from docsync.kinds.site_space_customization import (
     write_space_customization,
     written_overrides,
 )
-from docsync.kinds.site_tree import TreePlanner
+from docsync.kinds.site_tree import SiteTree, nested_kinds
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -153,10 +153,7 @@ NARROW = ("share-link", "visitor-auth")
 
 
 def _manages_tree(entry: Any) -> bool:
-    return any(
-        getattr(entry, name) is not None
-        for name in ("sections", "siteSpaces", "sectionGroups", "externalLinks")
-    )
+    return any(getattr(entry, kind.section) is not None for kind in nested_kinds("site"))
 
 
 class SiteKind(GrantedKind):
@@ -306,7 +303,7 @@ class SiteKind(GrantedKind):
             if replaced:
                 live = None
             tree = live.raw.get("_tree") if live is not None else None
-            planner = TreePlanner(ctx, desired, live, tree or LiveTree())
+            planner = SiteTree(ctx, desired, live, tree or LiveTree())
             if _manages_tree(desired.entry):
                 planner.plan()
             self._plan_reorder(desired, planner, ctx)
@@ -315,16 +312,15 @@ class SiteKind(GrantedKind):
                 part = plan_part(desired, live, ctx)
                 if part is not None:
                     planner.actions.append(part)
-            for space, space_live in planner.site_spaces:
+            for space in planner.desired_of("site_space") or []:
+                space_live = planner.matches.get(space.address)
                 override = plan_space_customization(desired, live, space, space_live, ctx)
                 if override is not None:
                     planner.actions.append(override)
             self._plan_publish(desired, live, ctx, planner)
         return result
 
-    def _plan_reorder(
-        self, desired: DesiredResource, planner: TreePlanner, ctx: PlanContext
-    ) -> None:
+    def _plan_reorder(self, desired: DesiredResource, planner: SiteTree, ctx: PlanContext) -> None:
         if not planner.reorders:
             return
         action = Action(
@@ -348,7 +344,7 @@ class SiteKind(GrantedKind):
         desired: DesiredResource,
         live: LiveResource | None,
         ctx: PlanContext,
-        planner: TreePlanner,
+        planner: SiteTree,
     ) -> None:
         if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
             return

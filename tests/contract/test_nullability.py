@@ -15,16 +15,14 @@ from pydantic import BaseModel
 from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.collections import CollectionEntry
+from docsync.kinds.external_links import ExternalLinkEntry
 from docsync.kinds.members import MemberEntry
 from docsync.kinds.openapi import OpenApiEntry
 from docsync.kinds.saml import SamlEntry
+from docsync.kinds.section_groups import SectionGroupEntry
+from docsync.kinds.sections import SectionEntry
 from docsync.kinds.settings import OrgSettings
-from docsync.kinds.site_children import (
-    ExternalLinkEntry,
-    SectionEntry,
-    SectionGroupEntry,
-    SiteSpaceEntry,
-)
+from docsync.kinds.site_spaces import SiteSpaceEntry
 from docsync.kinds.sites import SiteEntry
 from docsync.kinds.spaces import SpaceEntry
 from docsync.kinds.teams import TeamEntry

@@ -8,11 +8,12 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from docsync.core.context import PlanContext
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine.planner import diff
 from docsync.kinds import KINDS
-from docsync.manifest import load_manifests
+from docsync.manifest import LoadedManifest, load_manifests
 
 ORG: dict[str, Any] = {"id": "org_acme", "title": "Acme"}
 
@@ -32,18 +33,33 @@ def live_state(items: dict[str, Any], organization: dict[str, Any] | None = None
     return live
 
 
-def plan(
-    manifest: str, items: dict[str, Any] | None = None, organization: dict[str, Any] | None = None
-) -> Plan:
-    """The plan of `manifest` (YAML, `organization: org_acme` added) against `items`."""
+def load(manifest: str) -> LoadedManifest:
+    """`manifest` (YAML, `organization: org_acme` added), loaded as the CLI loads it."""
     text = "organization: org_acme\n" + textwrap.dedent(manifest)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "manifest.yaml"
         path.write_text(text, encoding="utf-8")
-        loaded = load_manifests([path], environ={})
-        return diff(
-            loaded, live_state(items or {}, organization), [k for k in KINDS if not k.nested]
-        )
+        return load_manifests([path], environ={})
+
+
+def plan(
+    manifest: str, items: dict[str, Any] | None = None, organization: dict[str, Any] | None = None
+) -> Plan:
+    """The plan of `manifest` against `items`."""
+    live = live_state(items or {}, organization)
+    return diff(load(manifest), live, [k for k in KINDS if not k.nested])
+
+
+def attempt(manifest: str, items: dict[str, Any] | None = None) -> PlanContext:
+    """What the kinds planned for `manifest`, problems included (`plan` raises on those)."""
+    ctx = PlanContext(load(manifest), live_state(items or {}))
+    kinds = [k for k in KINDS if not k.nested]
+    for kind in kinds:
+        for desired in kind.to_desired(ctx):
+            ctx.desired.add(desired)
+    for kind in kinds:
+        kind.plan(ctx)
+    return ctx
 
 
 def steps(result: Plan) -> list[str]:

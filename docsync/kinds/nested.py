@@ -1,0 +1,205 @@
+"""What every kind nested under a site (sections, site spaces, groups, links) shares: planned
+one parent at a time through the one list planner (`kinds.listing`), with hooks for what its
+kind does differently; applied by requests under the site's path. The site's driver
+(`kinds.site_tree`) walks the catalogue and calls these hooks; it names no kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docsync.core.context import PlanContext, ref
+from docsync.core.kind import Declaration
+from docsync.core.model import Action, FieldChange, address
+from docsync.core.payloads import ChildChange, DefaultVia
+from docsync.core.reconcile import Reconciliation, stale_pin, was
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.base import Path, field_changes
+from docsync.kinds.nested_apply import AppliedChild
+
+if TYPE_CHECKING:
+    from docsync.kinds.site_tree import SiteTree
+
+
+@dataclass(frozen=True)
+class Parent:
+    """The container of one list: the site, or one of its children (a section)."""
+
+    kind: str
+    desired: DesiredResource
+    live: LiveResource | None
+
+    @property
+    def address(self) -> str:
+        return self.desired.address
+
+
+class NestedKind(AppliedChild):
+    """A kind whose lists sit under a parent's entry; the hooks below default to a plain
+    exact list whose items are created, updated and deleted one by one."""
+
+    #: a site's root is laid out as `sections` or as `siteSpaces`: the layout this kind's
+    #: items at the root belong to, removed when the site switches to the other one (None:
+    #: a switch leaves them alone)
+    layout: ClassVar[str | None] = None
+    #: writing this kind's list at the site chooses its layout (the other one's items go)
+    leads: ClassVar[bool] = False
+
+    # -- what is written and what is there ---------------------------------------------------
+    def written(self, parent: Parent) -> list[Any] | None:
+        """The parent entry's list of this kind (None: not written, not managed)."""
+        entries: list[Any] | None = getattr(parent.desired.entry, self.section, None)
+        return entries
+
+    def desired_children(self, parent: Parent, tree: SiteTree) -> list[DesiredResource] | None:
+        entries = self.written(parent)
+        if entries is None:
+            return None
+        base: Path = (*parent.desired.path, self.section)
+        return [self.desired_child(e, parent, (*base, i), tree) for i, e in enumerate(entries)]
+
+    def desired_child(
+        self, entry: Any, parent: Parent, path: Path, tree: SiteTree
+    ) -> DesiredResource:
+        key = self.desired_key(entry)
+        return DesiredResource(
+            kind=self.name,
+            key=key,
+            address=address(self.name, key, parent.address),
+            name=key,
+            fields=self.desired_fields(entry, path, tree),
+            path=path,
+            pinned_id=entry.id,
+            absent=entry.state == "absent",
+            protect=entry.protect,
+            parent=parent.address,
+            entry=entry,
+        )
+
+    def desired_key(self, entry: Any) -> str:
+        return str(getattr(entry, self.key_field) or entry.id)
+
+    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+        fields = {
+            f.name: getattr(entry, f.name) for f in self.fields if f.name in entry.model_fields_set
+        }
+        if fields.get("default") is False:
+            del fields["default"]  # a level's default moves only by naming the new one
+        return fields
+
+    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+        raise NotImplementedError(f"{type(self).__name__} must say where its live items are")
+
+    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+        """A live item to match an entry no key matches (None: it is created)."""
+        return None
+
+    # -- what its actions carry --------------------------------------------------------------
+    def default_via(self, parent: Parent) -> DefaultVia | None:
+        """Where its level's default flag is set (None: the kind has no default)."""
+        return None
+
+    def change(self, parent: Parent) -> ChildChange:
+        """What every create or update under `parent` carries besides its fields."""
+        return ChildChange(default_via=self.default_via(parent))
+
+    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteTree) -> Action:
+        changes = field_changes(self.fields, desired, None, tree.ctx)
+        action = Action("create", self.name, desired.address, changes, tree.ctx.where(desired.path))
+        action.payload = replace(self.change(parent), fields=self._fields(changes))
+        return tree.add(action, parent)
+
+    def plan_update(
+        self, desired: DesiredResource, live: LiveResource, parent: Parent, tree: SiteTree
+    ) -> Action | None:
+        changes = field_changes(self.fields, desired, live, tree.ctx)
+        if not changes:
+            return None
+        where = tree.ctx.where(desired.path)
+        action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
+        action.payload = replace(self.change(parent), fields=self._fields(changes))
+        action.notes += was(desired, live)
+        return tree.add(action, parent)
+
+    def plan_delete(
+        self, live: LiveResource, desired: DesiredResource | None, parent: Parent, tree: SiteTree
+    ) -> Action | None:
+        if desired is not None and desired.protect:
+            tree.ctx.problem(desired.path, "is protected (`protect: true`) and cannot be deleted")
+            return None
+        where = tree.ctx.where(desired.path if desired else tree.site.path)
+        action = Action("delete", live.kind, live.address, [], where, live_id=live.id)
+        return tree.add(action, parent)
+
+    def _fields(self, changes: list[FieldChange]) -> dict[str, Any]:
+        refs = {f.name for f in self.fields if f.ref}
+        return {c.field: ref(c.after) if c.field in refs else c.after for c in changes}
+
+    # -- what follows a level ----------------------------------------------------------------
+    def admits(
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteTree
+    ) -> bool:
+        """Whether `kind`'s list under this kind's `item` is planned (it may be a problem)."""
+        return wanted is not None
+
+    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+        """Follow-ups of one planned list of this kind (its order, its requests' details)."""
+
+    def children_planned(
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteTree
+    ) -> None:
+        """Follow-ups of `kind`'s list under this kind's `item`, once planned."""
+
+    def finish(self, tree: SiteTree) -> None:
+        """Once every list of the site is planned, written or not: orders that span several
+        kinds, or that the live state alone gives (the sections of a group not written)."""
+
+    def at(self, parent: Parent, tree: SiteTree) -> Level:
+        return Level(self, parent, tree)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One list as planned: its parent, its entries, their matches, the actions it added."""
+
+    parent: Parent
+    wanted: list[DesiredResource]
+    result: Reconciliation
+    actions: list[Action]
+
+
+@dataclass
+class Level:
+    """A nested kind bound to one parent: what `kinds.listing.plan_list` plans."""
+
+    kind: NestedKind
+    parent: Parent
+    tree: SiteTree
+    chained = True  # the API appends: created one after the other, they arrive in order
+
+    @property
+    def declaration(self) -> Declaration:
+        return self.kind.declaration
+
+    @property
+    def within(self) -> str:
+        return f"in {self.parent.address}"
+
+    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
+        ctx.problem(*stale_pin(desired, self.declaration.noun, self.within))
+
+    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+        return self.kind.fallback(desired, free)
+
+    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+        return self.kind.plan_create(desired, self.parent, self.tree)
+
+    def plan_update(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        return self.kind.plan_update(desired, live, self.parent, self.tree)
+
+    def plan_delete(
+        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+    ) -> Action | None:
+        return self.kind.plan_delete(live, desired, self.parent, self.tree)

@@ -1,0 +1,186 @@
+"""How a site's children are written: requests under the site's path, a create whose outcome
+is unknown found again in one structure read, a default moved through the parent, and the site's
+one reorder, which moves only what is out of place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from docsync.api.errors import OutcomeUnknown
+from docsync.core.context import RunContext
+from docsync.core.model import Action
+from docsync.core.payloads import OnSite, Reorder, child
+from docsync.kinds.base import Kind
+from docsync.kinds.site_order import Move, plan_moves
+
+
+def site_path(run: RunContext, payload: OnSite) -> str:
+    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload.site)}"
+
+
+def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
+    """Written fields that only an update can set (the create request has no room for them)."""
+    return {
+        f.wire_name: fields[f.name]
+        for f in kind.fields
+        if f.name in fields and f.update and not f.create
+    }
+
+
+#: finds, in a structure read, the item a create asked for (its body) among ids not yet known
+Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
+
+
+class AppliedChild(Kind):
+    """Read and planned with the site (one structure read serves them all), never alone."""
+
+    #: the list under the site these items live in (`/sites/{id}/<path>`)
+    path: ClassVar[str]
+    #: what the site's structure calls this kind's items (`site-section`), for its moves
+    pointer_type: ClassVar[str]
+    #: the field of the site (or section) that names its level's default item, if any
+    default_field: ClassVar[str] = ""
+
+    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
+        return False
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        payload = child(action)
+        fields = run.resolve(payload.fields)
+        base = f"{site_path(run, payload)}/{self.path}"
+        if action.verb == "create":
+            await self.create(action, run, base, fields)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            await self.update(action, run, f"{base}/{action.live_id}", fields)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+        else:
+            raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must say how it is created")
+
+    async def post_once(
+        self, action: Action, run: RunContext, base: str, body: dict[str, Any], find: Finder
+    ) -> dict[str, Any]:
+        """Creates without ever making a duplicate: when the server may or may not have made
+        the item (5xx, dropped connection), one structure read finds it and the apply adopts it;
+        only when it is not there is the request sent again."""
+        for _attempt in range(3):
+            try:
+                created: dict[str, Any] = await run.api.write("POST", base, body)
+                return created
+            except OutcomeUnknown:
+                structure = await run.api.get(f"{site_path(run, child(action))}/structure")
+                found = find(structure, body, set(run.ids.values()))
+                if found is not None:
+                    return found
+        created = await run.api.write("POST", base, body)
+        return created
+
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        # Paths handed round within this level (planned by the site's driver), one at a time.
+        for step in child(action).paths:
+            sibling = f"{item.rsplit('/', 1)[0]}/{step.id}"
+            await run.api.write("PATCH", sibling, {"path": step.path})
+        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if body:
+            await run.api.write("PATCH", item, body)
+        if fields.get("default"):
+            assert action.live_id is not None
+            await self.set_default(action, run, action.live_id)
+
+    async def finish_create(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], answer: Any
+    ) -> None:
+        """What a create request could not carry (late fields, then the default flag), unless
+        its answer already shows it: a generated path that is the one wanted, the first site
+        space of a level, which the API makes its default."""
+        shown = answer if isinstance(answer, dict) else {}
+        late = {
+            name: value
+            for name, value in _late(self, fields).items()
+            if name not in shown or shown[name] != value
+        }
+        if late:
+            await run.api.write("PATCH", item, late)
+        if fields.get("default") and not shown.get("default"):
+            await self.set_default(action, run, item.rsplit("/", 1)[-1])
+
+    async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
+        """Makes this item its level's default: the API moves the flag through the parent."""
+        payload = child(action)
+        target = payload.default_via
+        if target is None:
+            raise TypeError(f"{action.key}: no level to set its default through")
+        base = site_path(run, payload)
+        if target.kind == "section":
+            path = f"{base}/sections/{run.resolve(target.id)}"
+            await run.api.write("PATCH", path, {"defaultSiteSpace": own_id})
+        else:
+            await run.api.write("PATCH", base, {self.default_field: own_id})
+
+
+def pointer_type(kind: str) -> str:
+    from docsync.kinds.catalogue import kind_named  # built from this package's modules
+
+    found = kind_named(kind)
+    assert isinstance(found, AppliedChild), f"{kind} is not a site's child"
+    return found.pointer_type
+
+
+async def reorder(action: Action, run: RunContext) -> None:
+    """Re-reads the structure and moves only what is out of place, level by level: the order
+    the API gives new items is not promised, so the moves are computed from what is there."""
+    payload = action.payload
+    if not isinstance(payload, Reorder):
+        raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
+    base = site_path(run, payload)
+    structure = await run.api.get(f"{base}/structure")
+    for level in payload.levels:
+        want = [run.id_of(address) for address in level.desired]
+        types = {run.id_of(a): pointer_type(k) for a, k in level.kinds.items()}
+        container = run.id_of(level.container) if level.container else None
+        have = [i for i in current_order(structure, container) if i in types]
+        for move in plan_moves(have, want):
+            await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
+
+
+def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
+    anchor = move.after if move.after is not None else move.before
+    assert anchor is not None
+    where = "after" if move.after is not None else "before"
+    return {
+        "item": {"type": types[move.item], "id": move.item},
+        "position": {where: {"type": types[anchor], "id": anchor}},
+    }
+
+
+def current_order(structure: dict[str, Any], container: str | None) -> list[str]:
+    """Ids of the items of one level of a structure read: the root when `container` is None,
+    else the children of that section (site spaces) or group (sections)."""
+    items = structure.get("structure") or []
+    if container is None:
+        return [str(item["id"]) for item in items]
+    for item in items:
+        found = _children_of(item, container)
+        if found is not None:
+            return found
+    return []
+
+
+def _children_of(item: dict[str, Any], container: str) -> list[str] | None:
+    if str(item.get("id")) == container:
+        if item.get("object") == "site-section":
+            return [str(s["id"]) for s in item.get("siteSpaces") or []]
+        return [str(s["id"]) for s in item.get("sections") or item.get("children") or []]
+    for section in item.get("sections") or []:
+        if str(section.get("id")) == container:
+            return [str(s["id"]) for s in section.get("siteSpaces") or []]
+    return None

@@ -1,0 +1,126 @@
+"""Site spaces: a space published on a site, keyed by path within its section (or within the
+site, when it has no sections); matched by its space when no path matches, its level's default
+set through its parent, its level's order kept with the fewest moves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.core.context import RunContext, ref
+from docsync.core.entries import Condition, Entry, Ref
+from docsync.core.kind import Declaration, Field
+from docsync.core.model import Action
+from docsync.core.nullability import NULL
+from docsync.core.payloads import ChildChange, DefaultVia, child
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds import site_found
+from docsync.kinds.base import Path
+from docsync.kinds.nested import NestedKind, Parent, Planned
+
+if TYPE_CHECKING:
+    from docsync.kinds.site_tree import SiteTree
+
+
+class SiteSpaceEntry(Entry):
+    """A space published on a site, keyed by path within its section (or site)."""
+
+    space: Ref | None = None
+    """A space by title (of the manifest or live) or id."""
+    path: str | None = Limits(default=None, min_length=1, max_length=100)
+    condition: Annotated[Condition | None, NULL] = None
+    default: bool | None = None
+    customization: Annotated[dict[str, Any] | None, NULL] = None
+    """Overrides of the site's customization for this site space; only the fields written are
+    managed (`null` on one unsets its override); `customization: null` removes the override."""
+
+
+SITE_SPACE = Declaration(
+    "site_space",
+    "siteSpaces",
+    "site space",
+    key="path",
+    parents=("section", "site"),
+    exact=True,
+    paths_unique=True,
+    fields=(
+        Field("space", ref="space", wire="spaceId", ref_live=True),
+        Field("path", create=False),
+        Field("condition", create=False),
+        Field("default", create=False, update=False),
+    ),
+    entry=SiteSpaceEntry,
+    order=82,
+)
+
+
+class SiteSpaceKind(NestedKind):
+    declaration = SITE_SPACE
+    path = "site-spaces"
+    pointer_type = "site-space"
+    default_field = "defaultSiteSpace"
+    layout = "siteSpaces"
+    leads = True
+
+    # -- planning ----------------------------------------------------------------------------
+    def desired_key(self, entry: Any) -> str:
+        return str(entry.path or (str(entry.space) if entry.space else entry.id))
+
+    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+        fields = super().desired_fields(entry, path, tree)
+        if entry.space is not None:
+            fields["space"] = tree.ctx.resolve("space", str(entry.space), (*path, "space"))
+        return fields
+
+    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+        if parent.kind == "site":
+            return tree.live_tree.root_spaces
+        return tree.live_tree.spaces_of.get(parent.live.id, []) if parent.live else []
+
+    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+        """A site space no path matches is the one publishing its space in that level, if
+        any: written without `path`, or left at the path the API chose (a create whose path
+        change never came, as after a crash): its path is changed, never deleted and made anew."""
+        return next((r for r in free if r.fields["space"] == desired.fields.get("space")), None)
+
+    def default_via(self, parent: Parent) -> DefaultVia | None:
+        """A section's default site space is set on the section, a root one on the site."""
+        if parent.kind == "site":
+            return DefaultVia("site")
+        return DefaultVia(parent.kind, ref(parent.address))
+
+    def change(self, parent: Parent) -> ChildChange:
+        within = ref(parent.address) if parent.kind != "site" else None
+        return ChildChange(section=within, default_via=self.default_via(parent))
+
+    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+        """Its level's order: new site spaces are appended by the API, in manifest order."""
+        parent, result = planned.parent, planned.result
+        present = [w.address for w in planned.wanted if not w.absent]
+        tree.plan_order(
+            None if parent.kind == "site" else parent.address,
+            dict.fromkeys(present, self.name),
+            tree.current(self.live_children(parent, tree), result.matched, present),
+            present,
+            placed_by_api=any(w not in result.matched for w in present),
+            known_when_new=True,
+        )
+
+    # -- applying ----------------------------------------------------------------------------
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        payload = child(action)
+        if payload.made_by_section:
+            # Its section's create made it: only what that request could not carry is left.
+            own_id, created = run.id_of(action.address), run.answers.get(action.address)
+        else:
+            body = {"spaceId": fields["space"]}
+            if payload.section:
+                body["sectionId"] = run.resolve(payload.section)
+            created = await self.post_once(action, run, base, body, site_found.new_site_space)
+            own_id = str(created["id"])
+            run.ids[action.address] = own_id
+        await self.finish_create(action, run, f"{base}/{own_id}", fields, created)

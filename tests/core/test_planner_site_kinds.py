@@ -1,0 +1,241 @@
+"""A site's children planned by their own kinds' hooks through the one list planner, without
+HTTP: each case is a manifest and a live site in, the actions (or problems) the hooks make out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from docsync.core.context import PlanContext, ref
+from docsync.core.model import Action
+from docsync.core.payloads import DefaultVia, GroupMembership, PathStep, child
+from docsync.kinds.catalogue import CATALOGUE, kind_named
+from docsync.kinds.listing import NOT_WRITTEN
+from docsync.kinds.nested import NestedKind
+from tests.core import plankit as k
+
+GUIDES = {"id": "sp1", "title": "Guides"}
+API = {"id": "sp2", "title": "API"}
+SITE = 'site["Docs"]'
+GUIDES_SECTION = f'{SITE}.section["Guides"]'
+API_SECTION = f'{SITE}.section["API"]'
+DOCS = k.site(
+    "s1",
+    "Docs",
+    [
+        k.section(
+            "sec1",
+            "Guides",
+            k.site_space("ss1", "sp1", "guides", True),
+            k.site_space("ss3", "sp2", "more"),
+            default=True,
+        ),
+        k.section("sec2", "API", k.site_space("ss2", "sp2", "api", True)),
+    ],
+)
+GROUPED = k.site(
+    "s1",
+    "Docs",
+    [
+        k.group(
+            "g1",
+            "A",
+            k.section("sec1", "Guides", k.site_space("ss1", "sp1", "guides", True)),
+            k.section("sec2", "API", k.site_space("ss2", "sp2", "api", True)),
+        ),
+    ],
+)
+LIVE: dict[str, Any] = {"space": [GUIDES, API], "site": [DOCS]}
+
+
+def sections(*entries: str) -> str:
+    return "sites:\n  - title: Docs\n    sections:\n" + "".join(f"      - {e}\n" for e in entries)
+
+
+GUIDES_AS_IS = (
+    "{title: Guides, default: true, siteSpaces: [{space: Guides, path: guides}, "
+    "{space: API, path: more}]}"
+)
+API_AS_IS = "{title: API, siteSpaces: [{space: API, path: api}]}"
+
+
+def at(ctx: PlanContext, verb: str, address: str) -> Action:
+    return next(a for a in ctx.actions if a.verb == verb and a.address == address)
+
+
+def stale_section(ctx: PlanContext) -> None:
+    assert any("sections[0].id: no section with id 'gone'" in p for p in ctx.problems)
+    assert not [a for a in ctx.actions if a.verb == "create"], "a stale pin is never created"
+
+
+def stale_site_space(ctx: PlanContext) -> None:
+    message = f"siteSpaces[2].id: no site space with id 'gone' in {GUIDES_SECTION}"
+    assert any(message in p for p in ctx.problems), ctx.problems
+    assert not [a for a in ctx.actions if a.verb == "create"], "a stale pin is never created"
+
+
+def default_through_section(ctx: PlanContext) -> None:
+    moved = at(ctx, "update", f'{GUIDES_SECTION}.site_space["more"]')
+    assert child(moved).default_via == DefaultVia("section", ref(GUIDES_SECTION))
+    assert child(moved).section == ref(GUIDES_SECTION)
+
+
+def default_through_site(ctx: PlanContext) -> None:
+    moved = at(ctx, "update", API_SECTION)
+    assert child(moved).default_via == DefaultVia("site")
+    assert child(moved).section is None
+
+
+def root_space_default_through_site(ctx: PlanContext) -> None:
+    made = at(ctx, "create", f'{SITE}.site_space["guides"]')
+    assert child(made).default_via == DefaultVia("site") and child(made).section is None
+
+
+def handover(ctx: PlanContext) -> None:
+    """ss3 takes the path ss1 lets go of: it waits for that delete, which goes first."""
+    taker = at(ctx, "update", f'{GUIDES_SECTION}.site_space["guides"]')
+    freed = at(ctx, "delete", f'{GUIDES_SECTION}.site_space["guides"]')
+    assert freed.key in taker.depends_on
+    assert taker.key not in freed.depends_on and freed.notes == [NOT_WRITTEN]
+
+
+def swap(ctx: PlanContext) -> None:
+    """Two sections trading paths: one request does it through a temporary path."""
+    first, second = at(ctx, "update", GUIDES_SECTION), at(ctx, "update", API_SECTION)
+    assert child(first).paths == [
+        PathStep("sec1", "docsync-swap-sec1"),
+        PathStep("sec2", "guides"),
+        PathStep("sec1", "api"),
+    ]
+    assert first.key in second.depends_on
+    assert "path" not in child(first).fields and "path" not in child(second).fields
+
+
+def exact_list(ctx: PlanContext) -> None:
+    deleted = at(ctx, "delete", API_SECTION)
+    assert deleted.notes == [NOT_WRITTEN] and deleted.live_id == "sec2"
+    own = [a.key for a in ctx.actions if a.verb != "delete" and a.kind != "site"]
+    assert set(own) <= set(deleted.depends_on), "deletes wait for the rest of the site"
+
+
+def group_move(ctx: PlanContext) -> None:
+    """API leaves group A for the new group B: B's create carries it, A does not remove it."""
+    made = at(ctx, "create", f'{SITE}.section_group["B"]')
+    assert child(made).fields["sections"] == [ref(API_SECTION)]
+    left = at(ctx, "update", f'{SITE}.section_group["A"]')
+    assert child(left).membership == GroupMembership(add=[], remove=[])
+
+
+def switch(ctx: PlanContext) -> None:
+    """Root site spaces replace sections: the sections go first, then the new layout."""
+    gone = [a for a in ctx.actions if a.verb == "delete"]
+    assert [a.address for a in gone] == [GUIDES_SECTION, API_SECTION]
+    assert all(
+        a.notes == ["the site now has siteSpaces: the old structure goes first"] for a in gone
+    )
+    made = at(ctx, "create", f'{SITE}.site_space["guides"]')
+    assert {a.key for a in gone} <= set(made.depends_on)
+
+
+CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
+    (
+        "stale pinned section",
+        sections("{id: gone, title: New, siteSpaces: [{space: Guides, path: new}]}"),
+        LIVE,
+        stale_section,
+    ),
+    (
+        "stale pinned site space",
+        sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides}, {space: API, path: more},"
+            " {id: gone, space: API, path: x}]}",
+            API_AS_IS,
+        ),
+        LIVE,
+        stale_site_space,
+    ),
+    (
+        "a section's default site space moves through the section",
+        sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides}, "
+            "{space: API, path: more, default: true}]}",
+            API_AS_IS,
+        ),
+        LIVE,
+        default_through_section,
+    ),
+    (
+        "the default section moves through the site",
+        sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides}]}",
+            "{title: API, default: true, siteSpaces: [{space: API, path: api}]}",
+        ),
+        LIVE,
+        default_through_site,
+    ),
+    (
+        "a root site space's default is the site's",
+        "sites:\n  - {title: Docs, siteSpaces: [{space: Guides, path: guides, default: true}]}",
+        {"space": [GUIDES, API]},
+        root_space_default_through_site,
+    ),
+    (
+        "a path handed over from a deleted site space",
+        sections(
+            "{title: Guides, siteSpaces: [{id: ss3, space: API, path: guides, default: true}]}",
+            API_AS_IS,
+        ),
+        LIVE,
+        handover,
+    ),
+    (
+        "two sections swap paths",
+        sections(
+            GUIDES_AS_IS.replace("{title: Guides,", "{title: Guides, path: api,"),
+            API_AS_IS.replace("{title: API,", "{title: API, path: guides,"),
+        ),
+        LIVE,
+        swap,
+    ),
+    ("an exact list deletes what is not written", sections(GUIDES_AS_IS), LIVE, exact_list),
+    (
+        "a section moves to a new group",
+        "sites:\n  - title: Docs\n    sectionGroups:\n"
+        "      - {title: A, sections: [Guides]}\n      - {title: B, sections: [API]}\n",
+        {"space": [GUIDES, API], "site": [GROUPED]},
+        group_move,
+    ),
+    (
+        "sections switched for root site spaces",
+        "sites:\n  - {title: Docs, siteSpaces: [{space: Guides, path: guides}]}",
+        LIVE,
+        switch,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("manifest", "live", "check"), [pytest.param(m, lv, c, id=n) for n, m, lv, c in CASES]
+)
+def test_site_children_planned_by_their_kinds(
+    manifest: str, live: dict[str, Any], check: Callable[[PlanContext], None]
+) -> None:
+    check(k.attempt(manifest, live))
+
+
+def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
+    nested = [kind_named(d.name) for d in CATALOGUE if d.nested]
+    assert nested
+    layouts = set()
+    for kind in nested:
+        assert isinstance(kind, NestedKind), f"{kind.name} is planned by no driver"
+        own = type(kind)
+        assert own.live_children is not NestedKind.live_children, f"{kind.name}: its live items"
+        assert own.path and own.pointer_type, f"{kind.name}: where it is written and moved"
+        if kind.declaration.paths_unique:
+            assert "path" in {f.name for f in kind.fields}, kind.name
+        if kind.leads:
+            layouts.add(kind.layout)
+    assert None not in layouts and len(layouts) == 2, "a site's two layouts, each led by a kind"
