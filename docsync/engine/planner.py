@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
-from docsync.core.model import Plan, Unmanaged
+from docsync.core.model import Action, Plan, Unmanaged
 from docsync.core.state import LiveState
 from docsync.engine.reading import ReadWatch
 from docsync.engine.structure import site_structures
@@ -144,7 +144,33 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
     ]
+    plan.warnings += _organization_renamed(loaded, live, plan.actions)
     return plan
+
+
+def _organization_renamed(
+    loaded: LoadedManifest, live: LiveState, actions: list[Action]
+) -> list[str]:
+    """Manifests that name their organization by the title this plan changes would not find it
+    on the next run: said before the apply, not after."""
+    named = loaded.manifest.organization
+    if named == live.org_id:
+        return []
+    titles = [
+        c.after
+        for a in actions
+        if a.kind == "settings"
+        for c in a.changes
+        if c.field == "title" and c.after != named
+    ]
+    if not titles:
+        return []
+    where = loaded.location(("organization",))
+    return [
+        f"{where}: the manifests name the organization by its title, {named!r}, which this plan "
+        f"changes to {titles[0]!r}: write its id, `organization: {live.org_id}`, so that the "
+        "next plan finds it"
+    ]
 
 
 async def make_plan(

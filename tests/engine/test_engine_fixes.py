@@ -115,3 +115,22 @@ def test_an_organization_the_token_cannot_see_is_located(docsync: Docsync, write
     assert "other.yaml:1:15: organization 'org_other' is not one the token can see" in (
         result.stderr
     )
+
+
+def test_renaming_the_organization_the_manifest_names_by_title_is_a_warning(
+    docsync: Docsync, write: Write
+) -> None:
+    """`organization: Acme` with `settings.title: Acme Corp` applied fine, and the next plan
+    could no longer find the organization: the plan says so before, in every rendering."""
+    path = write("org.yaml", "organization: Acme\nsettings:\n  title: Acme Corp\n")
+    warning = (
+        f"{path}:1:15: the manifests name the organization by its title, 'Acme', which this plan "
+        "changes to 'Acme Corp': write its id, `organization: org_acme`, so that the next plan "
+        "finds it"
+    )
+    for form in ("text", "markdown", "json"):
+        result = docsync("plan", path, "--format", form)
+        assert result.exit_code == 0, result.output
+        assert warning in result.stdout.replace("\\'", "'"), result.output
+    by_id = write("id.yaml", "organization: org_acme\nsettings:\n  title: Acme Corp\n")
+    assert "Warning" not in docsync("plan", by_id).output
