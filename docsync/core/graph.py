@@ -33,6 +33,13 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
         needs: list[Action] = []
         if action.verb == "replace":
             problems += _replacing_held(action, holders, by_address)
+            # Its delete, like any, waits for the changes that stop others from naming it.
+            needs += [
+                a
+                for holder in holders.get(action.address, [])
+                for a in by_address.get(holder.address, [])
+                if a.verb == "update" and _releases(a, action.address)
+            ]
         if action.verb != "delete":
             for target in set(action.payload.refs()) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]

@@ -216,6 +216,18 @@ def test_replacing_a_site_nothing_names_is_planned() -> None:
     ]
 
 
+def test_replacing_the_default_site_waits_for_the_settings_that_let_it_go() -> None:
+    """The same plan points the organization's default elsewhere: the replace's delete must
+    run after that update, else the API refuses it (409) and the new site is never made."""
+    live = {"site": [k.site("s1", "Docs", [], type="basic")]}
+    organization = k.ORG | {"defaultContent": {"type": "site", "site": "s1"}}
+    manifest = "settings: {defaultContent: null}\nsites: [{title: Docs, type: premium}]"
+    plan = k.plan(manifest, live, organization)
+    (replace,) = [a for a in plan.actions if a.verb == "replace"]
+    assert replace.depends_on == ["update settings"]
+    assert k.steps(plan) == ["update settings", 'replace site["Docs"]']
+
+
 def test_group_members_are_shown_as_written_and_compared_as_a_set() -> None:
     live = {
         "space": [GUIDES, API],

@@ -134,3 +134,20 @@ def test_renaming_the_organization_the_manifest_names_by_title_is_a_warning(
         assert warning in result.stdout.replace("\\'", "'"), result.output
     by_id = write("id.yaml", "organization: org_acme\nsettings:\n  title: Acme Corp\n")
     assert "Warning" not in docsync("plan", by_id).output
+
+
+def test_the_default_site_replaced_while_settings_let_it_go_applies_in_one_run(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The replace's delete ran beside the settings update and met the API's 409 (the site was
+    still the default), skipping the new site's tree."""
+    text = "organization: org_acme\nsettings: {defaultContent: {site: Docs}}\nsites:\n"
+    text += "  - {title: Docs, type: basic}\n"
+    apply(docsync, write("a.yaml", text))
+    again = text.replace("{site: Docs}", "null").replace("basic", "premium")
+    path = write("b.yaml", again)
+    out = apply(docsync, path)
+    assert out.index("update settings") < out.index('replace site["Docs"]  (')
+    (site,) = listed(emulator, f"{ORG}/sites")
+    assert site["type"] == "premium"
+    converged(docsync, path)
