@@ -50,6 +50,8 @@ class SiteTree:
     planned: dict[str, list[DesiredResource]] = field(default_factory=dict)
     #: action key -> the desired address of its parent
     parent_of: dict[str, str] = field(default_factory=dict)
+    #: live address -> the desired address of the entry that matched it
+    known_as: dict[str, str] = field(default_factory=dict)
 
     def add(self, action: Action, parent: Parent) -> Action:
         if not isinstance(action.payload, ChildChange):
@@ -68,10 +70,7 @@ class SiteTree:
         """The address under which the plan knows a live child (its new title if renamed)."""
         if self.site_live is not None and live_address == self.site_live.address:
             return self.site.address
-        for desired, live in self.matches.items():
-            if live.address == live_address:
-                return desired
-        return live_address
+        return self.known_as.get(live_address, live_address)
 
     def addresses_by_id(self, *kinds: str) -> dict[str, str]:
         """Live id -> desired address of every matched entry of `kinds`."""
@@ -110,6 +109,7 @@ class SiteTree:
         level = kind.at(parent, self)
         result = plan_list(level, wanted, live, self.ctx, within=level.within)
         self.matches |= result.matched
+        self.known_as |= {live.address: desired for desired, live in result.matched.items()}
         kind.level_planned(Planned(parent, wanted, result, self.actions[before:]), self)
         for item, found in result.entries:
             if item.absent:
