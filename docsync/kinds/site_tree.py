@@ -126,7 +126,11 @@ class SiteTree:
         self, root: Parent, kinds: tuple[NestedKind, ...], leading: NestedKind
     ) -> list[Action]:
         """A site has either sections or root site spaces: writing one layout's leading list
-        (`leading`) removes the other layout's items first."""
+        (`leading`) where the other one's leading kind has live items removes the other
+        layout's items first."""
+        now = next((k for k in kinds if k.leads and k.live_children(root, self)), None)
+        if now is None or now.layout == leading.layout:
+            return []
         before = len(self.actions)
         for kind in kinds:
             if kind.layout in (None, leading.layout):
@@ -168,7 +172,10 @@ class SiteTree:
                 continue
             if action.kind not in unique:
                 continue
-            holder = holders.get((action.kind, self.parent_of[action.key], path))
+            # Through `as_desired` too: under a new parent that took a renamed one's old
+            # address, the items the rename left behind go first.
+            parent = self.as_desired(self.parent_of[action.key])
+            holder = holders.get((action.kind, parent, path))
             other = by_live_id.get(holder.id) if holder is not None else None
             if other is None or other is action:
                 continue

@@ -101,6 +101,16 @@ def handover(ctx: PlanContext) -> None:
     assert taker.key not in freed.depends_on and freed.notes == [NOT_WRITTEN]
 
 
+def handover_in_renamed_site(ctx: PlanContext) -> None:
+    """A renamed site's root site spaces: ss2 leaves path d before ss1 takes it."""
+    site = 'site["Renamed"]'
+    taker, holder = (
+        at(ctx, "update", f'{site}.site_space["d"]'),
+        at(ctx, "update", f'{site}.site_space["c"]'),
+    )
+    assert holder.key in taker.depends_on and taker.key not in holder.depends_on
+
+
 def swap(ctx: PlanContext) -> None:
     """Two sections trading paths: one request does it through a temporary path."""
     first, second = at(ctx, "update", GUIDES_SECTION), at(ctx, "update", API_SECTION)
@@ -137,6 +147,20 @@ def switch(ctx: PlanContext) -> None:
     )
     made = at(ctx, "create", f'{SITE}.site_space["guides"]')
     assert {a.key for a in gone} <= set(made.depends_on)
+
+
+def no_switch(ctx: PlanContext) -> None:
+    """Only live sections make a site a sections site: its empty groups are left alone."""
+    assert not [a for a in ctx.actions if a.verb == "delete"]
+    assert at(ctx, "create", f'{SITE}.site_space["guides"]')
+
+
+def old_title_taken(ctx: PlanContext) -> None:
+    """Guides is renamed (pinned), a new Guides takes its title with a site space at the path
+    the renamed one drops: that site space's delete goes first, then the new one is made."""
+    left = at(ctx, "delete", f'{GUIDES_SECTION}.site_space["guides"]')
+    made = at(ctx, "create", f'{GUIDES_SECTION}.site_space["guides"]')
+    assert left.key in made.depends_on and made.key not in left.depends_on
 
 
 CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
@@ -191,6 +215,27 @@ CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
         handover,
     ),
     (
+        "a path handed over in a renamed site",
+        "sites:\n  - id: s1\n    title: Renamed\n    siteSpaces:\n"
+        "      - {id: ss1, space: Guides, path: d}\n      - {id: ss2, space: API, path: c}\n",
+        {
+            "space": [GUIDES, API],
+            "site": [
+                k.site("s1", "Docs", [])
+                | {
+                    "_structure": {
+                        "type": "siteSpaces",
+                        "structure": [
+                            k.site_space("ss1", "sp1", "a", True),
+                            k.site_space("ss2", "sp2", "d"),
+                        ],
+                    }
+                }
+            ],
+        },
+        handover_in_renamed_site,
+    ),
+    (
         "two sections swap paths",
         sections(
             GUIDES_AS_IS.replace("{title: Guides,", "{title: Guides, path: api,"),
@@ -198,6 +243,22 @@ CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
         ),
         LIVE,
         swap,
+    ),
+    (
+        "root site spaces on a site of empty groups",
+        "sites:\n  - {title: Docs, siteSpaces: [{space: Guides, path: guides}]}",
+        {"space": [GUIDES, API], "site": [k.site("s1", "Docs", [k.group("g1", "A")])]},
+        no_switch,
+    ),
+    (
+        "a renamed section's old title taken by a new one",
+        sections(
+            "{id: sec1, title: Renamed, siteSpaces: [{space: API, path: more}]}",
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides}]}",
+            API_AS_IS,
+        ),
+        LIVE,
+        old_title_taken,
     ),
     ("an exact list deletes what is not written", sections(GUIDES_AS_IS), LIVE, exact_list),
     (
