@@ -6,6 +6,7 @@ stops a live resource from referring to what it deletes (decK's levels, but per 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from graphlib import CycleError, TopologicalSorter
 
 from docsync.core.errors import PlanError
@@ -15,8 +16,9 @@ from docsync.core.state import LiveResource, LiveState
 _BRINGS_INTO_BEING = ("create", "replace", "restore")
 
 
-def link(actions: list[Action], live: LiveState) -> list[str]:
-    """Fills `depends_on` of every action; returns problems (deletes that something needs)."""
+def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) -> list[str]:
+    """Fills `depends_on` of every action; returns problems (deletes that something needs).
+    `matched`: the ids of the live resources an entry matched."""
     by_address: dict[str, list[Action]] = defaultdict(list)
     by_live_id: dict[tuple[str, str], list[Action]] = defaultdict(list)
     deleted_under: dict[str, list[Action]] = defaultdict(list)
@@ -59,7 +61,7 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
                 if not any(_releases(a, action.address) for a in holder_actions):
                     problems.append(
                         f"{action.address} cannot be deleted: {holder.address} still refers to it "
-                        "(change or delete that entry in the same plan)"
+                        + _how_to_release(holder, bool(holder_actions) or holder.id in matched)
                     )
                 needs += holder_actions
             # Children that are deleted go first.
@@ -69,6 +71,17 @@ def link(actions: list[Action], live: LiveState) -> list[str]:
             {a.key for a in needs if a is not action} | set(action.depends_on)
         )
     return problems
+
+
+def _how_to_release(holder: LiveResource, has_entry: bool) -> str:
+    """What lets go: its entry, or (no entry matches it: moved or renamed by key, which makes
+    another resource) one pinning its id. A site's part goes with its site's entry."""
+    if has_entry or holder.kind == "settings" or "]." in holder.address:
+        return "(change or delete that entry in the same plan)"
+    return (
+        f"and no entry matches it (id {holder.id}): write one pinning `id: {holder.id}` that "
+        "moves or renames it, or deletes it with `state: absent`"
+    )
 
 
 def _replacing_held(

@@ -134,7 +134,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
             ctx.desired.add(desired)
     for kind in kinds:
         kind.plan(ctx)
-    ctx.problems += link(ctx.actions, live)
+    ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()))
     if ctx.problems:
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))

@@ -96,6 +96,23 @@ def test_delete_of_something_still_referred_to_is_a_problem() -> None:
     assert len(problems) == 1
 
 
+def test_a_holder_no_entry_matches_is_named_with_the_id_to_pin() -> None:
+    """A space "moved" by writing it under another collection is another space by its key: the
+    old one is left, unmanaged, in the collection to delete. "change or delete that entry"
+    named an entry that does not exist."""
+    collection = resource("collection", "A/B")
+    space = resource("space", "A/B/S1", refs={collection.address})
+    delete = Action("delete", "collection", collection.address)
+    (problem,) = link([delete], live_state(collection, space))
+    assert problem == (
+        'collection["A/B"] cannot be deleted: space["A/B/S1"] still refers to it and no entry '
+        "matches it (id id_A/B/S1): write one pinning `id: id_A/B/S1` that moves or renames it, "
+        "or deletes it with `state: absent`"
+    )
+    (problem,) = link([delete], live_state(collection, space), matched={space.id})
+    assert problem.endswith("still refers to it (change or delete that entry in the same plan)")
+
+
 def test_children_deleted_before_their_parent() -> None:
     parent = Action("delete", "site", 'site["Docs"]')
     child = Action("delete", "section", 'site["Docs"].section["A"]')
