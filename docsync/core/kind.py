@@ -100,6 +100,10 @@ class Declaration:
     #: the API refuses one `path` twice among a parent's items of this kind: a path handed
     #: from one item to another waits for the first to let it go (a site's sections)
     paths_unique: bool = False
+    #: written as a mapping in a field its parents' entry models declare themselves (a
+    #: resource's `permissions: {teams: {NAME: ROLE}}`), not as a list of entries: no list is
+    #: added to the parents and no list check runs on it
+    mapped: bool = False
 
     @property
     def nested(self) -> bool:
@@ -188,7 +192,8 @@ class Catalogue(Sequence[Declaration]):
         return tuple(d for d in self.top if not d.singleton)
 
     def children(self, parent: str) -> tuple[Declaration, ...]:
-        return tuple(d for d in self._items if parent in d.parents)
+        """The kinds nested in `parent` that its entries write as lists."""
+        return tuple(d for d in self._items if parent in d.parents and not d.mapped)
 
     def by_section(self, section: str) -> Declaration:
         """The kind of the entries of a list, top-level or nested (`teams`, `siteSpaces`)."""
@@ -199,8 +204,11 @@ class Catalogue(Sequence[Declaration]):
 
     def entry_paths(self, name: str) -> list[Path]:
         """Where entries of a kind sit in a manifest, with `*` for any list index:
-        `("sites", "*", "sections", "*", "siteSpaces", "*")`. One per chain of parents."""
+        `("sites", "*", "sections", "*", "siteSpaces", "*")`. One per chain of parents; none
+        for a mapped kind (its parents' own models check it)."""
         item = self.by_name[name]
+        if item.mapped:
+            return []
         own: Path = (item.section,) if item.singleton else (item.section, "*")
         if not item.parents:
             return [own]

@@ -22,6 +22,9 @@ class Lockout:
     #: the plan changes members (so the organization's admins are checked at the end)
     members_changed: bool = False
     problems: list[str] = field(default_factory=list)
+    #: what a kind gathers from its actions to judge them together in `lockout_after` (a
+    #: resource's grant actions), by kind name
+    gathered: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, live: LiveState) -> Lockout:

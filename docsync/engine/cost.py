@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import ChildChange
 from docsync.kinds.catalogue import CATALOGUE
-from docsync.kinds.grants import Grants
+from docsync.kinds.grants import Grant
 from docsync.kinds.site_redirects import Redirects
 
 
 def action_requests(action: Action) -> int:
     """The requests the API needs to carry out one action."""
-    if isinstance(action.payload, Redirects | Grants):
+    if isinstance(action.payload, Redirects | Grant):
         return action.payload.requests
     if action.verb == "reorder":
         checked = 1 if any("checks the order" in note for note in action.notes) else 0

@@ -1,8 +1,9 @@
 """Who can read and edit a collection, space or site: its direct grants to teams and members,
-read only for entries that write `permissions`, compared as one map per principal type, and
-written by one action per resource (`collection["Developers"].permissions`): one invite per
-role for new grants (the invite body takes many teams or users), a PATCH per changed role, a
-DELETE per grant the manifest does not list. Used by the collection, space and site kinds.
+read only for entries that write `permissions`, compared per principal type, and planned as
+one action per grant, a nested kind (`collection["Developers"].grant[team "Writers"]`): a
+create is an invite, sent once per (resource, role) by the first create of that role (the
+invite body takes many teams and users; the others wait for it and send nothing), an update a
+PATCH of the role, a delete a DELETE. Used by the collection, space and site kinds.
 
 A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
 invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
@@ -11,7 +12,6 @@ invited again. Content grants take a role: production lists them only with one."
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,13 +23,14 @@ from pydantic import BeforeValidator
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Role
+from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange
+from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames
+from docsync.kinds.base import CrudKind, ExportNames, Kind
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -87,18 +88,27 @@ class Invite(Payload):
 
 
 @dataclass
-class Grants(Payload):
-    """A resource's grants to write: invites per role, role changes and removals, each change
-    and removal as (`teams` or `users`, live id[, role])."""
+class Grant(Payload):
+    """One grant to write: on the resource at `path` (`{id}` for the resource's id), to a
+    principal (`teams` or `users`: a live id, or a `$ref` of a team made in this apply)."""
 
     resource: Any = None
-    invites: list[Invite] = field(default_factory=list)
-    changes: list[tuple[str, str, str]] = field(default_factory=list)
-    removals: list[tuple[str, str]] = field(default_factory=list)
+    path: str = ""
+    wire: str = "teams"
+    principal: Any = None
+    role: str | None = None
+    #: a create: the invite of its (resource, role), carried by the first create of that role
+    invite: Invite | None = None
+    #: a create the invite of another carries (its address)
+    invited_by: str | None = None
+    #: an update to a guest: a DELETE, then an invite as guest (the PATCH takes a role only)
+    again: bool = False
 
     @property
     def requests(self) -> int:
-        return len(self.invites) + len(self.changes) + len(self.removals)
+        if self.invited_by is not None:
+            return 0
+        return 2 if self.again else 1
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -160,6 +170,8 @@ class _Grant:
     name: str
     role: str | None
     wire: Any
+    #: the principal as the manifest writes it (where a located message points)
+    written: str = ""
 
 
 def _team_name(ident: str, ctx: PlanContext) -> str:
@@ -203,7 +215,7 @@ def _desired_side(
                 continue
             ident = ctx.live_id_of(team) or team
             wire = ident if ident != team else ref(team)
-            grant = _Grant(_team_name(ident, ctx), role, wire)
+            grant = _Grant(_team_name(ident, ctx), role, wire, principal)
         else:
             member = find_member(principal, ctx)
             if member is None:
@@ -214,7 +226,7 @@ def _desired_side(
                 )
                 continue
             ident = member.id
-            grant = _Grant(member.key, role, ident)
+            grant = _Grant(member.key, role, ident, principal)
         if ident in out:
             ctx.problem(where, f"names the same {name[:-1]} as {out[ident].name!r}")
             continue
@@ -235,162 +247,214 @@ def shown(role: str | None) -> str:
 # -- planning --------------------------------------------------------------------------------
 
 
+def grant_address(resource: str, noun: str, name: str) -> str:
+    """`collection["Engineering"].grant[team "Writers"]`, `...grant[member "ada@acme.example"]`."""
+    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{resource}.grant[{noun} "{quoted}"]'
+
+
+@dataclass
+class _On:
+    """The resource whose grants of one principal type are planned."""
+
+    desired: DesiredResource
+    path: str  # the resource's path, `{id}` for its id
+    wire: str
+    noun: str
+    ctx: PlanContext
+
+    def action(self, verb: Verb, grant: _Grant, before: Any, after: Any, where: Path) -> Action:
+        payload = Grant(ref(self.desired.address), self.path, self.wire, grant.wire, grant.role)
+        address = grant_address(self.desired.address, self.noun, grant.name)
+        change = FieldChange("role", before, after)
+        made = Action(verb, GRANT.name, address, [change], self.ctx.where(where), payload=payload)
+        return self.ctx.add(made)
+
+
 def plan_grants(
-    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-) -> Action | None:
-    """One update of the resource's grants when the written ones differ from the live ones."""
+    desired: DesiredResource, live: LiveResource | None, path: str, ctx: PlanContext
+) -> None:
+    """One action per grant that differs between the written and the live ones; `path` is the
+    resource's path with `{id}` for its id."""
     written = getattr(desired.entry, "permissions", None)
     if written is None or desired.absent:
-        return None
+        return
     read = (live.raw.get("_grants") if live is not None else None) or {}
     base: Path = (*desired.path, "permissions")
-    invites: dict[str | None, Invite] = {}
-    payload = Grants(ref(desired.address))
-    changes: list[FieldChange] = []
-    narrowed: list[str] = []
-    again: list[str] = []
-    for name, (wire, _kind) in PRINCIPALS.items():
+    carriers: dict[str | None, Action] = {}
+    for name, (wire, noun) in PRINCIPALS.items():
         wanted = getattr(written, name)
         if wanted is None:
             continue
         have = _live_side(read.get(name) or [], name, ctx.live)
         want = _desired_side(wanted, name, base, ctx)
+
+        on = _On(desired, path, wire, noun, ctx)
         for ident, grant in want.items():
             now = have.get(ident)
-            label = f"{name}[{json.dumps(grant.name)}]"
-            if now is not None and now.role == grant.role:
-                continue
-            if now is None or grant.role is None:
-                if now is not None:  # PATCH takes a role only: to a guest is a removal first
-                    payload.removals.append((wire, ident))
-                    again.append(label)
-                invite = invites.setdefault(grant.role, Invite(grant.role))
-                getattr(invite, wire).append(grant.wire)
-            else:
-                payload.changes.append((wire, ident, grant.role))
-            if now is None and grant.role is None:
-                narrowed.append(f"{label}: no grant -> guest")
-            elif now is not None and lower(now.role, grant.role):
-                narrowed.append(f"{label}: {shown(now.role)} -> {shown(grant.role)}")
+            where = (*base, name, grant.written)
+            if now is None:
+                _invited(on.action("create", grant, None, grant.role, where), carriers)
+            elif now.role != grant.role:
+                _changed(on.action("update", grant, now.role, grant.role, where), now.role)
         for ident, grant in have.items():
             if ident not in want:
-                payload.removals.append((wire, ident))
-                narrowed.append(
-                    f"{name}[{json.dumps(grant.name)}]: {shown(grant.role)} -> no access"
-                )
-        before = {g.name: g.role for g in have.values()}
-        after = {g.name: g.role for g in want.values()}
-        if before != after:
-            changes.append(FieldChange(name, before, after))
-    payload.invites = [invites[role] for role in RANKS if role in invites]
-    if not payload.requests:
-        return None
-    action = Action(
-        "update",
-        desired.kind,
-        f"{desired.address}.permissions",
-        changes,
-        ctx.where(base),
-        payload=payload,
-    )
-    if again:
-        action.notes.append(
-            "made guests by a DELETE, then an invite as guest (the PATCH of a grant takes a role "
-            "only): " + ", ".join(again)
+                gone = on.action("delete", grant, grant.role, None, (*base, name))
+                gone.notes.append(f"AUDIENCE CHANGE: removes this access ({shown(grant.role)})")
+                gone.audience_change = True
+                _before_team_delete(gone, ident, wire, ctx)
+
+
+def _invited(create: Action, carriers: dict[str | None, Action]) -> None:
+    """The first create of a role on its resource carries the invite of every create of it."""
+    payload = create.payload
+    assert isinstance(payload, Grant)
+    carrier = carriers.setdefault(payload.role, create)
+    carried = carrier.payload
+    assert isinstance(carried, Grant)
+    if carrier is create:
+        carried.invite = Invite(payload.role)
+    else:
+        payload.invited_by = carrier.address
+        create.depends_on.append(carrier.key)
+        label = carrier.address.rsplit(".", 1)[1]
+        create.notes.append(f"invited in one request with {label}")
+    assert carried.invite is not None
+    getattr(carried.invite, payload.wire).append(payload.principal)
+    if payload.role is None:
+        create.notes.append("AUDIENCE CHANGE: a guest override: no access to the site")
+        create.audience_change = True
+
+
+def _changed(update: Action, before: str | None) -> None:
+    payload = update.payload
+    assert isinstance(payload, Grant)
+    if payload.role is None:  # PATCH takes a role only: to a guest is a removal first
+        payload.again = True
+        update.notes.append(
+            "made a guest by a DELETE, then an invite as guest (the PATCH of a grant takes a "
+            "role only)"
         )
-    if narrowed:
-        action.notes.append("AUDIENCE CHANGE: lowers or removes access: " + "; ".join(narrowed))
-        action.audience_change = True
-    return ctx.add(action)
+    if lower(before, payload.role):
+        update.notes.append(
+            f"AUDIENCE CHANGE: lowers access: {shown(before)} -> {shown(payload.role)}"
+        )
+        update.audience_change = True
+
+
+def _before_team_delete(gone: Action, ident: str, wire: str, ctx: PlanContext) -> None:
+    """A team deleted by the same plan goes after its grants' deletes (production would take
+    them with it; this way each says it)."""
+    team = ctx.live.by_id.get(("team", ident)) if wire == "teams" else None
+    for other in ctx.actions_at[team.address] if team is not None else []:
+        if other.verb == "delete":
+            other.depends_on.append(gone.key)
 
 
 # -- applying --------------------------------------------------------------------------------
 
 
-async def write_grants(payload: Grants, path: str, run: RunContext) -> None:
-    """Invites (one per role), role changes and removals under `path`/permissions, concurrent:
-    each request touches one principal, so their order does not matter; but a grant made a
-    guest is removed before the invite that names it again."""
-    base = f"{path}/permissions"
-    again = [(w, i) for inv in payload.invites for w in ("teams", "users") for i in getattr(inv, w)]
-    first = [r for r in payload.removals if r in again]
-    await asyncio.gather(*(run.api.write("DELETE", f"{base}/{w}/{i}") for w, i in first))
-    writes = []
-    for invite in payload.invites:
-        body: dict[str, Any] = {"role": invite.role}
-        if invite.teams:
-            body["teams"] = run.resolve(invite.teams)
-        if invite.users:
-            body["users"] = invite.users
-        # An invite sets the role of whom it names: sending it twice does what once does.
-        writes.append(run.api.write("POST", base, body, idempotent=True))
-    for wire, ident, role in payload.changes:
-        writes.append(run.api.write("PATCH", f"{base}/{wire}/{ident}", {"role": role}))
-    for wire, ident in payload.removals:
-        if (wire, ident) not in first:
-            writes.append(run.api.write("DELETE", f"{base}/{wire}/{ident}"))
-    await asyncio.gather(*writes)
+async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
+    """The request(s) of one grant action: none for a create another's invite carries."""
+    base = payload.path.format(id=run.resolve(payload.resource)) + "/permissions"
+    one = f"{base}/{payload.wire}/{run.resolve(payload.principal)}"
+    if action.verb == "delete":
+        await run.api.write("DELETE", one)
+    elif action.verb == "update" and not payload.again:
+        await run.api.write("PATCH", one, {"role": payload.role})
+    elif action.verb == "update":
+        await run.api.write("DELETE", one)
+        await _invite(base, Invite(None, **{payload.wire: [payload.principal]}), run)
+    elif payload.invite is not None:
+        await _invite(base, payload.invite, run)
+
+
+async def _invite(base: str, invite: Invite, run: RunContext) -> None:
+    body: dict[str, Any] = {"role": invite.role}
+    if invite.teams:
+        body["teams"] = run.resolve(invite.teams)
+    if invite.users:
+        body["users"] = invite.users
+    # An invite sets the role of whom it names: sending it twice does what once does.
+    await run.api.write("POST", base, body, idempotent=True)
 
 
 # -- safety rails ----------------------------------------------------------------------------
 
 
 def lockout(action: Action, guard: Lockout) -> None:
-    """A plan that takes the token's own user's access to the resource away: its direct grant
-    removed, or every grant that gives it access (its own, or its teams', whose members the
-    plan reads when it removes or lowers a team's grant) gone; or its admin role lowered."""
-    payload = action.payload
-    if not isinstance(payload, Grants) or not (payload.removals or payload.changes):
-        return
+    """Gathers the grant actions by resource: `lockout_after` judges each resource's together
+    (a grant removed may be made up for by another created in the same plan)."""
+    if isinstance(action.payload, Grant):
+        by_resource = guard.gathered.setdefault(GRANT.name, {})
+        by_resource.setdefault(action.payload.resource["$ref"], []).append(action)
+
+
+def lockout_after(guard: Lockout) -> None:
+    """Each resource whose grants the plan takes the token's own user's access away from: its
+    direct grant removed, or every grant that gives it access (its own, or its teams', whose
+    members the plan reads when it removes or lowers a team's grant) gone; or its only admin
+    grant lowered."""
+    for resource, actions in guard.gathered.get(GRANT.name, {}).items():
+        problem = _judge(resource, actions, guard)
+        if problem:
+            guard.problems.append(problem)
+
+
+def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
+    payloads = [(a, a.payload) for a in actions if isinstance(a.payload, Grant)]
+    removing = [(a, p) for a, p in payloads if a.verb == "delete" or p.again]
+    if not any(a.verb != "create" for a, _ in payloads):
+        return None
     if guard.me is None:
-        if guard.live.me is None and any(wire == "users" for wire, _ in payload.removals):
-            guard.problems.append(
-                f"{action.address}: the API did not say who the API token's user is "
+        users = [a.address for a, p in removing if p.wire == "users"]
+        if guard.live.me is None and users:
+            return (
+                f"{', '.join(users)}: the API did not say who the API token's user is "
                 "(GET /v1/user), so a grant this plan removes could be that user's"
             )
-        return
+        return None
     me = guard.me.id
-    before = _held(payload, guard.live)
-    after = _after(payload, before)
+    before = _held(resource, guard.live)
+    after = dict(before)
+    for action, payload in payloads:
+        if isinstance(payload.principal, str):  # a team made in this apply has no members yet
+            key = (payload.wire, payload.principal)
+            if action.verb == "delete":
+                after.pop(key, None)
+            else:
+                after[key] = payload.role
     had, has = _best(before, me, guard.live), _best(after, me, guard.live)
-    if ("users", me) in payload.removals:
-        what = "removes the API token's own user's grant, which may take its access away"
-    elif had is not None and has is None:
-        what = (
-            "removes the grant of a team the API token's user is in, which may take its access away"
+    own = [a.address for a, p in removing if p.wire == "users" and p.principal == me]
+    teams = [a.address for a, p in removing if p.wire == "teams"]
+    if own:
+        return f"{own[0]}: removes the API token's own user's grant, which may take its access away"
+    if had is not None and has is None:
+        return (
+            f"{', '.join(teams)}: removes the grant of a team the API token's user is in, which "
+            "may take its access away"
         )
-    elif had == "admin" and has != "admin":
-        what = (
-            f"lowers the API token's user's access from admin to {shown(has)}, which may take "
-            "away its right to manage this resource's access"
+    if had == "admin" and has != "admin":
+        changed = ", ".join(a.address for a, _ in payloads if a.verb != "create")
+        return (
+            f"{changed}: lowers the API token's user's access from admin to {shown(has)}, which "
+            "may take away its right to manage this resource's access"
         )
-    else:
-        return
-    guard.problems.append(f"{action.address}: {what}")
+    return None
 
 
 Held = dict[tuple[str, str], str | None]
 
 
-def _held(payload: Grants, live: LiveState) -> Held:
+def _held(resource: str, live: LiveState) -> Held:
     """The resource's grants as read: (`teams` or `users`, live id) -> role."""
-    resource = live.by_address.get((payload.resource or {}).get("$ref", ""))
-    read = (resource.raw.get("_grants") if resource is not None else None) or {}
+    found = live.by_address.get(resource)
+    read = (found.raw.get("_grants") if found is not None else None) or {}
     out: Held = {}
     for name, (wire, _kind) in PRINCIPALS.items():
         for grant in read.get(name) or []:
             who = grant.get("team" if wire == "teams" else "user") or {}
             out[(wire, str(who.get("id")))] = grant.get("permission")
-    return out
-
-
-def _after(payload: Grants, before: Held) -> Held:
-    """The grants the payload leaves (new teams, still placeholders, are left out)."""
-    out = {k: v for k, v in before.items() if k not in set(payload.removals)}
-    out |= {(wire, ident): role for wire, ident, role in payload.changes}
-    for invite in payload.invites:
-        for wire in ("teams", "users"):
-            out |= {(wire, i): invite.role for i in getattr(invite, wire) if isinstance(i, str)}
     return out
 
 
@@ -414,19 +478,15 @@ def _team_members(team_id: str, live: LiveState) -> set[str]:
 
 def teams_losing(actions: Iterable[Action], live: LiveState) -> set[str]:
     """The live teams whose grant a plan removes or lowers: the safety rails need their
-    members (`lockout`) when the plan did not read them."""
+    members (`lockout_after`) when the plan did not read them."""
     out: set[str] = set()
     for action in actions:
         payload = action.payload
-        if not isinstance(payload, Grants):
+        if not isinstance(payload, Grant) or payload.wire != "teams" or action.verb == "create":
             continue
-        before = _held(payload, live)
-        out |= {ident for wire, ident in payload.removals if wire == "teams"}
-        out |= {
-            ident
-            for wire, ident, role in payload.changes
-            if wire == "teams" and lower(before.get((wire, ident)), role)
-        }
+        before = action.changes[0].before if action.changes else None
+        if action.verb == "delete" or lower(before, payload.role):
+            out.add(str(payload.principal))
     return out
 
 
@@ -554,21 +614,11 @@ class GrantedKind(CrudKind):
 
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         result = super().plan(ctx)
+        path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            plan_grants(desired, None if replaced else live, ctx)
+            plan_grants(desired, None if replaced else live, path, ctx)
         return result
-
-    async def execute(self, action: Action, run: RunContext) -> None:
-        if isinstance(action.payload, Grants):
-            resource = run.resolve(action.payload.resource)
-            path = self.resource_path.format(org=run.org_id, id=resource)
-            await write_grants(action.payload, path, run)
-        else:
-            await super().execute(action, run)
-
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        lockout(action, guard)
 
     def export_entry(
         self, resource: LiveResource, live: LiveState, names: ExportNames
@@ -578,3 +628,34 @@ class GrantedKind(CrudKind):
         if grants:
             entry["permissions"] = grants
         return entry
+
+
+# -- the grant kind --------------------------------------------------------------------------
+
+GRANT = Declaration(
+    "grant",
+    "permissions",
+    "grant",
+    key="principal",
+    parents=("collection", "space", "site"),
+    entry=Permissions,
+    mapped=True,
+    exact=True,
+)
+
+
+class GrantKind(Kind):
+    """A grant of a role to a team or a member on a collection, space or site: planned by the
+    kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
+
+    declaration = GRANT
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        assert isinstance(action.payload, Grant)
+        await write_grant(action, action.payload, run)
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        lockout(action, guard)
+
+    def lockout_after(self, guard: Lockout) -> None:
+        lockout_after(guard)

@@ -82,13 +82,8 @@ def _details(action: Action) -> str:
         return f"<details><summary>{_summary(action)}</summary></details>\n"
     fenced = "\n".join(body).replace("```", "`\u200b``")
     return (
-        f"<details><summary>{_summary(action)}</summary>\n\n{_access(action)}"
-        f"```diff\n{fenced}\n```\n\n</details>\n"
+        f"<details><summary>{_summary(action)}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
     )
-
-
-#: the principal types of a resource's grants (an update of `....permissions`), as a table shows
-_PRINCIPALS = {"teams": "team", "members": "member"}
 
 
 def _cell(value: object) -> str:
@@ -96,35 +91,48 @@ def _cell(value: object) -> str:
     return _text(str(value)).replace("|", "\\|")
 
 
-def _role(grants: dict[str, object], name: str) -> object:
-    """A principal's role in a table cell: `—` without a grant, `guest` for a null one."""
-    if name not in grants:
+#: a grant's address: its resource, the principal's noun and name (`...grant[team "Writers"]`)
+_GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<noun>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
+
+
+def _role(action: Action, side: str) -> object:
+    """A grant's role on one side of its action: `—` without a grant, `guest` for null."""
+    if (action.verb, side) in (("create", "before"), ("delete", "after")):
         return "—"
-    return "guest" if grants[name] is None else grants[name]
+    change = next((c for c in action.changes if c.field == "role"), None)
+    value = getattr(change, side) if change is not None else None
+    return "guest" if value is None else value
 
 
-def _access(action: Action) -> str:
-    """The grants of a resource before and after, one row per principal (changed ones in bold):
-    the access matrix a reviewer checks, instead of a list of calls."""
-    if not action.address.endswith(".permissions"):
-        return ""
-    rows = []
-    for change in action.changes:
-        noun = _PRINCIPALS.get(change.field)
-        if (
-            noun is None
-            or not isinstance(change.before, dict)
-            or not isinstance(change.after, dict)
-        ):
+def _access(plan: Plan, room: int) -> str:
+    """Each resource whose grants change, one row per grant (principal, before, after): the
+    access matrix a reviewer checks, instead of a list of calls."""
+    tables: dict[str, list[str]] = {}
+    for action in plan.actions:
+        found = _GRANT.match(action.address) if action.kind == "grant" else None
+        if found is None:
             continue
-        for name in sorted(set(change.before) | set(change.after), key=str):
-            before, after = _role(change.before, name), _role(change.after, name)
-            mark = "**" if before != after else ""
-            cells = (f"{noun} {_cell(name)}", _cell(before), _cell(after))
-            rows.append("| " + " | ".join(f"{mark}{c}{mark}" for c in cells) + " |")
-    if not rows:
+        name = re.sub(r"\\(.)", r"\1", found["name"])
+        cells = (f"{found['noun']} {name}", _role(action, "before"), _role(action, "after"))
+        row = "| " + " | ".join(_cell(c) for c in cells) + " |"
+        tables.setdefault(found["resource"], []).append(row)
+    if not tables:
         return ""
-    return "| principal | before | after |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
+    text = "#### Access\n\n"
+    for index, (resource, rows) in enumerate(tables.items()):
+        block = (
+            f"{_code(resource)}\n\n| principal | before | after |\n|---|---|---|\n"
+            + "\n".join(rows)
+            + "\n\n"
+        )
+        if len(text) + len(block) > room:
+            left = len(tables) - index
+            return (
+                text
+                + f"_{left} more access table(s) not shown, to stay within the size limit._\n\n"
+            )
+        text += block
+    return text
 
 
 def _short(action: Action) -> str:
@@ -188,6 +196,7 @@ def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAU
         text += "\n"
     pictures = _structures(plan, room=(room - len(text)) // 4)
     text += pictures
+    text += _access(plan, room=(room - len(text)) // 4)
     if plan.actions:
         text += "#### Actions\n\n"
     # Destructive and audience-changing actions first: if anything is cut, it is not them.

@@ -16,6 +16,7 @@ from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.collections import CollectionEntry
 from docsync.kinds.external_links import ExternalLinkEntry
+from docsync.kinds.grants import Permissions
 from docsync.kinds.members import MemberEntry
 from docsync.kinds.openapi import OpenApiEntry
 from docsync.kinds.saml import SamlEntry
@@ -111,6 +112,14 @@ OWN_BY_MODEL = {
     (SiteEntry, "permissions"): "grants reconciled through .../permissions (invite, PATCH, DELETE)",
     (CollectionEntry, "permissions"): "grants reconciled through .../permissions",
     (SpaceEntry, "permissions"): "grants reconciled through .../permissions",
+    (
+        Permissions,
+        "teams",
+    ): "grants, one action each: invite, PATCH, DELETE",
+    (
+        Permissions,
+        "members",
+    ): "grants, one action each: invite, PATCH, DELETE",
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (SectionEntry, "default"): "moves the site's default section; a boolean",

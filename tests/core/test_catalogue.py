@@ -46,6 +46,15 @@ def test_every_declaration_has_one_registered_kind_in_order() -> None:
 @pytest.mark.parametrize("declared", DECLARED)
 def test_the_manifest_model_holds_the_kind_its_key_and_its_fields(declared: Declaration) -> None:
     model = entry_model(declared)
+    if declared.mapped:
+        # A mapping its parents declare (`permissions: {teams: {NAME: ROLE}}`): keyed by the
+        # mapping's keys, in the declared model (a site's may refine it), no list added.
+        assert issubclass(model, declared.entry or BaseModel)
+        for parent in declared.parents:
+            held = entry_model_of(parent).model_fields[declared.section].annotation
+            models = [a for a in get_args(held) if isinstance(a, type)]
+            assert any(issubclass(m, declared.entry or BaseModel) for m in models), parent
+        return
     assert declared.key in model.model_fields
     for f in declared.fields:
         assert f.name in model.model_fields, f"{declared.name}.{f.name}"

@@ -1,6 +1,7 @@
-"""Grants planned without HTTP: one action per resource, exact per principal type written,
-invites grouped by role, placeholders for what the apply creates, lowered access flagged, and
-what `validate` finds offline."""
+"""Grants planned without HTTP: one action per grant (`collection["X"].grant[team "W"]`),
+exact per principal type written, one invite per (resource, role) carried by the first create
+of the role, placeholders for what the apply creates, lowered access flagged, the lockout rail,
+and what `validate` finds offline."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 
 from docsync.core.errors import PlanProblems
 from docsync.core.lockout import Lockout
-from docsync.kinds.grants import Grants, Invite, lockout
+from docsync.core.model import Action, Plan
+from docsync.kinds.grants import Grant, Invite, lockout, lockout_after
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 
@@ -40,65 +42,71 @@ def manifest(permissions: str, extra: str = "") -> str:
     return f"collections:\n  - title: Developers\n    permissions: {permissions}\n{extra}"
 
 
-def the_action(plan: Any) -> tuple[Any, Grants]:
-    [action] = [a for a in plan.actions if a.address.endswith(".permissions")]
-    assert action.verb == "update" and isinstance(action.payload, Grants)
-    return action, action.payload
+def grants(plan: Plan) -> dict[str, Action]:
+    """The plan's grant actions by `verb address`."""
+    return {a.key: a for a in plan.actions if a.kind == "grant"}
 
 
-def test_only_what_differs_is_written_one_invite_per_role() -> None:
+def payload(action: Action) -> Grant:
+    assert isinstance(action.payload, Grant)
+    return action.payload
+
+
+D = 'collection["Developers"]'
+
+
+def test_one_action_per_grant_and_one_invite_per_role_carried_by_its_first_create() -> None:
     plan = k.plan(
-        manifest("{teams: {Writers: edit, Platform: admin}, members: {ada@acme.example: read}}"),
+        manifest(
+            "{teams: {Writers: edit, Platform: admin}, "
+            "members: {ada@acme.example: admin, lin@acme.example: read}}"
+        ),
         live(
             teams=[team("t1", "Writers", "read")], members=[user("u2", "lin@acme.example", "edit")]
         ),
     )
-    action, payload = the_action(plan)
-    assert action.address == 'collection["Developers"].permissions'
-    assert payload.invites == [Invite("admin", teams=["t2"]), Invite("read", users=["u1"])]
-    assert payload.changes == [("teams", "t1", "edit")]
-    assert payload.removals == [("users", "u2")]
-    teams, members = action.changes
-    assert (teams.before, teams.after) == (
-        {"Writers": "read"},
-        {"Writers": "edit", "Platform": "admin"},
-    )
-    assert (members.before, members.after) == (
-        {"lin@acme.example": "edit"},
-        {"ada@acme.example": "read"},
-    )
-    assert action.audience_change  # lin loses access
-    assert payload.requests == 4
+    found = grants(plan)
+    assert sorted(found) == [
+        f'create {D}.grant[member "ada@acme.example"]',
+        f'create {D}.grant[team "Platform"]',
+        f'update {D}.grant[member "lin@acme.example"]',
+        f'update {D}.grant[team "Writers"]',
+    ]
+    platform = found[f'create {D}.grant[team "Platform"]']
+    ada = found[f'create {D}.grant[member "ada@acme.example"]']
+    assert payload(platform).invite == Invite("admin", teams=["t2"], users=["u1"])
+    assert payload(ada).invite is None and payload(ada).requests == 0
+    assert platform.key in ada.depends_on
+    assert 'invited in one request with grant[team "Platform"]' in ada.notes
+    writers = found[f'update {D}.grant[team "Writers"]']
+    [role] = writers.changes
+    assert (role.field, role.before, role.after) == ("role", "read", "edit")
+    assert not writers.audience_change
+    lin = found[f'update {D}.grant[member "lin@acme.example"]']
+    assert lin.audience_change and "lowers access: edit -> read" in lin.notes[0]
+    assert sum(payload(a).requests for a in found.values()) == 3  # 1 invite, 2 PATCH
+    assert platform.location is not None and platform.location.endswith(":4:52")  # at its role
 
 
 def test_same_grants_plan_nothing_and_an_unwritten_type_is_not_managed() -> None:
     plan = k.plan(
         manifest("{teams: {Writers: read}}"),
-        live(teams=[team("t1", "Writers", "read")]),
+        live(
+            teams=[team("t1", "Writers", "read")], members=[user("u1", "ada@acme.example", "read")]
+        ),
     )
     assert plan.actions == []
 
 
-def test_a_raised_role_is_not_an_audience_change_and_a_lowered_one_is() -> None:
-    raised, _ = the_action(
-        k.plan(manifest("{teams: {Writers: admin}}"), live(teams=[team("t1", "Writers", "read")]))
+def test_a_grant_not_written_is_deleted_and_flagged() -> None:
+    plan = k.plan(
+        manifest("{members: {}}"),
+        live(members=[user("u1", "ada@acme.example", "admin")], teams=[]),
     )
-    lowered, _ = the_action(
-        k.plan(manifest("{teams: {Writers: read}}"), live(teams=[team("t1", "Writers", "admin")]))
-    )
-    assert not raised.audience_change
-    assert lowered.audience_change
-    assert 'teams["Writers"]: admin -> read' in lowered.notes[0]
-
-
-def test_an_empty_mapping_removes_every_grant_of_its_type() -> None:
-    _, payload = the_action(
-        k.plan(
-            manifest("{members: {}}"),
-            live(members=[user("u1", "ada@acme.example", "admin")], teams=[]),
-        )
-    )
-    assert payload.removals == [("users", "u1")] and not payload.invites
+    [gone] = plan.actions
+    assert gone.key == f'delete {D}.grant[member "ada@acme.example"]'
+    assert gone.audience_change and payload(gone).requests == 1
+    assert (gone.changes[0].before, gone.changes[0].after) == ("admin", None)
 
 
 def test_new_resources_and_teams_are_placeholders_the_action_waits_for() -> None:
@@ -107,10 +115,20 @@ def test_new_resources_and_teams_are_placeholders_the_action_waits_for() -> None
         "collections:\n  - title: Partners\n    permissions: {teams: {Support: read}}\n",
         {"team": TEAMS, "member": MEMBERS, "collection": []},
     )
-    action, payload = the_action(plan)
-    assert payload.resource == {"$ref": 'collection["Partners"]'}
-    assert payload.invites == [Invite("read", teams=[{"$ref": 'team["Support"]'}])]
+    [action] = grants(plan).values()
+    assert action.address == 'collection["Partners"].grant[team "Support"]'
+    assert payload(action).resource == {"$ref": 'collection["Partners"]'}
+    assert payload(action).invite == Invite("read", teams=[{"$ref": 'team["Support"]'}])
     assert set(action.depends_on) == {'create collection["Partners"]', 'create team["Support"]'}
+
+
+def test_text_shows_each_grant_with_its_role() -> None:
+    from docsync.render.text import render_plan
+
+    plan = k.plan(manifest("{teams: {Writers: edit}}"), live(teams=[team("t1", "Writers", "read")]))
+    text = render_plan(plan, color=False)
+    assert f'~ update {D}.grant[team "Writers"]' in text
+    assert '~ role = "read" -> "edit"' in text
 
 
 def test_unknown_team_and_member_are_located_problems() -> None:
@@ -130,15 +148,20 @@ def _guard(plan_live: dict[str, Any], me: str) -> Lockout:
     return Lockout.of(state)
 
 
+def _judged(plan: Plan, guard: Lockout) -> list[str]:
+    for action in plan.actions:
+        lockout(action, guard)
+    lockout_after(guard)
+    return guard.problems
+
+
 def test_removing_the_tokens_own_grant_is_a_lockout() -> None:
     items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
-    action, _ = the_action(k.plan(manifest("{members: {}}"), items))
-    guard = _guard(items, "u1")
-    lockout(action, guard)
-    assert guard.problems and "own user's grant" in guard.problems[0]
-    other = _guard(items, "u2")
-    lockout(action, other)
-    assert other.problems == []
+    plan = k.plan(manifest("{members: {}}"), items)
+    [problem] = _judged(plan, _guard(items, "u1"))
+    assert problem.startswith(f'{D}.grant[member "ada@acme.example"]: removes')
+    assert "own user's grant" in problem
+    assert _judged(plan, _guard(items, "u2")) == []
 
 
 def test_validate_checks_team_names_roles_and_members_offline(tmp_path: Path) -> None:
@@ -165,21 +188,21 @@ def test_validate_checks_team_names_roles_and_members_offline(tmp_path: Path) ->
     assert "permissions.members.lin@acme.example" in problems
 
 
-def test_markdown_shows_each_resources_access_table() -> None:
+def test_markdown_shows_each_resources_access_table_from_its_grant_actions() -> None:
     from docsync.render.markdown import render_markdown
 
     plan = k.plan(
         manifest("{teams: {Writers: edit, Platform: read}, members: {}}"),
         live(
-            teams=[team("t1", "Writers", "read"), team("t2", "Platform", "read")],
+            teams=[team("t1", "Writers", "read")],
             members=[user("u1", "ada@acme.example", "admin")],
         ),
     )
     text = render_markdown(plan)
-    assert "| principal | before | after |" in text
-    assert "| **team Writers** | **read** | **edit** |" in text
-    assert "| team Platform | read | read |" in text
-    assert "| **member ada@acme.example** | **admin** | **—** |" in text
+    assert f"#### Access\n\n`{D}`\n\n| principal | before | after |" in text
+    assert "| team Writers | read | edit |" in text
+    assert "| team Platform | — | read |" in text
+    assert "| member ada@acme.example | admin | — |" in text
 
 
 def test_a_deleted_team_says_which_grants_go_with_it() -> None:
@@ -192,6 +215,18 @@ def test_a_deleted_team_says_which_grants_go_with_it() -> None:
     assert 'its grants go with it: collection["Developers"]: admin' in action.notes
 
 
+def test_a_deleted_team_whose_grants_are_managed_shows_them_going_first() -> None:
+    plan = k.plan(
+        "teams:\n  - {title: Platform, state: absent}\n" + manifest("{teams: {}}"),
+        live(teams=[team("t2", "Platform", "admin")]),
+    )
+    assert k.steps(plan) == [
+        f'delete {D}.grant[team "Platform"]',
+        'delete team["Platform"]',
+    ]
+    assert f'delete {D}.grant[team "Platform"]' in plan.actions[1].depends_on
+
+
 def site_live(**grants: list[dict[str, Any]]) -> dict[str, Any]:
     docs = k.site("s1", "Developer Docs", [], _grants=grants)
     return {"team": TEAMS, "member": MEMBERS, "site": [docs]}
@@ -202,11 +237,10 @@ def site_manifest(permissions: str) -> str:
 
 
 def test_a_site_guest_is_invited_as_null_and_a_null_read_back_plans_nothing() -> None:
-    action, payload = the_action(
-        k.plan(site_manifest("{teams: {Writers: null}}"), site_live(teams=[]))
-    )
-    assert payload.invites == [Invite(None, teams=["t1"])]
-    assert action.audience_change and 'teams["Writers"]: no grant -> guest' in action.notes[0]
+    [action] = k.plan(site_manifest("{teams: {Writers: null}}"), site_live(teams=[])).actions
+    assert action.key == 'create site["Developer Docs"].grant[team "Writers"]'
+    assert payload(action).invite == Invite(None, teams=["t1"])
+    assert action.audience_change and "a guest override" in action.notes[0]
     same = k.plan(
         site_manifest("{teams: {Writers: null}}"), site_live(teams=[team("t1", "W", None)])
     )
@@ -214,23 +248,18 @@ def test_a_site_guest_is_invited_as_null_and_a_null_read_back_plans_nothing() ->
 
 
 def test_a_site_grant_made_a_guest_is_removed_then_invited_and_back_is_a_patch() -> None:
-    down, payload = the_action(
-        k.plan(
-            site_manifest("{members: {ada@acme.example: null}}"),
-            site_live(members=[user("u1", "ada@acme.example", "read")]),
-        )
-    )
-    assert payload.removals == [("users", "u1")]
-    assert payload.invites == [Invite(None, users=["u1"])] and payload.changes == []
+    [down] = k.plan(
+        site_manifest("{members: {ada@acme.example: null}}"),
+        site_live(members=[user("u1", "ada@acme.example", "read")]),
+    ).actions
+    assert down.verb == "update" and payload(down).again and payload(down).requests == 2
     assert any("a DELETE, then an invite as guest" in note for note in down.notes)
     assert down.audience_change
-    up, payload = the_action(
-        k.plan(
-            site_manifest("{members: {ada@acme.example: read}}"),
-            site_live(members=[user("u1", "ada@acme.example", None)]),
-        )
-    )
-    assert payload.changes == [("users", "u1", "read")] and payload.requests == 1
+    [up] = k.plan(
+        site_manifest("{members: {ada@acme.example: read}}"),
+        site_live(members=[user("u1", "ada@acme.example", None)]),
+    ).actions
+    assert up.verb == "update" and not payload(up).again and payload(up).requests == 1
     assert not up.audience_change
 
 
@@ -240,7 +269,7 @@ def test_markdown_shows_a_guest_as_guest() -> None:
     plan = k.plan(
         site_manifest("{teams: {Writers: null}}"), site_live(teams=[team("t1", "Writers", "edit")])
     )
-    assert "| **team Writers** | **edit** | **guest** |" in render_markdown(plan)
+    assert "| team Writers | edit | guest |" in render_markdown(plan)
 
 
 @pytest.mark.parametrize("section", ["collections", "spaces"])
@@ -270,30 +299,23 @@ def _in_teams(items: dict[str, Any], *teams: str) -> dict[str, Any]:
 
 
 def test_a_team_grant_removed_is_a_lockout_only_when_no_other_grant_keeps_the_user() -> None:
-    grants = [team("t1", "Writers", "read"), team("t2", "Platform", "edit")]
-    items = _in_teams(live(teams=grants), "t1", "t2")
-    action, _ = the_action(k.plan(manifest("{teams: {Platform: edit}}"), items))
-    kept = _guard(items, "u1")
-    lockout(action, kept)
-    assert kept.problems == []  # Platform keeps ada on the collection
-    items = _in_teams(live(teams=grants), "t1")
-    action, _ = the_action(k.plan(manifest("{teams: {Platform: edit}}"), items))
-    gone = _guard(items, "u1")
-    lockout(action, gone)
-    assert [
-        "removes the grant of a team the API token's user is in" in p for p in gone.problems
-    ] == [True]
+    both = [team("t1", "Writers", "read"), team("t2", "Platform", "edit")]
+    items = _in_teams(live(teams=both), "t1", "t2")
+    plan = k.plan(manifest("{teams: {Platform: edit}}"), items)
+    assert _judged(plan, _guard(items, "u1")) == []  # Platform keeps ada on the collection
+    items = _in_teams(live(teams=both), "t1")
+    [problem] = _judged(k.plan(manifest("{teams: {Platform: edit}}"), items), _guard(items, "u1"))
+    assert problem.startswith(f'{D}.grant[team "Writers"]: removes the grant of a team')
+    # A grant the same plan creates for the user keeps it on the resource.
+    plan = k.plan(manifest("{teams: {Platform: edit}, members: {ada@acme.example: read}}"), items)
+    assert _judged(plan, _guard(items, "u1")) == []
 
 
 def test_lowering_the_tokens_only_admin_grant_is_a_lockout() -> None:
     items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
-    action, _ = the_action(k.plan(manifest("{members: {ada@acme.example: read}}"), items))
-    guard = _guard(items, "u1")
-    lockout(action, guard)
-    assert (
-        guard.problems
-        and "lowers the API token's user's access from admin to read" in (guard.problems[0])
-    )
+    plan = k.plan(manifest("{members: {ada@acme.example: read}}"), items)
+    [problem] = _judged(plan, _guard(items, "u1"))
+    assert "lowers the API token's user's access from admin to read" in problem
 
 
 def test_the_rails_read_only_teams_whose_grant_goes_or_is_lowered() -> None:
@@ -305,3 +327,13 @@ def test_the_rails_read_only_teams_whose_grant_goes_or_is_lowered() -> None:
     assert teams_losing(raised.actions, k.live_state(items)) == set()
     lowered = k.plan(manifest("{teams: {Writers: edit}}"), items)
     assert teams_losing(lowered.actions, k.live_state(items)) == {"t1", "t2"}
+
+
+def test_the_grant_kind_is_mapped_and_planned_by_its_resources_kinds() -> None:
+    from docsync.kinds.catalogue import CATALOGUE, kind_named
+    from docsync.kinds.grants import GrantedKind
+
+    declared = CATALOGUE.named("grant")
+    assert declared.mapped and declared.parents == ("collection", "space", "site")
+    assert all(isinstance(kind_named(parent), GrantedKind) for parent in declared.parents)
+    assert all(declared not in CATALOGUE.children(parent) for parent in declared.parents)

@@ -5,6 +5,7 @@ are read only where written, one list per resource and principal type."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,11 +131,13 @@ def test_grants_apply_converge_change_and_export(
     planned = docsync("plan", manifest)
     assert planned.exit_code == 0, planned.output
     out = planned.stdout
-    assert 'update collection["Developers"].permissions' in out
-    assert '~ teams.Writers: "read" -> "edit"' in out
-    assert '- teams.Platform: "admin" -> (absent)' in out
-    assert '- members["lin@acme.example"]: "edit" -> (absent)' in out
+    assert 'update collection["Developers"].grant[team "Writers"]' in out
+    assert '~ role = "read" -> "edit"' in out
+    assert 'delete collection["Developers"].grant[team "Platform"]' in out
+    assert 'delete collection["Developers"].grant[member "lin@acme.example"]' in out
+    assert '- role = "edit"' in out
     assert "AUDIENCE CHANGE" in out
+    assert "Plan: 0 to create, 1 to update, 5 to delete." in out
     before = emulator.stats()
     apply(docsync, manifest)
     written = requests_between(before, emulator.stats())
@@ -211,7 +214,8 @@ def test_removing_the_tokens_own_access_is_refused_unless_forced(
     manifest = write("access.yaml", head + then)
     refused = docsync("apply", manifest, "--auto-approve")
     assert refused.exit_code != 0
-    assert 'collection["Developers"].permissions' in refused.output
+    grant = 'member "ada@acme.example"' if how == "own grant" else 'team "Mine"'
+    assert f'collection["Developers"].grant[{grant}]: removes' in refused.output
     assert "may take its access away" in refused.output
     apply(docsync, manifest, "--force")
     assert_converged(docsync, manifest)
@@ -250,7 +254,7 @@ def test_a_team_whose_members_are_not_managed_is_read_only_when_its_grant_goes(
     assert refused.exit_code != 0
     assert requests_between(before, emulator.stats())[members] == 1  # Mine's, not Other's
     assert "removes the grant of a team the API token's user is in" in refused.output
-    assert 'collection["Developers"].permissions' in refused.output
+    assert 'collection["Developers"].grant[team "Mine"]' in refused.output
     apply(docsync, removed, "--force")
     assert_converged(docsync, removed)
 
@@ -316,3 +320,54 @@ def test_a_site_guest_applies_converges_exports_and_goes_up_and_back(
     assert written["POST /v1/orgs/{organizationId}/sites/{siteId}/permissions"] == 1
     assert_converged(docsync, guest)
     assert grants(emulator, path)["teams"] == {"Support": None}
+
+
+def test_grant_addresses_in_targets_json_saved_plans_and_markdown(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    manifest = write("access.yaml", HEAD)
+    apply(docsync, manifest)
+    manifest = write("access.yaml", CHANGED)
+    # --target on a resource takes its grants, and only them.
+    targeted = docsync("plan", manifest, "--target", 'collection["Developers"]')
+    assert targeted.exit_code == 0, targeted.output
+    assert targeted.stdout.count('collection["Developers"].grant[') == 4
+    assert "Guides" not in targeted.stdout and "Developer Docs" not in targeted.stdout
+    # JSON: one action per grant, kind `grant`.
+    as_json = docsync("plan", manifest, "--format", "json")
+    actions = json.loads(as_json.stdout)["actions"]
+    assert {(a["verb"], a["kind"]) for a in actions} == {("update", "grant"), ("delete", "grant")}
+    assert {a["address"] for a in actions} >= {
+        'collection["Developers"].grant[team "Writers"]',
+        'site["Developer Docs"].grant[member "sam@acme.example"]',
+    }
+    # Markdown: an access table per resource, built from its grant actions.
+    saved = tmp_path / "plan.json"
+    planned = docsync("plan", manifest, "--out", saved)
+    assert planned.exit_code == 0, planned.output
+    shown = docsync("show", saved, "--format", "markdown")
+    assert "#### Access" in shown.stdout
+    assert '`site["Developer Docs"]`' in shown.stdout
+    assert "| member sam@acme.example | read | — |" in shown.stdout
+    # The saved plan applies as reviewed.
+    applied = docsync("apply", "--plan", saved)
+    assert applied.exit_code == 0, applied.output
+    assert_converged(docsync, manifest)
+
+
+def test_deleting_a_team_shows_its_grants_going_first(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    apply(docsync, write("access.yaml", HEAD))
+    gone = HEAD.replace("  - {title: Platform}", "  - {title: Platform, state: absent}").replace(
+        "{Writers: read, Platform: admin}", "{Writers: read}"
+    )
+    manifest = write("access.yaml", gone)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    out = planned.stdout
+    grant = out.index('- delete collection["Developers"].grant[team "Platform"]')
+    assert grant < out.index('- delete team["Platform"]')
+    assert 'its grants go with it: collection["Developers"]: admin' in out
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
