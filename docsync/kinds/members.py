@@ -96,7 +96,17 @@ class MemberKind(CrudKind):
         )
 
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> None:
-        self.not_a_member(desired, ctx)
+        found = find_member(desired.key, ctx)
+        pinned = [d for d in ctx.desired.by_kind[self.name] if found and d.pinned_id == found.id]
+        if found is None or not pinned:
+            self.not_a_member(desired, ctx)
+            return
+        # A member, taken by an entry naming it by user id: the same member written twice.
+        ctx.problem(
+            desired.path,
+            f"{desired.key} is written twice: the entry at {ctx.where(pinned[0].path)} names the "
+            f"same member by user id ({found.id}); keep one",
+        )
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})

@@ -168,3 +168,22 @@ def test_emails_match_in_any_case(docsync: Docsync, emulator: EmulatorHandle, wr
     apply_ok(docsync, path)
     assert team_members(emulator, "Case") == {"u_lin": "member"}
     assert_converged(docsync, path)
+
+
+def test_one_member_written_by_id_and_by_email_is_named_twice(
+    docsync: Docsync, emulator: EmulatorHandle, write: Write
+) -> None:
+    """The second entry was told "lin@acme.example is not a member of the organization": it
+    is, and the first entry, by user id, took it."""
+    path = write(
+        "m.yaml",
+        "organization: org_acme\nmembers:\n"
+        "  - {id: u_lin, role: read}\n  - {email: LIN@acme.example, role: edit}\n",
+    )
+    result = docsync("plan", path)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{path}:4:5: members[1]: lin@acme.example is written twice: the entry at {path}:3:5 "
+        "names the same member by user id (u_lin); keep one"
+    ) in result.stderr
+    assert "not a member" not in result.stderr
