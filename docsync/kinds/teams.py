@@ -141,6 +141,7 @@ class TeamKind(CrudKind):
         if f.name != "members" or value is None:
             return super().desired_value(f, value, path, ctx)
         out: dict[str, str] = {}
+        first: dict[str, int] = {}
         for index, item in enumerate(value):
             member = find_member(str(item.user), ctx)
             if member is None:
@@ -150,6 +151,15 @@ class TeamKind(CrudKind):
                     "a team",
                 )
                 continue
+            if member.key in first:
+                # By user id and by email: one member twice, and the last role won silently.
+                ctx.problem(
+                    (*path, "members", index),
+                    f"{member.key} (user id {member.id}) is listed twice in this team; first at "
+                    f"{ctx.where((*path, 'members', first[member.key]))}",
+                )
+                continue
+            first[member.key] = index
             out[member.key] = str(item.role)
         return dict(sorted(out.items()))
 

@@ -187,3 +187,21 @@ def test_one_member_written_by_id_and_by_email_is_named_twice(
         "names the same member by user id (u_lin); keep one"
     ) in result.stderr
     assert "not a member" not in result.stderr
+
+
+def test_one_user_in_a_team_by_id_and_by_email_is_a_located_problem(
+    docsync: Docsync, write: Write
+) -> None:
+    """Offline they are two users; live they are one, and the last role won silently."""
+    path = write(
+        "t.yaml",
+        "organization: org_acme\nteams:\n"
+        "  - title: T\n    members:\n"
+        "      - u_lin\n      - {user: lin@acme.example, role: owner}\n",
+    )
+    result = docsync("plan", path)
+    assert result.exit_code == 1, result.output
+    assert (
+        f"{path}:6:9: teams[0].members[1]: lin@acme.example (user id u_lin) is listed twice "
+        f"in this team; first at {path}:5:9"
+    ) in result.stderr
