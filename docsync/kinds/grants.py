@@ -3,7 +3,8 @@ read only for entries that write `permissions`, compared per principal type, and
 one action per grant, a nested kind (`collection["Developers"].grant[team "Writers"]`): a
 create is an invite, sent once per (resource, role) by the first create of that role (the
 invite body takes many teams and users; the others wait for it and send nothing), an update a
-PATCH of the role, a delete a DELETE. Used by the collection, space and site kinds.
+PATCH of the role, a delete a DELETE. Used by the collection, space and site kinds; the
+lockout rail is `grant_rails.py`, the offline checks `grant_checks.py`.
 
 A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
 invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
@@ -12,10 +13,8 @@ invited again. Content grants take a role: production lists them only with one."
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator
@@ -37,9 +36,6 @@ if TYPE_CHECKING:
     from docsync.manifest.models import Manifest
 
 Path = tuple[str | int, ...]
-Problem = tuple[Path, str]
-#: what a live id looks like: a name of that shape is left for the plan to find
-_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 #: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
 PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
@@ -379,130 +375,6 @@ async def _invite(base: str, invite: Invite, run: RunContext) -> None:
     await run.api.write("POST", base, body, idempotent=True)
 
 
-# -- safety rails ----------------------------------------------------------------------------
-
-
-def lockout(action: Action, guard: Lockout) -> None:
-    """Gathers the grant actions by resource: `lockout_after` judges each resource's together
-    (a grant removed may be made up for by another created in the same plan)."""
-    if isinstance(action.payload, Grant):
-        by_resource = guard.gathered.setdefault(GRANT.name, {})
-        by_resource.setdefault(action.payload.resource["$ref"], []).append(action)
-
-
-def lockout_after(guard: Lockout) -> None:
-    """Each resource whose grants the plan takes the token's own user's access away from: its
-    direct grant removed, or every grant that gives it access (its own, or its teams', whose
-    members the plan reads when it removes or lowers a team's grant) gone; or its only admin
-    grant lowered."""
-    for resource, actions in guard.gathered.get(GRANT.name, {}).items():
-        problem = _judge(resource, actions, guard)
-        if problem:
-            guard.problems.append(problem)
-
-
-def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
-    payloads = [(a, a.payload) for a in actions if isinstance(a.payload, Grant)]
-    removing = [(a, p) for a, p in payloads if a.verb == "delete" or p.again]
-    if not any(a.verb != "create" for a, _ in payloads):
-        return None
-    if guard.me is None:
-        users = [a.address for a, p in removing if p.wire == "users"]
-        if guard.live.me is None and users:
-            return (
-                f"{', '.join(users)}: the API did not say who the API token's user is "
-                "(GET /v1/user), so a grant this plan removes could be that user's"
-            )
-        return None
-    me = guard.me.id
-    before = _held(resource, guard.live)
-    after = dict(before)
-    for action, payload in payloads:
-        if isinstance(payload.principal, str):  # a team made in this apply has no members yet
-            key = (payload.wire, payload.principal)
-            if action.verb == "delete":
-                after.pop(key, None)
-            else:
-                after[key] = payload.role
-    had, has = _best(before, me, guard.live), _best(after, me, guard.live)
-    own = [a.address for a, p in removing if p.wire == "users" and p.principal == me]
-    teams = [a.address for a, p in removing if p.wire == "teams"]
-    if own:
-        return f"{own[0]}: removes the API token's own user's grant, which may take its access away"
-    if had is not None and has is None:
-        return (
-            f"{', '.join(teams)}: removes the grant of a team the API token's user is in, which "
-            "may take its access away"
-        )
-    if had == "admin" and has != "admin":
-        changed = ", ".join(a.address for a, _ in payloads if a.verb != "create")
-        return (
-            f"{changed}: lowers the API token's user's access from admin to {shown(has)}, which "
-            "may take away its right to manage this resource's access"
-        )
-    return None
-
-
-Held = dict[tuple[str, str], str | None]
-
-
-def _held(resource: str, live: LiveState) -> Held:
-    """The resource's grants as read: (`teams` or `users`, live id) -> role."""
-    found = live.by_address.get(resource)
-    read = (found.raw.get("_grants") if found is not None else None) or {}
-    out: Held = {}
-    for name, (wire, _kind) in PRINCIPALS.items():
-        for grant in read.get(name) or []:
-            who = grant.get("team" if wire == "teams" else "user") or {}
-            out[(wire, str(who.get("id")))] = grant.get("permission")
-    return out
-
-
-def _best(grants: Held, me: str, live: LiveState) -> str | None:
-    """The highest role the token's user holds among `grants` (None: no access): its own, or
-    a team's it is known to be in; a guest override gives none."""
-    roles = [
-        role
-        for (wire, ident), role in grants.items()
-        if role is not None
-        and (ident == me if wire == "users" else me in _team_members(ident, live))
-    ]
-    return min(roles, key=RANKS.index) if roles else None
-
-
-def _team_members(team_id: str, live: LiveState) -> set[str]:
-    team = live.by_id.get(("team", team_id))
-    members = team.raw.get("_members") if team is not None else None
-    return {str((m.get("organization") or {}).get("id")) for m in members or []}
-
-
-def teams_losing(actions: Iterable[Action], live: LiveState) -> set[str]:
-    """The live teams whose grant a plan removes or lowers: the safety rails need their
-    members (`lockout_after`) when the plan did not read them."""
-    out: set[str] = set()
-    for action in actions:
-        payload = action.payload
-        if not isinstance(payload, Grant) or payload.wire != "teams" or action.verb == "create":
-            continue
-        before = action.changes[0].before if action.changes else None
-        if action.verb == "delete" or lower(before, payload.role):
-            out.add(str(payload.principal))
-    return out
-
-
-def team_grants(team_id: str, live: LiveState) -> list[str]:
-    """The grants of a team on the resources whose grants were read (`collection["X"]: edit`),
-    which production removes with the team."""
-    out = []
-    for kind in ("collection", "space", "site"):
-        for resource in live.by_kind.get(kind, []):
-            read = resource.raw.get("_grants") or {}
-            for grant in read.get("teams") or []:
-                if str((grant.get("team") or {}).get("id")) == team_id:
-                    out.append(f"{resource.address}: {grant.get('permission')}")
-    return out
-
-
 # -- exporting -------------------------------------------------------------------------------
 
 
@@ -524,65 +396,6 @@ def export_grants(
         if have:
             out[name] = {g.name: g.role for g in sorted(have.values(), key=lambda g: g.name)}
     return out or None
-
-
-# -- offline checks --------------------------------------------------------------------------
-
-
-def grant_problems(data: dict[str, Any], path: Path, entry: dict[str, Any]) -> list[Problem]:
-    """What `validate` can tell without the API about one entry's grants: teams the manifest
-    does not list (when it lists teams) that do not look like ids, members it deletes, and one
-    principal written twice (a team by title and id aside, which only the plan can tell)."""
-    written = entry.get("permissions")
-    if not isinstance(written, dict):
-        return []
-    base: Path = (*path, "permissions")
-    problems: list[Problem] = []
-    problems += _team_problems(data, written.get("teams"), (*base, "teams"))
-    problems += _member_problems(data, written.get("members"), (*base, "members"))
-    return problems
-
-
-def _listed(data: dict[str, Any], section: str, key: str) -> dict[str, dict[str, Any]] | None:
-    entries = data.get(section)
-    if not isinstance(entries, list):
-        return None
-    return {str(e[key]): e for e in entries if isinstance(e, dict) and isinstance(e.get(key), str)}
-
-
-def _team_problems(data: dict[str, Any], teams: Any, path: Path) -> list[Problem]:
-    listed = _listed(data, "teams", "title")
-    if not isinstance(teams, dict) or listed is None:
-        return []  # no teams written: only the live organization can tell
-    ids = {str(e["id"]) for e in listed.values() if isinstance(e.get("id"), str)}
-    problems: list[Problem] = []
-    for name in teams:
-        team = listed.get(name)
-        if team is not None and team.get("state") == "absent":
-            problems.append(((*path, name), f"team {name!r} is deleted by this manifest"))
-        elif team is None and name not in ids and not _ID.match(name):
-            close = get_close_matches(name, list(listed), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            message = f"names no team of this manifest and is not an id{hint}"
-            problems.append(((*path, name), message))
-    return problems
-
-
-def _member_problems(data: dict[str, Any], members: Any, path: Path) -> list[Problem]:
-    if not isinstance(members, dict):
-        return []
-    listed = {k.casefold(): e for k, e in (_listed(data, "members", "email") or {}).items()}
-    problems: list[Problem] = []
-    seen: dict[str, str] = {}
-    for name in members:
-        folded = name.casefold()
-        if folded in seen:
-            message = f"is {seen[folded]!r} again (emails are compared without case)"
-            problems.append(((*path, name), message))
-        seen.setdefault(folded, name)
-        if (listed.get(folded) or {}).get("state") == "absent":
-            problems.append(((*path, name), f"member {name!r} is removed by this manifest"))
-    return problems
 
 
 # -- the kinds that hold grants --------------------------------------------------------------
@@ -655,7 +468,11 @@ class GrantKind(Kind):
         await write_grant(action, action.payload, run)
 
     def lockout(self, action: Action, guard: Lockout) -> None:
+        from docsync.kinds.grant_rails import lockout  # which imports this module
+
         lockout(action, guard)
 
     def lockout_after(self, guard: Lockout) -> None:
+        from docsync.kinds.grant_rails import lockout_after  # which imports this module
+
         lockout_after(guard)

@@ -18,7 +18,7 @@ from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
-from docsync.kinds.grants import team_grants, teams_losing
+from docsync.kinds.grant_rails import team_grants, teams_losing
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:

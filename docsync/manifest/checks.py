@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from docsync.kinds.catalogue import CATALOGUE
-from docsync.kinds.grants import grant_problems
+from docsync.kinds.grant_checks import grant_problems
 from docsync.kinds.site_redirects import redirect_problems
 from docsync.kinds.site_share_links import share_link_problems
 from docsync.manifest.adaptive import check_adaptive_schema

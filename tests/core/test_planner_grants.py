@@ -14,7 +14,8 @@ import pytest
 from docsync.core.errors import PlanProblems
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
-from docsync.kinds.grants import Grant, Invite, lockout, lockout_after
+from docsync.kinds.grant_rails import lockout, lockout_after
+from docsync.kinds.grants import Grant, Invite
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 
@@ -319,7 +320,7 @@ def test_lowering_the_tokens_only_admin_grant_is_a_lockout() -> None:
 
 
 def test_the_rails_read_only_teams_whose_grant_goes_or_is_lowered() -> None:
-    from docsync.kinds.grants import teams_losing
+    from docsync.kinds.grant_rails import teams_losing
 
     grants = [team("t1", "Writers", "admin"), team("t2", "Platform", "read")]
     items = live(teams=grants)
