@@ -82,6 +82,11 @@ class Unmanaged:
     #: why it is left alone: `prune` does not list its kind, or no pattern of it matches
     reason: str = ""
 
+    @property
+    def id_in_address(self) -> bool:
+        """One of several live resources with one key: its address already names its id."""
+        return self.address.endswith(f"(id {self.id})")
+
 
 @dataclass
 class Plan:

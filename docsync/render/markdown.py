@@ -261,7 +261,7 @@ def _tail(plan: Plan, room: int) -> str:
     if plan.unmanaged:
         items = []
         for u in plan.unmanaged[:_UNMANAGED_SHOWN]:
-            item = f"- {_code(u.address)} (id {_code(u.id)})"
+            item = f"- {_code(u.address)}" + ("" if u.id_in_address else f" (id {_code(u.id)})")
             if u.reason:
                 item += f": kept, {_text(u.reason)}"
             if used + len(item) > room // 2:

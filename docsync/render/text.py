@@ -135,7 +135,9 @@ def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) ->
             f"left alone ({_how_to_delete(plan)}):"
         )
         out.extend(
-            f"  {u.address} (id {u.id})" + (f": kept, {u.reason}" if u.reason else "")
+            f"  {u.address}"
+            + ("" if u.id_in_address else f" (id {u.id})")
+            + (f": kept, {u.reason}" if u.reason else "")
             for u in plan.unmanaged
         )
         out.append("")

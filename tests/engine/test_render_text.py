@@ -9,6 +9,7 @@ import pytest
 
 from docsync.cli.options import setup_output
 from docsync.core.model import Action, FieldChange, Plan, Unmanaged
+from docsync.render.markdown import render_markdown
 from docsync.render.text import render_plan, value_text
 from tests.golden import golden_files
 
@@ -128,3 +129,17 @@ def test_color_on_a_terminal_unless_no_color(monkeypatch: pytest.MonkeyPatch) ->
     assert setup_output(0, False, io.StringIO()) is False  # not a terminal
     monkeypatch.setenv("NO_COLOR", "1")
     assert setup_output(0, False, Tty()) is False
+
+
+def test_an_unmanaged_address_that_holds_its_id_is_not_followed_by_it_again() -> None:
+    """Two live spaces titled Untitled each get an address with its id; the list showed
+    `space["Untitled"](id s1) (id s1)`."""
+    plan = Plan(organization="org_acme", actions=[])
+    plan.unmanaged = [
+        Unmanaged("space", 'space["Untitled"](id s1)', "s1"),
+        Unmanaged("space", 'space["Notes"]', "s3"),
+    ]
+    text = render_plan(plan)
+    assert '  space["Untitled"](id s1)\n' in text and '  space["Notes"] (id s3)\n' in text
+    markdown = render_markdown(plan)
+    assert "(id s1)` (id" not in markdown and "(id `s3`)" in markdown
