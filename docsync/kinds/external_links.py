@@ -14,10 +14,11 @@ from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
-from docsync.kinds.base import Path
+from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.nested import NestedKind, Parent
 
 if TYPE_CHECKING:
+    from docsync.kinds.site_shape import Extra, LiveTree
     from docsync.kinds.site_tree import SiteTree
 
 #: the list of the site entry the links stand among
@@ -68,8 +69,29 @@ class ExternalLinkKind(NestedKind):
                 tree.ctx.problem((*base, index), "an external link needs `url`")
         return super().desired_children(parent, tree)
 
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
-        return tree.live_tree.links
+    # -- export ------------------------------------------------------------------------------
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
+        """Each with `after`: the title of the root item it follows (none: first, or only
+        other links before it)."""
+        links = {link.id: link for link in tree.of(self.name, container)}
+        titles = {r.id: r.key for r in tree.items() if r.kind != self.name}
+        anchor: str | None = None
+        entries = []
+        for item_id in tree.root_order:
+            if item_id in links:
+                after = {"after": anchor} if anchor is not None else {}
+                entries.append(self.export_item(links[item_id], tree, names) | after)
+            elif item_id in titles:
+                anchor = titles[item_id]
+        return entries
+
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        entry: dict[str, Any] = {"title": item.key, "url": item.fields["url"]}
+        if item.fields.get("description") is not None:
+            entry["description"] = item.fields["description"]
+        return entry
 
     # -- applying ----------------------------------------------------------------------------
 

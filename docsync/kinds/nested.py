@@ -6,6 +6,7 @@ kind does differently; applied by requests under the site's path. The site's dri
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docsync.core.context import PlanContext, ref
@@ -13,25 +14,65 @@ from docsync.core.kind import Declaration
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
 from docsync.core.reconcile import Reconciliation, stale_pin, was
-from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.base import Path, field_changes
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames, Path, field_changes
 from docsync.kinds.nested_apply import AppliedChild
 
 if TYPE_CHECKING:
+    from docsync.kinds.site_shape import Extra, LiveTree
     from docsync.kinds.site_tree import SiteTree
+
+
+def read_flag(raw: dict[str, Any]) -> bool:
+    """A level's default flag as read (absent: not the default)."""
+    return bool(raw.get("default"))
+
+
+@cache
+def nested_kinds(parent: str) -> tuple[NestedKind, ...]:
+    """The kinds listed under `parent`'s entries; those referring to their siblings (a group's
+    sections) after the others, so the siblings they name are planned first."""
+    from docsync.kinds.catalogue import CATALOGUE, kind_named  # built from this package
+
+    found = [kind_named(d.name) for d in CATALOGUE.children(parent)]
+    kinds = [k for k in found if isinstance(k, NestedKind)]
+    return tuple(sorted(kinds, key=lambda k: any(f.ref_sibling for f in k.fields)))
+
+
+@cache
+def every_nested_kind() -> tuple[NestedKind, ...]:
+    """The kinds under a site, each followed by the kinds nested in it, each once."""
+    found: list[NestedKind] = []
+
+    def walk(kinds: tuple[NestedKind, ...]) -> None:
+        for kind in kinds:
+            if kind not in found:
+                found.append(kind)
+                walk(nested_kinds(kind.name))
+
+    walk(nested_kinds("site"))
+    return tuple(found)
 
 
 @dataclass(frozen=True)
 class Parent:
-    """The container of one list: the site, or one of its children (a section)."""
+    """The container of one list: the site (`root`), or one of its children (a section)."""
 
     kind: str
     desired: DesiredResource
     live: LiveResource | None
+    root: bool = False
 
     @property
     def address(self) -> str:
         return self.desired.address
+
+    @property
+    def container(self) -> str | None:
+        """Where its live items are in the site's tree (None: it has none, being new)."""
+        if self.root:
+            return ""
+        return self.live.id if self.live is not None else None
 
 
 class NestedKind(AppliedChild):
@@ -88,7 +129,22 @@ class NestedKind(AppliedChild):
         return fields
 
     def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
-        raise NotImplementedError(f"{type(self).__name__} must say where its live items are")
+        container = parent.container
+        return [] if container is None else tree.live_tree.of(self.name, container)
+
+    def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
+        """One item of the site's structure read (fields a holder holds are the reader's)."""
+        key = str(item.get(self.key_field))
+        return LiveResource(
+            kind=self.name,
+            id=str(item["id"]),
+            key=key,
+            address=address(self.name, key, parent),
+            name=key,
+            fields={f.name: f.read(item) for f in self.fields if not f.ref_sibling},
+            raw=item,
+            parent=parent,
+        )
 
     def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
         """A live item to match an entry no key matches (None: it is created)."""
@@ -153,6 +209,25 @@ class NestedKind(AppliedChild):
     def finish(self, tree: SiteTree) -> None:
         """Once every list of the site is planned, written or not: orders that span several
         kinds, or that the live state alone gives (the sections of a group not written)."""
+
+    # -- export ------------------------------------------------------------------------------
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
+        """Its items in `container` as manifest entries, each with the lists nested in it."""
+        entries = []
+        for item in self.export_order(tree, container):
+            entry = self.export_item(item, tree, names)
+            for inner in nested_kinds(self.name):
+                entry[inner.section] = inner.export_level(tree, item.id, names, extra)
+            entries.append(entry | extra(item))
+        return entries
+
+    def export_order(self, tree: LiveTree, container: str) -> list[LiveResource]:
+        return tree.of(self.name, container)
+
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        raise NotImplementedError(f"{type(self).__name__} must say how it is exported")
 
     def at(self, parent: Parent, tree: SiteTree) -> Level:
         return Level(self, parent, tree)

@@ -17,11 +17,12 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import GroupMembership, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
-from docsync.kinds.base import Path
+from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.nested import NestedKind, Parent, Planned
 from docsync.kinds.nested_apply import site_path
 
 if TYPE_CHECKING:
+    from docsync.kinds.site_shape import LiveTree
     from docsync.kinds.site_tree import SiteTree
 
 
@@ -71,7 +72,7 @@ class SectionGroupKind(NestedKind):
         return fields
 
     def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
-        return [_mapped(g, tree) for g in tree.live_tree.groups]
+        return [_mapped(g, tree) for g in super().live_children(parent, tree)]
 
     def level_planned(self, planned: Planned, tree: SiteTree) -> None:
         """A new group is created with its sections, in the site's order; an existing one
@@ -91,7 +92,7 @@ class SectionGroupKind(NestedKind):
         for group, inside in grouped.items():
             live_members = [
                 by_id.get(i, "")
-                for gid, held in tree.live_tree.group_order.items()
+                for gid, held in tree.live_tree.holds.items()
                 if by_id.get(gid) == group
                 for i in held
             ]
@@ -100,6 +101,14 @@ class SectionGroupKind(NestedKind):
             current += [m for m in inside if m not in current]
             kinds = dict.fromkeys(inside, _SECTION)
             tree.plan_order(group, kinds, current, inside, placed, known_when_new=False)
+
+    # -- export ------------------------------------------------------------------------------
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        """Its sections by title, in its order."""
+        titles = {s.id: s.key for s in tree.of(_SECTION)}
+        held = [titles[i] for i in tree.holds.get(item.id, []) if i in titles]
+        icon = {"icon": item.fields["icon"]} if item.fields.get("icon") else {}
+        return {"title": item.key} | icon | {"sections": held}
 
     # -- applying ----------------------------------------------------------------------------
 
@@ -156,7 +165,7 @@ def grouping(tree: SiteTree) -> tuple[dict[str, str], dict[str, list[str]]]:
     if written is not None:
         group_of = {member: group for group, held in written.items() for member in held}
     else:
-        for live in tree.live_tree.groups:
+        for live in tree.live_tree.of(SECTION_GROUP.name):
             for member in live.fields["sections"]:
                 group_of[tree.as_desired(member)] = live.address
     grouped: dict[str, list[str]] = {}
@@ -170,7 +179,7 @@ def ids(tree: SiteTree, *also: str) -> dict[str, str]:
     """Live id -> the address the plan knows it by, for sections, groups and the kinds `also`."""
     by_id = tree.addresses_by_id(_SECTION, SECTION_GROUP.name, *also)
     if members(tree) is None:  # groups not written: known by their live addresses
-        by_id |= {g.id: g.address for g in tree.live_tree.groups}
+        by_id |= {g.id: g.address for g in tree.live_tree.of(SECTION_GROUP.name)}
     return by_id
 
 
@@ -179,7 +188,7 @@ def _section_address(ref_text: str, path: Path, tree: SiteTree) -> str | None:
     for section in tree.desired_of(_SECTION) or []:
         if ref_text in (section.key, section.pinned_id) and not section.absent:
             return section.address
-    for live in tree.live_tree.sections:
+    for live in tree.live_tree.of(_SECTION):
         if ref_text in (live.key, live.id):
             return tree.as_desired(live.address)
     tree.ctx.problem(path, f"no section {ref_text!r} in this site")
@@ -194,7 +203,7 @@ def gone_sections(tree: SiteTree) -> set[str]:
     kept = {
         tree.matches[s.address].id for s in sections if not s.absent and s.address in tree.matches
     }
-    return {s.address for s in tree.live_tree.sections if s.id not in kept}
+    return {s.address for s in tree.live_tree.of(_SECTION) if s.id not in kept}
 
 
 def _mapped(group: LiveResource, tree: SiteTree) -> LiveResource:

@@ -16,10 +16,12 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
-from docsync.kinds.nested import NestedKind, Parent
+from docsync.kinds.base import ExportNames
+from docsync.kinds.nested import NestedKind, Parent, read_flag
 from docsync.kinds.site_root import plan_root_order
 
 if TYPE_CHECKING:
+    from docsync.kinds.site_shape import LiveTree
     from docsync.kinds.site_tree import SiteTree
 
 
@@ -48,7 +50,7 @@ SECTION = Declaration(
         Field("path", create=False),
         Field("description", create=False),
         Field("condition", create=False),
-        Field("default", create=False, update=False),
+        Field("default", create=False, update=False, live=read_flag),
     ),
     entry=SectionEntry,
     order=81,
@@ -64,9 +66,6 @@ class SectionKind(NestedKind):
     leads = True
 
     # -- planning ----------------------------------------------------------------------------
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
-        return tree.live_tree.sections
-
     def default_via(self, parent: Parent) -> DefaultVia | None:
         return DefaultVia("site")
 
@@ -106,6 +105,26 @@ class SectionKind(NestedKind):
 
     def finish(self, tree: SiteTree) -> None:
         plan_root_order(tree)
+
+    # -- export ------------------------------------------------------------------------------
+    def export_order(self, tree: LiveTree, container: str) -> list[LiveResource]:
+        """In the site's order: a grouped section where its group stands."""
+        by_id = {s.id: s for s in tree.of(self.name, container)}
+        ordered: list[LiveResource] = []
+        for item_id in tree.root_order:
+            if item_id in by_id:
+                ordered.append(by_id[item_id])
+            ordered += [by_id[i] for i in tree.holds.get(item_id, []) if i in by_id]
+        return ordered
+
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        entry: dict[str, Any] = {"title": item.key}
+        for name in ("path", "icon", "description", "condition"):
+            if item.fields.get(name) is not None:
+                entry[name] = item.fields[name]
+        if item.fields.get("default"):
+            entry["default"] = True
+        return entry
 
     # -- applying ----------------------------------------------------------------------------
 

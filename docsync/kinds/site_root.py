@@ -62,7 +62,7 @@ def _current(
     live = tree.live_tree
     live_group_of = {
         tree.as_desired(m): by_id.get(g.id, g.address)
-        for g in live.groups
+        for g in live.of(_GROUP)
         for m in g.fields["sections"]
     }
     current = [by_id[i] for i in live.root_order if by_id.get(i) in desired]

@@ -14,12 +14,13 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import ChildChange, DefaultVia, child
-from docsync.core.state import DesiredResource, LiveResource
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds import site_found
-from docsync.kinds.base import Path
-from docsync.kinds.nested import NestedKind, Parent, Planned
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.nested import NestedKind, Parent, Planned, read_flag
 
 if TYPE_CHECKING:
+    from docsync.kinds.site_shape import LiveTree
     from docsync.kinds.site_tree import SiteTree
 
 
@@ -48,7 +49,7 @@ SITE_SPACE = Declaration(
         Field("space", ref="space", wire="spaceId", ref_live=True),
         Field("path", create=False),
         Field("condition", create=False),
-        Field("default", create=False, update=False),
+        Field("default", create=False, update=False, live=read_flag),
     ),
     entry=SiteSpaceEntry,
     order=82,
@@ -73,10 +74,14 @@ class SiteSpaceKind(NestedKind):
             fields["space"] = tree.ctx.resolve("space", str(entry.space), (*path, "space"))
         return fields
 
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
-        if parent.kind == "site":
-            return tree.live_tree.root_spaces
-        return tree.live_tree.spaces_of.get(parent.live.id, []) if parent.live else []
+    def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
+        """Its space as an address (a live space the manifest may not list: by its id)."""
+        resource = super().read_item(item, parent, live)
+        space = item.get("space") or {}
+        space_id = space.get("id") if isinstance(space, dict) else space
+        resource.fields["space"] = live.address_of("space", space_id) or f"space#{space_id}"
+        resource.refs = {resource.fields["space"]}
+        return resource
 
     def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
         """A site space no path matches is the one publishing its space in that level, if
@@ -106,6 +111,15 @@ class SiteSpaceKind(NestedKind):
             placed_by_api=any(w not in result.matched for w in present),
             known_when_new=True,
         )
+
+    # -- export ------------------------------------------------------------------------------
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        entry: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
+        if item.fields.get("condition") is not None:
+            entry["condition"] = item.fields["condition"]
+        if item.fields.get("default"):
+            entry["default"] = True
+        return entry
 
     # -- applying ----------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ deletes last, and one reorder of the fewest moves. It names no child kind."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
@@ -15,20 +14,9 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import ChildChange, Level, PathStep, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.listing import plan_list
-from docsync.kinds.nested import NestedKind, Parent, Planned
+from docsync.kinds.nested import NestedKind, Parent, Planned, every_nested_kind, nested_kinds
 from docsync.kinds.site_order import apply_moves, plan_moves
 from docsync.kinds.site_shape import LiveTree
-
-
-@cache
-def nested_kinds(parent: str) -> tuple[NestedKind, ...]:
-    """The kinds listed under `parent`'s entries; those referring to their siblings (a group's
-    sections) after the others, so the siblings they name are planned first."""
-    from docsync.kinds.catalogue import CATALOGUE, kind_named  # built from this package
-
-    found = [kind_named(d.name) for d in CATALOGUE.children(parent)]
-    kinds = [k for k in found if isinstance(k, NestedKind)]
-    return tuple(sorted(kinds, key=lambda k: any(f.ref_sibling for f in k.fields)))
 
 
 @dataclass
@@ -83,7 +71,7 @@ class SiteTree:
 
     # -- the walk ----------------------------------------------------------------------------
     def plan(self) -> None:
-        root = Parent("site", self.site, self.site_live)
+        root = Parent("site", self.site, self.site_live, root=True)
         kinds = nested_kinds("site")
         leading = next((k for k in kinds if k.leads and k.written(root) is not None), None)
         switching = self._switch(root, kinds, leading) if leading else []
@@ -91,7 +79,7 @@ class SiteTree:
             if leading is not None and kind.layout not in (None, leading.layout):
                 continue  # the other layout's list: its items are gone with the switch
             self._plan_list(kind, root, kind.desired_children(root, self))
-        for kind in _descendants(kinds):
+        for kind in every_nested_kind():
             kind.finish(self)
         self._deletes_last(switching, self._handovers())
 
@@ -240,16 +228,6 @@ class SiteTree:
                 )
             )
         self.reorders.append(Level(container, desired, kinds))
-
-
-def _descendants(kinds: tuple[NestedKind, ...]) -> list[NestedKind]:
-    """`kinds`, each followed by the kinds nested under it, each once."""
-    found: list[NestedKind] = []
-    for kind in kinds:
-        for one in [kind, *_descendants(nested_kinds(kind.name))]:
-            if one not in found:
-                found.append(one)
-    return found
 
 
 def _swap(cycle: list[Action]) -> None:

@@ -20,6 +20,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.grants import GrantedKind, SitePermissions
+from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_customization import (
     Customization,
@@ -62,7 +63,7 @@ from docsync.kinds.site_space_customization import (
     write_space_customization,
     written_overrides,
 )
-from docsync.kinds.site_tree import SiteTree, nested_kinds
+from docsync.kinds.site_tree import SiteTree
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -379,7 +380,7 @@ class SiteKind(GrantedKind):
         entry["published"] = bool(resource.raw.get("published"))
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
-            entry |= export_tree(tree, names, lambda s: export_space_customization(s, resource))
+            entry |= export_tree(tree, names, lambda item: _overrides(item, resource))
         parts = {
             "redirects": export_redirects(resource, live),
             "shareLinks": export_share_links(resource),
@@ -425,6 +426,12 @@ class SiteKind(GrantedKind):
             await run.api.write("POST", path, idempotent=True)
         else:
             await super().execute(action, run)
+
+
+def _overrides(item: LiveResource, site: LiveResource) -> dict[str, Any]:
+    """A site space's customization override, exported with it (when it has one)."""
+    found = export_space_customization(item, site) if item.kind == "site_space" else None
+    return {"customization": found} if found else {}
 
 
 #: The planners of a site's parts (one action per site, None when nothing changes).

@@ -13,7 +13,7 @@ from docsync.core.model import Action
 from docsync.core.payloads import DefaultVia, GroupMembership, PathStep, child
 from docsync.kinds.catalogue import CATALOGUE, kind_named
 from docsync.kinds.listing import NOT_WRITTEN
-from docsync.kinds.nested import NestedKind
+from docsync.kinds.nested import NestedKind, every_nested_kind
 from tests.core import plankit as k
 
 GUIDES = {"id": "sp1", "title": "Guides"}
@@ -290,14 +290,19 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
     # A mapped kind (a grant) is planned by its resources' kinds (tests/core/test_planner_grants).
     nested = [kind_named(d.name) for d in CATALOGUE if d.nested and not d.mapped]
     assert nested
-    layouts = set()
+    assert {k.name for k in every_nested_kind()} == {k.name for k in nested}, (
+        "a kind no walk reaches"
+    )
+    layouts, pointers = set(), []
     for kind in nested:
         assert isinstance(kind, NestedKind), f"{kind.name} is planned by no driver"
         own = type(kind)
-        assert own.live_children is not NestedKind.live_children, f"{kind.name}: its live items"
-        assert own.path and own.pointer_type, f"{kind.name}: where it is written and moved"
+        assert own.export_item is not NestedKind.export_item, f"{kind.name}: how it is exported"
+        assert own.path and own.pointer_type, f"{kind.name}: where it is written and read"
+        pointers.append(own.pointer_type)
         if kind.declaration.paths_unique:
             assert "path" in {f.name for f in kind.fields}, kind.name
         if kind.leads:
             layouts.add(kind.layout)
+    assert len(set(pointers)) == len(pointers), "two kinds read from the same structure items"
     assert None not in layouts and len(layouts) == 2, "a site's two layouts, each led by a kind"
