@@ -19,11 +19,12 @@ from tests.kit import Docsync, Write, cli_env, invoke, write_file
 # Every end-to-end test is a conformance test: answers and requests checked against production.
 pytest_plugins = ["tests.contract.plugin"]
 
-# In CI the property tests draw the same examples every run, so a run's verdict can be reproduced;
-# on a developer's machine they explore new ones each time.
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Property tests assert behaviour, never time: Hypothesis' per-example deadline (200 ms) would fail
+# a correct example on a loaded machine. In CI they draw the same examples every run, so a run's
+# verdict can be reproduced; on a developer's machine they explore new ones each time.
+settings.register_profile("local", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
