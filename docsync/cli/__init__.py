@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import traceback
+from typing import NoReturn
 
 import click
 
@@ -38,11 +40,22 @@ class DocsyncGroup(click.Group):
             sys.exit(error.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            # `docsync validate | head -1`: the reader stopped reading, so docsync stops too,
+            # quietly, with the status of a tool SIGPIPE ends (128 + 13), as git and seq do.
+            # (The API client turns a broken connection into its own errors: this is output.)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except Exception as error:
-            if ctx.meta.get("docsync.verbosity", 0) >= 2:
-                click.echo(traceback.format_exc(), err=True, nl=False)
-            click.echo(f"Error: {InternalError(error)}", err=True)
-            sys.exit(1)
+            _internal(ctx, error)
+
+
+def _internal(ctx: click.Context, error: Exception) -> NoReturn:
+    """A bug: one line, its traceback only under `-vv`, exit 1."""
+    if ctx.meta.get("docsync.verbosity", 0) >= 2:
+        click.echo(traceback.format_exc(), err=True, nl=False)
+    click.echo(f"Error: {InternalError(error)}", err=True)
+    sys.exit(1)
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -151,3 +154,22 @@ def test_a_bug_is_one_internal_error_line_and_its_traceback_only_under_vv(
     verbose = cli("plan", ACME, "-vv")
     assert verbose.exit_code == 1
     assert "Traceback" in verbose.stderr and "KeyError: 'source'" in verbose.stderr
+
+
+def test_output_whose_reader_went_away_ends_quietly() -> None:
+    """`docsync validate manifests/ | head -1`: the second line met a closed pipe and docsync
+    called it "internal error: BrokenPipeError ... a bug in docsync"."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "from docsync.cli import main; main()", "validate", str(ACME)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 141  # as a tool that SIGPIPE ends: 128 + 13
