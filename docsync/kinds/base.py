@@ -11,7 +11,7 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, Plan, address
 from docsync.core.payloads import Fields
-from docsync.core.reconcile import Reconciliation, stale_pin, was
+from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.listing import plan_list
 
@@ -308,7 +308,6 @@ class CrudKind(Kind):
             live_id=live.id,
             payload=payload,
         )
-        action.notes += was(desired, live)
         return ctx.add(action)
 
     def plan_replace(
@@ -341,9 +340,6 @@ class CrudKind(Kind):
     def plan_delete(
         self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
     ) -> Action | None:
-        if desired is not None and desired.protect:
-            ctx.problem(desired.path, "is protected (`protect: true`) and cannot be deleted")
-            return None
         changes = [
             FieldChange(f.name, live.fields.get(f.name), None, f.sensitive, bool(f.ref))
             for f in self.fields

@@ -1,7 +1,9 @@
 """One list planned, flat (a kind's entries in the organization) or nested (a section's site
 spaces): matched by `core.reconcile`, then turned into actions by the kind's own create, update
-and delete hooks. Whatever is true of every list lives here once: known ids, creates chained in
-manifest order, what no entry takes deleted (an exact list) or pruned or kept (a managed one)."""
+and delete hooks. Whatever is true of every list lives here (and in `reconcile`) once: stale
+pinned ids and protected entries refused, known ids, creates chained in manifest order, the
+"was ..." note of a rename, what no entry takes deleted (an exact list) or pruned or kept (a
+managed one)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from docsync.core.context import PlanContext
 from docsync.core.kind import Declaration
 from docsync.core.model import Action
 from docsync.core.ownership import prune_decision
-from docsync.core.reconcile import Reconciliation, reconcile
+from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource
 
 #: the note of a delete that only the list's exactness asks for
@@ -42,7 +44,8 @@ class Lister(Protocol):
 
     def plan_delete(
         self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
-    ) -> Action | None: ...
+    ) -> Action | None:
+        """Never asked for a protected entry (`reconcile` refuses that)."""
 
 
 def plan_list(
@@ -79,7 +82,9 @@ def plan_list(
                     created.depends_on.append(previous.key)
                 previous = created
         else:
-            lister.plan_update(item, found, ctx)
+            updated = lister.plan_update(item, found, ctx)
+            if updated is not None and updated.verb == "update":
+                updated.notes[:0] = was(item, found)
     for resource in result.unmatched:
         if declared.exact:
             deleted = lister.plan_delete(resource, ctx, None)

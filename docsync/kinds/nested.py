@@ -13,7 +13,7 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Declaration
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
-from docsync.core.reconcile import Reconciliation, stale_pin, was
+from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path, field_changes
 from docsync.kinds.nested_apply import AppliedChild
@@ -174,15 +174,11 @@ class NestedKind(AppliedChild):
         where = tree.ctx.where(desired.path)
         action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
         action.payload = replace(self.change(parent), fields=self._fields(changes))
-        action.notes += was(desired, live)
         return tree.add(action, parent)
 
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, parent: Parent, tree: SiteTree
     ) -> Action | None:
-        if desired is not None and desired.protect:
-            tree.ctx.problem(desired.path, "is protected (`protect: true`) and cannot be deleted")
-            return None
         where = tree.ctx.where(desired.path if desired else tree.site.path)
         action = Action("delete", live.kind, live.address, [], where, live_id=live.id)
         return tree.add(action, parent)
