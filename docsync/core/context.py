@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.errors import MissingId
-from docsync.core.model import Action
+from docsync.core.model import Action, KeptGrant
 from docsync.core.paths import Path, format_path
 from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
 
@@ -33,6 +33,8 @@ class PlanContext:
     sensitive_fields: set[tuple[str, str]] = field(default_factory=set)
     #: address -> the actions planned on it so far, in plan order
     actions_at: dict[str, list[Action]] = field(default_factory=lambda: defaultdict(list))
+    #: the grants a resource keeps, where its grants change (the plan's access tables)
+    kept_grants: list[KeptGrant] = field(default_factory=list)
 
     @property
     def prune(self) -> set[str]:

@@ -88,6 +88,20 @@ class Unmanaged:
         return self.address.endswith(f"(id {self.id})")
 
 
+@dataclass(frozen=True)
+class KeptGrant:
+    """A direct grant the plan leaves as it is, on a resource whose grants it changes: the
+    Markdown access table shows it beside the grant actions, so a reviewer sees everyone who
+    has access after the apply, not only who changes."""
+
+    resource: str
+    #: `team` or `member`, as in the grant's address
+    principal: str
+    name: str
+    #: None: a site's guest override
+    role: str | None
+
+
 @dataclass
 class Plan:
     organization: str
@@ -103,6 +117,9 @@ class Plan:
     #: per site whose structure changes, its tree before and after as lines
     #: (`{"site", "before", "after"}`, docsync.engine.structure): the Markdown plan draws them
     structures: list[dict[str, Any]] = field(default_factory=list)
+    #: the grants kept as they are on each resource whose grants change (of the principal
+    #: types managed there)
+    kept_grants: list[KeptGrant] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -141,6 +141,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
     plan.sensitive = set(ctx.sensitive_fields)
     plan.structures = [asdict(s) for s in site_structures(ctx, plan.actions)]
+    plan.kept_grants = list(ctx.kept_grants)
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
     ]

@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from docsync.core.model import Plan
+from docsync.core.model import Action, Plan
 
 _PARTIAL = (
     "this plan is partial (--target {targets}): other changes the manifests ask for are not in "
@@ -57,10 +57,17 @@ def narrow(plan: Plan, targets: Sequence[str]) -> Plan:
         for target, pattern in zip(targets, patterns, strict=True)
         if not any(covers(pattern, a.address) for a in plan.actions)
     ]
+    actions = [a for a in plan.actions if a.key in keep]
     return replace(
         plan,
-        actions=[a for a in plan.actions if a.key in keep],
+        actions=actions,
         unmanaged=[u for u in plan.unmanaged if any(covers(p, u.address) for p in patterns)],
         warnings=[*plan.warnings, *warnings],
         targets=list(targets),
+        kept_grants=[k for k in plan.kept_grants if _granting(k.resource, actions)],
     )
+
+
+def _granting(resource: str, actions: Sequence[Action]) -> bool:
+    """Whether the partial plan still changes a grant of `resource` (its access table stays)."""
+    return any(a.kind == "grant" and a.address.startswith(f"{resource}.grant[") for a in actions)

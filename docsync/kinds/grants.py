@@ -24,7 +24,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Role
 from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.model import Action, FieldChange, KeptGrant, Verb
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.reconcile import Reconciliation
@@ -270,14 +270,17 @@ class _On:
 def plan_grants(
     desired: DesiredResource, live: LiveResource | None, path: str, ctx: PlanContext
 ) -> None:
-    """One action per grant that differs between the written and the live ones; `path` is the
-    resource's path with `{id}` for its id."""
+    """One action per grant that differs between the written and the live ones, and, when
+    there is one, the grants kept as they are (for the access table); `path` is the resource's
+    path with `{id}` for its id."""
     written = getattr(desired.entry, "permissions", None)
     if written is None or desired.absent:
         return
     read = (live.raw.get("_grants") if live is not None else None) or {}
     base: Path = (*desired.path, "permissions")
     carriers: dict[str | None, Action] = {}
+    planned = len(ctx.actions)
+    kept: list[KeptGrant] = []
     for name, (wire, noun) in PRINCIPALS.items():
         wanted = getattr(written, name)
         if wanted is None:
@@ -293,12 +296,16 @@ def plan_grants(
                 _invited(on.action("create", grant, None, grant.role, where), carriers)
             elif now.role != grant.role:
                 _changed(on.action("update", grant, now.role, grant.role, where), now.role)
+            else:
+                kept.append(KeptGrant(desired.address, noun, grant.name, now.role))
         for ident, grant in have.items():
             if ident not in want:
                 gone = on.action("delete", grant, grant.role, None, (*base, name))
                 gone.notes.append(f"AUDIENCE CHANGE: removes this access ({shown(grant.role)})")
                 gone.audience_change = True
                 _before_team_delete(gone, ident, wire, ctx)
+    if len(ctx.actions) > planned:  # its access table shows who keeps access too
+        ctx.kept_grants += kept
 
 
 def _invited(create: Action, carriers: dict[str | None, Action]) -> None:

@@ -7,6 +7,7 @@ from "unchanged" while a plan file alone gives nothing to check a guessed secret
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -93,6 +94,14 @@ class StructureDoc(BaseModel):
     after: list[str] = Field(description="The tree the manifest asks for")
 
 
+class KeptGrantDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    resource: str = Field(description='The resource\'s address: `collection["Developers"]`')
+    principal: Literal["team", "member"]
+    name: str = Field(description="The team's title or the member's email, as in grant addresses")
+    role: str | None = Field(description="The role it keeps; null: a site's guest override")
+
+
 class SummaryDoc(BaseModel):
     model_config = ConfigDict(extra="forbid")
     create: int
@@ -124,6 +133,12 @@ class PlanDocument(BaseModel):
     structures: list[StructureDoc] = Field(
         default_factory=list,
         description="Per site whose structure changes, its navigation tree before and after",
+    )
+    kept_grants: list[KeptGrantDoc] = Field(
+        default_factory=list,
+        description="The direct grants kept as they are on each resource whose grants change "
+        "(of the principal types managed there): with the grant actions, everyone who has "
+        "access after the apply",
     )
 
 
@@ -192,6 +207,7 @@ def plan_document(plan: Plan) -> PlanDocument:
         warnings=list(plan.warnings),
         targets=list(plan.targets),
         structures=[StructureDoc(**picture) for picture in plan.structures],
+        kept_grants=[KeptGrantDoc(**asdict(kept)) for kept in plan.kept_grants],
     )
 
 

@@ -95,6 +95,10 @@ def _cell(value: object) -> str:
 _GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<noun>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
 
 
+#: principals in an access table: teams, then members, each by name
+_PRINCIPALS = ("team", "member")
+
+
 def _role(action: Action, side: str) -> object:
     """A grant's role on one side of its action: `—` without a grant, `guest` for null."""
     if (action.verb, side) in (("create", "before"), ("delete", "after")):
@@ -104,25 +108,45 @@ def _role(action: Action, side: str) -> object:
     return "guest" if value is None else value
 
 
+def _what(action: Action) -> str:
+    """What a grant action does to its row, flagged as its headline is."""
+    if action.verb in ("create", "delete"):
+        word = "new" if action.verb == "create" else "removed"
+    else:  # an update lowers access exactly when it is flagged an audience change
+        word = "lowered" if action.audience_change else "raised"
+    return _flag(action) + word
+
+
+def _row(principal: str, name: str, *cells: object) -> tuple[tuple[int, str, str], str]:
+    order = _PRINCIPALS.index(principal) if principal in _PRINCIPALS else len(_PRINCIPALS)
+    row = "| " + " | ".join(_cell(c) for c in (f"{principal} {name}", *cells)) + " |"
+    return (order, name.casefold(), name), row
+
+
 def _access(plan: Plan, room: int) -> str:
-    """Each resource whose grants change, one row per grant (principal, before, after): the
-    access matrix a reviewer checks, instead of a list of calls."""
-    tables: dict[str, list[str]] = {}
+    """Each resource whose grants change, one row per direct grant of the principal types
+    managed there (principal, before, after, what changes): the grants that change and those
+    kept (`=`), so a reviewer sees the matrix after the apply, not a list of calls."""
+    tables: dict[str, list[tuple[tuple[int, str, str], str]]] = {}
     for action in plan.actions:
         found = _GRANT.match(action.address) if action.kind == "grant" else None
         if found is None:
             continue
         name = re.sub(r"\\(.)", r"\1", found["name"])
-        cells = (f"{found['noun']} {name}", _role(action, "before"), _role(action, "after"))
-        row = "| " + " | ".join(_cell(c) for c in cells) + " |"
+        before, after = _role(action, "before"), _role(action, "after")
+        row = _row(found["noun"], name, before, after, _what(action))
         tables.setdefault(found["resource"], []).append(row)
+    for kept in plan.kept_grants:
+        if kept.resource in tables:
+            role = "guest" if kept.role is None else kept.role
+            tables[kept.resource].append(_row(kept.principal, kept.name, role, role, "="))
     if not tables:
         return ""
     text = "#### Access\n\n"
     for index, (resource, rows) in enumerate(tables.items()):
         block = (
-            f"{_code(resource)}\n\n| principal | before | after |\n|---|---|---|\n"
-            + "\n".join(rows)
+            f"{_code(resource)}\n\n| principal | before | after | change |\n|---|---|---|---|\n"
+            + "\n".join(row for _, row in sorted(rows))
             + "\n\n"
         )
         if len(text) + len(block) > room:

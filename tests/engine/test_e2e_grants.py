@@ -348,7 +348,11 @@ def test_grant_addresses_in_targets_json_saved_plans_and_markdown(
     shown = docsync("show", saved, "--format", "markdown")
     assert "#### Access" in shown.stdout
     assert '`site["Developer Docs"]`' in shown.stdout
-    assert "| member sam@acme.example | read | — |" in shown.stdout
+    assert "| member sam@acme.example | read | — | 🔴 removed |" in shown.stdout
+    # The grants kept travel in the saved plan: the table shows who still has access.
+    site = shown.stdout.split('`site["Developer Docs"]`')[1].split("\n\n`")[0]
+    assert "| team Support | read | read | = |" in site
+    assert "| team Writers | edit | edit | = |" in site
     # The saved plan applies as reviewed.
     applied = docsync("apply", "--plan", saved)
     assert applied.exit_code == 0, applied.output
