@@ -67,8 +67,7 @@ class PlanContext:
             named = self.live.named.get((kind, ref), [])
             hits = {by_id.address} if by_id else {r.address for r in named}
             if len(hits) > 1:
-                ids = ", ".join(sorted({r.id for r in named}))
-                self.problem(path, f"{noun} {ref!r} is ambiguous: live ids {ids}; use the id")
+                self.problem(path, f"{noun} {ref!r} is ambiguous: {_choices(named)}")
                 return None
         if len(hits) > 1:
             self.problem(path, f"{noun} {ref!r} names several manifest entries; use an id")
@@ -138,3 +137,13 @@ def ref(address: Any) -> Any:
 
 def desired_location(ctx: PlanContext, resource: DesiredResource) -> str | None:
     return ctx.where(resource.path)
+
+
+def _choices(named: list[LiveResource]) -> str:
+    """How to name one of several live resources a name fits: by key where each has its own
+    (a space's `Dev/Guides`), else by id."""
+    keys = {r.key for r in named}
+    if len(keys) == len(named):
+        shown = ", ".join(f"{r.key!r} (id {r.id})" for r in sorted(named, key=lambda r: r.key))
+        return f"{shown}; write one of those, or an id"
+    return f"live ids {', '.join(sorted(r.id for r in named))}; use the id"

@@ -228,6 +228,24 @@ def test_replacing_the_default_site_waits_for_the_settings_that_let_it_go() -> N
     assert k.steps(plan) == ["update settings", 'replace site["Docs"]']
 
 
+def test_an_ambiguous_space_title_offers_each_space_by_its_path() -> None:
+    """Two live spaces titled Guides in two collections: `space: Guides` is ambiguous, and
+    `Dev/Guides` names one (as plans do); the message offered only the ids."""
+    live = {
+        "collection": [{"id": "c1", "title": "Dev"}, {"id": "c2", "title": "Old"}],
+        "space": [GUIDES | {"parent": "c1"}, {"id": "sp9", "title": "Guides", "parent": "c2"}],
+    }
+    manifest = "sites:\n  - title: Docs\n    siteSpaces: [{space: Guides, path: g}]"
+    with pytest.raises(PlanProblems) as raised:
+        k.plan(manifest, live)
+    assert (
+        "space 'Guides' is ambiguous: 'Dev/Guides' (id sp1), 'Old/Guides' (id sp9); write one "
+        "of those, or an id"
+    ) in str(raised.value)
+    by_path = k.plan(manifest.replace("space: Guides", "space: Old/Guides"), live)
+    assert 'create site["Docs"].site_space["g"]' in k.steps(by_path)
+
+
 def test_group_members_are_shown_as_written_and_compared_as_a_set() -> None:
     live = {
         "space": [GUIDES, API],
