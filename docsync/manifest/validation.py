@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 import types
 import typing
 from typing import Any
@@ -48,6 +49,9 @@ def _message(item: Any) -> str:
         message = message.removeprefix("Value error, ")
     if kind == "string_type" and isinstance(item.get("input"), _NOT_TEXT):
         message += "; put the value in quotes to make it text"
+    if kind == "literal_error" and isinstance(item.get("input"), str):
+        choices = re.findall(r"'([^']*)'", str(context.get("expected", "")))
+        message += did_you_mean(item["input"], choices)
     return message[:1].lower() + message[1:]
 
 

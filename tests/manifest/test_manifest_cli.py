@@ -50,3 +50,20 @@ def test_verbose_and_no_color_are_accepted(write) -> None:
     path = write("m.yaml", "organization: o\n")
     result = run_validate("-v", "--no-color", str(path))
     assert result.exit_code == 0
+
+
+def test_a_choice_written_in_another_case_is_suggested(write) -> None:
+    """`role: Admin` or `language: FR` listed every choice (39 languages) without saying which
+    one was meant."""
+    path = write(
+        "m.yaml",
+        "organization: o\nmembers: [{email: a@acme.example, role: Admin}]\n"
+        "translations: [{space: S, language: FR}]\nsites: [{title: Docs, visibility: publik}]\n",
+    )
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert "members[0].role: input should be 'admin', " in result.stderr
+    assert "'read'; did you mean 'admin'?" in result.stderr
+    assert "translations[0].language: input should be 'en', " in result.stderr
+    assert "'sl'; did you mean 'fr'?" in result.stderr
+    assert "or 'visitor-auth'; did you mean 'public'?" in result.stderr
