@@ -1,11 +1,12 @@
 """The lockout rail of grants: a plan that takes the API token's own user's access to a
 collection, space or site away is refused unless forced. A resource's grant actions are judged
-together once every action is seen, from the grants read and, for teams whose grant goes down,
-their members (read for the rail when the manifest does not manage them: `teams_losing`)."""
+together once every action is seen, from the grants read and, where the plan takes a team's or
+the user's own access away, the members of every team granted there (read for the rail when
+the manifest does not manage them: `teams_for_rails`). An organization admin is never refused."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
@@ -24,12 +25,20 @@ def lockout(action: Action, guard: Lockout) -> None:
 def lockout_after(guard: Lockout) -> None:
     """Each resource whose grants the plan takes the token's own user's access away from: its
     direct grant removed, or every grant that gives it access (its own, or its teams', whose
-    members the plan reads when it removes or lowers a team's grant) gone; or its only admin
-    grant lowered."""
+    members the plan reads when it takes a team's or the user's own access away) gone; or its
+    only admin grant lowered. An organization admin (now and after the plan) is never refused:
+    it administers all content whatever its grants (production's `admin` role, "can
+    administrate the content"; on a site, admins stay admins over any override)."""
+    me = guard.me
+    if me is not None and me.fields.get("role") == guard.roles.get(me.address) == "admin":
+        return
     for resource, actions in guard.gathered.get(GRANT.name, {}).items():
         problem = _judge(resource, actions, guard)
         if problem:
             guard.problems.append(problem)
+
+
+Held = dict[tuple[str, str], str | None]
 
 
 def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
@@ -47,18 +56,12 @@ def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
         return None
     me = guard.me.id
     before = _held(resource, guard.live)
-    after = dict(before)
-    for action, payload in payloads:
-        if isinstance(payload.principal, str):  # a team made in this apply has no members yet
-            key = (payload.wire, payload.principal)
-            if action.verb == "delete":
-                after.pop(key, None)
-            else:
-                after[key] = payload.role
-    had, has = _best(before, me, guard.live), _best(after, me, guard.live)
+    after = _after(before, payloads)
+    site = resource.startswith("site[")
+    had, has = _best(before, me, guard.live, site), _best(after, me, guard.live, site)
     own = [a.address for a, p in removing if p.wire == "users" and p.principal == me]
     teams = [a.address for a, p in removing if p.wire == "teams"]
-    if own:
+    if had is not None and has is None and own:
         return f"{own[0]}: removes the API token's own user's grant, which may take its access away"
     if had is not None and has is None:
         return (
@@ -74,9 +77,6 @@ def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
     return None
 
 
-Held = dict[tuple[str, str], str | None]
-
-
 def _held(resource: str, live: LiveState) -> Held:
     """The resource's grants as read: (`teams` or `users`, live id) -> role."""
     found = live.by_address.get(resource)
@@ -89,9 +89,26 @@ def _held(resource: str, live: LiveState) -> Held:
     return out
 
 
-def _best(grants: Held, me: str, live: LiveState) -> str | None:
+def _after(before: Held, payloads: Iterable[tuple[Action, Grant]]) -> Held:
+    """The resource's grants as the plan leaves them; a team made in this apply has no members
+    yet, so its grant is left out."""
+    after = dict(before)
+    for action, payload in payloads:
+        if isinstance(payload.principal, str):
+            key = (payload.wire, payload.principal)
+            if action.verb == "delete":
+                after.pop(key, None)
+            else:
+                after[key] = payload.role
+    return after
+
+
+def _best(grants: Held, me: str, live: LiveState, site: bool) -> str | None:
     """The highest role the token's user holds among `grants` (None: no access): its own, or
-    a team's it is known to be in; a guest override gives none."""
+    a team's it is known to be in. On a site a grant is an override: the user's own decides
+    (a guest: no access), else its teams'; on content the highest of them all."""
+    if site and ("users", me) in grants:
+        return grants[("users", me)]
     roles = [
         role
         for (wire, ident), role in grants.items()
@@ -107,18 +124,48 @@ def _team_members(team_id: str, live: LiveState) -> set[str]:
     return {str((m.get("organization") or {}).get("id")) for m in members or []}
 
 
-def teams_losing(actions: Iterable[Action], live: LiveState) -> set[str]:
-    """The live teams whose grant a plan removes or lowers: the safety rails need their
-    members (`lockout_after`) when the plan did not read them."""
-    out: set[str] = set()
+def teams_for_rails(actions: Sequence[Action], live: LiveState) -> set[str]:
+    """The live teams whose members the lockout rail needs: on each resource where the plan
+    removes or lowers a team's grant or the token's own user's, every team with a role there
+    before or after the plan (the user may keep its access through one of them). None when the
+    API did not say who the token's user is, or when that user stays an organization admin
+    (the rail then has nothing to judge)."""
+    if live.me is None or _stays_admin(actions, live):
+        return set()
+    by_resource: dict[str, list[tuple[Action, Grant]]] = {}
     for action in actions:
-        payload = action.payload
-        if not isinstance(payload, Grant) or payload.wire != "teams" or action.verb == "create":
+        if isinstance(action.payload, Grant):
+            resource = action.payload.resource["$ref"]
+            by_resource.setdefault(resource, []).append((action, action.payload))
+    out: set[str] = set()
+    for resource, payloads in by_resource.items():
+        if not any(_takes(action, payload, live.me) for action, payload in payloads):
             continue
-        before = action.changes[0].before if action.changes else None
-        if action.verb == "delete" or lower(before, payload.role):
-            out.add(str(payload.principal))
+        before = _held(resource, live)
+        for held in (before, _after(before, payloads)):
+            out |= {ident for (wire, ident), role in held.items() if wire == "teams" and role}
     return out
+
+
+def _takes(action: Action, payload: Grant, me: str) -> bool:
+    """Whether a grant action removes or lowers a team's access or the token's own user's."""
+    if action.verb == "create" or (payload.wire == "users" and payload.principal != me):
+        return False
+    before = action.changes[0].before if action.changes else None
+    return action.verb == "delete" or lower(before, payload.role)
+
+
+def _stays_admin(actions: Sequence[Action], live: LiveState) -> bool:
+    """Whether the token's user is an organization admin and the plan leaves it one."""
+    me = live.by_id.get(("member", live.me)) if live.me else None
+    if me is None or me.fields.get("role") != "admin":
+        return False
+    for action in actions:
+        if action.kind == "member" and action.live_id == me.id:
+            fields = getattr(action.payload, "fields", {})
+            if action.verb == "delete" or fields.get("role", "admin") != "admin":
+                return False
+    return True
 
 
 def team_grants(team_id: str, live: LiveState) -> list[str]:

@@ -18,7 +18,7 @@ from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
-from docsync.kinds.grant_rails import team_grants, teams_losing
+from docsync.kinds.grant_rails import team_grants, teams_for_rails
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -104,12 +104,13 @@ class TeamKind(CrudKind):
         return teams
 
     async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
-        """The members of the teams whose grant the plan removes or lowers, when planning did
-        not read them (their membership is not managed), all concurrent: the lockout rail
-        decides from them whether the token's user loses its access."""
+        """The members of the teams the lockout rail needs (`teams_for_rails`: those granted
+        where the plan takes a team's or the token's own user's access away) when planning did
+        not read them (their membership is not managed): one list per team, each once, all
+        concurrent. The rail decides from them whether the token's user keeps its access."""
         unknown = [
             team
-            for ident in sorted(teams_losing(plan.actions, live))
+            for ident in sorted(teams_for_rails(plan.actions, live))
             if (team := live.by_id.get((self.name, ident))) is not None
             and team.raw.get("_members") is None
         ]

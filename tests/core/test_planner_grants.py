@@ -156,13 +156,34 @@ def _judged(plan: Plan, guard: Lockout) -> list[str]:
     return guard.problems
 
 
+#: the token's user in the lockout tests: lin, whose organization role (edit) is not admin
+LIN = "lin@acme.example"
+
+
 def test_removing_the_tokens_own_grant_is_a_lockout() -> None:
-    items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
+    items = live(members=[user("u2", LIN, "admin")], teams=[])
     plan = k.plan(manifest("{members: {}}"), items)
-    [problem] = _judged(plan, _guard(items, "u1"))
-    assert problem.startswith(f'{D}.grant[member "ada@acme.example"]: removes')
+    [problem] = _judged(plan, _guard(items, "u2"))
+    assert problem.startswith(f'{D}.grant[member "{LIN}"]: removes')
     assert "own user's grant" in problem
-    assert _judged(plan, _guard(items, "u2")) == []
+    assert _judged(plan, _guard(items, "u1")) == []  # not ada's grant (and ada is an admin)
+
+
+def test_an_organization_admin_is_never_refused_by_grants() -> None:
+    """Production's `admin` role administers all content whatever its grants: ada (admin)
+    removing her own grant or lowering her only admin grant keeps her access."""
+    from docsync.engine.safety import lockout as rails
+
+    items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
+    for written in ("{members: {}}", "{members: {ada@acme.example: read}}"):
+        plan = k.plan(manifest(written), items)
+        assert _judged(plan, _guard(items, "u1")) == []
+    # Demoted by the same plan, she is judged as any member.
+    demote = "members:\n  - {email: ada@acme.example, role: edit}\n"
+    demoted = k.plan(manifest("{members: {}}", demote), items)
+    state = k.live_state(items)
+    state.me = "u1"
+    assert any("own user's grant" in problem for problem in rails(demoted, state))
 
 
 def test_validate_checks_team_names_roles_and_members_offline(tmp_path: Path) -> None:
@@ -294,7 +315,7 @@ def test_validate_refuses_a_guest_on_content_and_says_why(tmp_path: Path, sectio
 
 
 def _in_teams(items: dict[str, Any], *teams: str) -> dict[str, Any]:
-    member = {"organization": {"id": "u1"}, "team": {"role": "member"}}
+    member = {"organization": {"id": "u2"}, "team": {"role": "member"}}
     items["team"] = [t | {"_members": [member]} if t["id"] in teams else t for t in TEAMS]
     return items
 
@@ -303,31 +324,67 @@ def test_a_team_grant_removed_is_a_lockout_only_when_no_other_grant_keeps_the_us
     both = [team("t1", "Writers", "read"), team("t2", "Platform", "edit")]
     items = _in_teams(live(teams=both), "t1", "t2")
     plan = k.plan(manifest("{teams: {Platform: edit}}"), items)
-    assert _judged(plan, _guard(items, "u1")) == []  # Platform keeps ada on the collection
+    assert _judged(plan, _guard(items, "u2")) == []  # Platform keeps lin on the collection
     items = _in_teams(live(teams=both), "t1")
-    [problem] = _judged(k.plan(manifest("{teams: {Platform: edit}}"), items), _guard(items, "u1"))
+    [problem] = _judged(k.plan(manifest("{teams: {Platform: edit}}"), items), _guard(items, "u2"))
     assert problem.startswith(f'{D}.grant[team "Writers"]: removes the grant of a team')
     # A grant the same plan creates for the user keeps it on the resource.
-    plan = k.plan(manifest("{teams: {Platform: edit}, members: {ada@acme.example: read}}"), items)
-    assert _judged(plan, _guard(items, "u1")) == []
+    plan = k.plan(manifest(f"{{teams: {{Platform: edit}}, members: {{{LIN}: read}}}}"), items)
+    assert _judged(plan, _guard(items, "u2")) == []
+
+
+def test_the_tokens_own_grant_removed_while_a_team_keeps_it_is_not_a_lockout() -> None:
+    writers = [team("t1", "Writers", "read")]
+    items = _in_teams(live(teams=writers, members=[user("u2", LIN, "edit")]), "t1")
+    plan = k.plan(manifest("{teams: {Writers: read}, members: {}}"), items)
+    assert _judged(plan, _guard(items, "u2")) == []
+    # Lowered from admin while a team keeps admin: still an admin there.
+    writers = [team("t1", "Writers", "admin")]
+    items = _in_teams(live(teams=writers, members=[user("u2", LIN, "admin")]), "t1")
+    plan = k.plan(manifest(f"{{teams: {{Writers: admin}}, members: {{{LIN}: read}}}}"), items)
+    assert _judged(plan, _guard(items, "u2")) == []
+
+
+def test_on_a_site_the_tokens_own_guest_override_wins_over_its_teams() -> None:
+    """A site grant is an override: the user's own decides, a guest has no access."""
+    grants = {"teams": [team("t1", "Writers", "edit")], "members": [user("u2", LIN, "read")]}
+    items = _in_teams(site_live(**grants), "t1")
+    plan = k.plan(site_manifest(f"{{teams: {{Writers: edit}}, members: {{{LIN}: null}}}}"), items)
+    [problem] = _judged(plan, _guard(items, "u2"))
+    assert "own user's grant" in problem
+    plan = k.plan(site_manifest("{teams: {Writers: edit}, members: {}}"), items)
+    assert _judged(plan, _guard(items, "u2")) == []  # its team's grant gives it access again
 
 
 def test_lowering_the_tokens_only_admin_grant_is_a_lockout() -> None:
-    items = live(members=[user("u1", "ada@acme.example", "admin")], teams=[])
-    plan = k.plan(manifest("{members: {ada@acme.example: read}}"), items)
-    [problem] = _judged(plan, _guard(items, "u1"))
+    items = live(members=[user("u2", LIN, "admin")], teams=[])
+    plan = k.plan(manifest(f"{{members: {{{LIN}: read}}}}"), items)
+    [problem] = _judged(plan, _guard(items, "u2"))
     assert "lowers the API token's user's access from admin to read" in problem
 
 
-def test_the_rails_read_only_teams_whose_grant_goes_or_is_lowered() -> None:
-    from docsync.kinds.grant_rails import teams_losing
+def _for_rails(plan: Plan, items: dict[str, Any], me: str | None = "u2") -> set[str]:
+    from docsync.kinds.grant_rails import teams_for_rails
 
+    state = k.live_state(items)
+    state.me = me
+    return teams_for_rails(plan.actions, state)
+
+
+def test_the_rails_read_the_teams_granted_where_a_team_or_the_tokens_access_goes() -> None:
     grants = [team("t1", "Writers", "admin"), team("t2", "Platform", "read")]
-    items = live(teams=grants)
-    raised = k.plan(manifest("{teams: {Writers: admin, Platform: edit}}"), items)
-    assert teams_losing(raised.actions, k.live_state(items)) == set()
-    lowered = k.plan(manifest("{teams: {Writers: edit}}"), items)
-    assert teams_losing(lowered.actions, k.live_state(items)) == {"t1", "t2"}
+    items = live(teams=grants, members=[user("u1", "ada@acme.example", "read")])
+    others = k.plan(manifest("{teams: {Writers: admin, Platform: edit}, members: {}}"), items)
+    assert _for_rails(others, items) == set()  # a raise, and another user's grant removed
+    lowered = k.plan(manifest("{teams: {Writers: edit, Platform: read}}"), items)
+    assert _for_rails(lowered, items) == {"t1", "t2"}  # Platform keeps its grant: read too
+    removed = k.plan(manifest("{teams: {Platform: read}}"), items)
+    assert _for_rails(removed, items) == {"t1", "t2"}
+    assert _for_rails(removed, items, me=None) == set()  # the rail could not tell whose
+    assert _for_rails(removed, items, me="u1") == set()  # ada is an organization admin
+    mine = live(teams=grants, members=[user("u2", LIN, "read")])
+    own = k.plan(manifest("{teams: {Writers: admin, Platform: read}, members: {}}"), mine)
+    assert _for_rails(own, mine) == {"t1", "t2"}
 
 
 def test_the_grant_kind_is_mapped_and_planned_by_its_resources_kinds() -> None:

@@ -195,68 +195,106 @@ def test_grants_are_read_once_per_resource_and_principal_type_written(
     assert live_grants(emulator)["Partners"] == {"teams": {"Support": "read"}, "members": {}}
 
 
+#: the members of one team, as the lockout rail reads them
+TEAM_MEMBERS = "GET /v1/orgs/{organizationId}/teams/{teamId}/members"
+
+
+def as_lin(emulator: EmulatorHandle) -> Docsync:
+    """docsync run with lin's token: an organization member whose role (edit) is not admin,
+    so grants decide its access (the emulator lets only admins write grants: lin plans)."""
+
+    def docsync(*args: str | Path) -> Result:
+        return invoke(cli_env(emulator, DOCSYNC_TOKEN="tok_lin"), *args)
+
+    return docsync
+
+
 @pytest.mark.parametrize("how", ["own grant", "team"])
-def test_removing_the_tokens_own_access_is_refused_unless_forced(
+def test_removing_the_tokens_own_access_is_refused_unless_forced_or_an_admin(
     emulator: EmulatorHandle, docsync: Docsync, write: Write, how: str
 ) -> None:
     if how == "own grant":
-        first = "    permissions: {members: {ada@acme.example: admin}}\n"
+        first = "    permissions: {members: {lin@acme.example: admin, ada@acme.example: admin}}\n"
         then = "    permissions: {members: {}}\n"
     else:
         first = "    permissions: {teams: {Mine: edit}}\n"
         then = "    permissions: {teams: {}}\n"
     head = (
         "organization: org_acme\n"
-        "teams:\n  - {title: Mine, members: [ada@acme.example]}\n"
+        "teams:\n  - {title: Mine, members: [lin@acme.example, ada@acme.example]}\n"
         "collections:\n  - title: Developers\n"
     )
     apply(docsync, write("access.yaml", head + first))
     manifest = write("access.yaml", head + then)
-    refused = docsync("apply", manifest, "--auto-approve")
+    lin = as_lin(emulator)
+    refused = lin("plan", manifest)
     assert refused.exit_code != 0
-    grant = 'member "ada@acme.example"' if how == "own grant" else 'team "Mine"'
+    grant = 'member "lin@acme.example"' if how == "own grant" else 'team "Mine"'
     assert f'collection["Developers"].grant[{grant}]: removes' in refused.output
     assert "may take its access away" in refused.output
-    apply(docsync, manifest, "--force")
+    forced = lin("plan", manifest, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert "Warning: forced past a safety rail" in forced.stderr
+    # The plan takes ada's access away too, but ada is an organization admin: production's
+    # admin administers all content whatever its grants, so none can lock her out, and the
+    # same plan applies without --force.
+    apply(docsync, manifest)
     assert_converged(docsync, manifest)
 
 
-def test_a_team_whose_members_are_not_managed_is_read_only_when_its_grant_goes(
+def test_a_team_that_keeps_its_grant_keeps_the_tokens_user_and_is_read_once(
     emulator: EmulatorHandle, docsync: Docsync, write: Write
 ) -> None:
-    """The token's user is in team Mine only; the manifest does not manage Mine's members."""
-    head = "organization: org_acme\ncollections:\n  - title: Developers\n"
-    teams = "teams:\n  - {title: Mine, members: [ada@acme.example]}\n  - {title: Other}\n"
-    apply(
-        docsync,
-        write(
-            "access.yaml",
-            head.replace("collections:", teams + "collections:")
-            + "    permissions: {teams: {Mine: admin, Other: read}}\n",
-        ),
+    """lin is in teams A and B, both granted on two collections; the manifest does not manage
+    the teams' members. Removing A's grants leaves lin its access through B."""
+    teams = "teams:\n  - {title: A}\n  - {title: B}\n  - {title: Other}\n"
+    collections = (
+        "collections:\n"
+        "  - {title: Developers, permissions: {teams: DEVELOPERS}}\n"
+        "  - {title: Partners, permissions: {teams: PARTNERS}}\n"
+        "  - {title: Quiet, permissions: {teams: {Other: read}}}\n"
     )
-    unmanaged = head.replace(
-        "collections:", "teams:\n  - {title: Mine}\n  - {title: Other}\ncollections:"
-    )
-    members = "GET /v1/orgs/{organizationId}/teams/{teamId}/members"
 
-    raised = write(
-        "access.yaml", unmanaged + "    permissions: {teams: {Mine: admin, Other: edit}}\n"
-    )
-    before = emulator.stats()
-    planned = docsync("plan", raised)
-    assert planned.exit_code == 0, planned.output
-    assert requests_between(before, emulator.stats())[members] == 0  # nothing removed or lowered
+    def manifest(developers: str, partners: str) -> Path:
+        text = "organization: org_acme\n" + teams + collections
+        text = text.replace("DEVELOPERS", developers).replace("PARTNERS", partners)
+        return write("access.yaml", text)
 
-    removed = write("access.yaml", unmanaged + "    permissions: {teams: {Other: read}}\n")
-    before = emulator.stats()
-    refused = docsync("apply", removed, "--auto-approve")
-    assert refused.exit_code != 0
-    assert requests_between(before, emulator.stats())[members] == 1  # Mine's, not Other's
+    setup = manifest("{A: read, B: read}", "{A: edit, B: read}")
+    setup.write_text(
+        setup.read_text("utf-8")
+        .replace("{title: A}", "{title: A, members: [lin@acme.example, ada@acme.example]}")
+        .replace("{title: B}", "{title: B, members: [lin@acme.example]}"),
+        "utf-8",
+    )
+    apply(docsync, setup)
+    lin = as_lin(emulator)
+
+    def planned(path: Path, *, accepted: bool, who: Docsync = lin) -> tuple[Result, int]:
+        before = emulator.stats()
+        result = who("plan", path)
+        assert (result.exit_code == 0) == accepted, result.output
+        return result, requests_between(before, emulator.stats())[TEAM_MEMBERS]
+
+    # Nothing removed or lowered: no member is read.
+    _, read = planned(manifest("{A: edit, B: read}", "{A: edit, B: read}"), accepted=True)
+    assert read == 0
+    # A's grants removed on both collections: accepted without --force; A's and B's members
+    # are read once each (not once per collection), Other's (granted elsewhere) not at all.
+    without_a = manifest("{B: read}", "{B: read}")
+    result, read = planned(without_a, accepted=True)
+    assert 'delete collection["Developers"].grant[team "A"]' in result.stdout
+    assert read == 2
+    # Both teams' grants removed from Developers: the access is gone, refused.
+    refused, read = planned(manifest("{}", "{B: read}"), accepted=False)
     assert "removes the grant of a team the API token's user is in" in refused.output
-    assert 'collection["Developers"].grant[team "Mine"]' in refused.output
-    apply(docsync, removed, "--force")
-    assert_converged(docsync, removed)
+    assert 'collection["Developers"].grant[team "A"]' in refused.output
+    assert read == 2
+    # ada (in A only) is an organization admin: no grant can lock her out, nothing is read.
+    _, read = planned(manifest("{}", "{B: read}"), accepted=True, who=docsync)
+    assert read == 0
+    apply(docsync, without_a)
+    assert_converged(docsync, without_a)
 
 
 def test_a_member_not_in_the_organization_is_a_located_problem(
