@@ -15,7 +15,7 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.nested import NestedKind, Parent
+from docsync.kinds.nested import NestedKind, Parent, Planned
 
 if TYPE_CHECKING:
     from docsync.kinds.site_shape import Extra, LiveTree
@@ -68,6 +68,17 @@ class ExternalLinkKind(NestedKind):
             if entry.state != "absent" and entry.url is None:
                 tree.ctx.problem((*base, index), "an external link needs `url`")
         return super().desired_children(parent, tree)
+
+    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+        """The API takes a link only in a site that has sections: on a new site, or one leaving
+        root site spaces, a link's create waits for the creates of the sections it stands among."""
+        from docsync.kinds.catalogue import CATALOGUE  # built from this package's modules
+
+        among = CATALOGUE.by_section(_AMONG).name
+        made = [a.key for a in tree.actions if a.verb == "create" and a.kind == among]
+        for action in planned.actions:
+            if action.verb == "create":
+                action.depends_on += [key for key in made if key not in action.depends_on]
 
     # -- export ------------------------------------------------------------------------------
     def export_level(

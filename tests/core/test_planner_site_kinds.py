@@ -163,7 +163,25 @@ def old_title_taken(ctx: PlanContext) -> None:
     assert left.key in made.depends_on and made.key not in left.depends_on
 
 
+def link_after_sections(ctx: PlanContext) -> None:
+    """A new site's link is made once its sections are: the API refuses a link in a site
+    without sections."""
+    link = at(ctx, "create", f'{SITE}.external_link["Status"]')
+    made = {at(ctx, "create", GUIDES_SECTION).key, at(ctx, "create", API_SECTION).key}
+    assert made <= set(link.depends_on)
+
+
 CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
+    (
+        "a new site's external link waits for its sections",
+        sections(
+            "{title: Guides, siteSpaces: [{space: Guides, path: guides}]}",
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        )
+        + '    externalLinks: [{title: Status, url: "https://status.acme.example", after: API}]\n',
+        {"space": [GUIDES, API]},
+        link_after_sections,
+    ),
     (
         "stale pinned section",
         sections("{id: gone, title: New, siteSpaces: [{space: Guides, path: new}]}"),

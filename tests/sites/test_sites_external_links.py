@@ -121,3 +121,25 @@ def test_a_link_create_whose_answer_is_lost_is_adopted_not_duplicated(
     assert_converged(docsync, manifest)
     titles = [title for _, title in root(emulator, "Developer Docs")]
     assert titles == ["Home", "Guides", "Status", "Reference"]
+
+
+def test_a_new_site_with_a_link_among_new_sections_applies_in_one_go(
+    docsync: Docsync, write: Write
+) -> None:
+    """The link waits for the sections even when they wait longer (their space, in a new
+    collection, comes first): one apply, one at a time as with any parallelism."""
+    manifest = write(
+        "docs.yaml",
+        """\
+organization: org_acme
+collections: [{title: Dev}]
+spaces: [{title: Guides, collection: Dev}]
+sites:
+  - title: Docs
+    sections: [{title: Guides, path: guides, siteSpaces: [{space: Guides, path: latest}]}]
+    externalLinks: [{title: Status page, url: "https://status.acme.example", after: Guides}]
+""",
+    )
+    applied = docsync("apply", manifest, "--auto-approve", "--parallelism", "1")
+    assert applied.exit_code == 0, applied.output
+    assert_converged(docsync, manifest)
