@@ -1,14 +1,15 @@
 """Who can read and edit a collection, space or site: its direct grants to teams and members,
 read only for entries that write `permissions`, compared per principal type, and planned as
 one action per grant, a nested kind (`collection["Developers"].grant[team "Writers"]`): a
-create is an invite, sent once per (resource, role) by the first create of that role (the
-invite body takes many teams and users; the others wait for it and send nothing), an update a
-PATCH of the role, a delete a DELETE. Used by the collection, space and site kinds; the
-lockout rail is `grant_rails.py`, the offline checks `grant_checks.py`.
+create is an invite, sent once per (resource, role) by one action of that role (the invite
+body takes many teams and users; the others wait for it and send nothing), an update a PATCH
+of the role, a delete a DELETE. Used by the collection, space and site kinds; the lockout rail
+is `grant_rails.py`, the offline checks `grant_checks.py`.
 
 A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
 invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
-invited again. Content grants take a role: production lists them only with one."""
+invited again, in the site's one guest invite (its DELETE first). Content grants take a role:
+production lists them only with one."""
 
 from __future__ import annotations
 
@@ -76,11 +77,14 @@ class SitePermissions(Permissions):
 
 @dataclass
 class Invite(Payload):
-    """One invite request: a role for many teams (ids or `$ref` placeholders) and users."""
+    """One invite request: a role for many teams (ids or `$ref` placeholders) and users; for
+    guests, after a DELETE of each grant it makes a guest (`deletes`: `teams` or `users` and
+    the live id), since the PATCH of a grant takes a role only."""
 
     role: str | None
     teams: list[Any] = field(default_factory=list)
     users: list[str] = field(default_factory=list)
+    deletes: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,9 +97,9 @@ class Grant(Payload):
     wire: str = "teams"
     principal: Any = None
     role: str | None = None
-    #: a create: the invite of its (resource, role), carried by the first create of that role
+    #: the invite of its (resource, role), carried by one action of the batch
     invite: Invite | None = None
-    #: a create the invite of another carries (its address)
+    #: a create (or an update to a guest) the invite of another carries (its address)
     invited_by: str | None = None
     #: an update to a guest: a DELETE, then an invite as guest (the PATCH takes a role only)
     again: bool = False
@@ -104,7 +108,7 @@ class Grant(Payload):
     def requests(self) -> int:
         if self.invited_by is not None:
             return 0
-        return 2 if self.again else 1
+        return 1 + len(self.invite.deletes) if self.invite is not None else 1
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -278,7 +282,7 @@ def plan_grants(
         return
     read = (live.raw.get("_grants") if live is not None else None) or {}
     base: Path = (*desired.path, "permissions")
-    carriers: dict[str | None, Action] = {}
+    invited: list[Action] = []
     planned = len(ctx.actions)
     kept: list[KeptGrant] = []
     for name, (wire, noun) in PRINCIPALS.items():
@@ -293,9 +297,11 @@ def plan_grants(
             now = have.get(ident)
             where = (*base, name, grant.written)
             if now is None:
-                _invited(on.action("create", grant, None, grant.role, where), carriers)
+                invited.append(_created(on.action("create", grant, None, grant.role, where)))
             elif now.role != grant.role:
-                _changed(on.action("update", grant, now.role, grant.role, where), now.role)
+                update = on.action("update", grant, now.role, grant.role, where)
+                if _changed(update, now.role):
+                    invited.append(update)
             else:
                 kept.append(KeptGrant(desired.address, noun, grant.name, now.role))
         for ident, grant in have.items():
@@ -304,32 +310,22 @@ def plan_grants(
                 gone.notes.append(f"AUDIENCE CHANGE: removes this access ({shown(grant.role)})")
                 gone.audience_change = True
                 _before_team_delete(gone, ident, wire, ctx)
+    _batch(invited)
     if len(ctx.actions) > planned:  # its access table shows who keeps access too
         ctx.kept_grants += kept
 
 
-def _invited(create: Action, carriers: dict[str | None, Action]) -> None:
-    """The first create of a role on its resource carries the invite of every create of it."""
+def _created(create: Action) -> Action:
     payload = create.payload
     assert isinstance(payload, Grant)
-    carrier = carriers.setdefault(payload.role, create)
-    carried = carrier.payload
-    assert isinstance(carried, Grant)
-    if carrier is create:
-        carried.invite = Invite(payload.role)
-    else:
-        payload.invited_by = carrier.address
-        create.depends_on.append(carrier.key)
-        label = carrier.address.rsplit(".", 1)[1]
-        create.notes.append(f"invited in one request with {label}")
-    assert carried.invite is not None
-    getattr(carried.invite, payload.wire).append(payload.principal)
     if payload.role is None:
         create.notes.append("AUDIENCE CHANGE: a guest override: no access to the site")
         create.audience_change = True
+    return create
 
 
-def _changed(update: Action, before: str | None) -> None:
+def _changed(update: Action, before: str | None) -> bool:
+    """Notes and flags an update; True when it needs an invite (made a guest)."""
     payload = update.payload
     assert isinstance(payload, Grant)
     if payload.role is None:  # PATCH takes a role only: to a guest is a removal first
@@ -343,6 +339,34 @@ def _changed(update: Action, before: str | None) -> None:
             f"AUDIENCE CHANGE: lowers access: {shown(before)} -> {shown(payload.role)}"
         )
         update.audience_change = True
+    return payload.again
+
+
+def _batch(invited: list[Action]) -> None:
+    """One invite per role on a resource, for every action of the role that needs one (the
+    creates, and the updates that make a grant a guest), carried by one of them: the first
+    update, whose DELETEs of every grant made a guest go before the invite, else the first
+    create. The others wait for it and send nothing."""
+    by_role: dict[str | None, list[Action]] = {}
+    for action in invited:
+        assert isinstance(action.payload, Grant)
+        by_role.setdefault(action.payload.role, []).append(action)
+    for role, actions in by_role.items():
+        carrier = next((a for a in actions if a.verb == "update"), actions[0])
+        invite = Invite(role)
+        for action in actions:
+            payload = action.payload
+            assert isinstance(payload, Grant)
+            getattr(invite, payload.wire).append(payload.principal)
+            if payload.again:
+                invite.deletes.append((payload.wire, payload.principal))
+            if action is not carrier:
+                payload.invited_by = carrier.address
+                action.depends_on.append(carrier.key)
+                label = carrier.address.rsplit(".", 1)[1]
+                action.notes.append(f"invited in one request with {label}")
+        assert isinstance(carrier.payload, Grant)
+        carrier.payload.invite = invite
 
 
 def _before_team_delete(gone: Action, ident: str, wire: str, ctx: PlanContext) -> None:
@@ -358,17 +382,21 @@ def _before_team_delete(gone: Action, ident: str, wire: str, ctx: PlanContext) -
 
 
 async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
-    """The request(s) of one grant action: none for a create another's invite carries."""
+    """The request(s) of one grant action: none for one another's invite carries."""
     base = payload.path.format(id=run.resolve(payload.resource)) + "/permissions"
     one = f"{base}/{payload.wire}/{run.resolve(payload.principal)}"
     if action.verb == "delete":
         await run.api.write("DELETE", one)
     elif action.verb == "update" and not payload.again:
         await run.api.write("PATCH", one, {"role": payload.role})
-    elif action.verb == "update":
-        await run.api.write("DELETE", one)
-        await _invite(base, Invite(None, **{payload.wire: [payload.principal]}), run)
     elif payload.invite is not None:
+        # The grants made guests are removed first (the PATCH takes a role only), then invited.
+        await asyncio.gather(
+            *(
+                run.api.write("DELETE", f"{base}/{wire}/{ident}")
+                for wire, ident in payload.invite.deletes
+            )
+        )
         await _invite(base, payload.invite, run)
 
 

@@ -285,6 +285,37 @@ def test_a_site_grant_made_a_guest_is_removed_then_invited_and_back_is_a_patch()
     assert not up.audience_change
 
 
+def test_grants_made_guests_share_the_sites_guest_invite_their_deletes_first() -> None:
+    live_grants = site_live(
+        teams=[team("t1", "Writers", "read")], members=[user("u2", "lin@acme.example", "edit")]
+    )
+    plan = k.plan(
+        site_manifest(
+            "{teams: {Writers: null, Platform: null}, "
+            "members: {lin@acme.example: null, ada@acme.example: null}}"
+        ),
+        live_grants,
+    )
+    found = grants(plan)
+    s = 'site["Developer Docs"]'
+    writers = found[f'update {s}.grant[team "Writers"]']
+    assert payload(writers).invite == Invite(
+        None, teams=["t1", "t2"], users=["u2", "u1"], deletes=[("teams", "t1"), ("users", "u2")]
+    )
+    assert payload(writers).requests == 3  # two DELETEs, one invite
+    carried = [a for a in found.values() if a is not writers]
+    assert all(payload(a).invited_by == writers.address for a in carried)
+    assert all(writers.key in a.depends_on and payload(a).requests == 0 for a in carried)
+    assert all('invited in one request with grant[team "Writers"]' in a.notes for a in carried)
+    assert sum(payload(a).requests for a in found.values()) == 3
+    # Alone, a grant made a guest is its own DELETE and invite.
+    [alone] = k.plan(
+        site_manifest("{teams: {Writers: null}}"), site_live(teams=[team("t1", "W", "read")])
+    ).actions
+    assert payload(alone).invite == Invite(None, teams=["t1"], deletes=[("teams", "t1")])
+    assert payload(alone).requests == 2
+
+
 def test_markdown_shows_a_guest_as_guest() -> None:
     from docsync.render.markdown import render_markdown
 

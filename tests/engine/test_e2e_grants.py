@@ -360,6 +360,47 @@ def test_a_site_guest_applies_converges_exports_and_goes_up_and_back(
     assert grants(emulator, path)["teams"] == {"Support": None}
 
 
+def test_grants_made_guests_join_the_new_guests_invite(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    """Support and lin made guests, Partners and kim new guests, Writers raised: one DELETE per
+    grant made a guest, then one invite for all four, one PATCH."""
+    head = (
+        "organization: org_acme\nteams:\n  - {title: Support}\n  - {title: Partners}\n"
+        "  - {title: Writers}\nsites:\n  - title: Developer Docs\n"
+    )
+    first = (
+        "    permissions: {teams: {Support: read, Writers: read}, "
+        "members: {lin@acme.example: edit}}\n"
+    )
+    apply(docsync, write("access.yaml", head + first))
+    guests = write(
+        "access.yaml",
+        head + "    permissions:\n"
+        "      teams: {Support: null, Partners: null, Writers: edit}\n"
+        "      members: {lin@acme.example: null, kim@acme.example: null}\n",
+    )
+    planned = docsync("plan", guests, "-v")
+    assert planned.exit_code == 0, planned.output
+    assert 'invited in one request with grant[team "Support"]' in planned.stdout
+    assert "apply: about 4 requests" in planned.stderr  # the estimate counts the same
+    before = emulator.stats()
+    apply(docsync, guests)
+    written = requests_between(before, emulator.stats())
+    site = "/v1/orgs/{organizationId}/sites/{siteId}/permissions"
+    assert written[f"DELETE {site}/teams/{{teamId}}"] == 1
+    assert written[f"DELETE {site}/users/{{userId}}"] == 1
+    assert written[f"POST {site}"] == 1
+    assert written[f"PATCH {site}/teams/{{teamId}}"] == 1
+    assert sum(n for route, n in written.items() if not route.startswith("GET")) == 4
+    assert_converged(docsync, guests)
+    path = f"{ORG}/sites/{id_of(emulator, 'sites', 'title', 'Developer Docs')}/permissions"
+    assert grants(emulator, path) == {
+        "teams": {"Support": None, "Partners": None, "Writers": "edit"},
+        "members": {"lin@acme.example": None, "kim@acme.example": None},
+    }
+
+
 def test_grant_addresses_in_targets_json_saved_plans_and_markdown(
     emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
 ) -> None:
