@@ -48,6 +48,19 @@ class FieldChange:
     reference: bool = False
 
 
+def leaf_change(
+    field: str, path: tuple[str, ...], before: Any, after: Any, sensitive: bool
+) -> FieldChange:
+    """One changed leaf of a nested value (`customization.announcement.message`): shown nested
+    under its field, so the plan reads it at its path; a secret leaf is named by its dotted path
+    instead, since a sensitive value is shown whole, as a marker, and would hide where it is."""
+    if sensitive:
+        return FieldChange(".".join((field, *path)), before, after, sensitive=True)
+    for part in reversed(path):
+        before, after = {part: before}, {part: after}
+    return FieldChange(field, before, after)
+
+
 @dataclass
 class Action:
     """One step of a plan. `payload` holds what the kind needs to carry it out (a dataclass per

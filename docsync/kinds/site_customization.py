@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.model import Action, FieldChange
+from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource
 
@@ -95,14 +95,6 @@ def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def nest(path: Leaf, value: Any) -> Any:
-    """`("a", "b"), 1` as `{"a": {"b": 1}}`: one field at its path, as the plan shows it (each
-    on its own, so a value from env() hides only itself)."""
-    for part in reversed(path):
-        value = {part: value}
-    return value
-
-
 # -- planning --------------------------------------------------------------------------------
 
 
@@ -122,10 +114,11 @@ def plan_customization(
         return None
     base = (*desired.path, "customization")
     lines = [
-        FieldChange(
+        leaf_change(
             "customization",
-            nest(path, value_at(current, path)),
-            nest(path, value),
+            path,
+            value_at(current, path),
+            value,
             sensitive=ctx.sensitive((*base, *path)),
         )
         for path, value in changed.items()

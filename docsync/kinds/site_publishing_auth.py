@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Uri
-from docsync.core.model import Action, FieldChange
+from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource
@@ -95,10 +95,11 @@ def plan_publishing_auth(
         desired.kind,
         f"{desired.address}.publishingAuth",
         [
-            FieldChange(
+            leaf_change(
                 "publishingAuth",
-                {name: current.get(name)},
-                {name: value},
+                (name,),
+                current.get(name),
+                value,
                 sensitive=ctx.sensitive((*path, name)),
             )
             for name, value in changed.items()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.model import Action, FieldChange
+from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.site_customization import (
@@ -27,7 +27,6 @@ from docsync.kinds.site_customization import (
     leaves,
     live_customization,
     merged,
-    nest,
     value_at,
 )
 
@@ -220,10 +219,11 @@ def plan_space_customization(
     if not changed:
         return None
     lines = [
-        FieldChange(
+        leaf_change(
             "customization",
-            nest(path, value_at(effective, path)),
-            nest(path, value),
+            path,
+            value_at(effective, path),
+            value,
             sensitive=ctx.sensitive((*base, *path)),
         )
         for path, value in changed.items()

@@ -125,3 +125,5 @@ def test_a_value_from_env_is_sensitive(tmp_path: Path) -> None:
     assert [c.sensitive for c in action.changes] == [True, False]
     shown = render_plan(plan)
     assert "s3cret-notice" not in shown and "customization.trademark.enabled" in shown
+    # The secret is hidden, not where it is: the reviewer reads which field changes.
+    assert "customization.footer.copyright = (sensitive)" in shown, shown
