@@ -228,10 +228,18 @@ def _desired_side(
             ident = member.id
             grant = _Grant(member.key, role, ident, principal)
         if ident in out:
-            ctx.problem(where, f"names the same {name[:-1]} as {out[ident].name!r}")
+            ctx.problem(where, _twice(out[ident], name, path, ctx))
             continue
         out[ident] = grant
     return out
+
+
+def _twice(other: _Grant, name: str, path: Path, ctx: PlanContext) -> str:
+    """One principal written twice (by id and by name): the other key as written, and where."""
+    where = ctx.where((*path, name, other.written))
+    at = f" at {where}" if where else ""
+    shown = f" ({other.name})" if other.name != other.written else ""
+    return f"names the same {name[:-1]} as {other.written!r}{shown}, written{at}; keep one"
 
 
 def lower(before: str | None, after: str | None) -> bool:

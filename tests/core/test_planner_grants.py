@@ -143,6 +143,26 @@ def test_unknown_team_and_member_are_located_problems() -> None:
     assert "olga@other.example is not a member of the organization" in text
 
 
+def test_one_principal_written_by_id_and_by_name_names_the_other_as_written() -> None:
+    with pytest.raises(PlanProblems) as raised:
+        k.plan(
+            manifest(
+                "{teams: {t1: read, Writers: edit}, members: {u2: edit, lin@acme.example: read}}"
+            ),
+            live(teams=[], members=[]),
+        )
+    problems = str(raised.value)
+    assert (
+        "collections[0].permissions.members.lin@acme.example: names the same member as 'u2' "
+        "(lin@acme.example), written at "
+    ) in problems
+    assert (
+        "collections[0].permissions.teams.Writers: names the same team as 't1' (Writers), "
+        "written at "
+    ) in problems
+    assert ":4:67; keep one" in problems  # where u2 is written (at its role)
+
+
 def _guard(plan_live: dict[str, Any], me: str) -> Lockout:
     state = k.live_state(plan_live)
     state.me = me
