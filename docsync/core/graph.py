@@ -46,8 +46,12 @@ def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) 
             for target in set(action.payload.refs()) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
             problems += _refers_to_deleted(action, by_address)
-            # Several actions on one address run in plan order (an update before its reorder).
+            # Several actions on one address run in plan order (an update before its reorder),
+            # after the delete of a live resource the address named: it now names another one
+            # (a new section titled as one that goes, a site space under a renamed section's
+            # old title), which the API may refuse beside the old one.
             same_address = by_address[action.address]
+            needs += [a for a in same_address if a.verb == "delete"]
             needs += same_address[: same_address.index(action)]
         else:
             for holder in holders.get(action.address, []):

@@ -133,9 +133,14 @@ class SiteTree:
     def _deletes_last(self, switching: list[Action], freeing: set[str]) -> None:
         """Deletes wait for the creates, updates and default moves of the same site, so no level
         is ever left without the default the manifest asked for; but those that free a path
-        another item takes go first (`freeing`: the API refuses a path twice in a level)."""
+        another item takes go first (`freeing`: the API refuses a path twice in a level), and
+        so do those of an address another action of the site now names (a section renamed to
+        the title of one that goes; a new section with the old title of a renamed one, and the
+        site spaces under either): one address names one item at a time (`core.graph`)."""
         first = {a.key for a in switching}
         others = [a.key for a in self.actions if a.verb != "delete"]
+        taken = {a.address for a in self.actions if a.verb != "delete"}
+        freeing = freeing | {a.key for a in self.actions if a.address in taken}
         for action in self.actions:
             if action.verb == "delete" and action.key not in first | freeing:
                 action.depends_on += others
@@ -150,20 +155,22 @@ class SiteTree:
         from docsync.kinds.catalogue import CATALOGUE  # built from this package
 
         unique = {d.name for d in CATALOGUE if d.paths_unique}
-        live = [r for r in self.live_tree.items() if r.kind in unique]
-        holders = {(r.kind, self.as_desired(r.parent or ""), r.fields.get("path")): r for r in live}
+        holders = {
+            (kind, container, r.fields.get("path")): r
+            for (kind, container), items in self.live_tree.by_container.items()
+            if kind in unique
+            for r in items
+        }
         by_live_id = {a.live_id: a for a in self.actions if a.live_id}
         edges: dict[str, str] = {}
         for action in self.actions:
             path = next((c.after for c in action.changes if c.field == "path"), None)
             if action.verb not in ("create", "update") or path is None:
                 continue
-            if action.kind not in unique:
-                continue
-            # Through `as_desired` too: under a new parent that took a renamed one's old
-            # address, the items the rename left behind go first.
-            parent = self.as_desired(self.parent_of[action.key])
-            holder = holders.get((action.kind, parent, path))
+            container = self._container(self.parent_of[action.key])
+            if action.kind not in unique or container is None:
+                continue  # under a new parent, no path is taken yet
+            holder = holders.get((action.kind, container, path))
             other = by_live_id.get(holder.id) if holder is not None else None
             if other is None or other is action:
                 continue
@@ -186,6 +193,13 @@ class SiteTree:
             if keys[target].verb == "delete":
                 freeing.add(target)
         return freeing
+
+    def _container(self, parent: str) -> str | None:
+        """The live container of the items planned under `parent` (None: it is new)."""
+        if parent == self.site.address:
+            return "" if self.site_live is not None else None
+        matched = self.matches.get(parent)
+        return matched.id if matched is not None else None
 
     # -- order -------------------------------------------------------------------------------
     def current(

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.graph import link
 from docsync.core.model import Action
 from docsync.core.payloads import DefaultVia, GroupMembership, PathStep, child
 from docsync.kinds.catalogue import CATALOGUE, kind_named
@@ -157,7 +158,9 @@ def no_switch(ctx: PlanContext) -> None:
 
 def old_title_taken(ctx: PlanContext) -> None:
     """Guides is renamed (pinned), a new Guides takes its title with a site space at the path
-    the renamed one drops: that site space's delete goes first, then the new one is made."""
+    the renamed one drops: that site space's delete goes first (one address names one item at
+    a time: the graph's edge), then the new one is made."""
+    assert not link(ctx.actions, ctx.live, set(ctx.known_ids.values()))
     left = at(ctx, "delete", f'{GUIDES_SECTION}.site_space["guides"]')
     made = at(ctx, "create", f'{GUIDES_SECTION}.site_space["guides"]')
     assert left.key in made.depends_on and made.key not in left.depends_on
@@ -324,3 +327,93 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
             layouts.add(kind.layout)
     assert len(set(pointers)) == len(pointers), "two kinds read from the same structure items"
     assert None not in layouts and len(layouts) == 2, "a site's two layouts, each led by a kind"
+
+
+#: Guides holds a site space at a path the API section's holds too (the driver once keyed both
+#: under the address the rename gives them, and chose the wrong one)
+SHARED_PATH = k.site(
+    "s1",
+    "Docs",
+    [
+        k.section(
+            "sec1",
+            "Guides",
+            k.site_space("ss1", "sp1", "v1", True),
+            k.site_space("ss3", "sp2", "v2"),
+        ),
+        k.section("sec2", "API", k.site_space("ss2", "sp2", "v1", True)),
+    ],
+)
+
+#: Shapes where one address names a live item that goes and an entry that comes: the plan is
+#: ordered (the delete first, as one address names one item at a time), never a cycle.
+#: (name, manifest, live, (what goes first, what follows) pairs)
+ADDRESS_TAKEN: list[tuple[str, str, dict[str, Any], list[tuple[str, str]]]] = [
+    (
+        "a section renamed to the title of one deleted by a pinned absent entry written first",
+        sections(
+            "{id: sec2, title: Gone, state: absent}",
+            "{id: sec1, title: API, siteSpaces: [{space: Guides, path: guides}]}",
+        ),
+        LIVE,
+        [(f"delete {API_SECTION}", f"update {API_SECTION}")],
+    ),
+    (
+        "a renamed section's old title taken by a new section, the rename taking a deleted one's",
+        sections(
+            "{id: sec1, title: API, path: api, siteSpaces: [{space: API, path: v2}]}",
+            "{title: Guides, path: guides, siteSpaces: [{space: Guides, path: v1}]}",
+        ),
+        {"space": [GUIDES, API], "site": [SHARED_PATH]},
+        [
+            (f"delete {API_SECTION}", f"update {API_SECTION}"),
+            (
+                f'delete {GUIDES_SECTION}.site_space["v1"]',
+                f'create {GUIDES_SECTION}.site_space["v1"]',
+            ),
+            (f"update {API_SECTION}", f"create {GUIDES_SECTION}"),
+        ],
+    ),
+    (
+        "a new section with the title of a section a pinned absent entry deletes",
+        sections(
+            "{id: sec2, title: Gone, state: absent}",
+            GUIDES_AS_IS,
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        ),
+        LIVE,
+        [(f"delete {API_SECTION}", f"create {API_SECTION}")],
+    ),
+    (
+        "a root site space renamed by its pin to the path of one deleted",
+        "sites:\n  - title: Docs\n    siteSpaces:\n"
+        "      - {id: ss2, path: old, state: absent}\n      - {id: ss1, space: Guides, path: b}\n",
+        {
+            "space": [GUIDES, API],
+            "site": [
+                k.site("s1", "Docs", [])
+                | {
+                    "_structure": {
+                        "type": "siteSpaces",
+                        "structure": [
+                            k.site_space("ss1", "sp1", "a", True),
+                            k.site_space("ss2", "sp2", "b"),
+                        ],
+                    }
+                }
+            ],
+        },
+        [(f'delete {SITE}.site_space["b"]', f'update {SITE}.site_space["b"]')],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("manifest", "live", "pairs"), [pytest.param(m, lv, p, id=n) for n, m, lv, p in ADDRESS_TAKEN]
+)
+def test_an_address_that_changes_hands_is_ordered_not_a_cycle(
+    manifest: str, live: dict[str, Any], pairs: list[tuple[str, str]]
+) -> None:
+    ordered = k.steps(k.plan(manifest, live))
+    for first, then in pairs:
+        assert ordered.index(first) < ordered.index(then), ordered

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
 from tests.kit import Docsync, Write, apply, converged, id_of
+from tests.sites.kit import SitesRun, changed, site_of
 
 SCHEMA = """    adaptiveSchema:
       type: object
@@ -70,3 +71,54 @@ def test_pruning_the_default_site_without_settings_is_a_plan_problem(
     result = docsync("plan", second)
     assert result.exit_code == 1, result.output
     assert 'site["Old"] cannot be deleted: settings still refers to it' in result.stderr
+
+
+def test_a_section_title_that_changes_hands_applies_in_order(sites: SitesRun) -> None:
+    """Guides is renamed (pinned) to API, the title of a section the manifest drops, and takes
+    its path; a new Guides takes Guides' path and a site space at the path the rename drops.
+    One address named a live item that goes and an entry that comes, twice: the plan was
+    refused with a dependency cycle. Now the deletes go first, and the API accepts the order."""
+    spaces = [{"title": "Guides"}, {"title": "Runbooks"}]
+    first = {
+        "organization": "org_acme",
+        "spaces": spaces,
+        "sites": [
+            {
+                "title": "Docs",
+                "sections": [
+                    {
+                        "title": "Guides",
+                        "path": "guides",
+                        "siteSpaces": [
+                            {"space": "Guides", "path": "v1"},
+                            {"space": "Runbooks", "path": "v2"},
+                        ],
+                    },
+                    {
+                        "title": "API",
+                        "path": "api",
+                        "siteSpaces": [{"space": "Runbooks", "path": "v1"}],
+                    },
+                ],
+            }
+        ],
+    }
+    sites.apply(first)
+    guides = next(s for s in sites.structure("Docs")["structure"] if s["title"] == "Guides")
+    second = changed(first)
+    site_of(second, "Docs")["sections"] = [
+        {
+            "id": guides["id"],
+            "title": "API",
+            "path": "api",
+            "siteSpaces": [{"space": "Runbooks", "path": "v2"}],
+        },
+        {"title": "Guides", "path": "guides", "siteSpaces": [{"space": "Guides", "path": "v1"}]},
+    ]
+    sites.apply(second)
+    site = changed(site_of(second, "Docs"))
+    del site["sections"][0]["id"]
+    sites.assert_structure(site)
+    renamed = next(s for s in sites.structure("Docs")["structure"] if s["title"] == "API")
+    assert renamed["id"] == guides["id"], "the pinned section is renamed, not made anew"
+    sites.assert_converged(second)
