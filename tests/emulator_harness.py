@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from docsync.emulator.app import Contract, EmulatorConfig
 from docsync.emulator.faults import FaultConfig
 from docsync.emulator.server import EmulatorThread
+from docsync.emulator.state import EmulatorState
 
 REPO = Path(__file__).resolve().parent.parent
 SEED = REPO / "examples" / "emulator-seed.yaml"
@@ -132,3 +133,16 @@ def start_emulator(
             yield EmulatorHandle(server.url, counter[0])
         finally:
             STRICT_SERVERS.discard(netloc)
+
+
+@contextmanager
+def in_process(
+    config: EmulatorConfig, token: str = "tok_ada"
+) -> Iterator[tuple[httpx.Client, EmulatorState]]:
+    """The emulator of `config` over real HTTP without the contract check, with its state (its
+    store), for tests that look inside it or patch its modules: a client authenticated as the
+    token's user. (Starlette's TestClient is deprecated with httpx.)"""
+    with EmulatorThread(config) as server:
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=server.url, headers=headers, timeout=10) as client:
+            yield client, server.state

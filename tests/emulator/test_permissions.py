@@ -10,11 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from starlette.testclient import TestClient
 
-from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.grants import KINDS
-from tests.emulator_harness import SEED, EmulatorHandle, start_emulator
+from tests.emulator_harness import SEED, EmulatorHandle, in_process, start_emulator
 
 ORG = "/v1/orgs/org_acme"
 KINDS_OF_RESOURCE = ("collection", "space", "site")
@@ -261,9 +260,8 @@ def test_pages(target: Target) -> None:
 
 
 def test_cascades_leave_no_grant_rows_and_lists_read_no_whole_table() -> None:
-    with TestClient(create_app(EmulatorConfig(seed=SEED))) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
-        store = client.app.state.emulator.store
+    with in_process(EmulatorConfig(seed=SEED)) as (client, state):
+        store = state.store
         targets = [make(client, kind) for kind in KINDS_OF_RESOURCE]
         writers = team(client, "Writers", ["u_lin"])
         for target in targets:

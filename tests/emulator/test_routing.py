@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 from starlette.routing import Match, Route
-from starlette.testclient import TestClient
 
-from docsync.emulator.app import EmulatorConfig, collect_routes, create_app
+from docsync.emulator.app import EmulatorConfig, collect_routes
 from docsync.emulator.routing import IndexedRouter
+from tests.emulator_harness import in_process
 
 
 def _scope(method: str, path: str) -> dict[str, Any]:
@@ -58,8 +58,7 @@ def test_a_path_convertor_route_is_a_candidate_for_every_path() -> None:
 
 
 def test_misses_are_answered_as_starlette_answers_them() -> None:
-    with TestClient(create_app(EmulatorConfig())) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
+    with in_process(EmulatorConfig()) as (client, _):
         assert client.get("/v1/orgs/org_acme/teams").status_code == 200
         missing = client.get("/v1/orgs/org_acme/nothing-here")
         assert missing.status_code == 404

@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient
 
 from docsync.emulator import store as store_module
-from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.app import EmulatorConfig
 from tests.emulator.test_sites_kit import SITES, SitesKit, sites_seed
-from tests.emulator_harness import EmulatorHandle
+from tests.emulator_harness import EmulatorHandle, in_process
 
 EXTERNAL = {"kind": "external", "url": "https://acme.example/new"}
 
@@ -212,8 +211,7 @@ def _rows_decoded(monkeypatch: pytest.MonkeyPatch, redirects: int) -> list[int]:
         return real(values)
 
     monkeypatch.setattr(store_module, "_row", counting)
-    with TestClient(create_app(EmulatorConfig(seed=sites_seed()))) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
+    with in_process(EmulatorConfig(seed=sites_seed())) as (client, _):
         site = client.post(SITES, json={"title": "Docs"}).json()["id"]
         url = f"{SITES}/{site}/redirects"
         items = [{"source": f"/p{i}", "destination": EXTERNAL} for i in range(redirects)]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
 
 from docsync.emulator import store as store_module
-from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.app import EmulatorConfig
+from docsync.emulator.state import EmulatorState
 from docsync.emulator.store import Store
+from tests.emulator_harness import in_process
 
 TEAMS = 6
 
@@ -57,8 +60,8 @@ def test_batch_reads() -> None:
         assert [u["id"] for u in tx.users_by_email("émile@x.EXAMPLE")] == ["u1"]
 
 
-def _client(users: int) -> Any:
-    return TestClient(create_app(EmulatorConfig(seed=_seed(users))))
+def _served(users: int) -> AbstractContextManager[tuple[httpx.Client, EmulatorState]]:
+    return in_process(EmulatorConfig(seed=_seed(users)))
 
 
 def _rows_read(monkeypatch: pytest.MonkeyPatch, users: int) -> dict[str, int]:
@@ -89,8 +92,7 @@ def _rows_read(monkeypatch: pytest.MonkeyPatch, users: int) -> dict[str, int]:
         ("DELETE", f"{base}/teams/team1", None),  # and its grant
     ]
     read: dict[str, int] = {}
-    with _client(users) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
+    with _served(users) as (client, _):
         for method, path, body in requests:
             before = counted["rows"]
             answer = client.request(method, path, json=body)
@@ -108,9 +110,8 @@ def test_single_resource_requests_do_not_grow_with_the_organization(
 def test_lists_answer_from_batch_reads_without_scanning_the_table() -> None:
     statements: list[str] = []
     base = "/v1/orgs/org_acme"
-    with _client(30) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
-        conn = client.app.state.emulator.store._conn  # type: ignore[attr-defined]
+    with _served(30) as (client, state):
+        conn = state.store._conn
         conn.set_trace_callback(statements.append)
         members = client.get(f"{base}/members", params={"limit": 1000, "sort": "name"})
         teams = client.get(f"{base}/teams")
@@ -141,8 +142,7 @@ def _structure_steps(sites: int) -> int:
         {"id": f"sp{i}", "organization": "org_acme", "title": f"Space {i}"} for i in range(6)
     ]
     base = "/v1/orgs/org_acme/sites"
-    with TestClient(create_app(EmulatorConfig(seed=seed))) as client:
-        client.headers["Authorization"] = "Bearer tok_ada"
+    with in_process(EmulatorConfig(seed=seed)) as (client, state):
         ids = []
         for s in range(sites):
             site = client.post(base, json={"title": f"Site {s}"}).json()["id"]
@@ -152,7 +152,7 @@ def _structure_steps(sites: int) -> int:
                 body = {"spaceId": f"sp{k + 3}", "sectionId": section.json()["id"]}
                 assert client.post(f"{base}/{site}/site-spaces", json=body).status_code == 201
         assert client.put("/v1/orgs/org_acme/teams", json={"title": "T"}).status_code == 201
-        conn = client.app.state.emulator.store._conn  # type: ignore[attr-defined]
+        conn = state.store._conn
         steps = {"n": 0}
 
         def step() -> int:
