@@ -3,19 +3,25 @@ manifest writes it) for each site whose structure the plan changes, so that a re
 the navigation instead of reading moves (the Markdown plan draws it, docsync.render.markdown).
 
 The trees are drawn from the live structure read and the manifest entry alone, not from the
-planner's actions: the picture is an independent account of what the actions amount to."""
+planner's actions: the picture is an independent account of what the actions amount to. Both
+walk the kinds the catalogue nests under a site, each drawing its own lines (`picture`), so a
+new nested kind shows without a line here."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext
 from docsync.core.model import Action
 from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.catalogue import kind_named
+from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
 
 _DEFAULT = "  (default)"
+
+#: the items above a level, by key (the root: ()) -> the key of its default item now
+Defaults = dict[tuple[str, ...], str]
 
 
 @dataclass
@@ -25,142 +31,119 @@ class SiteStructure:
     after: list[str]
 
 
-def _space_line(indent: int, path: Any, space: str, default: bool) -> str:
-    mark = _DEFAULT if default else ""
-    return f"{' ' * indent}/{path} -> {space}{mark}"
+def _line(indent: int, text: str, default: bool) -> str:
+    return f"{' ' * indent}{text}{_DEFAULT if default else ''}"
 
 
-def _section_line(indent: int, title: str, path: Any, default: bool) -> str:
-    where = f"  /{path}" if path else ""
-    return f"{' ' * indent}section {_quote(title)}{where}{_DEFAULT if default else ''}"
+def _held(kind: NestedKind) -> list[tuple[str, NestedKind]]:
+    """The fields by which an item holds siblings (a group's `sections`), with their kind."""
+    found = []
+    for field in kind.fields:
+        if field.ref_sibling and field.ref:
+            held = kind_named(field.ref)
+            assert isinstance(held, NestedKind), f"{field.ref} is not a kind nested under a site"
+            found.append((field.name, held))
+    return found
 
 
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _group_line(title: Any) -> str:
-    return f"  group {_quote(str(title))}"
-
-
-def _link_line(title: Any, url: Any) -> str:
-    return f"  link {_quote(str(title))} -> {url}"
-
-
-def _is_link(item: dict[str, Any]) -> bool:
-    return item.get("object") == "site-external-link"
-
-
-def _live_links(site: LiveResource | None) -> list[tuple[str, list[str]]]:
-    """The live root links as picture lines, each with the titles of the root items before it,
-    nearest first (the picture keeps an unwritten link after the nearest one that stays)."""
+def _root_items(site: LiveResource | None) -> list[tuple[dict[str, Any], NestedKind]]:
+    """The root items of a site's structure read, each with the kind that reads it."""
     structure = (site.raw.get("_structure") or {}) if site else {}
-    if structure.get("type") == "siteSpaces":
-        return []
-    before: list[str] = []
-    links: list[tuple[str, list[str]]] = []
-    for item in structure.get("structure") or []:
-        if _is_link(item):
-            links.append((_link_line(item.get("title"), item.get("url")), before[::-1]))
-        else:
-            before.append(str(item.get("title")))
-    return links
+    layout = "siteSpaces" if structure.get("type") == "siteSpaces" else "sections"
+    kinds = nested_kinds("site")
+    leader = next(k for k in kinds if k.leads and k.layout == layout)
+    by_pointer = {k.pointer_type: k for k in kinds}
+    items = structure.get("structure") or []
+    return [(item, by_pointer.get(item.get("object"), leader)) for item in items]
+
+
+def _inside(item: dict[str, Any], kind: NestedKind) -> list[tuple[dict[str, Any], NestedKind]]:
+    """The items an item of the structure read holds (same level), then those nested in it."""
+    inside = [
+        (member, held)
+        for name, held in _held(kind)
+        for member in item.get(name) or item.get("children") or []
+    ]
+    nested = [
+        (sub, inner) for inner in nested_kinds(kind.name) for sub in item.get(inner.section) or []
+    ]
+    return inside + nested
 
 
 # -- before: the one structure read --------------------------------------------------------------
-def _live_space(item: dict[str, Any], indent: int, live: LiveState) -> str:
-    space = item.get("space") or {}
-    space_id = space.get("id") if isinstance(space, dict) else space
-    name = live.address_of("space", space_id) or f"space#{space_id}"
-    return _space_line(indent, item.get("path"), name, bool(item.get("default")))
-
-
-def _live_section(item: dict[str, Any], indent: int, live: LiveState) -> list[str]:
-    lines = [
-        _section_line(indent, str(item.get("title")), item.get("path"), bool(item.get("default")))
-    ]
-    lines += [_live_space(s, indent + 2, live) for s in item.get("siteSpaces") or []]
+def _live_item(item: dict[str, Any], kind: NestedKind, indent: int, live: LiveState) -> list[str]:
+    read = kind.read_item(item, "", live)
+    lines = [_line(indent, kind.picture(read.key, read.fields), bool(read.fields.get("default")))]
+    for inner_item, inner in _inside(item, kind):
+        lines += _live_item(inner_item, inner, indent + 2, live)
     return lines
 
 
 def live_tree(site: LiveResource | None, live: LiveState) -> list[str]:
     if site is None:
         return []
-    structure = site.raw.get("_structure") or {}
-    items = structure.get("structure") or []
     lines = [site.address]
-    if structure.get("type") == "siteSpaces":
-        return lines + [_live_space(item, 2, live) for item in items]
-    for item in items:
-        if _is_link(item):
-            lines.append(_link_line(item.get("title"), item.get("url")))
-        elif item.get("object") == "site-section-group":
-            lines.append(_group_line(item.get("title")))
-            for section in item.get("sections") or item.get("children") or []:
-                lines += _live_section(section, 4, live)
-        else:
-            lines += _live_section(item, 2, live)
+    for item, kind in _root_items(site):
+        lines += _live_item(item, kind, 2, live)
     return lines
 
 
+def live_defaults(site: LiveResource | None) -> Defaults:
+    """Which item of each level is the default now: what stays default unless one is named.
+    Held items (a group's sections) stand in their holder's level."""
+    found: Defaults = {}
+
+    def walk(item: dict[str, Any], kind: NestedKind, level: tuple[str, ...]) -> None:
+        key = str(item.get(kind.key_field))
+        if item.get("default"):
+            found.setdefault(level, key)
+        for name, held in _held(kind):
+            for member in item.get(name) or item.get("children") or []:
+                walk(member, held, level)
+        for inner in nested_kinds(kind.name):
+            for sub in item.get(inner.section) or []:
+                walk(sub, inner, (*level, key))
+
+    for item, kind in _root_items(site):
+        walk(item, kind, ())
+    return found
+
+
 # -- after: the manifest entry ---------------------------------------------------------------
-def _resolve_space(ctx: PlanContext, ref: Any) -> str:
-    hits = ctx.desired.named.get(("space", str(ref)), ())
-    if hits:
-        return sorted(hits)[0]
-    by_id = ctx.live.by_id.get(("space", str(ref)))
-    named = ctx.live.named.get(("space", str(ref)), [])
-    if by_id is not None:
-        return by_id.address
-    return named[0].address if named else f"space {ref!r}"
+def _present(kind: NestedKind, entries: list[Any] | None) -> list[tuple[Any, str]]:
+    return [(e, kind.desired_key(e)) for e in entries or [] if e.state != "absent"]
 
 
-def _pick_default(entries: list[Any], names: list[str], live_default: str | None) -> Any:
+def _pick_default(kind: NestedKind, items: list[tuple[Any, str]], live_default: str | None) -> Any:
     """The entry named `default`, else the live default if it stays, else the first (the API
-    makes a level's first item its default)."""
-    explicit = next((e for e in entries if e.default), None)
+    makes a level's first item its default); None for a kind without defaults."""
+    if "default" not in {f.name for f in kind.fields}:
+        return None
+    explicit = next((e for e, _ in items if e.default), None)
     if explicit is not None:
         return explicit
-    kept = next((e for e, n in zip(entries, names, strict=True) if n == live_default), None)
-    return kept if kept is not None else (entries[0] if entries else None)
+    kept = next((e for e, key in items if key == live_default), None)
+    return kept if kept is not None else (items[0][0] if items else None)
 
 
-def _desired_spaces(
-    ctx: PlanContext, entries: list[Any], indent: int, live_default: str | None
+def _desired_item(
+    ctx: PlanContext,
+    kind: NestedKind,
+    item: tuple[Any, str],
+    indent: int,
+    default: bool,
+    level: tuple[str, ...],
+    now: Defaults,
 ) -> list[str]:
-    present = [e for e in entries if e.state != "absent"]
-    names = [str(e.path or e.space) for e in present]
-    chosen = _pick_default(present, names, live_default)
-    return [
-        _space_line(indent, e.path or e.space, _resolve_space(ctx, e.space or e.id), e is chosen)
-        for e in present
-    ]
-
-
-@dataclass
-class LiveDefaults:
-    """Which item of each level is the default now: what stays default unless one is named."""
-
-    root: str | None = None  # a section title, or a root site space path
-    spaces: dict[str, str] | None = None  # section title -> site space path
-
-    @classmethod
-    def read(cls, site: LiveResource | None) -> LiveDefaults:
-        structure = (site.raw.get("_structure") or {}) if site else {}
-        items = structure.get("structure") or []
-        flat: list[dict[str, Any]] = []
-        for item in items:
-            nested = item.get("sections") or item.get("children")
-            flat += nested if item.get("object") == "site-section-group" and nested else [item]
-        key = "path" if structure.get("type") == "siteSpaces" else "title"
-        root = next((str(i.get(key)) for i in flat if i.get("default")), None)
-        spaces = {
-            str(i.get("title")): str(s.get("path"))
-            for i in flat
-            for s in i.get("siteSpaces") or []
-            if s.get("default")
-        }
-        return cls(root, spaces)
+    entry, key = item
+    lines = [_line(indent, kind.picture(key, kind.picture_fields(entry, ctx)), default)]
+    for inner in nested_kinds(kind.name):
+        items = _present(inner, getattr(entry, inner.section, None))
+        below = (*level, key)
+        chosen = _pick_default(inner, items, now.get(below))
+        for one in items:
+            lines += _desired_item(ctx, inner, one, indent + 2, one[0] is chosen, below, now)
+    return lines
 
 
 def desired_tree(
@@ -168,89 +151,80 @@ def desired_tree(
     site_address: str,
     entry: Any,
     before: list[str],
-    now: LiveDefaults,
-    live_links: list[tuple[str, list[str]]],
+    site: LiveResource | None,
 ) -> list[str]:
-    """The tree the manifest asks for; levels it does not write stay as they are (None)."""
-    if entry.sections is None and entry.siteSpaces is None:
+    """The tree the manifest asks for; levels it does not write stay as they are. The root:
+    the leading kind's items in the order written (with the kinds nested in them), a held one
+    (a group's section) inside its holder, drawn where the first it holds stands, holders that
+    hold none last, and around them the kinds that place themselves (links, by `after`)."""
+    kinds = nested_kinds("site")
+    leader = next((k for k in kinds if k.leads and getattr(entry, k.section) is not None), None)
+    if leader is None:
         return [site_address, *before[1:]]
-    lines = [site_address]
-    if entry.siteSpaces is not None and entry.sections is None:
-        return lines + _desired_spaces(ctx, entry.siteSpaces, 2, now.root)
-    sections = [s for s in entry.sections or [] if s.state != "absent"]
-    titles = [str(s.title or s.id) for s in sections]
-    default = _pick_default(sections, titles, now.root)
-    group_of: dict[str, str] = {}
-    groups = [g for g in entry.sectionGroups or [] if g.state != "absent"]
-    for group in groups:
-        for member in group.sections or []:
-            group_of[str(member)] = str(group.title)
+    now = live_defaults(site)
+    items = _present(leader, getattr(entry, leader.section))
+    default = _pick_default(leader, items, now.get(()))
+    among = [k for k in kinds if k is not leader and k.layout in (None, leader.layout)]
+    holders = [(k, name) for k in among for name, held in _held(k) if held is leader]
+    holder_of: dict[str, tuple[NestedKind, Any, str]] = {}
+    for kind, name in holders:
+        for holder, holder_key in _present(kind, getattr(entry, kind.section)):
+            for member in getattr(holder, name) or []:
+                holder_of[str(member)] = (kind, holder, holder_key)
+
     drawn: set[str] = set()
-    blocks: list[tuple[str, list[str]]] = []  # root items: title, lines
-    for section in sections:
-        title = str(section.title or section.id)
-        group = group_of.get(title) or group_of.get(str(section.id))
-        if group is not None:
-            if group not in drawn:
-                drawn.add(group)
-                block = [_group_line(group)]
-                members = [
-                    s
-                    for s in sections
-                    if group_of.get(str(s.title or s.id)) == group
-                    or group_of.get(str(s.id)) == group
-                ]
-                for member in members:
-                    block += _desired_section(ctx, member, 4, member is default, now)
-                blocks.append((group, block))
+    blocks: list[tuple[str, list[str]]] = []  # root items: key, lines
+    for item in items:
+        held_by = holder_of.get(item[1]) or holder_of.get(str(item[0].id))
+        if held_by is None:
+            own = _desired_item(ctx, leader, item, 2, item[0] is default, (), now)
+            blocks.append((item[1], own))
             continue
-        blocks.append((title, _desired_section(ctx, section, 2, section is default, now)))
-    blocks += [(str(g.title), [_group_line(g.title)]) for g in groups if str(g.title) not in drawn]
-    present = {title for title, _ in blocks}
-    return lines + _with_links(blocks, _desired_links(entry, live_links, present))
-
-
-def _desired_links(
-    entry: Any, live_links: list[tuple[str, list[str]]], titles: set[str]
-) -> list[tuple[str, Any]]:
-    """The links as written (first without `after`, else after the root item named), or the
-    live ones where they are when the entry does not write `externalLinks`."""
-    if entry.externalLinks is None:
-        return [
-            (line, next((t for t in before if t in titles), None)) for line, before in live_links
-        ]
-    return [
-        (_link_line(link.title, link.url), link.after)
-        for link in entry.externalLinks
-        if link.state != "absent"
+        kind, holder, holder_key = held_by
+        if holder_key in drawn:
+            continue
+        drawn.add(holder_key)
+        block = [_line(2, kind.picture(holder_key, kind.picture_fields(holder, ctx)), False)]
+        for member in items:
+            by_key, by_id = holder_of.get(member[1]), holder_of.get(str(member[0].id))
+            if holder_key in (_key(by_key), _key(by_id)):
+                block += _desired_item(ctx, leader, member, 4, member[0] is default, (), now)
+        blocks.append((holder_key, block))
+    for kind, _ in holders:
+        for holder, holder_key in _present(kind, getattr(entry, kind.section)):
+            if holder_key not in drawn:
+                line = _line(2, kind.picture(holder_key, kind.picture_fields(holder, ctx)), False)
+                blocks.append((holder_key, [line]))
+    keys = [key for key, _ in blocks]
+    holding = {k for k, _ in holders}
+    placed = [
+        (_line(2, text, False), after)
+        for k in among
+        if k not in holding
+        for text, after in k.picture_placed(entry, keys, site, ctx)
     ]
+    return [site_address, *_placed_among(blocks, placed)]
 
 
-def _with_links(blocks: list[tuple[str, list[str]]], links: list[tuple[str, Any]]) -> list[str]:
-    lines = [line for line, after in links if after is None]
-    for title, block in blocks:
-        lines += block + [line for line, after in links if after == title]
+def _key(found: tuple[NestedKind, Any, str] | None) -> str | None:
+    return found[2] if found else None
+
+
+def _placed_among(blocks: list[tuple[str, list[str]]], placed: list[tuple[str, Any]]) -> list[str]:
+    """The root's blocks with the lines placed by a rule of their own (a link's `after`)."""
+    lines = [line for line, after in placed if after is None]
+    for key, block in blocks:
+        lines += block + [line for line, after in placed if after == key]
     return lines
 
 
-def _desired_section(
-    ctx: PlanContext, section: Any, indent: int, default: bool, now: LiveDefaults
-) -> list[str]:
-    title = str(section.title or section.id)
-    lines = [_section_line(indent, title, section.path, default)]
-    live_default = (now.spaces or {}).get(title)
-    return lines + _desired_spaces(ctx, section.siteSpaces or [], indent + 2, live_default)
-
-
 # -- which sites ---------------------------------------------------------------------------------
-_STRUCTURE = ("section", "section_group", "site_space", "external_link")
-
-
 def changed_sites(actions: list[Action]) -> list[str]:
     """Sites whose structure the plan changes: an action on one of its parts, or a reorder."""
+    structure = {k.name for k in every_nested_kind()}
     sites: list[str] = []
     for action in actions:
-        if action.kind in _STRUCTURE or (action.kind == "site" and action.verb == "reorder"):
+        if action.kind in structure or (action.kind == "site" and action.verb == "reorder"):
             site = action.address.split("].", 1)[0] + "]" if "]." in action.address else None
             site = site or action.address
             if site not in sites:
@@ -269,9 +243,7 @@ def site_structures(ctx: PlanContext, actions: list[Action]) -> list[SiteStructu
         before = live_tree(site_live, ctx.live)
         if before:
             before[0] = desired.address  # a site renamed through its id keeps its picture
-        now = LiveDefaults.read(site_live)
-        links = _live_links(site_live)
-        after = desired_tree(ctx, desired.address, desired.entry, before, now, links)
+        after = desired_tree(ctx, desired.address, desired.entry, before, site_live)
         if before != after:
             out.append(SiteStructure(desired.address, before, after))
     return out

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
-from docsync.core.context import RunContext
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Uri
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, address
@@ -15,7 +15,7 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.nested import NestedKind, Parent, Planned
+from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
 
 if TYPE_CHECKING:
     from docsync.kinds.site_shape import Extra, LiveTree
@@ -79,6 +79,24 @@ class ExternalLinkKind(NestedKind):
         for action in planned.actions:
             if action.verb == "create":
                 action.depends_on += [key for key in made if key not in action.depends_on]
+
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        return f"link {quoted(key)} -> {fields.get('url')}"
+
+    def picture_placed(
+        self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
+    ) -> list[tuple[str, str | None]]:
+        """As written: first without `after`, else after the root item it names."""
+        if getattr(entry, _AMONG) is None:
+            return []  # root site spaces: no place for links
+        written = getattr(entry, self.section)
+        if written is None:
+            return super().picture_placed(entry, keys, site, ctx)
+        return [
+            (self.picture(self.desired_key(link), self.picture_fields(link, ctx)), link.after)
+            for link in written
+            if link.state != "absent"
+        ]
 
     # -- export ------------------------------------------------------------------------------
     def export_level(

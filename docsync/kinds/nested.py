@@ -5,6 +5,7 @@ kind does differently; applied by requests under the site's path. The site's dri
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -21,6 +22,11 @@ from docsync.kinds.nested_apply import AppliedChild
 if TYPE_CHECKING:
     from docsync.kinds.site_shape import Extra, LiveTree
     from docsync.kinds.site_tree import SiteTree
+
+
+def quoted(text: str) -> str:
+    """A title as the picture of a site's structure shows it."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def read_flag(raw: dict[str, Any]) -> bool:
@@ -224,6 +230,45 @@ class NestedKind(AppliedChild):
 
     def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
         raise NotImplementedError(f"{type(self).__name__} must say how it is exported")
+
+    # -- the plan's picture of a site (`engine.structure`) -----------------------------------
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        """Its line in the picture of a site's structure, without indent or default mark;
+        `fields` as `read_item` reads them, or as `picture_fields` gives an entry's."""
+        raise NotImplementedError(f"{type(self).__name__} must say how it is drawn")
+
+    def picture_fields(self, entry: Any, ctx: PlanContext) -> dict[str, Any]:
+        """What its line shows of a manifest entry."""
+        return {f.name: getattr(entry, f.name, None) for f in self.fields}
+
+    def picture_placed(
+        self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
+    ) -> list[tuple[str, str | None]]:
+        """Its lines in the root of a site `entry` when the layout does not order them (not
+        the leading kind, nor held by it), each with the key of the root item it follows (None:
+        first); `keys`: the root's items drawn. Written, they follow the last (the API
+        appends); else the live ones follow the nearest root item before them that stays."""
+        written: list[Any] | None = getattr(entry, self.section, None)
+        if written is not None:
+            last = keys[-1] if keys else None
+            return [
+                (self.picture(self.desired_key(e), self.picture_fields(e, ctx)), last)
+                for e in written
+                if e.state != "absent"
+            ]
+        structure = (site.raw.get("_structure") or {}) if site else {}
+        by_pointer = {k.pointer_type: k for k in nested_kinds("site")}
+        before: list[str] = []
+        placed: list[tuple[str, str | None]] = []
+        for item in structure.get("structure") or []:
+            kind = by_pointer.get(item.get("object"))
+            if kind is not self:
+                before.append(str(item.get(kind.key_field if kind else "title")))
+                continue
+            read = self.read_item(item, "", ctx.live)
+            after = next((t for t in reversed(before) if t in keys), None)
+            placed.append((self.picture(read.key, read.fields), after))
+        return placed
 
     def at(self, parent: Parent, tree: SiteTree) -> Level:
         return Level(self, parent, tree)

@@ -18,7 +18,7 @@ from docsync.core.payloads import GroupMembership, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.nested import NestedKind, Parent, Planned
+from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
 from docsync.kinds.nested_apply import site_path
 
 if TYPE_CHECKING:
@@ -101,6 +101,9 @@ class SectionGroupKind(NestedKind):
             current += [m for m in inside if m not in current]
             kinds = dict.fromkeys(inside, _SECTION)
             tree.plan_order(group, kinds, current, inside, placed, known_when_new=False)
+
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        return f"group {quoted(key)}"
 
     # -- export ------------------------------------------------------------------------------
     def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from docsync.core.payloads import DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames
-from docsync.kinds.nested import NestedKind, Parent, read_flag
+from docsync.kinds.nested import NestedKind, Parent, quoted, read_flag
 from docsync.kinds.site_root import plan_root_order
 
 if TYPE_CHECKING:
@@ -105,6 +105,10 @@ class SectionKind(NestedKind):
 
     def finish(self, tree: SiteTree) -> None:
         plan_root_order(tree)
+
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        where = f"  /{fields['path']}" if fields.get("path") else ""
+        return f"section {quoted(key)}{where}"
 
     # -- export ------------------------------------------------------------------------------
     def export_order(self, tree: LiveTree, container: str) -> list[LiveResource]:

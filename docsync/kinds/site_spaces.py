@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
-from docsync.core.context import RunContext, ref
+from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
@@ -111,6 +111,23 @@ class SiteSpaceKind(NestedKind):
             placed_by_api=any(w not in result.matched for w in present),
             known_when_new=True,
         )
+
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        return f"/{fields.get('path')} -> {fields.get('space')}"
+
+    def picture_fields(self, entry: Any, ctx: PlanContext) -> dict[str, Any]:
+        """Its space by address: of the manifest, else live (by id, else by title)."""
+        ref_text = str(entry.space or entry.id)
+        hits = ctx.desired.named.get(("space", ref_text), ())
+        by_id = ctx.live.by_id.get(("space", ref_text))
+        named = ctx.live.named.get(("space", ref_text), [])
+        if hits:
+            space = sorted(hits)[0]
+        elif by_id is not None:
+            space = by_id.address
+        else:
+            space = named[0].address if named else f"space {ref_text!r}"
+        return {"path": entry.path or entry.space, "space": space}
 
     # -- export ------------------------------------------------------------------------------
     def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:

@@ -319,6 +319,7 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
         assert isinstance(kind, NestedKind), f"{kind.name} is planned by no driver"
         own = type(kind)
         assert own.export_item is not NestedKind.export_item, f"{kind.name}: how it is exported"
+        assert own.picture is not NestedKind.picture, f"{kind.name}: how the plan draws it"
         assert own.path and own.pointer_type, f"{kind.name}: where it is written and read"
         pointers.append(own.pointer_type)
         if kind.declaration.paths_unique:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from docsync.core.model import Action, Plan
 from docsync.engine.structure import changed_sites
+from docsync.kinds.nested import every_nested_kind
 from docsync.render.markdown import render_markdown
 from tests.gitops.conftest import Cli, write
 
@@ -20,6 +21,13 @@ def test_sites_with_a_structure_change_get_a_picture() -> None:
         Action("update", "section_group", 'site["D.E"].section_group["G"]'),
     ]
     assert changed_sites(actions) == ['site["B"]', 'site["C"]', 'site["D.E"]']
+
+
+def test_every_kind_nested_under_a_site_changes_its_structure() -> None:
+    """Which kinds are parts of a site's structure comes from the catalogue, not a list."""
+    for kind in every_nested_kind():
+        action = Action("delete", kind.name, f'site["Docs"].{kind.name}["x"]')
+        assert changed_sites([action]) == ['site["Docs"]'], kind.name
 
 
 def test_changed_lines_are_marked_on_each_side() -> None:
