@@ -332,10 +332,14 @@ def redirect_problems(site: dict[str, Any], site_path: Path) -> list[tuple[Path,
     redirects = site.get("redirects")
     if not isinstance(redirects, list):
         return []
+    # Raw entries, checked before their model: a title of the wrong type is the model's error.
+    listed = site.get("sections")
     sections = {
         s.get("title"): s
-        for s in site.get("sections") or []
-        if isinstance(s, dict) and s.get("state") != "absent"
+        for s in (listed if isinstance(listed, list) else [])
+        if isinstance(s, dict)
+        and s.get("state") != "absent"
+        and isinstance(s.get("title"), (str, type(None)))
     }
     problems: list[tuple[Path, str]] = []
     seen: dict[str, int] = {}
@@ -361,7 +365,7 @@ def _destination_problems(
     site: dict[str, Any], sections: dict[Any, Any], destination: dict[str, Any], path: Path
 ) -> list[tuple[Path, str]]:
     section, space = destination.get("section"), destination.get("siteSpace")
-    written = site.get("sections") is not None
+    written = isinstance(site.get("sections"), list)
     if isinstance(section, str) and written and section not in sections:
         names = [str(name) for name in sections if isinstance(name, str)]
         hint = _hint(section, names, offline=True)

@@ -130,3 +130,18 @@ def test_mutations_of_a_valid_manifest(data: st.DataObject) -> None:
         elif isinstance(parent, list):
             parent.append(copy.deepcopy(parent[last]))
     _check(yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
+
+
+@pytest.mark.parametrize(
+    "sections",
+    ["true", "[{title: [], siteSpaces: [{space: Guides, path: a}]}]"],
+    ids=["sections not a list", "a title not a string"],
+)
+def test_redirect_checks_meet_a_malformed_structure(sections: str) -> None:
+    """The offline redirect checks read the raw entries, before their model: found by the
+    mutations above once the example wrote redirects."""
+    _check(
+        "organization: org_acme\nsites:\n  - title: Docs\n"
+        f"    sections: {sections}\n"
+        "    redirects: [{source: /old, destination: {section: Guides}}]\n"
+    )
