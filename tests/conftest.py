@@ -72,6 +72,30 @@ def emulator(emulator_server: EmulatorHandle) -> EmulatorHandle:
     return emulator_server
 
 
+@pytest.fixture(scope="session")
+def production_server() -> Iterator[EmulatorHandle]:
+    """The session's emulator of production's contract only (`--contract production`): every
+    answer and request checked with no documented conflict forgiven."""
+    with start_emulator(contract="production") as handle:
+        yield handle
+
+
+@pytest.fixture
+def production(production_server: EmulatorHandle) -> EmulatorHandle:
+    """The production-contract emulator, freshly reset to the seed."""
+    production_server.reset()
+    return production_server
+
+
+@pytest.fixture(params=["description", "production"])
+def either_contract(request: pytest.FixtureRequest) -> EmulatorHandle:
+    """The test runs once against each emulator: the API description's, then production's."""
+    handle: EmulatorHandle = request.getfixturevalue(
+        request.param.replace("description", "emulator")
+    )
+    return handle
+
+
 @pytest.fixture
 def docsync(emulator: EmulatorHandle) -> Docsync:
     """docsync(*args, env=None) -> click Result: the CLI in-process, real HTTP to the emulator,

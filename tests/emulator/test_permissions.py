@@ -4,7 +4,6 @@ aggregate, cascades, bad bodies and pages; every answer is checked against produ
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 
 from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.grants import KINDS
-from tests.emulator_harness import SEED, EmulatorHandle, in_process, start_emulator
+from tests.emulator_harness import SEED, EmulatorHandle, in_process
 
 ORG = "/v1/orgs/org_acme"
 KINDS_OF_RESOURCE = ("collection", "space", "site")
@@ -292,17 +291,10 @@ def test_cascades_leave_no_grant_rows_and_lists_read_no_whole_table() -> None:
             assert tx.rows(list(KINDS)) == []
 
 
-@pytest.fixture(scope="module")
-def production() -> Iterator[EmulatorHandle]:
-    with start_emulator(contract="production") as handle:
-        yield handle
-
-
 @pytest.mark.parametrize("kind", KINDS_OF_RESOURCE)
 def test_production_mode_serves_grants_with_no_conflict_forgiven(
     production: EmulatorHandle, kind: str
 ) -> None:
-    production.reset()
     with production.client() as client:
         target = make(client, kind)
         writers = team(client, "Writers", ["u_lin"])

@@ -7,7 +7,6 @@ fails here even where the description allows it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,16 +15,10 @@ from click.testing import CliRunner, Result
 from docsync.cli import main
 from docsync.emulator.app import Contract
 from tests.contract.plugin import TALLY, contract
-from tests.emulator_harness import EmulatorHandle, start_emulator
+from tests.emulator_harness import EmulatorHandle
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "acme"
 DEMO_CERT = "MIIC...demo"  # the default certificate of examples/acme/teams.yaml
-
-
-@pytest.fixture(scope="module")
-def production() -> Iterator[EmulatorHandle]:
-    with start_emulator(contract="production") as handle:
-        yield handle
 
 
 def run(emulator: EmulatorHandle, *args: str | Path) -> Result:
@@ -42,21 +35,15 @@ def converge(emulator: EmulatorHandle) -> None:
     assert "No changes." in again.stdout
 
 
-@pytest.mark.parametrize("mode", ["description", "production"])
-def test_the_example_converges_against_both_contracts(
-    mode: Contract, emulator: EmulatorHandle, production: EmulatorHandle
-) -> None:
-    target = production if mode == "production" else emulator
-    target.reset()
-    converge(target)
-    with target.client() as client:
+def test_the_example_converges_against_both_contracts(either_contract: EmulatorHandle) -> None:
+    converge(either_contract)
+    with either_contract.client() as client:
         translations = client.get("/v1/orgs/org_acme/translations").json()["items"]
     assert sorted(t["language"] for t in translations) == ["de", "fr"]
     assert all(t["object"] == "translation" for t in translations)
 
 
 def test_export_from_production_plans_empty(production: EmulatorHandle, tmp_path: Path) -> None:
-    production.reset()
     converge(production)
     out = tmp_path / "export"
     exported = run(production, "export", "--org", "org_acme", "--out", out)

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
 
-from tests.emulator_harness import start_emulator
 from tests.kit import (
     ORG,
     Docsync,
@@ -89,24 +87,10 @@ def live_grants(emulator: EmulatorHandle) -> dict[str, Any]:
     return {name: grants(emulator, path) for name, path in resources(emulator).items()}
 
 
-@pytest.fixture(scope="module")
-def production() -> Iterator[EmulatorHandle]:
-    with start_emulator(contract="production") as handle:
-        yield handle
-
-
-@pytest.mark.parametrize("mode", ["description", "production"])
 def test_grants_apply_converge_change_and_export(
-    mode: str,
-    emulator: EmulatorHandle,
-    production: EmulatorHandle,
-    write: Write,
-    tmp_path: Path,
+    either_contract: EmulatorHandle, write: Write, tmp_path: Path
 ) -> None:
-    if mode == "production":
-        # Production's operations only, every request and answer checked with no conflict forgiven.
-        emulator = production
-        emulator.reset()
+    emulator = either_contract
 
     def docsync(*args: str | Path) -> Result:
         return invoke(cli_env(emulator), *args)
@@ -311,17 +295,10 @@ def test_a_member_not_in_the_organization_is_a_located_problem(
     assert "olga@other.example is not a member of the organization" in planned.output
 
 
-@pytest.mark.parametrize("mode", ["description", "production"])
 def test_a_site_guest_applies_converges_exports_and_goes_up_and_back(
-    mode: str,
-    emulator: EmulatorHandle,
-    production: EmulatorHandle,
-    write: Write,
-    tmp_path: Path,
+    either_contract: EmulatorHandle, write: Write, tmp_path: Path
 ) -> None:
-    if mode == "production":
-        emulator = production
-        emulator.reset()
+    emulator = either_contract
 
     def docsync(*args: str | Path) -> Result:
         return invoke(cli_env(emulator), *args)
