@@ -105,6 +105,7 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
         ctx.report((*site_path, "siteSpaces"), message, key=True)
     _one_default(ctx, site, "sections", site_path, "section of a site")
     _site_spaces(ctx, site, site_path)
+    _group_members(ctx, site, site_path)
     for section_path, section in entries(site, "sections", site_path):
         _one_default(ctx, section, "siteSpaces", section_path, "site space of a section")
         _site_spaces(ctx, section, section_path)
@@ -122,6 +123,30 @@ def _site_spaces(ctx: CheckContext, container: dict[str, Any], base: Path) -> No
     for path, entry in entries(container, "siteSpaces", base):
         if not is_absent(entry) and text(entry, "id") is None and "space" not in entry:
             ctx.report(path, "a site space needs 'space': the space (title or id) it publishes")
+
+
+def _group_members(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> None:
+    """A section is listed once in a group: the API refuses a section listed twice."""
+    sections = entries(site, "sections", site_path)
+    pinned = {text(s, "id"): text(s, "title") for _, s in sections if "id" in s}
+    for group_path, group in entries(site, "sectionGroups", site_path):
+        listed = group.get("sections")
+        if is_absent(group) or not isinstance(listed, list):
+            continue
+        here: dict[str, Path] = {}
+        for index, item in enumerate(listed):
+            if not isinstance(item, str):
+                continue  # the model reports the type
+            path: Path = (*group_path, "sections", index)
+            section = pinned.get(item) or item
+            if section in here:
+                message = (
+                    f"section {item!r} is listed twice in this group (first at "
+                    f"{ctx.where(here[section])}): the API refuses it; keep one"
+                )
+                ctx.report(path, message)
+                continue
+            here[section] = path
 
 
 def _one_default(ctx: CheckContext, container: Any, name: str, base: Path, what: str) -> None:

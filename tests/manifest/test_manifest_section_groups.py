@@ -1,0 +1,31 @@
+"""`docsync validate` on section groups: what the API refuses, or never settles, is located."""
+
+from __future__ import annotations
+
+from tests.manifest.conftest import run_validate
+
+SITE = """organization: o
+sites:
+  - title: Docs
+    sections:
+      - {title: Guides, siteSpaces: [{space: A, path: a}]}
+      - {id: sec_2, title: API, siteSpaces: [{space: B, path: b}]}
+    sectionGroups:
+"""
+
+
+def test_a_section_listed_twice_in_a_group_is_located_at_the_second_mention(write) -> None:
+    path = write("m.yaml", SITE + "      - {title: Start, sections: [Guides, API, Guides]}\n")
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{path}:8:48: sites[0].sectionGroups[0].sections[2]: section 'Guides' is listed twice "
+        f"in this group (first at {path}:8:35): the API refuses it; keep one\n"
+    )
+
+
+def test_a_section_named_by_title_and_by_id_in_one_group_is_listed_twice(write) -> None:
+    path = write("m.yaml", SITE + "      - {title: Start, sections: [API, sec_2]}\n")
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert "sections[1]: section 'sec_2' is listed twice in this group" in result.stderr
