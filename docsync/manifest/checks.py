@@ -126,13 +126,16 @@ def _site_spaces(ctx: CheckContext, container: dict[str, Any], base: Path) -> No
 
 
 def _group_members(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> None:
-    """A section is listed once in a group: the API refuses a section listed twice."""
+    """A section is listed once, in one group at most: the API refuses a section listed twice
+    in a group, and a section written in two groups moves between them on every apply."""
     sections = entries(site, "sections", site_path)
     pinned = {text(s, "id"): text(s, "title") for _, s in sections if "id" in s}
+    first_group: dict[str, tuple[Path, Any]] = {}
     for group_path, group in entries(site, "sectionGroups", site_path):
         listed = group.get("sections")
         if is_absent(group) or not isinstance(listed, list):
             continue
+        title = group.get("title", group.get("id"))
         here: dict[str, Path] = {}
         for index, item in enumerate(listed):
             if not isinstance(item, str):
@@ -147,6 +150,13 @@ def _group_members(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> 
                 ctx.report(path, message)
                 continue
             here[section] = path
+            first, named = first_group.setdefault(section, (path, title))
+            if first[:-2] != group_path:
+                message = (
+                    f"section {item!r} is in group {title!r} and in group {named!r} (at "
+                    f"{ctx.where(first)}): a section is in one group at most; remove it from one"
+                )
+                ctx.report(path, message)
 
 
 def _one_default(ctx: CheckContext, container: Any, name: str, base: Path, what: str) -> None:

@@ -129,19 +129,13 @@ def manifest_sites(draw: st.DrawFn, structure: Doc) -> Doc:
         draw(st.sampled_from(present))["default"] = True
     site: Doc = {"title": "Docs", "sections": sections}
     if draw(st.booleans()):
-        site["sectionGroups"] = (
-            [
-                {
-                    "title": g,
-                    "sections": draw(
-                        st.lists(st.sampled_from([s["title"] for s in present]), unique=True)
-                    ),
-                }
-                for g in draw(st.lists(st.sampled_from(GROUPS), unique=True))
-            ]
-            if present
-            else []
-        )
+        # A section is in one group at most (`validate` refuses it in two).
+        free = [s["title"] for s in present]
+        site["sectionGroups"] = []
+        for g in draw(st.lists(st.sampled_from(GROUPS), unique=True)) if present else []:
+            held = draw(st.lists(st.sampled_from(free), unique=True)) if free else []
+            free = [t for t in free if t not in held]
+            site["sectionGroups"].append({"title": g, "sections": held})
     return site
 
 

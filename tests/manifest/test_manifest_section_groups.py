@@ -29,3 +29,20 @@ def test_a_section_named_by_title_and_by_id_in_one_group_is_listed_twice(write) 
     result = run_validate(str(path))
     assert result.exit_code == 1
     assert "sections[1]: section 'sec_2' is listed twice in this group" in result.stderr
+
+
+def test_a_section_in_two_groups_is_located_naming_both(write) -> None:
+    groups = (
+        "      - {title: Start, sections: [Guides]}\n"
+        "      - {title: More, sections: [API, sec_2, Guides]}\n"
+    )
+    path = write("m.yaml", SITE + groups)
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:9:39: sites[0].sectionGroups[1].sections[1]: section 'sec_2' is listed twice "
+        f"in this group (first at {path}:9:34): the API refuses it; keep one",
+        f"{path}:9:46: sites[0].sectionGroups[1].sections[2]: section 'Guides' is in group "
+        f"'More' and in group 'Start' (at {path}:8:35): a section is in one group at most; "
+        "remove it from one",
+    ]
