@@ -27,7 +27,7 @@ from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, KeptGrant, Verb
 from docsync.core.nullability import NullChecked
-from docsync.core.payloads import Payload
+from docsync.core.payloads import Payload, Ref
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Kind
@@ -92,7 +92,7 @@ class Grant(Payload):
     """One grant to write: on the resource at `path` (`{id}` for the resource's id), to a
     principal (`teams` or `users`: a live id, or a `$ref` of a team made in this apply)."""
 
-    resource: Any = None
+    resource: Ref = None
     path: str = ""
     wire: str = "teams"
     principal: Any = None

@@ -304,36 +304,38 @@ class SiteKind(GrantedKind):
             if replaced:
                 live = None
             tree = live.raw.get("_tree") if live is not None else None
-            planner = SiteTree(ctx, desired, live, tree or LiveTree())
+            site_tree = SiteTree(ctx, desired, live, tree or LiveTree())
             if _manages_tree(desired.entry):
-                planner.plan()
-            self._plan_reorder(desired, planner, ctx)
+                site_tree.plan()
+            self._plan_reorder(desired, site_tree, ctx)
             # The site's parts, one action each, published once they are written.
             for plan_part in _PART_PLANNERS:
                 part = plan_part(desired, live, ctx)
                 if part is not None:
-                    planner.actions.append(part)
-            for space in planner.desired_of("site_space") or []:
-                space_live = planner.matches.get(space.address)
+                    site_tree.actions.append(part)
+            for space in site_tree.desired_of("site_space") or []:
+                space_live = site_tree.matches.get(space.address)
                 override = plan_space_customization(desired, live, space, space_live, ctx)
                 if override is not None:
-                    planner.actions.append(override)
-            self._plan_publish(desired, live, ctx, planner)
+                    site_tree.actions.append(override)
+            self._plan_publish(desired, live, ctx, site_tree)
         return result
 
-    def _plan_reorder(self, desired: DesiredResource, planner: SiteTree, ctx: PlanContext) -> None:
-        if not planner.reorders:
+    def _plan_reorder(
+        self, desired: DesiredResource, site_tree: SiteTree, ctx: PlanContext
+    ) -> None:
+        if not site_tree.reorders:
             return
         action = Action(
             "reorder",
             self.name,
             desired.address,
-            planner.moved_lines,
+            site_tree.moved_lines,
             ctx.where(desired.path),
-            payload=Reorder(ref(desired.address), planner.reorders),
-            depends_on=[a.key for a in planner.actions],
+            payload=Reorder(ref(desired.address), site_tree.reorders),
+            depends_on=[a.key for a in site_tree.actions],
         )
-        if planner.placed_by_api:
+        if site_tree.placed_by_api:
             action.notes.append(
                 "checks the order once the new or regrouped items are in (the API decides where "
                 "they go) and moves only what is out of place"
@@ -345,7 +347,7 @@ class SiteKind(GrantedKind):
         desired: DesiredResource,
         live: LiveResource | None,
         ctx: PlanContext,
-        planner: SiteTree,
+        site_tree: SiteTree,
     ) -> None:
         if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
             return
@@ -356,7 +358,7 @@ class SiteKind(GrantedKind):
         verb: Verb = "publish" if wanted else "unpublish"
         # The site's own actions and its tree's: published once all of them are done.
         mine = [a.key for a in ctx.actions_at[desired.address]]
-        mine += [a.key for a in planner.actions]
+        mine += [a.key for a in site_tree.actions]
         action = Action(
             verb,
             self.name,
