@@ -45,6 +45,7 @@ __all__ = [
     "apply_ok",
     "assert_converged",
     "cli_env",
+    "cli_for",
     "converged",
     "export_plans_empty",
     "id_of",
@@ -71,6 +72,17 @@ def cli_env(emulator: EmulatorHandle, **extra: str) -> dict[str, str]:
         "NO_COLOR": "1",
         **extra,
     }
+
+
+def cli_for(emulator: EmulatorHandle, **env: str) -> Docsync:
+    """docsync(*args) -> Result against `emulator` with cli_env's environment (plus `env`): for
+    a test whose emulator or token is not the `docsync` fixture's (another contract, a user
+    other than ada)."""
+
+    def run(*args: str | Path) -> Result:
+        return invoke(cli_env(emulator, **env), *args)
+
+    return run
 
 
 def invoke(env: dict[str, str], *args: str | Path) -> Result:

@@ -20,10 +20,9 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
-    cli_env,
+    cli_for,
     export_plans_empty,
     id_of,
-    invoke,
     listed,
     requests_between,
 )
@@ -91,9 +90,7 @@ def test_grants_apply_converge_change_and_export(
     either_contract: EmulatorHandle, write: Write, tmp_path: Path
 ) -> None:
     emulator = either_contract
-
-    def docsync(*args: str | Path) -> Result:
-        return invoke(cli_env(emulator), *args)
+    docsync = cli_for(emulator)
 
     manifest = write("access.yaml", HEAD)
     apply(docsync, manifest)
@@ -186,11 +183,7 @@ TEAM_MEMBERS = "GET /v1/orgs/{organizationId}/teams/{teamId}/members"
 def as_lin(emulator: EmulatorHandle) -> Docsync:
     """docsync run with lin's token: an organization member whose role (edit) is not admin,
     so grants decide its access (the emulator lets only admins write grants: lin plans)."""
-
-    def docsync(*args: str | Path) -> Result:
-        return invoke(cli_env(emulator, DOCSYNC_TOKEN="tok_lin"), *args)
-
-    return docsync
+    return cli_for(emulator, DOCSYNC_TOKEN="tok_lin")
 
 
 @pytest.mark.parametrize("how", ["own grant", "team"])
@@ -299,9 +292,7 @@ def test_a_site_guest_applies_converges_exports_and_goes_up_and_back(
     either_contract: EmulatorHandle, write: Write, tmp_path: Path
 ) -> None:
     emulator = either_contract
-
-    def docsync(*args: str | Path) -> Result:
-        return invoke(cli_env(emulator), *args)
+    docsync = cli_for(emulator)
 
     head = (
         "organization: org_acme\nteams:\n  - {title: Support}\nsites:\n  - title: Developer Docs\n"
