@@ -172,10 +172,14 @@ class SiteTree:
                 continue  # under a new parent, no path is taken yet
             holder = holders.get((action.kind, container, path))
             other = by_live_id.get(holder.id) if holder is not None else None
-            if other is None or other is action:
+            if holder is None or other is action:
                 continue
-            if other.verb == "delete" or any(c.field == "path" for c in other.changes):
+            if other is not None and (
+                other.verb == "delete" or any(c.field == "path" for c in other.changes)
+            ):
                 edges[action.key] = other.key
+            else:
+                self._path_held(action, holder, path)
         keys = {a.key: a for a in self.actions}
         freeing: set[str] = set()
         in_cycle: set[str] = set()
@@ -193,6 +197,27 @@ class SiteTree:
             if keys[target].verb == "delete":
                 freeing.add(target)
         return freeing
+
+    def _path_held(self, action: Action, holder: LiveResource, path: str) -> None:
+        """`action` gives its item the path of a live item of its level that keeps it: the
+        API refuses a path twice in a level, so the plan says how to free it."""
+        from docsync.kinds.catalogue import CATALOGUE  # built from this package
+
+        noun = CATALOGUE.named(action.kind).noun
+        entries = {d.address: d for ds in self.planned.values() for d in ds}
+        taker = entries[action.address]
+        kept = entries.get(self.as_desired(holder.address))
+        held = f"path {path!r} is held by the live {noun} {holder.key!r} (id {holder.id})"
+        if kept is None:
+            why = f"which keeps it: write an entry for it with a new `path` to free {path!r}"
+        elif "path" in kept.fields:
+            why = f"whose entry (at {self.ctx.where(kept.path)}) writes it too: one path a level"
+        else:
+            why = (
+                f"whose entry (at {self.ctx.where(kept.path)}) writes no `path`, so it keeps it "
+                f"(the API refuses a path twice in a level): write a new `path` there to free it"
+            )
+        self.ctx.problem((*taker.path, "path"), f"{held}, {why}")
 
     def _container(self, parent: str) -> str | None:
         """The live container of the items planned under `parent` (None: it is new)."""

@@ -418,3 +418,52 @@ def test_an_address_that_changes_hands_is_ordered_not_a_cycle(
     ordered = k.steps(k.plan(manifest, live))
     for first, then in pairs:
         assert ordered.index(first) < ordered.index(then), ordered
+
+
+PATH_KEPT = [
+    (
+        "a section takes the live path of one whose entry writes none",
+        sections(
+            GUIDES_AS_IS,
+            "{title: API, path: guides, siteSpaces: [{space: API, path: api}]}",
+        ),
+        "sections[1].path: path 'guides' is held by the live section 'Guides' (id sec1), whose "
+        "entry (at ",
+    ),
+    (
+        "a site space takes the live path of one pinned by id, its entry writing none",
+        sections(
+            "{title: Guides, default: true, siteSpaces: [{id: ss1, space: Guides}, "
+            "{id: ss3, space: API, path: guides}]}",
+            "{title: API, siteSpaces: [{space: API, path: api}]}",
+        ),
+        "sections[0].siteSpaces[1].path: path 'guides' is held by the live site space 'guides' "
+        "(id ss1), whose entry (at ",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("manifest", "located"), [pytest.param(m, p, id=n) for n, m, p in PATH_KEPT]
+)
+def test_a_path_another_item_keeps_is_a_located_problem_not_a_refused_apply(
+    manifest: str, located: str
+) -> None:
+    problems = k.attempt(manifest, LIVE).problems
+    assert len(problems) == 1, problems
+    assert located in problems[0]
+    assert problems[0].endswith(
+        "writes no `path`, so it keeps it (the API refuses a path twice in a level): write a new "
+        "`path` there to free it"
+    )
+
+
+def test_a_path_freed_by_its_holder_s_new_path_is_handed_over() -> None:
+    manifest = sections(
+        GUIDES_AS_IS.replace("{title: Guides, ", "{title: Guides, path: docs, "),
+        "{title: API, path: guides, siteSpaces: [{space: API, path: api}]}",
+    )
+    ctx = k.attempt(manifest, LIVE)
+    assert ctx.problems == []
+    take = next(a for a in ctx.actions if a.address == API_SECTION)
+    assert take.depends_on == [f"update {GUIDES_SECTION}"]
