@@ -14,7 +14,8 @@ from docsync.core.model import address
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import Path
-from docsync.kinds.grants import GrantedKind, Permissions
+from docsync.kinds.granted import GrantedKind
+from docsync.kinds.grants import Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

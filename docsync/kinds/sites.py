@@ -19,7 +19,8 @@ from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.grants import GrantedKind, SitePermissions
+from docsync.kinds.granted import GrantedKind
+from docsync.kinds.grants import SitePermissions
 from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_customization import (

@@ -17,7 +17,8 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import Path, fields_of
-from docsync.kinds.grants import GrantedKind, Permissions
+from docsync.kinds.granted import GrantedKind
+from docsync.kinds.grants import Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

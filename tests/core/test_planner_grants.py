@@ -440,7 +440,7 @@ def test_the_rails_read_the_teams_granted_where_a_team_or_the_tokens_access_goes
 
 def test_the_grant_kind_is_mapped_and_planned_by_its_resources_kinds() -> None:
     from docsync.kinds.catalogue import CATALOGUE, kind_named
-    from docsync.kinds.grants import GrantedKind
+    from docsync.kinds.granted import GrantedKind
 
     declared = CATALOGUE.named("grant")
     assert declared.mapped and declared.parents == ("collection", "space", "site")

@@ -1,0 +1,139 @@
+"""The kinds whose resources carry grants (collections, spaces, sites): what grants add to
+their reading (only for entries that write `permissions`, one list per resource and principal
+type written, all concurrent), their planning (`grant_plans.py`, with the resource) and their
+export."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docsync.api.errors import NotFound
+from docsync.core.context import PlanContext
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.base import CrudKind, ExportNames
+from docsync.kinds.grant_plans import live_side, plan_grants
+from docsync.kinds.grants import PRINCIPALS
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.manifest.models import Manifest
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def managed(entries: Sequence[Any], items: Sequence[dict[str, Any]]) -> list[tuple[Any, Any]]:
+    """(live item, written permissions) of the entries that write `permissions`: an entry's
+    pinned id, else the items with its title (a title repeated in other parents reads them all;
+    the planner picks the one the entry is)."""
+    out = []
+    for entry in entries:
+        written = getattr(entry, "permissions", None)
+        if written is None or entry.state == "absent":
+            continue
+        for item in items:
+            if (item["id"] == entry.id) if entry.id else (item.get("title") == entry.title):
+                out.append((item, written))
+    return out
+
+
+async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[str]) -> None:
+    """The direct grants of one resource into `item["_grants"]`, one list per principal type
+    in `which`; a resource the API no longer serves (a space in the bin) has none."""
+    names = list(which)
+
+    async def one(name: str) -> list[dict[str, Any]]:
+        try:
+            return await api.list_all(f"{path}/permissions/{PRINCIPALS[name][0]}")
+        except NotFound:
+            return []
+
+    found = await asyncio.gather(*(one(name) for name in names))
+    item["_grants"] = dict(zip(names, found, strict=True))
+
+
+async def read_managed(
+    api: ApiClient, entries: Sequence[Any] | None, items: Sequence[dict[str, Any]], path: Any
+) -> None:
+    """Every list a plan needs (`entries` None: export, every resource's every grant), all
+    concurrent; `path(item)` is the resource's path."""
+    if entries is None:
+        chosen = [(item, list(PRINCIPALS)) for item in items]
+    else:
+        chosen = [
+            (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
+            for item, written in managed(entries, items)
+        ]
+    await asyncio.gather(*(read(api, item, path(item), which) for item, which in chosen))
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_grants(
+    resource: LiveResource, live: LiveState, names: ExportNames
+) -> dict[str, Any] | None:
+    """The resource's direct grants as a manifest writes them (None: it has none); a team by
+    the name export gives it elsewhere (its id when its title is not unique)."""
+    read = resource.raw.get("_grants")
+    if not read:
+        return None
+    out = {}
+    for name in PRINCIPALS:
+        have = live_side(read.get(name) or [], name, live)
+        if name == "teams":
+            for ident, grant in have.items():
+                team = live.by_id.get(("team", ident))
+                grant.name = names.name(team.address) if team is not None else ident
+        if have:
+            out[name] = {g.name: g.role for g in sorted(have.values(), key=lambda g: g.name)}
+    return out or None
+
+
+# -- the kinds that hold grants --------------------------------------------------------------
+
+
+class GrantedKind(CrudKind):
+    """A kind whose resources carry grants (collections, spaces, sites): what grants add to its
+    reading, planning and export. Declares no kind itself: the grant kind (`grants.GRANT`)
+    writes the grants and answers to the safety rails."""
+
+    #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
+    resource_path: ClassVar[str] = ""
+
+    def reads(self, manifest: Manifest) -> set[str]:
+        entries = getattr(manifest, self.section, None) or []
+        written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
+        return {
+            kind
+            for name, (_wire, kind) in PRINCIPALS.items()
+            if any(getattr(w, name) is not None for w in written)
+        }
+
+    async def read_grants(
+        self, api: ApiClient, org_id: str, manifest: Manifest | None, items: list[dict[str, Any]]
+    ) -> None:
+        entries = None if manifest is None else getattr(manifest, self.section)
+        await read_managed(
+            api, entries, items, lambda item: self.resource_path.format(org=org_id, id=item["id"])
+        )
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
+        path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
+        for desired, live in result.entries if result else []:
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_grants(desired, None if replaced else live, path, ctx)
+        return result
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry = super().export_entry(resource, live, names)
+        grants = export_grants(resource, live, names)
+        if grants:
+            entry["permissions"] = grants
+        return entry
