@@ -115,7 +115,9 @@ class _On:
     noun: str
     ctx: PlanContext
 
-    def action(self, verb: Verb, grant: _Grant, before: Any, after: Any, where: Path) -> Action:
+    def action(
+        self, verb: Verb, grant: _Grant, before: str | None, after: str | None, where: Path
+    ) -> Action:
         payload = Grant(ref(self.desired.address), self.path, self.wire, grant.wire, grant.role)
         address = grant_address(self.desired.address, self.noun, grant.name)
         change = FieldChange("role", before, after)

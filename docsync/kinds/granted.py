@@ -6,7 +6,7 @@ export."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docsync.api.errors import NotFound
@@ -15,7 +15,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames
 from docsync.kinds.grant_plans import live_side, plan_grants
-from docsync.kinds.grants import PRINCIPALS
+from docsync.kinds.grants import PRINCIPALS, Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def managed(entries: Sequence[Any], items: Sequence[dict[str, Any]]) -> list[tuple[Any, Any]]:
+def managed(
+    entries: Sequence[Any], items: Sequence[dict[str, Any]]
+) -> list[tuple[dict[str, Any], Permissions]]:
     """(live item, written permissions) of the entries that write `permissions`: an entry's
     pinned id, else the items with its title (a title repeated in other parents reads them all;
     the planner picks the one the entry is)."""
@@ -56,7 +58,10 @@ async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[
 
 
 async def read_managed(
-    api: ApiClient, entries: Sequence[Any] | None, items: Sequence[dict[str, Any]], path: Any
+    api: ApiClient,
+    entries: Sequence[Any] | None,
+    items: Sequence[dict[str, Any]],
+    path: Callable[[dict[str, Any]], str],
 ) -> None:
     """Every list a plan needs (`entries` None: export, every resource's every grant), all
     concurrent; `path(item)` is the resource's path."""
