@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.errors import MissingId
 from docsync.core.model import Action, KeptGrant
 from docsync.core.paths import Path, format_path
-from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
+from docsync.core.state import DesiredState, LiveResource, LiveState
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -133,10 +133,6 @@ def ref(address: Any) -> Any:
     if isinstance(address, list):
         return [ref(item) for item in address]
     return {"$ref": address} if address else None
-
-
-def desired_location(ctx: PlanContext, resource: DesiredResource) -> str | None:
-    return ctx.where(resource.path)
 
 
 def _choices(named: list[LiveResource]) -> str:
