@@ -63,8 +63,10 @@ def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) 
                     if a.address != holder.address
                 ]
                 if not any(_releases(a, action.address) for a in holder_actions):
+                    where = f"{action.location}: " if action.location else ""
                     problems.append(
-                        f"{action.address} cannot be deleted: {holder.address} still refers to it "
+                        f"{where}{action.address} cannot be deleted: {holder.address} still "
+                        "refers to it "
                         + _how_to_release(holder, bool(holder_actions) or holder.id in matched)
                     )
                 needs += holder_actions
@@ -79,9 +81,16 @@ def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) 
 
 def _how_to_release(holder: LiveResource, has_entry: bool) -> str:
     """What lets go: its entry, or (no entry matches it: moved or renamed by key, which makes
-    another resource) one pinning its id. A site's part goes with its site's entry."""
-    if has_entry or holder.kind == "settings" or "]." in holder.address:
+    another resource) one pinning its id. A site's part no entry matches goes by its site's
+    entry (its structure written without it, or the site deleted)."""
+    if has_entry or holder.kind == "settings":
         return "(change or delete that entry in the same plan)"
+    if "]." in holder.address:
+        site = holder.address.split("].", 1)[0] + "]"
+        return (
+            f"(id {holder.id}): write {site}'s structure without it, or delete {site}, in the "
+            "same plan"
+        )
     return (
         f"and no entry matches it (id {holder.id}): write one pinning `id: {holder.id}` that "
         "moves or renames it, or deletes it with `state: absent`"

@@ -81,7 +81,21 @@ def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
             )
         )
     }
-    return {k.name for k in kinds if not k.nested and any(f.ref in deleting for f in k.fields)}
+    return {k.name for k in kinds if not k.nested and _refers(kinds, k) & deleting}
+
+
+def _refers(kinds: Sequence[Kind], top: Kind) -> set[str]:
+    """The kinds `top`'s resources refer to, through the parts nested in them too (a site's
+    site spaces publish spaces)."""
+    within, refs = {top.name}, {f.ref for f in top.fields if f.ref}
+    grown = True
+    while grown:
+        parts = [k for k in kinds if k.nested and k.name not in within]
+        inner = [k for k in parts if set(k.declaration.parents) & within]
+        within |= {k.name for k in inner}
+        refs |= {f.ref for k in inner for f in k.fields if f.ref}
+        grown = bool(inner)
+    return {r for r in refs if r is not None}
 
 
 def _may_replace(kind: Kind, entry: Any) -> bool:

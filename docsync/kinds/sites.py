@@ -154,6 +154,11 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
+def deletes_spaces(manifest: Manifest) -> bool:
+    """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
+    return any(e.state == "absent" for e in manifest.spaces or ())
+
+
 def _manages_tree(entry: Any) -> bool:
     return any(getattr(entry, kind.section) is not None for kind in nested_kinds("site"))
 
@@ -178,6 +183,7 @@ class SiteKind(GrantedKind):
                 reads.append(read_share_links(api, every, base))
                 reads.append(read_publishing_auth(api, every, base))
                 reads.append(read_customization(api, every, base))
+        trees: set[str] = set()
         for entry in manifest.sites if manifest else []:
             if entry.state == "absent":
                 continue
@@ -198,6 +204,7 @@ class SiteKind(GrantedKind):
                 # Redirects name sections and site spaces: the structure gives their names,
                 # and the ids of the site spaces whose overrides are read.
                 reads.append(self._read_tree(api, site, base, entry if overrides else None))
+                trees.add(site["id"])
             if entry.redirects is not None:
                 reads.append(read_redirects(api, site, base))
             if entry.shareLinks is not None:
@@ -209,6 +216,12 @@ class SiteKind(GrantedKind):
                 reads.append(read_customization(api, site, base))
             if "adaptiveSchema" in entry.model_fields_set:
                 reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
+        if manifest is not None and deletes_spaces(manifest):
+            # A site space that publishes a space the plan deletes holds it (`core.graph`):
+            # the API deletes the space and leaves the site publishing nothing there.
+            for other in (s for s in sites if s["id"] not in trees):
+                base = f"{self.list_path.format(org=org_id)}/{other['id']}"
+                reads.append(self._read_tree(api, other, base, None))
         reads.append(self.read_grants(api, org_id, manifest, sites))
         await asyncio.gather(*reads)
         return sites

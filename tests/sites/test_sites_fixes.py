@@ -122,3 +122,34 @@ def test_a_section_title_that_changes_hands_applies_in_order(sites: SitesRun) ->
     renamed = next(s for s in sites.structure("Docs")["structure"] if s["title"] == "API")
     assert renamed["id"] == guides["id"], "the pinned section is renamed, not made anew"
     sites.assert_converged(second)
+
+
+def test_deleting_a_space_a_site_publishes_is_a_located_problem_when_no_site_is_written(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The API deletes a space a site publishes and leaves the site pointing at it. Sites were
+    not read when the manifest writes none, so the plan deleted it: now every site's structure
+    is read for a plan that deletes a space, and the delete is refused where it is written."""
+    one = """organization: org_acme
+spaces: [{title: Going}]
+sites:
+  - title: Docs
+    sections:
+      - title: Guides
+        path: guides
+        siteSpaces: [{space: Going, path: v1}]
+"""
+    apply(docsync, write("a.yaml", one))
+    path = write("b.yaml", "organization: org_acme\nspaces: [{title: Going, state: absent}]\n")
+    result = docsync("plan", path)
+    assert result.exit_code == 1, result.output
+    assert (
+        f'{path}:2:10: space["Going"] cannot be deleted: '
+        'site["Docs"].section["Guides"].site_space["v1"] still refers to it (id '
+    ) in result.stderr
+    assert 'write site["Docs"]\'s structure without it, or delete site["Docs"]' in result.stderr
+    fixed = "    sections:\n      - title: Guides\n        path: guides\n"
+    fixed += "        siteSpaces: [{space: Internal Handbook, path: v2}]\n"
+    both = write("c.yaml", path.read_text() + "sites:\n  - title: Docs\n" + fixed)
+    apply(docsync, both)
+    converged(docsync, both)
