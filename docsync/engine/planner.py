@@ -140,14 +140,21 @@ async def read_live(
     return live, wanted
 
 
-def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
-    """The pure half of planning: no network, so it is tested without a server."""
+def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> PlanContext:
+    """What the kinds plan, every entry known before any kind plans (a kind refers to entries
+    of others); problems gathered, not raised, so that a test can look at them all."""
     ctx = PlanContext(loaded, live)
     for kind in kinds:
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
     for kind in kinds:
         kind.plan(ctx)
+    return ctx
+
+
+def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
+    """The pure half of planning: no network, so it is tested without a server."""
+    ctx = plan_kinds(loaded, live, kinds)
     ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()))
     if ctx.problems:
         raise PlanProblems(ctx.problems)

@@ -11,7 +11,7 @@ from typing import Any
 from docsync.core.context import PlanContext
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
-from docsync.engine.planner import diff
+from docsync.engine.planner import diff, plan_kinds
 from docsync.kinds import KINDS
 from docsync.manifest import LoadedManifest, load_manifests
 
@@ -52,14 +52,7 @@ def plan(
 
 def attempt(manifest: str, items: dict[str, Any] | None = None) -> PlanContext:
     """What the kinds planned for `manifest`, problems included (`plan` raises on those)."""
-    ctx = PlanContext(load(manifest), live_state(items or {}))
-    kinds = [k for k in KINDS if not k.nested]
-    for kind in kinds:
-        for desired in kind.to_desired(ctx):
-            ctx.desired.add(desired)
-    for kind in kinds:
-        kind.plan(ctx)
-    return ctx
+    return plan_kinds(load(manifest), live_state(items or {}), [k for k in KINDS if not k.nested])
 
 
 def steps(result: Plan) -> list[str]:
