@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.emulator_harness import EmulatorHandle
 from tests.kit import Docsync, Write, apply, converged, id_of
-from tests.sites.kit import SitesRun, changed, site_of
+from tests.sites.kit import ORG, SitesRun, changed, site_of
 
 SCHEMA = """    adaptiveSchema:
       type: object
@@ -153,3 +153,33 @@ sites:
     both = write("c.yaml", path.read_text() + "sites:\n  - title: Docs\n" + fixed)
     apply(docsync, both)
     converged(docsync, both)
+
+
+def test_two_live_sections_sharing_a_title_are_both_deleted_each_by_its_own_action(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle
+) -> None:
+    """The API lets two sections of a site share a title; when the manifest drops that title,
+    each one's delete is its own action (its address carries its id), and both go."""
+    site = """organization: org_acme
+spaces: [{title: Kept}, {title: Other}]
+sites:
+  - title: Docs
+    sections:
+      - {title: Guides, path: guides, siteSpaces: [{space: Kept, path: v1}]}
+"""
+    path = write("a.yaml", site + "      - {title: Twin, siteSpaces: [{space: Other, path: v1}]}\n")
+    apply(docsync, path)
+    docs = id_of(emulator, "sites", "title", "Docs")
+    other = id_of(emulator, "spaces", "title", "Other")
+    with emulator.client() as client:
+        made = client.post(f"{ORG}/sites/{docs}/sections", json={"spaceId": other, "title": "Twin"})
+    made.raise_for_status()
+    result = docsync("plan", write("b.yaml", site))
+    assert result.exit_code == 0, result.output
+    twin = 'site["Docs"].section["Twin"]'
+    deletes = [line for line in result.stdout.splitlines() if f"delete {twin}(id " in line]
+    assert len(deletes) == 2, result.output
+    assert f"{twin}(id {made.json()['id']})" in result.stdout
+    out = apply(docsync, write("b.yaml", site))
+    assert "2 to delete" in out, out
+    converged(docsync, write("b.yaml", site))
