@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -31,9 +32,32 @@ ABSENT: Any = None
 
 def address(kind: str, key: str, parent: str | None = None) -> str:
     """`team["Platform"]`, or `site["Docs"].section["Guides"]` under a parent address."""
-    quoted = key.replace("\\", "\\\\").replace('"', '\\"')
-    own = f'{kind}["{quoted}"]'
+    own = f'{kind}["{_quoted(key)}"]'
     return f"{parent}.{own}" if parent else own
+
+
+def grant_address(resource: str, principal: str, name: str) -> str:
+    """`collection["Engineering"].grant[team "Writers"]`, `...grant[member "ada@acme.example"]`:
+    a grant is addressed by its principal, whose type the address says (a team and a member
+    may share a name)."""
+    return f'{resource}.grant[{principal} "{_quoted(name)}"]'
+
+
+#: a grant's address: its resource, the principal's type and name
+_GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<principal>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
+
+
+def grant_of(grant: str) -> tuple[str, str, str] | None:
+    """The resource, principal type and name of a grant's address (None: not a grant's), so
+    that a saved plan's access table is drawn from addresses alone."""
+    found = _GRANT.match(grant)
+    if found is None:
+        return None
+    return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
+
+
+def _quoted(key: str) -> str:
+    return key.replace("\\", "\\\\").replace('"', '\\"')
 
 
 @dataclass

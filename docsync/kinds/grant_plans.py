@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
-from docsync.core.model import Action, FieldChange, KeptGrant, Verb
+from docsync.core.model import Action, FieldChange, KeptGrant, Verb, grant_address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.grants import GRANT, PRINCIPALS, Grant, Invite, Path, lower, shown
 
@@ -97,12 +97,6 @@ def _twice(other: _Grant, name: str, path: Path, ctx: PlanContext) -> str:
 
 
 # -- planning --------------------------------------------------------------------------------
-
-
-def grant_address(resource: str, noun: str, name: str) -> str:
-    """`collection["Engineering"].grant[team "Writers"]`, `...grant[member "ada@acme.example"]`."""
-    quoted = name.replace("\\", "\\\\").replace('"', '\\"')
-    return f'{resource}.grant[{noun} "{quoted}"]'
 
 
 @dataclass

@@ -7,7 +7,7 @@ import difflib
 import html
 import re
 
-from docsync.core.model import VERBS, Action, Plan, verb_counts
+from docsync.core.model import VERBS, Action, Plan, grant_of, verb_counts
 from docsync.render.json import DESTRUCTIVE
 from docsync.render.text import field_width, render_change
 
@@ -91,10 +91,6 @@ def _cell(value: object) -> str:
     return _text(str(value)).replace("|", "\\|")
 
 
-#: a grant's address: its resource, the principal's noun and name (`...grant[team "Writers"]`)
-_GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<noun>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
-
-
 #: principals in an access table: teams, then members, each by name
 _PRINCIPALS = ("team", "member")
 
@@ -129,13 +125,13 @@ def _access(plan: Plan, room: int) -> str:
     kept (`=`), so a reviewer sees the matrix after the apply, not a list of calls."""
     tables: dict[str, list[tuple[tuple[int, str, str], str]]] = {}
     for action in plan.actions:
-        found = _GRANT.match(action.address) if action.kind == "grant" else None
+        found = grant_of(action.address) if action.kind == "grant" else None
         if found is None:
             continue
-        name = re.sub(r"\\(.)", r"\1", found["name"])
+        resource, principal, name = found
         before, after = _role(action, "before"), _role(action, "after")
-        row = _row(found["noun"], name, before, after, _what(action))
-        tables.setdefault(found["resource"], []).append(row)
+        row = _row(principal, name, before, after, _what(action))
+        tables.setdefault(resource, []).append(row)
     for kept in plan.kept_grants:
         if kept.resource in tables:
             role = "guest" if kept.role is None else kept.role

@@ -9,7 +9,7 @@ import json
 import re
 from typing import Any
 
-from docsync.core.model import KeptGrant
+from docsync.core.model import KeptGrant, grant_address, grant_of
 from docsync.engine.target import narrow
 from docsync.render.json import render_json
 from docsync.render.load import plan_from_document, read_document
@@ -121,3 +121,15 @@ def test_only_the_types_written_are_shown_and_a_partial_plan_keeps_only_its_tabl
     partial = narrow(plan, ['collection["Quiet"]'])
     assert partial.kept_grants == []
     assert narrow(plan, [f'{SITE}.grant[team "Writers"]']).kept_grants == plan.kept_grants
+
+
+def test_a_grant_address_reads_back_its_resource_principal_and_name() -> None:
+    """The table is drawn from addresses (a saved plan has nothing else): a name with a quote or
+    a backslash, and a resource nested in another, read back as written."""
+    for resource, principal, name in [
+        ('space["Dev/Guides"]', "team", 'The "A" \\ Team'),
+        ('site["Docs"]', "member", "ada@acme.example"),
+    ]:
+        address = grant_address(resource, principal, name)
+        assert grant_of(address) == (resource, principal, name)
+    assert grant_of('team["Writers"]') is None
