@@ -56,6 +56,12 @@ def grant_of(grant: str) -> tuple[str, str, str] | None:
     return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
 
 
+def role_shown(role: str | None) -> str:
+    """A grant's role as a plan's notes and access tables show it: a null one is `guest` (a
+    site's guest override)."""
+    return "guest" if role is None else role
+
+
 def _quoted(key: str) -> str:
     return key.replace("\\", "\\\\").replace('"', '\\"')
 

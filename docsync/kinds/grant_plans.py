@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
-from docsync.core.model import Action, FieldChange, KeptGrant, Verb, grant_address
+from docsync.core.model import Action, FieldChange, KeptGrant, Verb, grant_address, role_shown
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.grants import GRANT, PRINCIPALS, Grant, Invite, Path, lower, shown
+from docsync.kinds.grants import GRANT, PRINCIPALS, Grant, Invite, Path, lower
 
 # -- comparing -------------------------------------------------------------------------------
 
@@ -155,7 +155,9 @@ def plan_grants(
         for ident, grant in have.items():
             if ident not in want:
                 gone = on.action("delete", grant, grant.role, None, (*base, name))
-                gone.notes.append(f"AUDIENCE CHANGE: removes this access ({shown(grant.role)})")
+                gone.notes.append(
+                    f"AUDIENCE CHANGE: removes this access ({role_shown(grant.role)})"
+                )
                 gone.audience_change = True
                 _before_team_delete(gone, ident, wire, ctx)
     _batch(invited)
@@ -184,7 +186,7 @@ def _changed(update: Action, before: str | None) -> bool:
         )
     if lower(before, payload.role):
         update.notes.append(
-            f"AUDIENCE CHANGE: lowers access: {shown(before)} -> {shown(payload.role)}"
+            f"AUDIENCE CHANGE: lowers access: {role_shown(before)} -> {role_shown(payload.role)}"
         )
         update.audience_change = True
     return payload.again

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action
+from docsync.core.model import Action, role_shown
 from docsync.core.state import LiveState
-from docsync.kinds.grants import GRANT, PRINCIPALS, RANKS, Grant, lower, shown
+from docsync.kinds.grants import GRANT, PRINCIPALS, RANKS, Grant, lower
 
 
 def lockout(action: Action, guard: Lockout) -> None:
@@ -71,8 +71,8 @@ def _judge(resource: str, actions: list[Action], guard: Lockout) -> str | None:
     if had == "admin" and has != "admin":
         changed = ", ".join(a.address for a, _ in payloads if a.verb != "create")
         return (
-            f"{changed}: lowers the API token's user's access from admin to {shown(has)}, which "
-            "may take away its right to manage this resource's access"
+            f"{changed}: lowers the API token's user's access from admin to {role_shown(has)}, "
+            "which may take away its right to manage this resource's access"
         )
     return None
 

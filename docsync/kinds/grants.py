@@ -108,11 +108,6 @@ def lower(before: str | None, after: str | None) -> bool:
     return RANKS.index(after) > RANKS.index(before)
 
 
-def shown(role: str | None) -> str:
-    """A role as a plan's notes and tables show it: a null one is `guest`."""
-    return "guest" if role is None else role
-
-
 # -- applying --------------------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import difflib
 import html
 import re
 
-from docsync.core.model import VERBS, Action, Plan, grant_of, verb_counts
+from docsync.core.model import VERBS, Action, Plan, grant_of, role_shown, verb_counts
 from docsync.render.json import DESTRUCTIVE
 from docsync.render.text import field_width, render_change
 
@@ -100,8 +100,7 @@ def _role(action: Action, side: str) -> object:
     if (action.verb, side) in (("create", "before"), ("delete", "after")):
         return "—"
     change = next((c for c in action.changes if c.field == "role"), None)
-    value = getattr(change, side) if change is not None else None
-    return "guest" if value is None else value
+    return role_shown(getattr(change, side) if change is not None else None)
 
 
 def _what(action: Action) -> str:
@@ -134,7 +133,7 @@ def _access(plan: Plan, room: int) -> str:
         tables.setdefault(resource, []).append(row)
     for kept in plan.kept_grants:
         if kept.resource in tables:
-            role = "guest" if kept.role is None else kept.role
+            role = role_shown(kept.role)
             tables[kept.resource].append(_row(kept.principal, kept.name, role, role, "="))
     if not tables:
         return ""
