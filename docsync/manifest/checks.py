@@ -106,6 +106,7 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
     _one_default(ctx, site, "sections", site_path, "section of a site")
     _site_spaces(ctx, site, site_path)
     _group_members(ctx, site, site_path)
+    _section_paths(ctx, site, site_path)
     for section_path, section in entries(site, "sections", site_path):
         _one_default(ctx, section, "siteSpaces", section_path, "site space of a section")
         _site_spaces(ctx, section, section_path)
@@ -157,6 +158,22 @@ def _group_members(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> 
                     f"{ctx.where(first)}): a section is in one group at most; remove it from one"
                 )
                 ctx.report(path, message)
+
+
+def _section_paths(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> None:
+    """A path is one section's within its site: the API refuses it for a second one."""
+    seen: dict[str, Path] = {}
+    for path, section in entries(site, "sections", site_path):
+        written = text(section, "path")
+        if written is None or is_absent(section):
+            continue
+        first = seen.setdefault(written, path)
+        if first != path:
+            message = (
+                f"path {written!r} is also the path of the section at {ctx.where(first)}: a "
+                "path is one section's within its site; write another one"
+            )
+            ctx.report((*path, "path"), message)
 
 
 def _one_default(ctx: CheckContext, container: Any, name: str, base: Path, what: str) -> None:
