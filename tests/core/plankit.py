@@ -33,26 +33,34 @@ def live_state(items: dict[str, Any], organization: dict[str, Any] | None = None
     return live
 
 
-def load(manifest: str) -> LoadedManifest:
-    """`manifest` (YAML, `organization: org_acme` added), loaded as the CLI loads it."""
+#: the kinds a manifest writes at its top (nested ones are planned by their parents)
+TOP = [k for k in KINDS if not k.nested]
+
+
+def load(manifest: str, environ: dict[str, str] | None = None) -> LoadedManifest:
+    """`manifest` (YAML, `organization: org_acme` added), loaded as the CLI loads it, `env()`
+    reading `environ`."""
     text = "organization: org_acme\n" + textwrap.dedent(manifest)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "manifest.yaml"
         path.write_text(text, encoding="utf-8")
-        return load_manifests([path], environ={})
+        return load_manifests([path], environ=environ or {})
 
 
 def plan(
-    manifest: str, items: dict[str, Any] | None = None, organization: dict[str, Any] | None = None
+    manifest: str,
+    items: dict[str, Any] | None = None,
+    organization: dict[str, Any] | None = None,
+    *,
+    environ: dict[str, str] | None = None,
 ) -> Plan:
     """The plan of `manifest` against `items`."""
-    live = live_state(items or {}, organization)
-    return diff(load(manifest), live, [k for k in KINDS if not k.nested])
+    return diff(load(manifest, environ), live_state(items or {}, organization), TOP)
 
 
 def attempt(manifest: str, items: dict[str, Any] | None = None) -> PlanContext:
     """What the kinds planned for `manifest`, problems included (`plan` raises on those)."""
-    return plan_kinds(load(manifest), live_state(items or {}), [k for k in KINDS if not k.nested])
+    return plan_kinds(load(manifest), live_state(items or {}), TOP)
 
 
 def steps(result: Plan) -> list[str]:

@@ -5,12 +5,9 @@ into the live object."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
-from docsync.engine.planner import diff
 from docsync.kinds.site_customization import Customization, leaves, merged
-from docsync.manifest import load_manifests
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -115,12 +112,9 @@ def test_not_written_is_not_planned() -> None:
     assert k.plan("sites:\n  - title: Docs\n", live()).actions == []
 
 
-def test_a_value_from_env_is_sensitive(tmp_path: Path) -> None:
-    path = tmp_path / "manifest.yaml"
+def test_a_value_from_env_is_sensitive() -> None:
     written = "{footer: {copyright: \"{{ env('NOTICE') }}\"}, trademark: {enabled: false}}"
-    path.write_text("organization: org_acme\n" + manifest(written), encoding="utf-8")
-    loaded = load_manifests([path], environ={"NOTICE": "s3cret-notice"})
-    plan = diff(loaded, k.live_state(live()), [kind for kind in k.KINDS if not kind.nested])
+    plan = k.plan(manifest(written), live(), environ={"NOTICE": "s3cret-notice"})
     action, _ = the_action(plan)
     assert [c.sensitive for c in action.changes] == [True, False]
     shown = render_plan(plan)

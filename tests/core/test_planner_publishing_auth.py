@@ -5,15 +5,12 @@ that is not visitor-auth."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.engine.planner import diff
 from docsync.kinds.site_publishing_auth import PublishingAuth, read
-from docsync.manifest import load_manifests
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -102,12 +99,9 @@ def test_the_read_keeps_no_private_key() -> None:
     assert KEY not in repr(plan)
 
 
-def test_a_url_from_env_is_hidden_but_named(tmp_path: Path) -> None:
-    path = tmp_path / "manifest.yaml"
+def test_a_url_from_env_is_hidden_but_named() -> None:
     written = manifest("{fallbackURL: \"{{ env('LOGIN') }}\"}")
-    path.write_text("organization: org_acme\n" + written, encoding="utf-8")
-    loaded = load_manifests([path], environ={"LOGIN": "https://s3cret.acme.example/login"})
-    plan = diff(loaded, k.live_state(live()), [kind for kind in k.KINDS if not kind.nested])
+    plan = k.plan(written, live(), environ={"LOGIN": "https://s3cret.acme.example/login"})
     action, _ = the_action(plan)
     assert [(c.field, c.sensitive) for c in action.changes] == [
         ("publishingAuth.fallbackURL", True)

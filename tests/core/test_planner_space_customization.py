@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import copy
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.engine.planner import diff
 from docsync.kinds.site_space_customization import SpaceCustomization, body, unit_of
-from docsync.manifest import load_manifests
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -132,12 +129,9 @@ def test_the_body_sends_whole_units_and_keeps_the_other_mode() -> None:
     assert unit_of(("styling",)) is None and unit_of(("ai", "mode")) is None
 
 
-def test_a_value_from_env_is_sensitive(tmp_path: Path) -> None:
-    path = tmp_path / "manifest.yaml"
+def test_a_value_from_env_is_sensitive() -> None:
     written = "{footer: {copyright: \"{{ env('NOTICE') }}\"}, trademark: {enabled: false}}"
-    path.write_text("organization: org_acme\n" + manifest(written), encoding="utf-8")
-    loaded = load_manifests([path], environ={"NOTICE": "s3cret-notice"})
-    plan = diff(loaded, k.live_state(live()), [kind for kind in k.KINDS if not kind.nested])
+    plan = k.plan(manifest(written), live(), environ={"NOTICE": "s3cret-notice"})
     action, _ = the_action(plan)
     assert [c.sensitive for c in action.changes] == [True, False]
     shown = render_plan(plan)
