@@ -62,6 +62,14 @@ def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) 
                     for a in by_live_id.get((holder.kind, holder.id), [])
                     if a.address != holder.address
                 ]
+                # A holder inside a resource deleted or replaced (a site space of a site that
+                # goes) lets go with it.
+                holder_actions += [
+                    a
+                    for above in _ancestors(holder.address)
+                    for a in by_address.get(above, [])
+                    if a.verb in ("delete", "replace")
+                ]
                 if not any(_releases(a, action.address) for a in holder_actions):
                     where = f"{action.location}: " if action.location else ""
                     problems.append(

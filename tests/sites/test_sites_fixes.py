@@ -155,6 +155,25 @@ sites:
     converged(docsync, both)
 
 
+def test_a_space_goes_with_the_site_that_publishes_it_in_one_plan(
+    docsync: Docsync, write: Write
+) -> None:
+    """The site's delete takes its site spaces: the space it published may go in the same plan,
+    after it."""
+    one = """organization: org_acme
+spaces: [{title: Going}]
+sites:
+  - title: Docs
+    siteSpaces: [{space: Going, path: v1}]
+"""
+    apply(docsync, write("a.yaml", one))
+    gone = "organization: org_acme\nspaces: [{title: Going, state: absent}]\n"
+    gone += "sites: [{title: Docs, state: absent}]\n"
+    both = write("b.yaml", gone)
+    apply(docsync, both)
+    converged(docsync, both)
+
+
 def test_two_live_sections_sharing_a_title_are_both_deleted_each_by_its_own_action(
     docsync: Docsync, write: Write, emulator: EmulatorHandle
 ) -> None:
