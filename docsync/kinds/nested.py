@@ -270,8 +270,8 @@ class NestedKind(AppliedChild):
             placed.append((self.picture(read.key, read.fields), after))
         return placed
 
-    def at(self, parent: Parent, tree: SiteTree) -> Level:
-        return Level(self, parent, tree)
+    def at(self, parent: Parent, tree: SiteTree) -> ListUnder:
+        return ListUnder(self, parent, tree)
 
 
 @dataclass(frozen=True)
@@ -285,7 +285,7 @@ class Planned:
 
 
 @dataclass
-class Level:
+class ListUnder:
     """A nested kind bound to one parent: what `kinds.listing.plan_list` plans."""
 
     kind: NestedKind

@@ -81,6 +81,13 @@ def site(
     } | fields
 
 
+def root_spaces_site(site_id: str, title: str, *site_spaces: dict[str, Any]) -> dict[str, Any]:
+    """A live site without sections: its site spaces at the root."""
+    return site(site_id, title, []) | {
+        "_structure": {"type": "siteSpaces", "structure": list(site_spaces)}
+    }
+
+
 def section(
     section_id: str, title: str, *site_spaces: dict[str, Any], **extra: Any
 ) -> dict[str, Any]:

@@ -242,16 +242,12 @@ CASES: list[tuple[str, str, dict[str, Any], Callable[[PlanContext], None]]] = [
         {
             "space": [GUIDES, API],
             "site": [
-                k.site("s1", "Docs", [])
-                | {
-                    "_structure": {
-                        "type": "siteSpaces",
-                        "structure": [
-                            k.site_space("ss1", "sp1", "a", True),
-                            k.site_space("ss2", "sp2", "d"),
-                        ],
-                    }
-                }
+                k.root_spaces_site(
+                    "s1",
+                    "Docs",
+                    k.site_space("ss1", "sp1", "a", True),
+                    k.site_space("ss2", "sp2", "d"),
+                )
             ],
         },
         handover_in_renamed_site,
@@ -392,16 +388,12 @@ ADDRESS_TAKEN: list[tuple[str, str, dict[str, Any], list[tuple[str, str]]]] = [
         {
             "space": [GUIDES, API],
             "site": [
-                k.site("s1", "Docs", [])
-                | {
-                    "_structure": {
-                        "type": "siteSpaces",
-                        "structure": [
-                            k.site_space("ss1", "sp1", "a", True),
-                            k.site_space("ss2", "sp2", "b"),
-                        ],
-                    }
-                }
+                k.root_spaces_site(
+                    "s1",
+                    "Docs",
+                    k.site_space("ss1", "sp1", "a", True),
+                    k.site_space("ss2", "sp2", "b"),
+                )
             ],
         },
         [(f'delete {SITE}.site_space["b"]', f'update {SITE}.site_space["b"]')],
