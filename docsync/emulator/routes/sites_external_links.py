@@ -1,6 +1,7 @@
-"""Site external links: create, update, delete. A link is a leaf of a sections site's root
-level, sorted among sections and groups by `PATCH .../structure/sort`; the structure read shows
-it (`site-external-link`). Links inside a section group are not modelled (`parent` is a 400)."""
+"""Site external links: create, update, delete. A link is a leaf of a sections site, at the root
+or inside a section group (`parent` on create and PATCH, as production: into a group last, out of
+one right after it), sorted among its level's items by `PATCH .../structure/sort`; the structure
+read shows it where it stands (`site-external-link`, with `sectionGroup` inside a group)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from docsync.emulator.auth import Access
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.routes.sites_structure import to_root_after
 from docsync.emulator.routes.sites_views import answer, link_view
 from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields
@@ -23,12 +25,8 @@ FIELDS = ("title", "description", "icon", "url", "parent", "draft", "condition")
 
 
 def _values(body: Fields, creating: bool) -> dict[str, Any]:
-    """The stored fields a create or update body writes (400 naming the field when invalid)."""
-    if body.data.get("parent") is not None:
-        raise bad_request(
-            "parent: the emulator places external links at the site's root only; "
-            "leave parent out (or null) and sort the link among the sections"
-        )
+    """The stored fields a create or update body writes (400 naming the field when invalid);
+    `parent` is the caller's (`_group`, `_move`)."""
     values: dict[str, Any] = {}
     if creating or body.has("title"):
         values["title"] = body.string("title", required=True, min_len=2, max_len=128)
@@ -45,15 +43,36 @@ def _values(body: Fields, creating: bool) -> dict[str, Any]:
     return values
 
 
+def _group(ctx: Ctx, site: Row, body: Fields, creating: bool) -> Row | None:
+    """The group `parent` names (404 naming the field when the site has none such)."""
+    group_id = body.string("parent", nullable=not creating, min_len=1)
+    if group_id is None:
+        return None
+    return tree.find_child(ctx.tx, site, tree.GROUP, group_id, "parent")
+
+
+def _move(ctx: Ctx, site: Row, link: Row, group: Row | None) -> None:
+    """PATCH `parent`: into a group (last), or to the root right after the group it leaves."""
+    if group is None:
+        if link.parent != site.id:
+            left = tree.find_child(ctx.tx, site, tree.GROUP, link.parent or "")
+            to_root_after(ctx, site, link, left)
+    elif link.parent != group.id:
+        ctx.tx.set_parent(tree.LINK, link.id, group.id)
+
+
 def _location(ctx: Ctx, site: Row, link: Row) -> str:
     return ctx.url(f"/orgs/{site.org}/sites/{site.id}/external-links/{link.id}")
 
 
 def create_link(ctx: Ctx) -> Response:
-    """Last of the site's root level; 400 for a site without sections (a simple structure)."""
+    """Last of the site's root level, or of the group `parent` names; 400 for a site without
+    sections (a simple structure)."""
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    values = _values(Fields(ctx.body(), FIELDS), creating=True)
+    body = Fields(ctx.body(), FIELDS)
+    values = _values(body, creating=True)
+    group = _group(ctx, site, body, creating=True)
     if not tree.has_sections(ctx.tx, site):
         raise bad_request(
             f"Site {site.data['title']!r} has a simple structure (no sections): external links "
@@ -61,7 +80,8 @@ def create_link(ctx: Ctx) -> Response:
         )
     link_id = new_id()
     data = {"id": link_id, "site": site.id, **values, "createdAt": ctx.now}
-    ctx.tx.insert(tree.LINK, link_id, data, org=org, parent=site.id)
+    parent = group.id if group is not None else site.id
+    ctx.tx.insert(tree.LINK, link_id, data, org=org, parent=parent)
     link = tree.find_child(ctx.tx, site, tree.LINK, link_id)
     return created(link_view(link), _location(ctx, site, link))
 
@@ -69,7 +89,10 @@ def create_link(ctx: Ctx) -> Response:
 def update_link(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     link = tree.find_child(ctx.tx, site, tree.LINK, ctx.params["siteExternalLinkId"])
-    values = _values(Fields(ctx.body(), FIELDS), creating=False)
+    body = Fields(ctx.body(), FIELDS)
+    values = _values(body, creating=False)
+    if body.has("parent"):
+        _move(ctx, site, link, _group(ctx, site, body, creating=False))
     return answer(ctx, link_view(tree.patch(ctx.tx, link, values)))
 
 

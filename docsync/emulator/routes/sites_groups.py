@@ -71,7 +71,8 @@ def update_group(ctx: Ctx) -> Response:
 
 
 def delete_group(ctx: Ctx) -> Response:
-    """Its sections go back to the root level, in their order, where the group was."""
+    """Its sections and links go back to the root level, in their order, where the group was
+    (production's contract does not say; the emulator keeps them, as it keeps the sections)."""
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     group = ctx.tx.get_row(tree.GROUP, ctx.params["siteSectionGroupId"])
     if group is None or group.data.get("site") != site.id:
@@ -81,9 +82,9 @@ def delete_group(ctx: Ctx) -> Response:
         if item.id != group.id:
             order.append((item.kind, item.id))
             continue
-        for section in ctx.tx.rows(tree.SECTION, parent=group.id):
-            ctx.tx.set_parent(tree.SECTION, section.id, site.id)
-            order.append((tree.SECTION, section.id))
+        for member in ctx.tx.rows(tree.GROUP_KINDS, parent=group.id):
+            ctx.tx.set_parent(member.kind, member.id, site.id)
+            order.append((member.kind, member.id))
     ctx.tx.delete(tree.GROUP, group.id)
     ctx.tx.reorder(order)
     return empty(205)

@@ -1,7 +1,8 @@
 """A site's structure: the GET, the sort operation, and the sibling moves shared with `move`.
 
-Siblings: the site spaces of one level (one section, or the site root); the sections and groups
-at the root of a site; the sections of one group. Sorting never changes an item's level.
+Siblings: the site spaces of one level (one section, or the site root); the sections, groups and
+external links at the root of a site; the sections and external links of one group. Sorting
+never changes an item's level.
 """
 
 from __future__ import annotations
@@ -43,16 +44,16 @@ def place(ctx: Ctx, row: Row, side: str | None = None, anchor: Row | None = None
         raise bad_request(
             f"position.{side}: {anchor.kind} {anchor.id!r} is not a sibling of {row.kind} "
             f"{row.id!r}: sorting only reorders items of one level; move a section into or "
-            "out of a group with PATCH .../sections/{id} {siteSectionGroupId} first"
+            "out of a group first (PATCH a section's siteSectionGroupId, a link's parent)"
         )
     where = {side: (anchor.kind, anchor.id)}
     ctx.tx.move(row.kind, row.id, kinds=kinds, **where)
 
 
-def to_root_after(ctx: Ctx, site: Row, section: Row, group: Row) -> None:
-    """Take a section out of `group` and put it at the root right after the group."""
-    ctx.tx.set_parent(tree.SECTION, section.id, site.id)
-    ctx.tx.move(tree.SECTION, section.id, after=(tree.GROUP, group.id), kinds=tree.ROOT_KINDS)
+def to_root_after(ctx: Ctx, site: Row, item: Row, group: Row) -> None:
+    """Take a section or link out of `group` and put it at the root right after the group."""
+    ctx.tx.set_parent(item.kind, item.id, site.id)
+    ctx.tx.move(item.kind, item.id, after=(tree.GROUP, group.id), kinds=tree.ROOT_KINDS)
 
 
 def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:

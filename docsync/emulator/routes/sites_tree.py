@@ -1,10 +1,11 @@
 """The site tree in the store: lookups, levels, defaults and unique paths for the sites routes.
 
 Rows (id / org / parent): site (id / org / -); site-section-group (id / org / site);
-site-section (id / org / its group, or the site at the root); site-space (id / org / its section,
-or the site at the root). Every child row carries `site` in its data, so `delete_tree` on a site
-removes everything. Store positions give the order of siblings: sections and groups at the root,
-sections of one group, site spaces of one level (docs/emulator-sites.md).
+site-section and site-external-link (id / org / its group, or the site at the root); site-space
+(id / org / its section, or the site at the root). Every child row carries `site` in its data, so
+`delete_tree` on a site removes everything. Store positions give the order of siblings: sections,
+groups and links at the root, sections and links of one group, site spaces of one level
+(docs/emulator-sites.md).
 
 Defaults are pointers in the container's data (`defaultSection` on the site, `defaultSiteSpace`
 on the site for the root level and on each section); a pointer naming nothing that exists falls
@@ -31,6 +32,7 @@ GROUP = "site-section-group"
 SITE_SPACE = "site-space"
 LINK = "site-external-link"
 ROOT_KINDS = (SECTION, GROUP, LINK)
+GROUP_KINDS = (SECTION, LINK)
 PATH_MAX = 100
 
 

@@ -172,18 +172,19 @@ def section_views(ctx: Ctx, site: Row) -> list[Doc]:
 
 
 def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
-    """A `SiteSectionGroup`: its sections in order, as `sections` and as `children`."""
+    """A `SiteSectionGroup`: its sections in order as `sections`, with its links as `children`."""
     default = tree.default_section(ctx.tx, site)
-    members = [
-        section_view(ctx, site, s, default) for s in ctx.tx.rows(tree.SECTION, parent=row.id)
+    children = [
+        section_view(ctx, site, m, default) if m.kind == tree.SECTION else link_view(m)
+        for m in ctx.tx.rows(tree.GROUP_KINDS, parent=row.id)
     ]
     body: Doc = {
         "object": "site-section-group",
         "id": row.id,
         "title": row.data["title"],
         "draft": False,
-        "sections": members,
-        "children": members,
+        "sections": [c for c in children if c["object"] == tree.SECTION],
+        "children": children,
     }
     if row.data.get("icon") is not None:
         body["icon"] = row.data["icon"]
@@ -202,6 +203,8 @@ def link_view(row: Row) -> Doc:
     for key in ("description", "icon", "condition"):
         if row.data.get(key) is not None:
             body[key] = row.data[key]
+    if row.parent != row.data["site"]:
+        body["sectionGroup"] = row.parent
     return body
 
 
