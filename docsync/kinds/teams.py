@@ -13,12 +13,13 @@ from pydantic_core import CoreSchema
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model
 from docsync.core.kind import Declaration, Field
+from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
-from docsync.kinds.grant_rails import team_grants, teams_for_rails
+from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -120,6 +121,11 @@ class TeamKind(CrudKind):
         )
         for team, members in zip(unknown, lists, strict=True):
             team.raw["_members"] = members
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        """A team deleted, or its members written without the token's user, may take away
+        the access its grants gave that user (judged with the grants: `team_lockout`)."""
+        team_lockout(action, guard)
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)

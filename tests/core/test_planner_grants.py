@@ -414,6 +414,72 @@ def test_lowering_the_tokens_only_admin_grant_is_a_lockout() -> None:
     assert "lowers the API token's user's access from admin to read" in problem
 
 
+def _rails(plan: Plan, items: dict[str, Any], me: str = "u2") -> list[str]:
+    """Every kind's lockout hooks, as the safety rails run them (a team's change included)."""
+    from docsync.engine.safety import lockout as rails
+
+    state = k.live_state(items)
+    state.me = me
+    return rails(plan, state)
+
+
+WRITERS = "teams:\n  - title: Writers\n    members: [ada@acme.example]\n"
+
+
+def test_taking_the_user_out_of_the_team_that_gives_its_only_access_is_a_lockout() -> None:
+    """The collection's grants stay as they are: the team's membership, written in the same
+    manifest without lin, takes away the access Writers' grant gave her."""
+    items = _in_teams(live(teams=[team("t1", "Writers", "edit")]), "t1")
+    plan = k.plan(WRITERS + manifest("{teams: {Writers: edit}}"), items)
+    assert [a.key for a in plan.actions] == ['update team["Writers"]']
+    [problem] = _rails(plan, items)
+    located = 'manifest.yaml:3:5: team["Writers"]: takes the API token\'s user out of this team'
+    assert located in problem  # at the team's entry
+    assert f"{D} (edit) takes away its access there" in problem
+    # Kept in the team, or kept by another team's grant: nothing to refuse.
+    kept = WRITERS.replace("[ada@acme.example]", f"[ada@acme.example, {LIN}]")
+    assert _rails(k.plan(kept + manifest("{teams: {Writers: edit}}"), items), items) == []
+    both = _in_teams(
+        live(teams=[team("t1", "Writers", "edit"), team("t2", "Platform", "read")]), "t1", "t2"
+    )
+    plan = k.plan(WRITERS + manifest("{teams: {Writers: edit, Platform: read}}"), both)
+    assert _rails(plan, both) == []
+    # Lowered from admin to read by leaving the admin team while another team keeps read.
+    both = _in_teams(
+        live(teams=[team("t1", "Writers", "admin"), team("t2", "Platform", "read")]), "t1", "t2"
+    )
+    plan = k.plan(WRITERS + manifest("{teams: {Writers: admin, Platform: read}}"), both)
+    [problem] = _rails(plan, both)
+    assert "lowers the API token's user's access from admin to read" in problem
+    # Another user taken out: the rail has nothing to say.
+    assert _rails(plan, both, me="u1") == []
+
+
+def test_a_team_deleted_by_the_plan_gives_no_access() -> None:
+    items = _in_teams(live(teams=[team("t1", "Writers", "edit")]), "t1")
+    plan = k.plan("teams:\n  - {title: Writers, state: absent}\n", items)
+    [problem] = _rails(plan, items)
+    assert 'manifest.yaml:3:5: team["Writers"]: deletes this team, whose grant on ' in problem
+    assert f"{D} (edit) takes away its access there" in problem
+    items = _in_teams(live(teams=[team("t1", "Writers", "edit")]), "t2")
+    assert _rails(plan, items) == []  # lin was not in Writers
+
+
+def test_the_rails_read_the_teams_granted_where_a_team_the_user_leaves_holds_a_grant() -> None:
+    grants = [team("t1", "Writers", "edit"), team("t2", "Platform", "read")]
+    items = _in_teams(live(teams=grants), "t1")
+    items["team"][1].pop("_members", None)  # Platform's members are not managed
+    left = k.plan(WRITERS + manifest("{teams: {Writers: edit, Platform: read}}"), items)
+    assert _for_rails(left, items) == {"t1", "t2"}
+    assert _for_rails(left, items, me="u1") == set()  # ada is an organization admin
+    stays = WRITERS.replace("[ada@acme.example]", f"[ada@acme.example, {LIN}]")
+    kept = k.plan(stays + manifest("{teams: {Writers: edit, Platform: read}}"), items)
+    assert [a.key for a in kept.actions] == ['update team["Writers"]']  # ada joins
+    assert _for_rails(kept, items) == set()
+    deleted = k.plan("teams:\n  - {title: Platform, state: absent}\n", live(teams=grants))
+    assert _for_rails(deleted, live(teams=grants)) == {"t1", "t2"}  # was lin in Platform?
+
+
 def _for_rails(plan: Plan, items: dict[str, Any], me: str | None = "u2") -> set[str]:
     from docsync.kinds.grant_rails import teams_for_rails
 

@@ -219,6 +219,37 @@ def test_removing_the_tokens_own_access_is_refused_unless_forced_or_an_admin(
     assert_converged(docsync, manifest)
 
 
+def test_taking_the_tokens_user_out_of_its_only_granted_team_is_refused_unless_forced(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    """lin is in team Mine only, whose grant is its only access to Developers; the grants
+    stay as they are, the team's members written without lin take that access away."""
+    text = (
+        "organization: org_acme\n"
+        "teams:\n  - {title: Mine, members: [lin@acme.example, ada@acme.example]}\n"
+        "collections:\n  - {title: Developers, permissions: {teams: {Mine: edit}}}\n"
+    )
+    apply(docsync, write("access.yaml", text))
+    manifest = write(
+        "access.yaml", text.replace("[lin@acme.example, ada@acme.example]", "[ada@acme.example]")
+    )
+    lin = as_lin(emulator)
+    refused = lin("plan", manifest)
+    assert refused.exit_code != 0
+    assert (
+        'access.yaml:3:5: team["Mine"]: takes the API token\'s user out of this team'
+        in refused.output
+    )
+    assert 'whose grant on collection["Developers"] (edit) takes away its access' in refused.output
+    forced = lin("plan", manifest, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert 'update team["Mine"]' in forced.stdout
+    assert "Warning: forced past a safety rail" in forced.stderr
+    # ada, an organization admin, is not locked out by it: the same plan applies unforced.
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+
+
 def test_a_team_that_keeps_its_grant_keeps_the_tokens_user_and_is_read_once(
     emulator: EmulatorHandle, docsync: Docsync, write: Write
 ) -> None:
