@@ -1,5 +1,10 @@
 """Saved plans: what was reviewed, with a fingerprint of every live resource it was made from.
 
+The fingerprint holds each resource's managed fields and a keyed digest of every part read with
+it (a resource's grants, a site's redirects, share links, customization, publishing auth, a site
+space's overrides): whatever a kind's read keeps in a `_` slot of the item, so that a part a kind
+reads later is covered without naming it here.
+
 A saved plan holds no secret. Applying it re-reads the manifests (so it needs the same
 environment variables) and the live state, and refuses unless both are as they were: then the
 plan made now is the plan that was reviewed, and that one is applied."""
@@ -14,21 +19,54 @@ from typing import Any
 
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
+from docsync.core.secrecy import keyed_digest
 from docsync.core.state import LiveState
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest import LoadedManifest
 from docsync.render.json import plan_document, sensitive_marker
 
-SAVED_FORMAT = "docsync-saved-plan/1"
+SAVED_FORMAT = "docsync-saved-plan/2"
 
 
 def _sensitive_fields() -> dict[str, set[str]]:
     return {d.name: {f.name for f in d.fields if f.sensitive} for d in CATALOGUE}
 
 
+def parts(raw: dict[str, Any]) -> dict[str, str]:
+    """A keyed digest of each part read with a resource: every `_` slot of its item holding what
+    the API returned (a dict, a list, or None for nothing there), a dict per key (`grants.teams`).
+    Objects built from what was read (a site's tree) are not reads; a part's own parts (a site
+    space's overrides inside its site's structure) count where they belong, not twice. Digests
+    only: a part may hold secrets, and its size is not the plan file's."""
+    found: dict[str, str] = {}
+    for slot, value in raw.items():
+        if not slot.startswith("_") or not isinstance(value, dict | list | None):
+            continue
+        name = slot[1:]
+        if isinstance(value, dict):
+            for key, item in value.items():
+                found[f"{name}.{key}"] = _digest(item)
+        else:
+            found[name] = _digest(value)
+    return found
+
+
+def _digest(value: Any) -> str:
+    return keyed_digest(json.dumps(_read_only(value), sort_keys=True).encode())
+
+
+def _read_only(value: Any) -> Any:
+    """The value without the `_` slots a read added inside it."""
+    if isinstance(value, dict):
+        return {k: _read_only(v) for k, v in value.items() if not str(k).startswith("_")}
+    if isinstance(value, list):
+        return [_read_only(v) for v in value]
+    return value
+
+
 def fingerprint(live: LiveState, secret: set[tuple[str, str]]) -> dict[str, dict[str, Any]]:
-    """Each live resource's managed fields by address; secret ones (by kind, or because the
-    manifest's value for them is) as markers."""
+    """Each live resource's managed fields by address, secret ones (by kind, or because the
+    manifest's value for them is) as markers, and its parts read as digests."""
     hidden = _sensitive_fields()
     prints: dict[str, dict[str, Any]] = {}
     for resource in live.by_address.values():
@@ -38,7 +76,12 @@ def fingerprint(live: LiveState, secret: set[tuple[str, str]]) -> dict[str, dict
             else value
             for name, value in resource.fields.items()
         }
-        prints[resource.address] = {"kind": resource.kind, "id": resource.id, "fields": masked}
+        prints[resource.address] = {
+            "kind": resource.kind,
+            "id": resource.id,
+            "fields": masked,
+            "parts": parts(resource.raw),
+        }
     return prints
 
 
@@ -159,6 +202,12 @@ class SavedPlan:
                     f"{_show(current['fields'].get(field))}"
                     for field in sorted(set(then["fields"]) | set(current["fields"]))
                     if then["fields"].get(field) != current["fields"].get(field)
+                ]
+                read_then, read_now = then.get("parts") or {}, current["parts"]
+                problems += [
+                    f"{address}: {part} changed since the plan was made"
+                    for part in sorted(set(read_then) | set(read_now))
+                    if read_then.get(part) != read_now.get(part)
                 ]
         if problems:
             raise ApplyRefused(

@@ -4,6 +4,7 @@ file are refused before anything is written; the file holds no secret."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -12,8 +13,14 @@ from typing import Any
 import httpx
 import pytest
 
+from docsync.api import ApiClient
+from docsync.core.state import LiveState
+from docsync.engine import run
+from docsync.engine.saved import fingerprint
+from docsync.kinds.catalogue import CATALOGUE
+from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
-from tests.gitops.conftest import CERT_AFTER, TOKEN, Cli, write
+from tests.gitops.conftest import CERT_AFTER, MANIFESTS, TOKEN, Cli, write
 
 DESCRIPTION = "desc-from-env-7f3a9c"  # a secret because it comes from env()
 MANIFEST = """\
@@ -63,7 +70,7 @@ def test_the_plan_file_holds_no_secret(saved: Path) -> None:
     for secret in (CERT_AFTER, DESCRIPTION, TOKEN, "MIIC"):
         assert secret.encode() not in data
     document = json.loads(data)
-    assert document["format"] == "docsync-saved-plan/1"
+    assert document["format"] == "docsync-saved-plan/2"
     assert document["manifests"]["files"] == ["m.yaml"]
     # The live fingerprint and the changes hold markers where the values are secret.
     changes = {
@@ -177,7 +184,7 @@ def test_a_tampered_plan_is_refused_by_the_last_guard(
     [
         ("not json", "not a readable saved plan"),
         ('{"format": "something else"}', "not a saved plan of this docsync"),
-        ('{"format": "docsync-saved-plan/1", "plan": {}, "live": []}', "manifests, live"),
+        ('{"format": "docsync-saved-plan/2", "plan": {}, "live": []}', "manifests, live"),
     ],
 )
 def test_an_unreadable_plan_file_is_a_clear_error(
@@ -193,3 +200,138 @@ def test_plan_file_and_paths_together_is_a_usage_error(cli: Cli, saved: Path) ->
     result = cli("apply", "--plan", saved, "m.yaml")
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+PARTS = """\
+organization: org_acme
+collections:
+  - title: Developers
+    permissions: {teams: {Platform: read%s}}
+sites:
+  - title: Developer Docs
+    redirects:
+      - {source: /start, destination: {url: "https://docs.acme.example/start"}}%s
+"""
+MORE = PARTS % (
+    ", Legacy: read",
+    '\n      - {source: /new, destination: {url: "https://new.example/"}}',
+)
+
+
+def _site_id(client: httpx.Client) -> str:
+    sites = client.get("/v1/orgs/org_acme/sites").json()["items"]
+    return str(next(s["id"] for s in sites if s["title"] == "Developer Docs"))
+
+
+PART_MOVES: dict[str, tuple[Change, str]] = {
+    "grant": (
+        lambda c: c.patch(
+            "/v1/collections/col_developers/permissions/teams/team_platform",
+            json={"role": "edit"},
+        ),
+        'collection["Developers"]: grants.teams changed since the plan was made',
+    ),
+    "redirect": (
+        lambda c: c.put(
+            f"/v1/orgs/org_acme/sites/{_site_id(c)}/redirects",
+            json={
+                "redirects": [
+                    {
+                        "source": "/start",
+                        "destination": {"kind": "external", "url": "https://elsewhere.example/"},
+                    }
+                ]
+            },
+        ),
+        'site["Developer Docs"]: redirects changed since the plan was made',
+    ),
+}
+
+
+@pytest.mark.parametrize("what", sorted(PART_MOVES))
+def test_a_grant_or_a_redirect_moved_since_the_plan_is_refused_naming_it(
+    cli: Cli, acme: EmulatorHandle, in_tmp: Path, what: str
+) -> None:
+    """Parts read with a resource (grants, a site's presentation) are in the fingerprint: moved
+    live between `plan --out` and `apply`, the apply refuses before the re-plan's actions are
+    compared, names what moved and writes nothing."""
+    write(in_tmp / "m.yaml", PARTS % ("", ""))
+    assert cli("apply", "m.yaml", "--auto-approve").exit_code == 0
+    write(in_tmp / "m.yaml", MORE)
+    assert cli("plan", "m.yaml", "--out", "plan.json").exit_code == 0
+    change, message = PART_MOVES[what]
+    with acme.client() as client:
+        assert change(client).is_success
+    before = writes(acme)
+    result = cli("apply", "--plan", "plan.json")
+    assert result.exit_code == 1, result.output
+    assert "the saved plan is stale" in result.stderr
+    assert message in result.stderr
+    assert "elsewhere.example" not in result.output
+    assert writes(acme) == before, "nothing is written"
+
+
+#: The golden scenario's organization (every kind) and a site with every presentation part.
+EVERY_PART = """\
+  - title: Partner Docs
+    visibility: visitor-auth
+    permissions: {teams: {Platform: read}, members: {sam@acme.example: read}}
+    customization: {styling: {theme: bold}}
+    publishingAuth: {backend: custom, fallbackURL: "https://acme.example/login"}
+    shareLinks: [{name: Partner preview}]
+    redirects: [{source: /start, destination: {url: "https://acme.example/"}}]
+    siteSpaces:
+      - {space: Changelog, path: changes, customization: {styling: {theme: muted}}}
+"""
+
+
+def test_the_fingerprint_covers_every_kind_and_every_part_a_plan_reads(
+    cli: Cli, acme: EmulatorHandle, in_tmp: Path
+) -> None:
+    """Walks the catalogue over what a plan of every kind and every site part reads: every
+    resource of every kind is fingerprinted (a kind written as its parents' mapping, grants, as
+    their parts), and every part read with a resource, moved, moves the fingerprint."""
+    text = (MANIFESTS / "after.yaml").read_text("utf-8") + EVERY_PART
+    write(in_tmp / "every.yaml", text)
+    applied = cli("apply", "every.yaml", "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    loaded = load_manifests([in_tmp / "every.yaml"], environ={"SAML_CERT": CERT_AFTER})
+
+    async def read() -> tuple[LiveState, set[tuple[str, str]]]:
+        async with ApiClient(acme.url, TOKEN) as api:
+            plan, live = await run.plan(api, loaded)
+        assert plan.empty
+        return live, plan.sensitive
+
+    live, secret = asyncio.run(read())
+    prints = fingerprint(live, secret)
+    for declared in CATALOGUE:
+        if declared.mapped:
+            holders = [p for p in prints.values() if p["kind"] in declared.parents]
+            assert any(
+                part.startswith(f"{declared.name}s.") for p in holders for part in p["parts"]
+            ), f"no {declared.name} read with its parents is in the fingerprint"
+            continue
+        resources = live.by_kind[declared.name]
+        assert resources, f"the scenario has no {declared.plural}: add one"
+        for resource in resources:
+            assert prints[resource.address]["kind"] == declared.name
+    seen: set[str] = set()
+    for resource in live.by_address.values():
+        read_parts = [
+            slot
+            for slot, value in resource.raw.items()
+            if slot.startswith("_") and isinstance(value, dict | list)
+        ]
+        for slot in read_parts:
+            kept = resource.raw[slot]
+            resource.raw[slot] = {**kept, "_": 0, "moved": 1} if isinstance(kept, dict) else []
+            if kept == []:
+                resource.raw[slot] = [{"moved": 1}]
+            moved = fingerprint(live, secret)[resource.address]["parts"]
+            resource.raw[slot] = kept
+            assert moved != prints[resource.address]["parts"], f"{resource.address} {slot}"
+            seen.add(f"{resource.kind} {slot}")
+    for part in ("grants", "redirects", "shareLinks", "customization", "publishingAuth"):
+        assert f"site _{part}" in seen, part
+    assert {"collection _grants", "site_space _customization"} <= seen

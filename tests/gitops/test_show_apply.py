@@ -56,7 +56,7 @@ def test_show_renders_a_json_plan_too_headed_by_the_organization_id(cli: Cli, in
             '{"format_version": 1, "organization": "org_acme"}',
             "plan.json: not a plan this docsync can show: at docsync_version: Field required",
         ),
-        ('{"format": "docsync-saved-plan/1"}', "plan.json: a damaged saved plan"),
+        ('{"format": "docsync-saved-plan/2"}', "plan.json: a damaged saved plan"),
     ],
     ids=["not-json", "not-a-plan", "damaged-plan", "damaged-saved-plan"],
 )
