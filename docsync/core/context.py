@@ -72,6 +72,14 @@ class PlanContext:
         if len(hits) > 1:
             self.problem(path, f"{noun} {ref!r} names several manifest entries; use an id")
             return None
+        if not hits and self._deletes(path):
+            # An entry that deletes itself may name another the manifest deletes and the API
+            # no longer has (a space of a collection deleted with it): neither has anything left.
+            hits = {
+                d.address
+                for d in self.desired.by_kind[kind]
+                if d.absent and ref in (d.name, d.key, d.pinned_id)
+            }
         if not hits:
             wanted = [d for d in self.desired.by_kind[kind] if not d.absent]
             names = {d.name for d in wanted} | {r.name for r in self.live.by_kind[kind]}
@@ -80,6 +88,13 @@ class PlanContext:
             self.problem(path, f"no {noun} {ref!r} in the manifest or the organization{hint}")
             return None
         return hits.pop()
+
+    def _deletes(self, path: Path) -> bool:
+        """Whether the top-level entry at `path` (`spaces[0]...`) is written `state: absent`."""
+        entries = getattr(self.loaded.manifest, str(path[0]), None) if path else None
+        if not isinstance(entries, list) or len(path) < 2 or not isinstance(path[1], int):
+            return False
+        return getattr(entries[path[1]], "state", None) == "absent"
 
     def live_id_of(self, address: str | None) -> str | None:
         """The live id an address stands for: a pinned manifest entry's id, else the live

@@ -11,6 +11,7 @@ import pytest
 from docsync.core.context import ref
 from docsync.core.errors import PlanProblems
 from docsync.core.payloads import GroupMembership, child
+from docsync.manifest import ManifestError
 from docsync.render.markdown import render_markdown
 from tests.core import plankit as k
 
@@ -370,3 +371,18 @@ def test_every_action_carries_a_typed_payload() -> None:
     assert isinstance(reorder, Reorder) and all(isinstance(x, Level) for x in reorder.levels)
     assert set(reorder.refs()) == {'site["Docs"]'}
     assert not isinstance(space, Fields)
+
+
+def test_an_entry_that_deletes_itself_may_name_another_the_manifest_deleted() -> None:
+    """A collection deleted with its spaces is gone from the API: the spaces' entries, still
+    `state: absent` and naming it, plan nothing. An entry that stays (refused offline), or a
+    name no entry has, is still a problem."""
+    gone = "collections: [{title: Box, state: absent}]\n"
+    absent = gone + "spaces: [{title: Going, collection: Box, state: absent}]\n"
+    assert k.plan(absent, {"collection": [], "space": []}).actions == []
+    stays = gone + "spaces: [{title: Going, collection: Box}]\n"
+    with pytest.raises(ManifestError, match="names a collection that this manifest deletes"):
+        k.attempt(stays, {"collection": [], "space": []})
+    nowhere = "spaces: [{title: Going, collection: Box, state: absent}]\n"
+    problems = k.attempt(nowhere, {"collection": [], "space": []}).problems
+    assert problems and all("no collection 'Box'" in problem for problem in problems)

@@ -3,8 +3,10 @@ before its fix."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.emulator_harness import EmulatorHandle
-from tests.kit import Docsync, Write, apply, converged, id_of
+from tests.kit import Docsync, Write, apply, converged, id_of, listed
 from tests.sites.kit import ORG, SitesRun, changed, site_of
 
 SCHEMA = """    adaptiveSchema:
@@ -202,3 +204,55 @@ sites:
     out = apply(docsync, write("b.yaml", site))
     assert "2 to delete" in out, out
     converged(docsync, write("b.yaml", site))
+
+
+BOX = """organization: org_acme
+collections: [{title: Box}]
+spaces: [{title: Going, collection: Box}, {title: Other, collection: Box}, {title: Stays}]
+sites:
+  - title: Docs
+    sections:
+      - {title: Guides, path: guides, siteSpaces: [{space: Going, path: v1}]}
+      - {title: Kept, path: kept, siteSpaces: [{space: Stays, path: v1}]}
+"""
+#: Box deleted with its spaces (the emulator, like a careful API, refuses a collection that
+#: still holds live spaces: 409)
+BOX_GONE = """organization: org_acme
+collections: [{title: Box, state: absent}]
+spaces:
+  - {title: Going, collection: Box, state: absent}
+  - {title: Other, collection: Box, state: absent}
+"""
+
+
+@pytest.mark.parametrize("site", ["structure without it", "deleted"])
+def test_a_collection_whose_space_a_site_publishes_goes_only_with_that_site_space(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle, site: str
+) -> None:
+    """Deleting a collection means deleting its spaces first, in the same plan; one a site
+    publishes is refused, located, until the site's structure drops it or the site goes too.
+    Then the collection goes after its spaces, and the next plan, whose entries still name the
+    collection they deleted with it, is empty."""
+    apply(docsync, write("a.yaml", BOX))
+    alone = write("b.yaml", "organization: org_acme\ncollections: [{title: Box, state: absent}]\n")
+    result = docsync("plan", alone)
+    assert result.exit_code == 1, result.output
+    assert f'{alone}:2:15: collection["Box"] cannot be deleted: space["Box/Going"]' in result.stderr
+    published = write("c.yaml", BOX_GONE)
+    result = docsync("plan", published)
+    assert result.exit_code == 1, result.output
+    assert (
+        f'{published}:4:5: space["Box/Going"] cannot be deleted: '
+        'site["Docs"].section["Guides"].site_space["v1"] still refers to it'
+    ) in result.stderr
+    assert 'space["Box/Other"] cannot be deleted' not in result.stderr
+    if site == "deleted":
+        text = BOX_GONE + "sites: [{title: Docs, state: absent}]\n"
+    else:
+        text = BOX_GONE + "sites:\n  - title: Docs\n    sections:\n" + BOX.splitlines(True)[-1]
+    both = write("d.yaml", text)
+    apply(docsync, both)
+    converged(docsync, both)
+    assert "Box" not in {c["title"] for c in listed(emulator, f"{ORG}/collections")}
+    spaces = {s["title"] for s in listed(emulator, f"{ORG}/spaces")}
+    assert "Stays" in spaces and not {"Going", "Other"} & spaces
