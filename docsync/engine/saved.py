@@ -55,10 +55,20 @@ def _digest(value: Any) -> str:
     return keyed_digest(json.dumps(_read_only(value), sort_keys=True).encode())
 
 
+#: what changes with people's use of the product, not with their configuration: a team's
+#: members as read carry each one's `lastSeenAt`, which moves whenever they (or this token's
+#: user) are active, and would make every reviewed plan stale before it is applied
+ACTIVITY = frozenset({"lastSeenAt"})
+
+
 def _read_only(value: Any) -> Any:
-    """The value without the `_` slots a read added inside it."""
+    """The value without the `_` slots a read added inside it, nor its activity stamps."""
     if isinstance(value, dict):
-        return {k: _read_only(v) for k, v in value.items() if not str(k).startswith("_")}
+        return {
+            k: _read_only(v)
+            for k, v in value.items()
+            if not str(k).startswith("_") and k not in ACTIVITY
+        }
     if isinstance(value, list):
         return [_read_only(v) for v in value]
     return value

@@ -16,7 +16,7 @@ import pytest
 from docsync.api import ApiClient
 from docsync.core.state import LiveState
 from docsync.engine import run
-from docsync.engine.saved import fingerprint
+from docsync.engine.saved import fingerprint, parts
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
@@ -335,3 +335,12 @@ def test_the_fingerprint_covers_every_kind_and_every_part_a_plan_reads(
     for part in ("grants", "redirects", "shareLinks", "customization", "publishingAuth"):
         assert f"site _{part}" in seen, part
     assert {"collection _grants", "site_space _customization"} <= seen
+
+
+def test_a_member_seen_since_the_plan_does_not_make_it_stale() -> None:
+    """A team's members as read carry when each was last seen: activity, not configuration."""
+    member = {"organization": {"id": "u1", "role": "edit", "lastSeenAt": "2026-11-23T10:00:00Z"}}
+    seen = {"organization": member["organization"] | {"lastSeenAt": "2026-11-23T11:00:00Z"}}
+    moved = {"organization": member["organization"] | {"role": "admin"}}
+    assert parts({"_members": [member]}) == parts({"_members": [seen]})
+    assert parts({"_members": [member]}) != parts({"_members": [moved]})
