@@ -1,17 +1,22 @@
-"""External links: links to other sites standing among a site's root sections and groups, keyed
-by title; created at the root's end, then placed by `after` in the site's root order."""
+"""External links: links to other sites standing among a site's root sections and groups, or
+among the sections of one group (`group`), keyed by title; created last of their level (in the
+group with `parent`), moved between levels by one PATCH of `parent`, then placed by `after` in
+their level's order (the site's one reorder)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from difflib import get_close_matches
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Uri
+from docsync.core.entries import Entry, Icon, Uri
 from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
+from docsync.core.payloads import child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
@@ -31,8 +36,13 @@ class ExternalLinkEntry(Entry):
     title: str | None = Limits(default=None, min_length=2, max_length=128)
     url: Uri | None = None
     description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
+    icon: Annotated[Icon | None, NULL] = None
+    condition: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=1024)
+    group: str | None = Limits(default=None, min_length=1)
+    """The title of the section group of the same site the link stands in; absent: the root."""
     after: str | None = Limits(default=None, min_length=1)
-    """The title of the root section or group the link follows; absent: the link goes first."""
+    """The title of the item of its level the link follows (a root section or group, or a
+    section of its group); absent: the link goes first."""
 
 
 EXTERNAL_LINK = Declaration(
@@ -42,7 +52,22 @@ EXTERNAL_LINK = Declaration(
     key="title",
     parents=("site",),
     exact=True,
-    fields=(Field("title"), Field("url"), Field("description")),
+    fields=(
+        Field("title"),
+        Field("url"),
+        Field("description"),
+        Field("icon"),
+        Field("condition"),
+        # The group it stands in (None: the root); moved by the kind's own PATCH of `parent`.
+        Field(
+            "group",
+            ref="section_group",
+            ref_live=True,
+            live=lambda raw: raw.get("sectionGroup"),
+            create=False,
+            update=False,
+        ),
+    ),
     entry=ExternalLinkEntry,
     order=84,
 )
@@ -69,6 +94,23 @@ class ExternalLinkKind(NestedKind):
                 tree.ctx.problem((*base, index), "an external link needs `url`")
         return super().desired_children(parent, tree)
 
+    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+        """Always its group, the root when not written: a link left out of a group leaves it."""
+        fields = super().desired_fields(entry, path, tree)
+        fields["group"] = None
+        if entry.group is not None:
+            fields["group"] = _group_address(entry.group, (*path, "group"), tree)
+        return fields
+
+    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+        """Its group under the group's address as the plan knows it."""
+        groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}
+        found = super().live_children(parent, tree)
+        return [
+            replace(link, fields=link.fields | {"group": groups.get(link.fields["group"])})
+            for link in found
+        ]
+
     def level_planned(self, planned: Planned, tree: SiteTree) -> None:
         """The API takes a link only in a site that has sections: on a new site, or one leaving
         root site spaces, a link's create waits for the creates of the sections it stands among."""
@@ -76,9 +118,13 @@ class ExternalLinkKind(NestedKind):
 
         among = CATALOGUE.by_section(_AMONG).name
         made = [a.key for a in tree.actions if a.verb == "create" and a.kind == among]
+        groups = {a.address: a.key for a in tree.actions if a.verb == "create" and a.kind == _GROUP}
         for action in planned.actions:
+            group = child(action).fields.get("group") if action.verb != "delete" else None
             if action.verb == "create":
                 action.depends_on += [key for key in made if key not in action.depends_on]
+            if isinstance(group, dict) and group.get("$ref") in groups:
+                action.depends_on.append(groups[group["$ref"]])
 
     def picture(self, key: str, fields: dict[str, Any]) -> str:
         return f"link {quoted(key)} -> {fields.get('url')}"
@@ -86,7 +132,8 @@ class ExternalLinkKind(NestedKind):
     def picture_placed(
         self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
     ) -> list[tuple[str, str | None]]:
-        """As written: first without `after`, else after the root item it names."""
+        """As written: first without `after`, else after the root item it names (the links of
+        a group are not drawn)."""
         if getattr(entry, _AMONG) is None:
             return []  # root site spaces: no place for links
         written = getattr(entry, self.section)
@@ -95,31 +142,37 @@ class ExternalLinkKind(NestedKind):
         return [
             (self.picture(self.desired_key(link), self.picture_fields(link, ctx)), link.after)
             for link in written
-            if link.state != "absent"
+            if link.state != "absent" and link.group is None
         ]
 
     # -- export ------------------------------------------------------------------------------
     def export_level(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
-        """Each with `after`: the title of the root item it follows (none: first, or only
-        other links before it)."""
+        """The root's links, then each group's, each with `after`: the title of the item of its
+        level it follows (none: first, or only other links before it)."""
         links = {link.id: link for link in tree.of(self.name, container)}
         titles = {r.id: r.key for r in tree.items() if r.kind != self.name}
-        anchor: str | None = None
+        levels: list[tuple[dict[str, Any], list[str]]] = [({}, tree.root_order)]
+        levels += [
+            ({"group": titles[i]}, tree.holds[i]) for i in tree.root_order if i in tree.holds
+        ]
         entries = []
-        for item_id in tree.root_order:
-            if item_id in links:
-                after = {"after": anchor} if anchor is not None else {}
-                entries.append(self.export_item(links[item_id], tree, names) | after)
-            elif item_id in titles:
-                anchor = titles[item_id]
+        for group, order in levels:
+            anchor: str | None = None
+            for item_id in order:
+                if item_id in links:
+                    after = {"after": anchor} if anchor is not None else {}
+                    entries.append(self.export_item(links[item_id], tree, names) | group | after)
+                elif item_id in titles:
+                    anchor = titles[item_id]
         return entries
 
     def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
         entry: dict[str, Any] = {"title": item.key, "url": item.fields["url"]}
-        if item.fields.get("description") is not None:
-            entry["description"] = item.fields["description"]
+        for name in ("description", "icon", "condition"):
+            if item.fields.get(name) is not None:
+                entry[name] = item.fields[name]
         return entry
 
     # -- applying ----------------------------------------------------------------------------
@@ -127,19 +180,59 @@ class ExternalLinkKind(NestedKind):
     async def create(
         self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
     ) -> None:
-        """At the root, last: the site's reorder puts it where the manifest writes it."""
+        """Last of its level (the root, or its group by `parent`): the site's reorder puts it
+        where the manifest writes it."""
         body: dict[str, Any] = {
-            k: fields[k] for k in ("title", "url", "description") if k in fields
+            k: fields[k]
+            for k in ("title", "url", "description", "icon", "condition")
+            if k in fields
         }
+        if fields.get("group") is not None:
+            body["parent"] = fields["group"]
         created = await self.post_once(action, run, base, body, site_found.new_link)
         run.ids[action.address] = str(created["id"])
 
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        """Its fields and, when its group changes, `parent` (null: the root) in one PATCH."""
+        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if "group" in fields:
+            body["parent"] = fields["group"]
+        await run.api.write("PATCH", item, body)
 
-def with_links(root: list[str], kinds: dict[str, str], tree: SiteTree) -> list[str]:
-    """The root order with the manifest's links in place: those without `after` first, each
-    other one right after the root section or group it names, in the order written.
-    `kinds`: the kind of each item of `root`."""
-    present = [link for link in tree.desired_of(EXTERNAL_LINK.name) or [] if not link.absent]
+
+_GROUP = "section_group"
+#: the list of the site entry that writes its groups
+_GROUPS = "sectionGroups"
+
+
+def _group_address(title: str, path: Path, tree: SiteTree) -> str | None:
+    """The address of the site's group titled `title`: written in the manifest, else live."""
+    site = tree.site.address
+    written = getattr(tree.site.entry, _GROUPS, None)  # planned after the links: read as written
+    titles = [str(g.title or g.id) for g in written or [] if g.state != "absent"]
+    if written is None:
+        titles = [g.key for g in tree.live_tree.of(_GROUP)]
+    if title in titles:
+        return address(_GROUP, title, site)
+    hint = get_close_matches(title, titles, n=1)
+    shown = f" (did you mean {hint[0]!r}?)" if hint else ""
+    tree.ctx.problem(path, f"no section group titled {title!r} in this site{shown}")
+    return None
+
+
+def with_links(
+    root: list[str], kinds: dict[str, str], tree: SiteTree, group: str | None = None
+) -> list[str]:
+    """A level's order (the root, or the sections of `group`) with the manifest's links of that
+    level in place: those without `after` first, each other one right after the item of the
+    level it names, in the order written. `kinds`: the kind of each item of `root`."""
+    present = [
+        link
+        for link in tree.desired_of(EXTERNAL_LINK.name) or []
+        if not link.absent and link.fields.get("group") == group
+    ]
     site = tree.site.address
     anchors: dict[str, str | None] = {}
     for link in present:
@@ -150,10 +243,11 @@ def with_links(root: list[str], kinds: dict[str, str], tree: SiteTree) -> list[s
         named = {address(kind, after, site) for kind in set(kinds.values())}
         found = next((item for item in root if item in named), None)
         if found is None:
+            level = "root section or group" if group is None else "section of its group"
             tree.ctx.problem(
                 (*link.path, "after"),
-                f"no root section or group titled {after!r} in this site's manifest (a "
-                "link follows an item of the root level, not a section inside a group)",
+                f"no {level} titled {after!r} in this site's manifest (a link follows an "
+                "item of its own level: the root, or the group it names in `group`)",
             )
         anchors[link.address] = found
     order = [a for a, anchor in anchors.items() if anchor is None]

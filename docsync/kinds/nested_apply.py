@@ -164,7 +164,7 @@ def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
 
 def current_order(structure: dict[str, Any], container: str | None) -> list[str]:
     """Ids of the items of one level of a structure read: the root when `container` is None,
-    else the children of that section (site spaces) or group (sections)."""
+    else the children of that section (site spaces) or group (sections and links)."""
     items = structure.get("structure") or []
     if container is None:
         return [str(item["id"]) for item in items]
@@ -179,7 +179,7 @@ def _children_of(item: dict[str, Any], container: str) -> list[str] | None:
     if str(item.get("id")) == container:
         if item.get("object") == "site-section":
             return [str(s["id"]) for s in item.get("siteSpaces") or []]
-        return [str(s["id"]) for s in item.get("sections") or item.get("children") or []]
+        return [str(s["id"]) for s in item.get("children") or item.get("sections") or []]
     for section in item.get("sections") or []:
         if str(section.get("id")) == container:
             return [str(s["id"]) for s in section.get("siteSpaces") or []]

@@ -18,6 +18,7 @@ from docsync.core.payloads import GroupMembership, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.external_links import EXTERNAL_LINK, with_links
 from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
 from docsync.kinds.nested_apply import site_path
 
@@ -86,10 +87,19 @@ class SectionGroupKind(NestedKind):
                 _membership(action, live, planned.wanted, written, tree)
 
     def finish(self, tree: SiteTree) -> None:
-        """The order of the sections inside each group (written or live)."""
+        """The order inside each group (written or live): its sections, and the links the
+        manifest places in it."""
         _, grouped = grouping(tree)
-        by_id = ids(tree)
-        for group, inside in grouped.items():
+        by_id = ids(tree, EXTERNAL_LINK.name)
+        links = tree.desired_of(EXTERNAL_LINK.name)
+        holding = [link.fields.get("group") for link in links or [] if not link.absent]
+        for group in [*grouped, *(g for g in holding if g and g not in grouped)]:
+            sections = grouped.get(group, [])
+            kinds = dict.fromkeys(sections, _SECTION)
+            inside = sections
+            if links is not None:
+                inside = with_links(sections, kinds, tree, group)
+                kinds |= {a: EXTERNAL_LINK.name for a in inside if a not in kinds}
             live_members = [
                 by_id.get(i, "")
                 for gid, held in tree.live_tree.holds.items()
@@ -99,7 +109,6 @@ class SectionGroupKind(NestedKind):
             current = [m for m in live_members if m in inside]
             placed = len(current) < len(inside)
             current += [m for m in inside if m not in current]
-            kinds = dict.fromkeys(inside, _SECTION)
             tree.plan_order(group, kinds, current, inside, placed, known_when_new=False)
 
     def picture(self, key: str, fields: dict[str, Any]) -> str:

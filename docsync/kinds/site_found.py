@@ -77,8 +77,13 @@ def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
 
 
 def new_link(structure: Any, body: Item, known: set[str]) -> Item | None:
-    """An external link the apply does not know yet, with the title it asked for."""
-    for item in reversed(list(_items(structure))):
+    """An external link the apply does not know yet, with the title it asked for, at the root
+    or in the group it asked for."""
+    items = list(_items(structure))
+    if body.get("parent"):
+        group = next((g for g in groups_of(structure) if g.get("id") == body["parent"]), {})
+        items = [i for i in group.get("children") or [] if isinstance(i, dict)]
+    for item in reversed(items):
         is_link = item.get("object") == "site-external-link"
         if is_link and str(item.get("id")) not in known and item.get("title") == body["title"]:
             return item

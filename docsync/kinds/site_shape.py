@@ -26,7 +26,8 @@ class LiveTree:
     by_container: dict[tuple[str, str], list[LiveResource]] = field(default_factory=dict)
     #: ids of the items of the root, in order (a site of sections)
     root_order: list[str] = field(default_factory=list)
-    #: id of an item that holds siblings (a group) -> their ids, in order
+    #: id of an item that holds siblings (a group) -> the ids of what stands in it, in order
+    #: (its sections and links)
     holds: dict[str, list[str]] = field(default_factory=dict)
 
     def of(self, kind: str, container: str = "") -> list[LiveResource]:
@@ -46,11 +47,10 @@ def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[
     structure = site.raw.get("_structure") or {}
     layout = "siteSpaces" if structure.get("type") == "siteSpaces" else "sections"
     leader = next(k for k in nested_kinds("site") if k.leads and k.layout == layout)
-    by_pointer = {k.pointer_type: k for k in every_nested_kind()}
     for item in structure.get("structure") or []:
         if layout == "sections":
             tree.root_order.append(str(item["id"]))
-        _read(item, by_pointer.get(item.get("object"), leader), site.address, "", tree, live)
+        _read(item, _by_pointer().get(item.get("object"), leader), site.address, "", tree, live)
     return tree, tree.items()
 
 
@@ -66,18 +66,28 @@ def _read(
     resource = kind.read_item(item, parent, live)
     for holding in (f for f in kind.fields if f.ref_sibling and f.ref):
         held = _kind(holding.ref)
-        members = [
-            _read(m, held, parent, container, tree, live)
-            for m in item.get(holding.name) or item.get("children") or []
-            if m.get("object", held.pointer_type) == held.pointer_type
-        ]
+        members = []
+        inside = []  # what stands in it, in order: its members and other items (a group's links)
+        for m in item.get("children") or item.get(holding.name) or []:
+            pointer = m.get("object", held.pointer_type)
+            own = held if pointer == held.pointer_type else _by_pointer().get(pointer)
+            if own is None:
+                continue
+            read = _read(m, own, parent, container, tree, live)
+            inside.append(read.id)
+            if own is held:
+                members.append(read)
         resource.fields[holding.name] = [m.address for m in members]
-        tree.holds[resource.id] = [m.id for m in members]
+        tree.holds[resource.id] = inside
     tree.add(kind.name, container, resource)
     for inner in nested_kinds(kind.name):
         for sub in item.get(inner.section) or []:
             _read(sub, inner, resource.address, resource.id, tree, live)
     return resource
+
+
+def _by_pointer() -> dict[str, NestedKind]:
+    return {k.pointer_type: k for k in every_nested_kind()}
 
 
 def _kind(name: str | None) -> NestedKind:

@@ -20,6 +20,7 @@ from docsync.manifest.context import (
     walk,
 )
 from docsync.manifest.problems import Path
+from docsync.manifest.references import did_you_mean
 
 _ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
 
@@ -106,6 +107,7 @@ def _check_site(ctx: CheckContext, site_path: Path, site: dict[str, Any]) -> Non
     _one_default(ctx, site, "sections", site_path, "section of a site")
     _site_spaces(ctx, site, site_path)
     _group_members(ctx, site, site_path)
+    _link_places(ctx, site, site_path)
     _section_paths(ctx, site, site_path)
     for section_path, section in entries(site, "sections", site_path):
         _one_default(ctx, section, "siteSpaces", section_path, "site space of a section")
@@ -158,6 +160,42 @@ def _group_members(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> 
                     f"{ctx.where(first)}): a section is in one group at most; remove it from one"
                 )
                 ctx.report(path, message)
+
+
+def _link_places(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> None:
+    """A link's `group` names a group the site writes, and its `after` an item of the link's
+    level (a root section or group, or a section of its group): checked when the site writes
+    them (else `plan` checks them against the live site)."""
+    groups = {
+        text(g, "title") or text(g, "id"): g
+        for _, g in entries(site, "sectionGroups", site_path)
+        if not is_absent(g)
+    }
+    held = {
+        s for g in groups.values() if isinstance(g.get("sections"), list) for s in g["sections"]
+    }
+    sections = [text(s, "title") for _, s in entries(site, "sections", site_path)]
+    for path, link in entries(site, "externalLinks", site_path):
+        group, after = text(link, "group"), text(link, "after")
+        if is_absent(link):
+            continue
+        if group is not None and site.get("sectionGroups") is not None and group not in groups:
+            hint = did_you_mean(group, [g for g in groups if g])
+            ctx.report((*path, "group"), f"{group!r} names no section group of this site{hint}")
+            continue
+        if after is None or site.get("sections") is None:
+            continue
+        if group is None:
+            level = [s for s in sections if s and s not in held] + [g for g in groups if g]
+            where = "root section or group"
+        elif isinstance(groups.get(group, {}).get("sections"), list):
+            level = [str(s) for s in groups[group]["sections"]]
+            where = f"section of group {group!r}"
+        else:
+            continue
+        if after not in level:
+            hint = did_you_mean(after, level)
+            ctx.report((*path, "after"), f"{after!r} names no {where} of this site{hint}")
 
 
 def _section_paths(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> None:

@@ -143,3 +143,75 @@ sites:
     applied = docsync("apply", manifest, "--auto-approve", "--parallelism", "1")
     assert applied.exit_code == 0, applied.output
     assert_converged(docsync, manifest)
+
+
+GROUPED_HEAD = (
+    HEAD
+    + """\
+    sectionGroups:
+      - {title: More, sections: [Reference]}
+"""
+)
+IN_GROUP = """\
+    externalLinks:
+      - {title: Home, url: "https://acme.example", after: Guides, icon: house}
+      - title: Status
+        url: "https://status.acme.example"
+        group: More
+        after: Reference
+        condition: visitor.claims.beta
+"""
+
+
+def group_children(emulator: EmulatorHandle, title: str) -> list[tuple[str, str]]:
+    """The children of the site's one group as the API shows them: (object, title) in order."""
+    site = id_of(emulator, "sites", "title", "Developer Docs")
+    with emulator.client() as client:
+        response = client.get(f"{ORG}/sites/{site}/structure")
+    response.raise_for_status()
+    (group,) = [i for i in response.json()["structure"] if i["title"] == title]
+    return [(str(c["object"]), str(c["title"])) for c in group["children"]]
+
+
+def test_links_in_a_group_apply_move_in_and_out_and_export(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    manifest = write("docs.yaml", GROUPED_HEAD + IN_GROUP)
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    link, section = "site-external-link", "site-section"
+    assert root(emulator, "Developer Docs") == [
+        (section, "Guides"),
+        (link, "Home"),
+        ("site-section-group", "More"),
+    ]
+    assert group_children(emulator, "More") == [(section, "Reference"), (link, "Status")]
+    # Home moves into the group, first: one PATCH of its parent, one sort inside the group.
+    into = IN_GROUP.replace("after: Guides, icon: house", "group: More, icon: null")
+    manifest = write("docs.yaml", GROUPED_HEAD + into)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert '~ group = null -> site["Developer Docs"].section_group["More"]' in planned.stdout
+    before = emulator.stats()
+    apply(docsync, manifest)
+    written = requests_between(before, emulator.stats())
+    assert written[f"PATCH {LINKS}/{{siteExternalLinkId}}"] == 1
+    assert written.get(f"POST {LINKS}", 0) == 0
+    assert written[SORT] == 1
+    assert_converged(docsync, manifest)
+    assert group_children(emulator, "More") == [
+        (link, "Home"),
+        (section, "Reference"),
+        (link, "Status"),
+    ]
+    _, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
+    assert "group: More" in sites and "after: Reference" in sites
+    # And back to the root, after Guides.
+    manifest = write("docs.yaml", GROUPED_HEAD + IN_GROUP)
+    before = emulator.stats()
+    apply(docsync, manifest)
+    written = requests_between(before, emulator.stats())
+    assert written[f"PATCH {LINKS}/{{siteExternalLinkId}}"] == 1
+    assert_converged(docsync, manifest)
+    assert root(emulator, "Developer Docs")[1] == (link, "Home")
+    assert group_children(emulator, "More") == [(section, "Reference"), (link, "Status")]
