@@ -102,6 +102,13 @@ class ExternalLinkKind(NestedKind):
             fields["group"] = _group_address(entry.group, (*path, "group"), tree)
         return fields
 
+    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteTree) -> Action:
+        """At the root, a new link shows no `group`: only a move out of a group says null."""
+        if desired.fields.get("group") is None:
+            fields = {k: v for k, v in desired.fields.items() if k != "group"}
+            desired = replace(desired, fields=fields)
+        return super().plan_create(desired, parent, tree)
+
     def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
         """Its group under the group's address as the plan knows it."""
         groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}

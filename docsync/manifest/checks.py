@@ -172,7 +172,11 @@ def _link_places(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> No
         if not is_absent(g)
     }
     held = {
-        s for g in groups.values() if isinstance(g.get("sections"), list) for s in g["sections"]
+        s
+        for g in groups.values()
+        if isinstance(g.get("sections"), list)
+        for s in g["sections"]
+        if isinstance(s, str)
     }
     sections = [text(s, "title") for _, s in entries(site, "sections", site_path)]
     for path, link in entries(site, "externalLinks", site_path):
@@ -189,7 +193,7 @@ def _link_places(ctx: CheckContext, site: dict[str, Any], site_path: Path) -> No
             level = [s for s in sections if s and s not in held] + [g for g in groups if g]
             where = "root section or group"
         elif isinstance(groups.get(group, {}).get("sections"), list):
-            level = [str(s) for s in groups[group]["sections"]]
+            level = [s for s in groups[group]["sections"] if isinstance(s, str)]
             where = f"section of group {group!r}"
         else:
             continue

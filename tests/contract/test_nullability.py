@@ -84,6 +84,8 @@ WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
         f"{ORG}/sites/s/external-links/l",
         "description",
     ),
+    (ExternalLinkEntry, "icon"): ("PATCH", f"{ORG}/sites/s/external-links/l", "icon"),
+    (ExternalLinkEntry, "condition"): ("PATCH", f"{ORG}/sites/s/external-links/l", "condition"),
     (TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
 }
 #: (model, field) -> (method, concrete path) of the request a written `null` becomes (a delete)
@@ -125,6 +127,7 @@ OWN_BY_MODEL = {
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",
     (ExternalLinkEntry, "after"): "the link's place, reconciled by the site's reorder",
+    (ExternalLinkEntry, "group"): "the link's level: PATCH {parent} by docsync (absent: root)",
     (OpenApiEntry, "slug"): "the key, in the path of PUT .../openapi/{slug}",
     (OpenApiEntry, "source"): "PUT .../openapi/{slug} {source}: an object",
     (TranslationEntry, "title"): "description translation settings (documented conflict)",
