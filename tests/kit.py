@@ -188,6 +188,16 @@ def id_of(emulator: EmulatorHandle, what: str, key: str, value: str) -> str:
     return str(next(i["id"] for i in items if i.get(key) == value))
 
 
+def site_part(emulator: EmulatorHandle, title: str, part: str) -> Any:
+    """What the API answers for one part of the site with this title (`customization`,
+    `publishing/auth`, `structure`), read directly."""
+    site = id_of(emulator, "sites", "title", title)
+    with emulator.client() as client:
+        answer = client.get(f"{ORG}/sites/{site}/{part}")
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
 def requests_between(before: dict[str, Any], after: dict[str, Any]) -> Counter[str]:
     """Requests per `METHOD /route` made between two emulator.stats() snapshots."""
     counts = Counter(after["requests"])

@@ -17,6 +17,7 @@ from tests.kit import (
     export_plans_empty,
     id_of,
     requests_between,
+    site_part,
 )
 
 CUSTOMIZATION = "/v1/orgs/{organizationId}/sites/{siteId}/customization"
@@ -35,11 +36,7 @@ CHANGED = HEAD + '      styling: {theme: bold, primaryColor: {light: "#123456", 
 
 
 def live_customization(emulator: EmulatorHandle, title: str) -> dict[str, Any]:
-    site = id_of(emulator, "sites", "title", title)
-    with emulator.client() as client:
-        answer = client.get(f"{ORG}/sites/{site}/customization")
-    assert answer.status_code == 200, answer.text
-    found: dict[str, Any] = answer.json()
+    found: dict[str, Any] = site_part(emulator, title, "customization")
     return found
 
 

@@ -16,6 +16,7 @@ from tests.kit import (
     export_plans_empty,
     id_of,
     requests_between,
+    site_part,
 )
 
 LINKS = "/v1/orgs/{organizationId}/sites/{siteId}/external-links"
@@ -45,11 +46,7 @@ CHANGED = """\
 
 def root(emulator: EmulatorHandle, title: str) -> list[tuple[str, str]]:
     """The site's root level as the API shows it: (object, title) in order."""
-    site = id_of(emulator, "sites", "title", title)
-    with emulator.client() as client:
-        response = client.get(f"{ORG}/sites/{site}/structure")
-    response.raise_for_status()
-    items: list[dict[str, Any]] = response.json()["structure"]
+    items: list[dict[str, Any]] = site_part(emulator, title, "structure")["structure"]
     return [(str(i["object"]), str(i["title"])) for i in items]
 
 

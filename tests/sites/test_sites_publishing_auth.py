@@ -17,6 +17,7 @@ from tests.kit import (
     export_plans_empty,
     id_of,
     requests_between,
+    site_part,
 )
 
 AUTH = "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"
@@ -32,11 +33,7 @@ sites:
 
 
 def live_auth(emulator: EmulatorHandle, title: str) -> dict[str, Any]:
-    site = id_of(emulator, "sites", "title", title)
-    with emulator.client() as client:
-        answer = client.get(f"{ORG}/sites/{site}/publishing/auth")
-    assert answer.status_code == 200, answer.text
-    found: dict[str, Any] = answer.json()
+    found: dict[str, Any] = site_part(emulator, title, "publishing/auth")
     return found
 
 

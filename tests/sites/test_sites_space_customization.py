@@ -17,6 +17,7 @@ from tests.kit import (
     assert_converged,
     id_of,
     requests_between,
+    site_part,
 )
 
 OVERRIDE = "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"
@@ -48,13 +49,11 @@ REMOVED = HEAD + "            customization: null\n"
 
 
 def site_space_customization(emulator: EmulatorHandle, path: str) -> dict[str, Any]:
-    site = id_of(emulator, "sites", "title", "Developer Docs")
-    with emulator.client() as client:
-        spaces = client.get(f"{ORG}/sites/{site}/site-spaces").json()["items"]
-        [space] = [s for s in spaces if s["path"] == path]
-        answer = client.get(f"{ORG}/sites/{site}/site-spaces/{space['id']}/customization")
-    assert answer.status_code == 200, answer.text
-    found: dict[str, Any] = answer.json()
+    spaces = site_part(emulator, "Developer Docs", "site-spaces")["items"]
+    [space] = [s for s in spaces if s["path"] == path]
+    found: dict[str, Any] = site_part(
+        emulator, "Developer Docs", f"site-spaces/{space['id']}/customization"
+    )
     return found
 
 
