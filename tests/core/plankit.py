@@ -6,7 +6,7 @@ from __future__ import annotations
 import tempfile
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from docsync.core.context import PlanContext
 from docsync.core.model import Plan
@@ -16,6 +16,8 @@ from docsync.kinds import KINDS
 from docsync.manifest import LoadedManifest, load_manifests
 
 ORG: dict[str, Any] = {"id": "org_acme", "title": "Acme"}
+
+P = TypeVar("P")
 
 
 def live_state(items: dict[str, Any], organization: dict[str, Any] | None = None) -> LiveState:
@@ -112,3 +114,11 @@ def group(group_id: str, title: str, *sections: dict[str, Any]) -> dict[str, Any
         "title": title,
         "sections": list(sections),
     }
+
+
+def only_update(plan: Any, address: str, payload: type[P]) -> tuple[Any, P]:
+    """The plan's one action, an update of `address` whose payload is a `payload`."""
+    [action] = plan.actions
+    assert action.address == address and action.verb == "update", action
+    assert isinstance(action.payload, payload), action.payload
+    return action, action.payload

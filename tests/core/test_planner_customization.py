@@ -34,10 +34,7 @@ def manifest(customization: str) -> str:
 
 
 def the_action(plan: Any) -> tuple[Any, Customization]:
-    [action] = plan.actions
-    assert action.address == 'site["Docs"].customization' and action.verb == "update"
-    assert isinstance(action.payload, Customization)
-    return action, action.payload
+    return k.only_update(plan, 'site["Docs"].customization', Customization)
 
 
 def test_only_the_changed_written_fields_are_planned_at_their_paths() -> None:

@@ -61,10 +61,7 @@ def manifest(*redirects: str, sections: str = "") -> str:
 
 
 def the_action(plan: Any) -> tuple[Any, Redirects]:
-    [action] = plan.actions
-    assert action.address == 'site["Docs"].redirects' and action.verb == "update"
-    assert isinstance(action.payload, Redirects)
-    return action, action.payload
+    return k.only_update(plan, 'site["Docs"].redirects', Redirects)
 
 
 def test_only_what_differs_is_upserted_and_what_is_not_written_is_deleted() -> None:

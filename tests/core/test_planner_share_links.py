@@ -35,10 +35,7 @@ def manifest(*links: str) -> str:
 
 
 def the_action(plan: Any) -> tuple[Any, ShareLinks]:
-    [action] = plan.actions
-    assert action.address == 'site["Docs"].shareLinks' and action.verb == "update"
-    assert isinstance(action.payload, ShareLinks)
-    return action, action.payload
+    return k.only_update(plan, 'site["Docs"].shareLinks', ShareLinks)
 
 
 def test_new_changed_and_unlisted_links() -> None:

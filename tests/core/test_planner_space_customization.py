@@ -50,10 +50,7 @@ def manifest(customization: str, site: str = "") -> str:
 
 
 def the_action(plan: Any) -> tuple[Any, SpaceCustomization]:
-    [action] = plan.actions
-    assert action.address == WHERE and action.verb == "update"
-    assert isinstance(action.payload, SpaceCustomization)
-    return action, action.payload
+    return k.only_update(plan, WHERE, SpaceCustomization)
 
 
 def test_only_the_changed_written_fields_are_planned_at_their_paths() -> None:
