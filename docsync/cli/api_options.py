@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from docsync.api import ApiClient, ApiError, OutcomeUnknown
+from docsync.api.errors import ApiError, OutcomeUnknown
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,6 +38,8 @@ def api_options(func: F) -> F:
 
 
 def make_client(api_url: str | None, parallelism: int) -> ApiClient:
+    from docsync.api import ApiClient  # the HTTP stack, only for a command that calls the API
+
     return ApiClient.from_options(api_url, parallelism, os.environ)
 
 

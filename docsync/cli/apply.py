@@ -6,27 +6,23 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
-from docsync.cli.interrupts import Interrupts, exit_code
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
-from docsync.cli.reading import reading_status
 from docsync.core.errors import ApplyRefused
-from docsync.core.model import Plan
-from docsync.engine import run
-from docsync.engine.cost import Budget, apply_requests
-from docsync.engine.executor import ActionResult, ApplyReport
-from docsync.engine.safety import SafetyPolicy, check
-from docsync.engine.saved import SavedPlan
-from docsync.engine.target import narrow
-from docsync.manifest import LoadedManifest
-from docsync.render.text import Painter, render_plan
+
+if TYPE_CHECKING:
+    from docsync.cli.interrupts import Interrupts
+    from docsync.core.model import Plan
+    from docsync.engine.executor import ActionResult, ApplyReport
+    from docsync.engine.saved import SavedPlan
+    from docsync.manifest import LoadedManifest
 
 _MARKS = {
     "done": ("ok", "green"),
@@ -59,6 +55,14 @@ async def plan_and_apply(
     options: dict[str, Any],
     interrupts: Interrupts,
 ) -> tuple[Plan, ApplyReport | None]:
+    # The pipeline is loaded when an apply runs, not when the command is defined (`--help`).
+    from docsync.cli.reading import reading_status
+    from docsync.engine import run
+    from docsync.engine.cost import Budget, apply_requests
+    from docsync.engine.safety import SafetyPolicy, check
+    from docsync.engine.target import narrow
+    from docsync.render.text import Painter, render_plan
+
     color: bool = options["color"]
     paint = Painter(color)
     # With --format json, stdout holds the result document alone; what people read goes to stderr.
@@ -182,6 +186,9 @@ def apply_command(
     **_: Any,
 ) -> None:
     """Change the organization to match the manifests (or a saved plan)."""
+    from docsync.cli.interrupts import Interrupts, exit_code
+    from docsync.engine.saved import SavedPlan
+
     color = setup_output(verbose, no_color)
     saved: SavedPlan | None = None
     if plan_file is not None:

@@ -8,11 +8,7 @@ from pathlib import Path
 import click
 
 from docsync.cli import main
-from docsync.emulator.app import CONTRACTS, EmulatorConfig
-from docsync.emulator.errors import SeedError
-from docsync.emulator.faults import DEFAULT_RATE_LIMIT, FaultConfig
-from docsync.emulator.seed import load_seed
-from docsync.emulator.server import DEFAULT_HOST, DEFAULT_PORT, listen_socket, serve
+from docsync.emulator.defaults import CONTRACTS, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT
 
 
 def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
@@ -87,6 +83,12 @@ def emulator(
     verbose: bool,
 ) -> None:
     """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
+    from docsync.emulator.app import EmulatorConfig
+    from docsync.emulator.errors import SeedError
+    from docsync.emulator.faults import FaultConfig
+    from docsync.emulator.seed import load_seed
+    from docsync.emulator.server import listen_socket, serve
+
     if db is not None and not db.parent.is_dir():
         raise click.BadParameter(f"directory {str(db.parent)!r} does not exist", param_hint="--db")
     try:

@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from docsync import export
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session
 from docsync.cli.options import common_options, setup_output, writing
@@ -16,6 +15,8 @@ from docsync.cli.plan import report_requests
 
 
 async def _export(organization: str, api_url: str | None, parallelism: int, verbose: int) -> Any:
+    from docsync import export
+
     async with api_session(api_url, parallelism) as api:
         result = await export.export_organization(api, organization)
         if verbose:
@@ -61,6 +62,8 @@ def export_command(
     **_: Any,
 ) -> None:
     """Write manifests for an organization as it is, to adopt it: a plan of them is empty."""
+    from docsync import export  # the kinds and the client: when the command runs, not for --help
+
     setup_output(verbose, no_color)
     if out is not None and not force:
         refuse_non_empty(out)

@@ -1,4 +1,7 @@
-"""Options shared by commands: manifest paths and variables, verbosity and color."""
+"""Options shared by commands: manifest paths and variables, verbosity and color.
+
+What the options run (the manifest loader) is imported when they run, not when the command is
+defined: `docsync COMMAND --help` loads click and the command's own module only."""
 
 from __future__ import annotations
 
@@ -7,12 +10,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from docsync.manifest import LoadedManifest, Location, ManifestError, Problem, load_manifests
-from docsync.manifest.yamlpos import parse_yaml
+from docsync.render import FORMATS
+
+if TYPE_CHECKING:
+    from docsync.manifest import LoadedManifest
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,8 +60,6 @@ VERBOSITY = "docsync.verbosity"
 
 def format_option(help_text: str) -> Callable[[F], F]:
     """`--format text|markdown|json`, the same choices wherever a plan is rendered."""
-    from docsync.render.formats import FORMATS
-
     return click.option(
         "--format",
         "output_format",
@@ -101,6 +104,9 @@ def parse_vars(pairs: Sequence[str]) -> dict[str, str]:
 
 def load_var_files(files: Sequence[str]) -> dict[str, Any]:
     """Merge YAML variable files in order; every mistake is a located ManifestError."""
+    from docsync.manifest import Location, ManifestError, Problem
+    from docsync.manifest.yamlpos import parse_yaml
+
     result: dict[str, Any] = {}
     problems: list[Problem] = []
     for name in files:
@@ -131,6 +137,8 @@ def load_from_options(
     environ: Mapping[str, str] | None = None,
 ) -> LoadedManifest:
     """What ``validate``, ``plan`` and ``apply`` do with their manifest options."""
+    from docsync.manifest import load_manifests
+
     variables = load_var_files(var_file)
     variables.update(parse_vars(var))
     return load_manifests(paths, variables=variables, environ=environ)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from docsync.api import RequestStats
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import (
@@ -20,22 +19,22 @@ from docsync.cli.options import (
     writing,
 )
 from docsync.cli.plan_options import plan_shape_options
-from docsync.cli.reading import reading_status
-from docsync.core.model import Plan
-from docsync.core.state import LiveState
-from docsync.engine import run
-from docsync.engine.cost import Budget, apply_requests
-from docsync.engine.safety import SafetyPolicy, check
-from docsync.engine.saved import SavedPlan
-from docsync.engine.target import narrow
-from docsync.manifest import LoadedManifest
-from docsync.render.formats import render_for_people
-from docsync.render.json import render_json
+
+if TYPE_CHECKING:
+    from docsync.api import RequestStats
+    from docsync.core.model import Plan
+    from docsync.core.state import LiveState
+    from docsync.manifest import LoadedManifest
 
 
 async def fetch_plan(
     loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int
 ) -> tuple[Plan, LiveState]:
+    # The pipeline is loaded when a plan is made, not when the command is defined (`--help`).
+    from docsync.cli.reading import reading_status
+    from docsync.engine import run
+    from docsync.engine.cost import Budget, apply_requests
+
     async with api_session(api_url, parallelism) as api:
         async with reading_status(api, verbose) as watch:
             result = await run.plan(api, loaded, watch=watch)
@@ -64,6 +63,9 @@ def org_title(live: LiveState) -> str:
 
 def render(plan: Plan, live: LiveState, output_format: str, color: bool) -> str:
     """One plan, three renderings that tell the same story."""
+    from docsync.render.formats import render_for_people
+    from docsync.render.json import render_json
+
     if output_format == "json":
         return render_json(plan)
     return render_for_people(plan, output_format, color=color, title=org_title(live))
@@ -132,6 +134,10 @@ def plan_command(
     **_: Any,
 ) -> None:
     """Show what `apply` would change, field by field."""
+    from docsync.engine.safety import SafetyPolicy, check
+    from docsync.engine.saved import SavedPlan
+    from docsync.engine.target import narrow
+
     color = setup_output(verbose, no_color)
     loaded = load_from_options(paths, var, var_file)
     plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))

@@ -10,14 +10,29 @@ import click
 
 from docsync.cli import main
 from docsync.cli.options import writing
-from docsync.manifest.schema import manifest_schema, schema_text
-from docsync.render.json import plan_schema
 
-SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
-    "manifest": manifest_schema,
-    "plan": plan_schema,
-}
-"""Each schema by name; it is written as ``<name>.schema.json``."""
+
+def _manifest() -> dict[str, Any]:
+    from docsync.manifest.schema import manifest_schema
+
+    return manifest_schema()
+
+
+def _plan() -> dict[str, Any]:
+    from docsync.render.json import plan_schema
+
+    return plan_schema()
+
+
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {"manifest": _manifest, "plan": _plan}
+"""Each schema by name, built when asked (the models are loaded then, not for `--help`); it is
+written as ``<name>.schema.json``."""
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    from docsync.manifest.schema import schema_text as text
+
+    return text(schema)
 
 
 @main.command("schema")

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from docsync.cli import main
 from docsync.cli.options import format_option, setup_output
-from docsync.engine.saved import SAVED_FORMAT, SavedPlan
-from docsync.render.formats import render_for_people
-from docsync.render.json import PlanDocument
-from docsync.render.load import PlanDocumentError, plan_from_document, read_document
+
+if TYPE_CHECKING:
+    from docsync.render.json import PlanDocument
 
 
 def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     """A saved plan (`plan --out`) or a JSON plan (`plan --format json`), and its heading."""
+    from docsync.engine.saved import SAVED_FORMAT, SavedPlan
+    from docsync.render.load import PlanDocumentError, read_document
+
     try:
         data = json.loads(Path(path).read_text("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -43,6 +45,9 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
 )
 def show_command(plan_file: str, output_format: str, no_color: bool, **_: Any) -> None:
     """Render a saved plan (or a JSON plan) again, without reading the organization."""
+    from docsync.render.formats import render_for_people
+    from docsync.render.load import plan_from_document
+
     color = setup_output(0, no_color)
     document, title = load_plan_file(plan_file)
     if output_format == "json":

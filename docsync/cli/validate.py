@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
 
 from docsync.cli import main
 from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
-from docsync.manifest import LoadedManifest, ManifestError
-from docsync.manifest.models import SECTIONS
+
+if TYPE_CHECKING:
+    from docsync.manifest import LoadedManifest
 
 
 @main.command("validate")
@@ -26,6 +28,8 @@ def validate(
     no_color: bool,
 ) -> None:
     """Check manifests: schema, references, duplicates. Exit 1 listing every problem."""
+    from docsync.manifest import ManifestError
+
     setup_output(verbose, no_color)
     try:
         loaded = load_from_options(paths, var, var_file)
@@ -48,6 +52,8 @@ def origins(files: list[str]) -> str:
 def summary(loaded: LoadedManifest) -> str:
     """``4 files, 5 members, 2 teams, ...``: the files read and the entries per section."""
     count = len(loaded.files)
+    from docsync.manifest.models import SECTIONS
+
     parts = [f"{count} file" if count == 1 else f"{count} files"]
     for section in SECTIONS:
         entries = len(getattr(loaded.manifest, section))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator import control
+from docsync.emulator.defaults import Contract
 from docsync.emulator.faults import FaultConfig
 from docsync.emulator.routing import IndexedRouter
 from docsync.emulator.seed import load_seed
@@ -37,12 +38,6 @@ ROUTE_MODULES = [
     "sites_customization",
     "permissions",
 ]
-
-
-#: `description`: the API description plus what production adds (the default);
-#: `production`: only what the production contract has, shaped as production shapes it.
-Contract = Literal["description", "production"]
-CONTRACTS: tuple[Contract, ...] = ("description", "production")
 
 
 @dataclass

@@ -12,8 +12,9 @@ import threading
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from docsync.emulator.defaults import DEFAULT_RATE_LIMIT
+
 RATE_LIMIT_MESSAGE = "API rate limit exceeded. Please try again in 60 seconds"
-DEFAULT_RATE_LIMIT = 100_000
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 

@@ -15,10 +15,8 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.defaults import DEFAULT_HOST, DEFAULT_PORT
 from docsync.emulator.state import EmulatorState
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8719
 
 
 class _DropFilter(logging.Filter):

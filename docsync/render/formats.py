@@ -6,8 +6,6 @@ from docsync.core.model import Plan
 from docsync.render.markdown import render_markdown
 from docsync.render.text import render_plan
 
-FORMATS = ("text", "markdown", "json")
-
 
 def render_for_people(plan: Plan, output_format: str, *, color: bool, title: str) -> str:
     """Text or Markdown: the two renderings headed by the organization's title."""

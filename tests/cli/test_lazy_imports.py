@@ -8,27 +8,54 @@ import sys
 
 import pytest
 
+from docsync.cli.commands import COMMANDS
 from tests.cli.conftest import ACME, REPO
 
-# Run the CLI, then report which of the heavy modules the process imported.
+# Run the CLI, then report which of the given module prefixes the process imported.
 _PROBE = """
 import json, sys
+watched = tuple(json.loads(sys.argv[1]))
+allowed = tuple(json.loads(sys.argv[2]))
 from docsync.cli import main
 try:
-    main(sys.argv[1:])
+    main(sys.argv[3:])
 except SystemExit:
     pass
-heavy = ("starlette", "uvicorn", "httpx", "deepdiff", "docsync.emulator", "docsync.api")
-# The kinds' modules name the API's error types (plain Python); the client itself stays unloaded.
-plain = ("docsync.api", "docsync.api.errors")
-found = [m for m in sys.modules if m.startswith(heavy) and m not in plain]
+found = [m for m in sys.modules if m.startswith(watched) and m not in allowed]
 print(json.dumps(sorted(found)), file=sys.stderr)
 """
 
+#: What a command that never calls the API must not load.
+HTTP_STACK = ("starlette", "uvicorn", "httpx", "deepdiff", "docsync.emulator", "docsync.api")
+#: The kinds' modules name the API's error types (plain Python); the client itself stays unloaded.
+PLAIN_API = ("docsync.api", "docsync.api.errors")
+#: What `--help` must not load: it shows options, which need click and the command's module.
+PIPELINE = (
+    *HTTP_STACK,
+    "pydantic",
+    "yaml",
+    "jinja2",
+    "docsync.manifest",
+    "docsync.kinds",
+    "docsync.engine",
+    "docsync.core",
+    "docsync.render.",
+    "docsync.export",
+)
+#: Plain Python that `--help` may load: the error types the CLI turns into one line, and the
+#: emulator's defaults its options show.
+HELP_ALLOWED = (
+    *PLAIN_API,
+    "docsync.core",
+    "docsync.core.errors",
+    "docsync.emulator",
+    "docsync.emulator.defaults",
+)
 
-def _imported(*args: str) -> list[str]:
+
+def _imported(watched: tuple[str, ...], allowed: tuple[str, ...], *args: str) -> list[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args],
+        [sys.executable, "-c", _PROBE, json.dumps(watched), json.dumps(allowed), *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -44,11 +71,17 @@ def _imported(*args: str) -> list[str]:
     ids=["version", "validate", "schema", "show"],
 )
 def test_offline_commands_import_no_http_stack_and_no_emulator(args: list[str]) -> None:
-    assert _imported(*args) == []
+    assert _imported(HTTP_STACK, PLAIN_API, *args) == []
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in sorted(COMMANDS))], ids=str)
+def test_help_loads_click_and_the_command_only(command: list[str]) -> None:
+    """`docsync --help` and `docsync COMMAND --help`: no models, no pipeline, no HTTP stack."""
+    assert _imported(PIPELINE, HELP_ALLOWED, *command, "--help") == []
 
 
 def test_a_command_that_calls_the_api_still_loads_it() -> None:
-    """The probe sees imports: `plan --help` loads the plan command and with it the client."""
-    found = _imported("plan", "--help")
+    """The probe sees imports: a plan loads the client (its manifest fails to validate after)."""
+    found = _imported(HTTP_STACK, PLAIN_API, "plan", str(ACME), "--api-url", "http://127.0.0.1:9")
     assert "httpx" in found
     assert "docsync.emulator" not in found
