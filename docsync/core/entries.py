@@ -43,9 +43,10 @@ Ref = Annotated[str, Field(min_length=1)]
 
 
 class Model(BaseModel):
-    """Strict about unknown fields; absent and explicit null stay distinguishable."""
+    """Strict about unknown fields; absent and explicit null stay distinguishable. The docstring
+    under a field is its description in the JSON Schema (`docsync.manifest.described`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=False)
 
 
 class Entry(NullChecked, Model):

@@ -1,9 +1,11 @@
-"""Every managed kind, found in the modules of this package: adding a kind is adding a module.
+"""Every managed kind: adding a kind is adding its module, and its name to `KIND_MODULES`.
 
-A module contributes each `Kind` subclass it defines with a `declaration` (see
-`docsync.core.kind`); helper modules contribute none. The catalogue puts the declarations in
-dependency order, and the manifest's entry models are derived from them: a nested kind's list
-(`sections`, `siteSpaces`) is added to each of its parents' entry models.
+A module listed contributes each `Kind` subclass it defines with a `declaration` (see
+`docsync.core.kind`); helper modules are not listed. The list is static, so a run imports what
+it names and nothing else (no scan of the package); `tests/core/test_catalogue.py` scans the
+package and fails when a module defining a kind is missing here. The catalogue puts the
+declarations in dependency order, and the manifest's entry models are derived from them: a
+nested kind's list (`sections`, `siteSpaces`) is added to each of its parents' entry models.
 
 Importing this loads the kinds' modules but not the API client: kinds import `docsync.api` only
 for its error types (`docsync.api.errors`, plain Python), so `docsync validate` stays light.
@@ -12,7 +14,6 @@ for its error types (`docsync.api.errors`, plain Python), so `docsync validate` 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from functools import cache
 from typing import Any
 
@@ -22,14 +23,29 @@ from pydantic import Field as Limits
 from docsync.core.kind import Catalogue, Declaration
 from docsync.kinds.base import Kind
 
+#: The modules of `docsync.kinds` that define kinds, by name (sorted).
+KIND_MODULES = (
+    "collections",
+    "external_links",
+    "grants",
+    "members",
+    "openapi",
+    "saml",
+    "section_groups",
+    "sections",
+    "settings",
+    "site_spaces",
+    "sites",
+    "spaces",
+    "teams",
+    "translations",
+)
+
 
 def _discover() -> list[Kind]:
-    package = importlib.import_module("docsync.kinds")
     found: list[Kind] = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name == "catalogue":
-            continue
-        module = importlib.import_module(f"docsync.kinds.{info.name}")
+    for name in KIND_MODULES:
+        module = importlib.import_module(f"docsync.kinds.{name}")
         for value in vars(module).values():
             declared = isinstance(value, type) and issubclass(value, Kind)
             if declared and value.__module__ == module.__name__ and "declaration" in vars(value):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from docsync.manifest.described import DescribedSchema
 from docsync.manifest.models import Manifest
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -12,7 +13,7 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 def manifest_schema() -> dict[str, Any]:
     """The schema editors use (yaml-language-server) to complete and check manifests."""
-    schema = Manifest.model_json_schema(mode="validation")
+    schema = Manifest.model_json_schema(mode="validation", schema_generator=DescribedSchema)
     schema["title"] = "docsync manifest"
     return {"$schema": DIALECT, "$id": "manifest.schema.json", **schema}
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from docsync.core.kind import Catalogue, Declaration, Field, dependency_order
 from docsync.export import FILES
 from docsync.kinds import KINDS, Kind, kind_named
-from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.catalogue import CATALOGUE, KIND_MODULES
 from docsync.kinds.catalogue import entry_model as entry_model_of
 from docsync.manifest.context import KEY_FIELDS, KIND_NAMES, SCOPE_FIELDS, CheckContext
 from docsync.manifest.models import SECTIONS, Manifest
@@ -137,14 +137,18 @@ def test_a_dependency_cycle_is_named() -> None:
         dependency_order([_kind("a", 1, "b"), _kind("b", 2, "a")])
 
 
-def test_discovery_finds_every_kind_defined_in_the_package() -> None:
+def test_the_static_list_of_kind_modules_is_the_package_s_kinds() -> None:
+    """`KIND_MODULES` names every module that defines a kind, and only those."""
     package = importlib.import_module("docsync.kinds")
+    defining = set()
     defined = set()
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"docsync.kinds.{info.name}")
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, Kind) and "declaration" in vars(value):
                 defined.add(value.declaration.name)
+                defining.add(info.name)
+    assert sorted(defining) == list(KIND_MODULES), "docsync.kinds.catalogue.KIND_MODULES"
     assert defined == {k.name for k in KINDS}
 
 
