@@ -7,7 +7,7 @@ deletes it (an exact list, or a pruned kind) or reports it as unmanaged."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from docsync.core.paths import Path
@@ -41,7 +41,8 @@ def reconcile(
     problem: Problem,
     within: str = "in the organization",
     missing_pin: Callable[[DesiredResource], None] | None = None,
-    fallback: Callable[[DesiredResource, list[LiveResource]], LiveResource | None] | None = None,
+    fallback: Callable[[DesiredResource, Collection[LiveResource]], LiveResource | None]
+    | None = None,
 ) -> Reconciliation:
     """Matches `desired` (one list of the manifest) against `live` (the same list, read).
 
@@ -54,6 +55,9 @@ def reconcile(
         if not _binned(resource):
             by_key[resource.key].append(resource)
     taken: set[str] = set()
+    #: the live resources no entry took yet, in live order: made once, when a fallback first
+    #: asks (every entry left to create asks, and a list per entry would be quadratic)
+    free: dict[str, LiveResource] | None = None
     found: dict[int, LiveResource | None] = {}
     dropped: set[int] = set()
     for index, item in enumerate(desired):
@@ -85,9 +89,13 @@ def reconcile(
             continue
         match = candidates[0] if candidates else None
         if match is None and fallback is not None:
-            match = fallback(item, [r for r in live if r.id not in taken])
+            if free is None:
+                free = {r.id: r for r in live if r.id not in taken}
+            match = fallback(item, free.values())
         if match is not None:
             taken.add(match.id)
+            if free is not None:
+                free.pop(match.id, None)
         found[index] = match
     result = Reconciliation()
     for index, item in enumerate(desired):

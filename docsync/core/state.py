@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -55,6 +58,7 @@ class LiveState:
         #: (kind, name or key) -> the resources that have it: references resolve without scans
         self.named: dict[tuple[str, str], list[LiveResource]] = defaultdict(list)
         self._folded: dict[tuple[str, str], LiveResource] | None = None
+        self._derived: dict[str, Any] = {}
 
     @property
     def org_id(self) -> str:
@@ -80,6 +84,16 @@ class LiveState:
         for name in {resource.name, resource.key}:
             self.named[(resource.kind, name)].append(resource)
         self._folded = None
+        self._derived.clear()
+
+    def derived(self, name: str, build: Callable[[LiveState], T]) -> T:
+        """An index a kind derives from the whole live state (a team's grants across every
+        resource), built once and kept until a resource is added: asked per resource, a scan
+        each time would make a plan quadratic in the organization's size."""
+        if name not in self._derived:
+            self._derived[name] = build(self)
+        value: T = self._derived[name]
+        return value
 
     def by_folded_key(self, kind: str, key: str) -> LiveResource | None:
         """A resource by its key in any case (emails): the first one read."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api.errors import OutcomeUnknown
@@ -243,7 +243,9 @@ class CrudKind(Kind):
     def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
         ctx.problem(*stale_pin(desired, self.declaration.noun, "in the organization"))
 
-    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
         return None
 
     def plan(self, ctx: PlanContext) -> Reconciliation | None:

@@ -8,6 +8,7 @@ refused."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from docsync.core.lockout import REMOVING, Lockout
@@ -270,11 +271,15 @@ def _stays_admin(actions: Sequence[Action], live: LiveState) -> bool:
 def team_grants(team_id: str, live: LiveState) -> list[str]:
     """The grants of a team on the resources whose grants were read (`collection["X"]: edit`),
     which production removes with the team."""
-    out = []
+    return live.derived("grants by team", _grants_by_team).get(team_id, [])
+
+
+def _grants_by_team(live: LiveState) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
     for kind in ("collection", "space", "site"):
         for resource in live.by_kind.get(kind, []):
             read = resource.raw.get("_grants") or {}
             for grant in read.get("teams") or []:
-                if str((grant.get("team") or {}).get("id")) == team_id:
-                    out.append(f"{resource.address}: {grant.get('permission')}")
+                team = str((grant.get("team") or {}).get("id"))
+                out[team].append(f"{resource.address}: {grant.get('permission')}")
     return out

@@ -7,7 +7,7 @@ managed one)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Protocol
 
 from docsync.core.context import PlanContext
@@ -33,7 +33,9 @@ class Lister(Protocol):
 
     def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None: ...
 
-    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
         """A live item to match an entry that no key matches (None: create it)."""
 
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None: ...

@@ -6,6 +6,7 @@ kind does differently; applied by requests under the site's path. The site's dri
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -152,7 +153,9 @@ class NestedKind(AppliedChild):
             parent=parent,
         )
 
-    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
         """A live item to match an entry no key matches (None: it is created)."""
         return None
 
@@ -304,7 +307,9 @@ class ListUnder:
     def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
         ctx.problem(*stale_pin(desired, self.declaration.noun, self.within))
 
-    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
         return self.kind.fallback(desired, free)
 
     def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:

@@ -4,6 +4,7 @@ set through its parent, its level's order kept with the fewest moves."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
@@ -83,7 +84,9 @@ class SiteSpaceKind(NestedKind):
         resource.refs = {resource.fields["space"]}
         return resource
 
-    def fallback(self, desired: DesiredResource, free: list[LiveResource]) -> LiveResource | None:
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
         """A site space no path matches is the one publishing its space in that level, if
         any: written without `path`, or left at the path the API chose (a create whose path
         change never came, as after a crash): its path is changed, never deleted and made anew."""
