@@ -1,9 +1,10 @@
 """Benchmark: what plan and apply cost at 1k, 3k and 10k resources, against the targets of
 performance at scale. Prints a table; asserts nothing. Usage:
 
-    bash scripts/bench [--quick] [--sizes 1000,3000,10000] [--latency MS]
+    bash scripts/bench [--quick] [--fixed] [--sizes 1000,3000,10000] [--latency MS]
 
-For each size it generates an organization in the proportions of 100 sites x 6 sections x 3 site
+First the fixed costs of every command and of a small plan (scripts/bench_fixed.py; `--fixed`:
+only those). Then, for each size it generates an organization in the proportions of 100 sites x 6 sections x 3 site
 spaces, 200 teams and 1,000 members (about 4,000 resources), seeds an emulator with its members,
 and, each client run in a process of its own (CPU and peak memory are that process's):
   apply     from scratch, requests against the minimum the API allows (counted from its rules);
@@ -393,11 +394,20 @@ def main() -> None:
         "--latency", type=float, default=50.0, help="ms per request for plan and refresh"
     )
     parser.add_argument("--quick", action="store_true", help="one small size, 20 ms latency")
+    parser.add_argument(
+        "--fixed", action="store_true", help="only the fixed costs (scripts/bench_fixed.py)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     latency = args.latency
     if args.quick:
         sizes, latency = [1000], 20.0
+    from bench_fixed import main as fixed_costs  # scripts/ is on the path
+
+    fixed_costs(latency)
+    if args.fixed:
+        return
+    print()
     print(
         f"docsync benchmark: sizes {sizes}, latency {latency:.0f} ms, "
         f"parallelism {PARALLELISM}, {os.cpu_count()} CPUs"

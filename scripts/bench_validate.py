@@ -1,5 +1,6 @@
 """Benchmark: `docsync validate` of a 10,000-resource manifest against a bare libyaml parse of it,
-then of a 10 MB one (the largest file docsync reads is 10 MiB).
+of a 500 KB manifest in block style (about 24,000 lines) against the same, then of a 10 MB one
+(the largest file docsync reads is 10 MiB).
 
 Prints figures; asserts nothing. The targets: validate within 3x of the bare C parse (the
 floor any loader pays), and a 10 MB manifest in seconds; the pure-Python loader is printed for
@@ -67,6 +68,18 @@ def sized(megabytes: float) -> tuple[int, str]:
     return resources, text
 
 
+def block_style(kilobytes: float) -> tuple[int, str]:
+    """The manifest of `manifest()`'s shape in block style (a key per line, as people write
+    them) closest to `kilobytes` (10**3 bytes) without going over: 500 KB is about 24,000 lines."""
+    resources = int(kilobytes * 13)
+    while True:
+        data = yaml.load(manifest(resources), Loader=yaml.CSafeLoader)
+        text = yaml.dump(data, Dumper=yaml.CSafeDumper, default_flow_style=False, sort_keys=False)
+        if len(text) <= kilobytes * 1e3:
+            return resources, text
+        resources -= max(1, resources // 100)
+
+
 def best(repeat: int, work: Callable[[], object]) -> float:
     times = []
     for _ in range(repeat):
@@ -81,6 +94,7 @@ def main() -> None:
     parser.add_argument("--resources", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--megabytes", type=float, default=10.0)
+    parser.add_argument("--block-kilobytes", type=float, default=500.0)
     args = parser.parse_args()
     text = manifest(args.resources)
     if not yaml.__with_libyaml__:
@@ -94,6 +108,10 @@ def main() -> None:
         yamlpos.CParser = None
         pure = best(1, lambda: validate(path))
         yamlpos.CParser = parser_c
+        block_resources, block_text = block_style(args.block_kilobytes)
+        path.write_text(block_text, encoding="utf-8")
+        block_bare = best(args.repeat, lambda: yaml.load(block_text, Loader=yaml.CSafeLoader))
+        block = best(args.repeat, lambda: validate(path))
         big_resources, big_text = sized(args.megabytes)
         path.write_text(big_text, encoding="utf-8")
         big = best(1, lambda: validate(path))
@@ -101,6 +119,11 @@ def main() -> None:
     print(f"bare libyaml parse (yaml.CSafeLoader):   {bare:6.2f} s")
     print(f"docsync validate (libyaml + positions):  {fast:6.2f} s   {fast / bare:4.1f}x bare")
     print(f"docsync validate, pure-Python parser:    {pure:6.2f} s   {pure / bare:4.1f}x")
+    print(
+        f"block style, {len(block_text) / 1e3:.0f} KB, {block_text.count(chr(10))} lines "
+        f"({block_resources} resources): bare libyaml {block_bare:5.2f} s, docsync validate "
+        f"{block:5.2f} s   {block / block_bare:4.1f}x bare (target <= 3x)"
+    )
     print(
         f"docsync validate, {len(big_text) / 1e6:.1f} MB manifest ({big_resources} resources): "
         f"{big:6.2f} s"

@@ -13,6 +13,7 @@ import pytest
 from click.testing import Result
 from hypothesis import settings
 
+from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle, start_emulator
 from tests.kit import Docsync, Write, cli_env, invoke, write_file
 
@@ -22,8 +23,11 @@ pytest_plugins = ["tests.contract.plugin"]
 # Property tests assert behaviour, never time: Hypothesis' per-example deadline (200 ms) would fail
 # a correct example on a loaded machine. In CI they draw the same examples every run, so a run's
 # verdict can be reproduced; on a developer's machine they explore new ones each time.
-settings.register_profile("local", deadline=None)
-settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+# A test without a count of its own draws `examples()` (10x under `scripts/test --deep`).
+settings.register_profile("local", deadline=None, max_examples=examples())
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, print_blob=True, max_examples=examples()
+)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 

@@ -135,7 +135,6 @@ def plan_command(
 ) -> None:
     """Show what `apply` would change, field by field."""
     from docsync.engine.safety import SafetyPolicy, check
-    from docsync.engine.saved import SavedPlan
     from docsync.engine.target import narrow
 
     color = setup_output(verbose, no_color)
@@ -149,6 +148,8 @@ def plan_command(
     for forced in check(plan, live, policy):
         click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
     if out:
+        from docsync.engine.saved import SavedPlan
+
         with writing(out):
             SavedPlan.make(plan, live, loaded).write(out)
         click.echo(

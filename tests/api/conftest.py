@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from apikit import FakeClock, Handler, mock_client
 
 from docsync.api import ApiClient
+from tests.api.apikit import FakeClock, Handler, mock_client
 
 
 @pytest.fixture

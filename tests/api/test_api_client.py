@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from apikit import TOKEN, FakeClock, error_body, mock_client, run
 
 from docsync.api import (
     ApiClient,
@@ -25,6 +24,7 @@ from docsync.api import (
     Unauthorized,
 )
 from docsync.errors import DocsyncError
+from tests.api.apikit import TOKEN, FakeClock, error_body, mock_client, run
 
 Build = Callable[..., ApiClient]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from apikit import TOKEN
 
 from docsync.api import ApiClient, ConfigError
 from docsync.api.config import (
@@ -12,6 +11,7 @@ from docsync.api.config import (
     resolve_api_url,
     resolve_token,
 )
+from tests.api.apikit import TOKEN
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ from typing import Any
 
 import httpx
 import pytest
-from apikit import FakeClock, error_body, mock_client, run
 
 from docsync.api import ApiClient, ApiError, BadRequest, NotFound
 from docsync.api import client as client_module
+from tests.api.apikit import FakeClock, error_body, mock_client, run
 
 CERT = "MIIC-very-secret-certificate-body"
 

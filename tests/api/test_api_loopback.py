@@ -6,9 +6,9 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from apikit import TOKEN, loopback, run
 
 from docsync.api import ApiClient, OutcomeUnknown, RetryPolicy
+from tests.api.apikit import TOKEN, loopback, run
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]

@@ -8,7 +8,6 @@ from email.utils import formatdate
 
 import httpx
 import pytest
-from apikit import FakeClock, error_body, mock_client, run
 
 from docsync.api import (
     ApiClient,
@@ -19,6 +18,7 @@ from docsync.api import (
     ServerError,
 )
 from docsync.api.ratelimit import RESET_MARGIN
+from tests.api.apikit import FakeClock, error_body, mock_client, run
 
 Build = Callable[..., ApiClient]
 OK = httpx.Response(200, json={"id": "x"})

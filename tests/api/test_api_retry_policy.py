@@ -5,13 +5,13 @@ from __future__ import annotations
 from email.utils import formatdate
 
 import pytest
-from apikit import FakeClock, run
 from hypothesis import given
 from hypothesis import strategies as st
 
 from docsync.api import RetryPolicy
 from docsync.api.ratelimit import RESET_MARGIN, RatePacer
 from docsync.api.retry import ratelimit_remaining, ratelimit_reset, retry_after, wait_for_429
+from tests.api.apikit import FakeClock, run
 
 NOW = 1_700_000_000.0
 

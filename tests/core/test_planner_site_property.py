@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from docsync.core.errors import PlanProblems
 from tests.core import plankit as k
+from tests.depth import examples
 
 TITLES = ("Alpha", "Beta", "Gamma")
 SECTION_PATHS = ("a", "b", "c")
@@ -172,7 +173,7 @@ RENAMED_TO_A_DELETED_TITLE = (
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 @example(RENAMED_TO_A_DELETED_TITLE)
 def test_every_site_manifest_plans_without_a_cycle(case: tuple[str, dict[str, Any]]) -> None:

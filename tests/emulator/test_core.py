@@ -9,6 +9,7 @@ import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle
 
 TEAMS = "/v1/orgs/org_acme/teams"
@@ -131,7 +132,7 @@ WRITES = [
 ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     body=st.dictionaries(
         st.sampled_from(

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.depth import examples
 from tests.emulator.test_sites_kit import ORG, SitesKit
 from tests.emulator_harness import EmulatorHandle
 
@@ -262,7 +263,9 @@ _WRITES = [
 
 @pytest.mark.slow
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.sampled_from(_WRITES), st.dictionaries(_FIELDS, _JSON, max_size=3))
 def test_random_bodies_never_break_the_emulator(

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.emulator.routes.sites_tree import slugify, unique_path
+from tests.depth import examples
 from tests.emulator.test_sites_kit import SitesKit
 from tests.emulator_harness import EmulatorHandle
 
@@ -103,7 +104,7 @@ def test_sort_refusals(emulator: EmulatorHandle) -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

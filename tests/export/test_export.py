@@ -11,6 +11,7 @@ from click.testing import Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle
 from tests.kit import SEED, Docsync, cli_env, export_plans_empty, invoke
 
@@ -166,7 +167,9 @@ def organizations(draw: st.DrawFn) -> str:
 
 @pytest.mark.slow
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(manifest=organizations())
 def test_apply_then_plan_and_export_then_plan_are_empty(

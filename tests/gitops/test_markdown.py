@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from docsync.core.model import Action, FieldChange, Plan, Unmanaged
 from docsync.render.markdown import DEFAULT_BUDGET, render_markdown
+from tests.depth import examples
 
 GITHUB_LIMIT = 65_536
 
@@ -129,7 +130,7 @@ def test_names_cannot_break_out_of_code_or_summary() -> None:
     assert len(careful) == 1 and "``` " in careful[0]  # a longer fence around the backticks
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     titles=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=30),
     budget=st.integers(min_value=4_000, max_value=20_000),

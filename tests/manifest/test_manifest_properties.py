@@ -13,10 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from docsync.manifest import ManifestError, load_manifests
+from tests.depth import examples
 from tests.manifest.conftest import run_validate
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "acme"
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 scalars = st.one_of(
     st.none(),

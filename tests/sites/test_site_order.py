@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.kinds.site_order import Move, apply_moves, plan_moves
+from tests.depth import examples
 
 ITEMS = st.lists(st.text("abcdefghij", min_size=1, max_size=2), max_size=12, unique=True)
 
@@ -15,7 +16,7 @@ def out_of_place(current: list[str], desired: list[str]) -> int:
     return sum(1 for a, b in zip(current, desired, strict=True) if a != b)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), items=ITEMS)
 def test_moves_reach_the_desired_order(data: st.DataObject, items: list[str]) -> None:
     current = data.draw(st.permutations(items))

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle
 from tests.sites.kit import SORT, Doc, SitesRun, expected_shape
 
@@ -113,7 +114,7 @@ def out_of_place(before: Doc, after: Doc) -> int:
 
 @pytest.mark.slow
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

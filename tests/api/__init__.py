@@ -1,0 +1,1 @@
+"""Tests of the API client, against mocked transports and loopback servers."""
