@@ -97,6 +97,8 @@ class Declaration:
     #: the fields that together key an entry of a second shape, written instead of `key`
     #: (production's translations: `space` and `language`)
     alt_key: tuple[str, ...] = ()
+    #: what the manifest reference says of the key beyond its fields (`, or id (the user id)`)
+    key_note: str = ""
     #: the API refuses one `path` twice among a parent's items of this kind: a path handed
     #: from one item to another waits for the first to let it go (a site's sections)
     paths_unique: bool = False

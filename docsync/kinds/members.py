@@ -40,6 +40,7 @@ MEMBER = Declaration(
     prunable=False,  # members leave only through an explicit `state: absent`
     export_file="org.yaml",
     key_folds_case=True,
+    key_note=", or `id` (the user id)",
     entry=MemberEntry,
     order=10,
 )

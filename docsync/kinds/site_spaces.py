@@ -46,6 +46,8 @@ SITE_SPACE = Declaration(
     parents=("section", "site"),
     exact=True,
     paths_unique=True,
+    key_note="; else the one publishing the same `space` in that level (its path is changed, "
+    "not deleted and made anew)",
     fields=(
         Field("space", ref="space", wire="spaceId", ref_live=True),
         Field("path", create=False),
