@@ -8,18 +8,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.errors import MissingId
+from docsync.core.loaded import LoadedView
 from docsync.core.model import Action, KeptGrant
 from docsync.core.paths import Path, format_path
 from docsync.core.state import DesiredState, LiveResource, LiveState
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest import LoadedManifest
 
 
 @dataclass
 class PlanContext:
-    loaded: LoadedManifest
+    loaded: LoadedView
     live: LiveState
     desired: DesiredState = field(default_factory=DesiredState)
     actions: list[Action] = field(default_factory=list)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import ChildChange
 from docsync.kinds.catalogue import CATALOGUE
-from docsync.kinds.grants import Grant
+from docsync.kinds.grant_payloads import Grant
 from docsync.kinds.site_redirects import Redirects
 
 

@@ -17,7 +17,7 @@ from docsync.kinds.listing import plan_list
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 Path = tuple[str | int, ...]
 
@@ -90,7 +90,7 @@ class Kind:
             cls.nested = declared.nested
 
     # -- reading -------------------------------------------------------------------------------
-    def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
+    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
         """Whether a plan must read this kind: the manifest writes it, prunes it or refers to it."""
         return (
             bool(getattr(manifest, self.section, None))
@@ -98,12 +98,12 @@ class Kind:
             or (self.name in referenced)
         )
 
-    def reads(self, manifest: Manifest) -> set[str]:
+    def reads(self, manifest: ManifestDoc) -> set[str]:
         """Kinds this one's written entries name beyond its declaration (a grant's teams and
         members): read with it, only when written."""
         return set()
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must read its live state")
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -158,7 +158,7 @@ class CrudKind(Kind):
     list_path: ClassVar[str] = ""
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         return await api.list_all(self.list_path.format(org=org_id))
 
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:

@@ -19,7 +19,7 @@ from docsync.kinds.grants import Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 class CollectionEntry(Entry):
@@ -79,7 +79,7 @@ class CollectionKind(GrantedKind):
     list_path = "/v1/orgs/{org}/collections"
     resource_path = "/v1/collections/{id}"
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
         await self.read_grants(api, org_id, manifest, collections)
         return collections

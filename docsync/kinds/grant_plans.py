@@ -11,7 +11,8 @@ from typing import Any
 from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, KeptGrant, Verb, grant_address, role_shown
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.grants import GRANT, PRINCIPALS, Grant, Invite, Path, lower
+from docsync.kinds.grant_payloads import PRINCIPALS, Grant, Invite, lower
+from docsync.kinds.grants import GRANT, Path
 
 # -- comparing -------------------------------------------------------------------------------
 

@@ -15,10 +15,12 @@ from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action, role_shown
 from docsync.core.payloads import TeamFields
 from docsync.core.state import LiveState
-from docsync.kinds.grants import GRANT, PRINCIPALS, RANKS, Grant, lower
+from docsync.kinds.grant_payloads import PRINCIPALS, RANKS, Grant, lower
 
 #: the kinds whose resources carry grants
 GRANTED = ("collection", "space", "site")
+#: where the rail gathers grant actions in `Lockout.gathered` (the grant kind's name)
+GRANT_KIND = "grant"
 
 #: a team the plan deletes or changes the members of -> (its action, its members' user ids
 #: after the plan)
@@ -29,7 +31,7 @@ def lockout(action: Action, guard: Lockout) -> None:
     """Gathers the grant actions by resource: `lockout_after` judges each resource's together
     (a grant removed may be made up for by another created in the same plan)."""
     if isinstance(action.payload, Grant):
-        by_resource = guard.gathered.setdefault(GRANT.name, {})
+        by_resource = guard.gathered.setdefault(GRANT_KIND, {})
         by_resource.setdefault(action.payload.resource["$ref"], []).append(action)
 
 
@@ -63,7 +65,7 @@ def lockout_after(guard: Lockout) -> None:
     me = guard.me
     if me is not None and me.fields.get("role") == guard.roles.get(me.address) == "admin":
         return
-    by_resource: dict[str, list[Action]] = dict(guard.gathered.get(GRANT.name, {}))
+    by_resource: dict[str, list[Action]] = dict(guard.gathered.get(GRANT_KIND, {}))
     changed: Members = guard.gathered.get("team", {})
     for resource in _held_by(changed, guard.live):
         by_resource.setdefault(resource, [])

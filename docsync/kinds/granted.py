@@ -14,12 +14,13 @@ from docsync.core.context import PlanContext
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames
+from docsync.kinds.grant_payloads import PRINCIPALS
 from docsync.kinds.grant_plans import live_side, plan_grants
-from docsync.kinds.grants import PRINCIPALS, Permissions
+from docsync.kinds.grants import Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -109,7 +110,7 @@ class GrantedKind(CrudKind):
     #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
     resource_path: ClassVar[str] = ""
 
-    def reads(self, manifest: Manifest) -> set[str]:
+    def reads(self, manifest: ManifestDoc) -> set[str]:
         entries = getattr(manifest, self.section, None) or []
         written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
         return {
@@ -119,7 +120,7 @@ class GrantedKind(CrudKind):
         }
 
     async def read_grants(
-        self, api: ApiClient, org_id: str, manifest: Manifest | None, items: list[dict[str, Any]]
+        self, api: ApiClient, org_id: str, manifest: ManifestDoc | None, items: list[dict[str, Any]]
     ) -> None:
         entries = None if manifest is None else getattr(manifest, self.section)
         await read_managed(

@@ -20,7 +20,7 @@ from docsync.kinds.base import CrudKind, ExportNames, Path
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 class MemberEntry(Entry):
@@ -50,7 +50,7 @@ class MemberKind(CrudKind):
     declaration = MEMBER
     list_path = "/v1/orgs/{org}/members"
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         members = await api.list_all(self.list_path.format(org=org_id))
         try:
             me = await api.get("/v1/user")

@@ -18,7 +18,7 @@ from docsync.kinds.base import ExportNames, Kind, field_changes, fields_of, same
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 def _domains(value: Any) -> Any:
@@ -105,10 +105,10 @@ ADDRESS = "settings"
 class SettingsKind(Kind):
     declaration = SETTINGS
 
-    def wanted(self, manifest: Manifest, referenced: set[str]) -> bool:
+    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
         return manifest.settings is not None
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         return None  # the organization object, read when it was resolved, holds the settings
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:

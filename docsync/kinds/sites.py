@@ -68,7 +68,7 @@ from docsync.kinds.site_tree import SiteTree
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 def _dump_all(value: Any) -> Any:
@@ -154,7 +154,7 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
-def deletes_spaces(manifest: Manifest) -> bool:
+def deletes_spaces(manifest: ManifestDoc) -> bool:
     """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
     return any(e.state == "absent" for e in manifest.spaces or ())
 
@@ -169,7 +169,7 @@ class SiteKind(GrantedKind):
     resource_path = "/v1/orgs/{org}/sites/{id}"
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list, then per managed site only what the manifest writes: its structure (one
         read gives sections, groups and site spaces) and its adaptive schema."""
         sites = await api.list_all(self.list_path.format(org=org_id))

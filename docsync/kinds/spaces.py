@@ -22,7 +22,7 @@ from docsync.kinds.grants import Permissions
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 class SpaceEntry(Entry):
@@ -70,7 +70,7 @@ class SpaceKind(GrantedKind):
     list_path = "/v1/orgs/{org}/spaces"
     resource_path = "/v1/spaces/{id}"
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
         it is in the bin and can be restored."""
         spaces = await api.list_all(self.list_path.format(org=org_id))

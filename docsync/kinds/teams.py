@@ -24,7 +24,7 @@ from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.manifest.models import Manifest
+    from docsync.core.loaded import ManifestDoc
 
 
 def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
@@ -84,7 +84,7 @@ class TeamKind(CrudKind):
     payload_type = TeamFields
     list_path = "/v1/orgs/{org}/teams"
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: Manifest | None) -> Any:
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
         teams = await api.list_all(self.list_path.format(org=org_id))
         if manifest is None:

@@ -14,8 +14,8 @@ import pytest
 from docsync.core.errors import PlanProblems
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
+from docsync.kinds.grant_payloads import Grant, Invite
 from docsync.kinds.grant_rails import lockout, lockout_after
-from docsync.kinds.grants import Grant, Invite
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 

@@ -1,0 +1,93 @@
+"""What a grant action carries and how it is written: a create is an invite, sent once per
+(resource, role) by one action of that role (the invite body takes many teams and users; the
+others wait for it and send nothing), an update a PATCH of the role, a delete a DELETE. Shared by
+the grant kind (`grants.py`), its planning (`grant_plans.py`) and its lockout rail
+(`grant_rails.py`)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from docsync.core.context import RunContext
+from docsync.core.model import Action
+from docsync.core.payloads import Payload, Ref
+
+#: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
+PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
+#: roles from the most access to the least, a guest (None) last: a move down lowers access
+RANKS: tuple[str | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)
+
+
+@dataclass
+class Invite(Payload):
+    """One invite request: a role for many teams (ids or `$ref` placeholders) and users; for
+    guests, after a DELETE of each grant it makes a guest (`deletes`: `teams` or `users` and
+    the live id), since the PATCH of a grant takes a role only."""
+
+    role: str | None
+    teams: list[Any] = field(default_factory=list)
+    users: list[str] = field(default_factory=list)
+    deletes: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Grant(Payload):
+    """One grant to write: on the resource at `path` (`{id}` for the resource's id), to a
+    principal (`teams` or `users`: a live id, or a `$ref` of a team made in this apply)."""
+
+    resource: Ref = None
+    path: str = ""
+    wire: str = "teams"
+    principal: Any = None
+    role: str | None = None
+    #: the invite of its (resource, role), carried by one action of the batch
+    invite: Invite | None = None
+    #: a create (or an update to a guest) the invite of another carries (its address)
+    invited_by: str | None = None
+    #: an update to a guest: a DELETE, then an invite as guest (the PATCH takes a role only)
+    again: bool = False
+
+    @property
+    def requests(self) -> int:
+        if self.invited_by is not None:
+            return 0
+        return 1 + len(self.invite.deletes) if self.invite is not None else 1
+
+
+def lower(before: str | None, after: str | None) -> bool:
+    """Whether moving from role `before` to `after` (None: a guest) takes access away."""
+    return RANKS.index(after) > RANKS.index(before)
+
+
+# -- applying --------------------------------------------------------------------------------
+
+
+async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
+    """The request(s) of one grant action: none for one another's invite carries."""
+    base = payload.path.format(id=run.resolve(payload.resource)) + "/permissions"
+    one = f"{base}/{payload.wire}/{run.resolve(payload.principal)}"
+    if action.verb == "delete":
+        await run.api.write("DELETE", one)
+    elif action.verb == "update" and not payload.again:
+        await run.api.write("PATCH", one, {"role": payload.role})
+    elif payload.invite is not None:
+        # The grants made guests are removed first (the PATCH takes a role only), then invited.
+        await asyncio.gather(
+            *(
+                run.api.write("DELETE", f"{base}/{wire}/{ident}")
+                for wire, ident in payload.invite.deletes
+            )
+        )
+        await _invite(base, payload.invite, run)
+
+
+async def _invite(base: str, invite: Invite, run: RunContext) -> None:
+    body: dict[str, Any] = {"role": invite.role}
+    if invite.teams:
+        body["teams"] = run.resolve(invite.teams)
+    if invite.users:
+        body["users"] = invite.users
+    # An invite sets the role of whom it names: sending it twice does what once does.
+    await run.api.write("POST", base, body, idempotent=True)
