@@ -174,8 +174,9 @@ class SavedPlan:
             why = (
                 f"the manifest files ({files}) are unchanged, but the environment variables "
                 "or --var/--var-file values they read are not what they were when the plan was "
-                "made (set the same ones, secrets included), or DOCSYNC_TOKEN is not the token "
-                "the plan was made with (the manifests' digest is keyed by it)"
+                "made (set the same ones, secrets included), or the manifests' digest key is not "
+                "the one the plan was made with (DOCSYNC_PLAN_KEY when set, else DOCSYNC_TOKEN: "
+                "plan and apply with the same)"
             )
         raise ApplyRefused(
             f"refusing the saved plan: {why}; run `docsync plan --out` again and review the "

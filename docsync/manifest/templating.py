@@ -23,6 +23,13 @@ _TEMPLATE_NAME = "<template>"
 _MISSING = object()
 _MARKERS = ("{{", "{%", "{#")
 TOKEN_VARIABLE = "DOCSYNC_TOKEN"
+#: what docsync keeps its own secrets in, never a manifest's: why each is refused to env()
+_OWN_SECRETS = {
+    TOKEN_VARIABLE: "the API token is for docsync's requests, never for a manifest value (it "
+    "would be sent to the API as data)",
+    "DOCSYNC_PLAN_KEY": "the plan key keys the digests of saved plans, never a manifest value "
+    "(it would be sent to the API as data)",
+}
 
 
 class TemplateProblem(Exception):
@@ -206,11 +213,8 @@ class Renderer:
     def _lookup_env(self, name: Any = _MISSING, default: Any = _MISSING) -> str:
         if not isinstance(name, str) or not name:
             raise TemplateProblem("env() needs the name of an environment variable, as text")
-        if name == TOKEN_VARIABLE:
-            raise TemplateProblem(
-                f"env('{TOKEN_VARIABLE}') is refused: the API token is for docsync's requests, "
-                "never for a manifest value (it would be sent to the API as data)"
-            )
+        if name in _OWN_SECRETS:
+            raise TemplateProblem(f"env('{name}') is refused: {_OWN_SECRETS[name]}")
         self._used_env = True
         if name in self.environ:
             value = self.environ[name]

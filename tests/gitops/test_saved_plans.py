@@ -152,7 +152,7 @@ def test_another_token_is_named_as_a_cause(cli: Cli, acme: EmulatorHandle, saved
     before = writes(acme)
     result = cli("apply", "--plan", saved, env={**ENV, "DOCSYNC_TOKEN": "tok_lin"})
     assert result.exit_code == 1, result.output
-    assert "or DOCSYNC_TOKEN is not the token the plan was made with" in result.stderr
+    assert "(DOCSYNC_PLAN_KEY when set, else DOCSYNC_TOKEN: plan and apply" in result.stderr
     assert "tok_" not in result.output
     assert writes(acme) == before
 

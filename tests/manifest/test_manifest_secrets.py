@@ -1,5 +1,6 @@
-"""Secrets stay out of addresses and plan files: env() refuses the API token and natural keys,
-and plan-file markers are keyed by the token, which no plan file holds."""
+"""Secrets stay out of addresses and plan files: env() refuses the API token, the plan key and
+natural keys, and plan-file markers are keyed by the plan key or the token, which no plan file
+holds."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ from tests.manifest.conftest import run_validate
 Write = Any
 
 
-def test_env_cannot_read_the_api_token(write: Write) -> None:
+@pytest.mark.parametrize("variable", ["DOCSYNC_TOKEN", "DOCSYNC_PLAN_KEY"])
+def test_env_cannot_read_the_api_token_or_the_plan_key(write: Write, variable: str) -> None:
     path = write(
         "m.yaml",
-        "organization: o\nspaces:\n  - title: S\n    emoji: \"{{ env('DOCSYNC_TOKEN') }}\"\n",
+        f"organization: o\nspaces:\n  - title: S\n    emoji: \"{{{{ env('{variable}') }}}}\"\n",
     )
-    result = run_validate(str(path), env={"DOCSYNC_TOKEN": "tok_very_secret"})
+    result = run_validate(str(path), env={variable: "tok_very_secret"})
     assert result.exit_code == 1
-    assert "m.yaml:4:12: spaces[0].emoji: env('DOCSYNC_TOKEN') is refused" in result.output
+    assert f"m.yaml:4:12: spaces[0].emoji: env('{variable}') is refused" in result.output
     assert "tok_very_secret" not in result.output
 
 
@@ -75,6 +77,16 @@ def test_markers_are_keyed_by_the_token() -> None:
     # Nothing a plan file holds lets a guess be checked: not a plain or fixed-salt hash.
     assert one != hashlib.sha256(b'"hunter2"').hexdigest()
     assert digest_key({}) != digest_key({"DOCSYNC_TOKEN": "tok_a"})
+
+
+def test_a_plan_key_keys_the_markers_whatever_the_token() -> None:
+    """CI plans with a read-only token and applies with another: DOCSYNC_PLAN_KEY, which both
+    jobs hold, keys the digests instead of either token."""
+    key = {"DOCSYNC_PLAN_KEY": "k-shared"}
+    planned = digest_key({**key, "DOCSYNC_TOKEN": "tok_plan"})
+    assert planned == digest_key({**key, "DOCSYNC_TOKEN": "tok_apply"}) == digest_key(key)
+    assert planned not in (digest_key({"DOCSYNC_TOKEN": "k-shared"}), digest_key({}))
+    assert planned != digest_key({"DOCSYNC_PLAN_KEY": "k-other"})
 
 
 def test_the_marker_changes_with_the_value(monkeypatch: pytest.MonkeyPatch) -> None:
