@@ -10,6 +10,7 @@ import click
 
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
+from docsync.cli.markdown_options import MarkdownShape, markdown_options, markdown_shape
 from docsync.cli.options import (
     common_options,
     format_option,
@@ -61,14 +62,23 @@ def org_title(live: LiveState) -> str:
     return f"{live.organization.get('title')} ({live.org_id})"
 
 
-def render(plan: Plan, live: LiveState, output_format: str, color: bool) -> str:
+def render(
+    plan: Plan, live: LiveState, output_format: str, color: bool, shape: MarkdownShape
+) -> str:
     """One plan, three renderings that tell the same story."""
     from docsync.render.formats import render_for_people
     from docsync.render.json import render_json
 
     if output_format == "json":
         return render_json(plan)
-    return render_for_people(plan, output_format, color=color, title=org_title(live))
+    return render_for_people(
+        plan,
+        output_format,
+        color=color,
+        title=org_title(live),
+        budget=shape.budget,
+        whole_plan=shape.whole_plan,
+    )
 
 
 class PlanCommand(click.Command):
@@ -112,6 +122,7 @@ class PlanCommand(click.Command):
     help="Exit 0 when there is nothing to do, 2 when there are changes, 1 on error.",
 )
 @format_option("text for terminals, markdown for pull requests, json for machines.")
+@markdown_options
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True),
@@ -131,6 +142,8 @@ def plan_command(
     force: bool,
     targets: tuple[str, ...],
     max_delete_share: float | None,
+    max_chars: int,
+    whole_plan: str | None,
     **_: Any,
 ) -> None:
     """Show what `apply` would change, field by field."""
@@ -138,10 +151,11 @@ def plan_command(
     from docsync.engine.target import narrow
 
     color = setup_output(verbose, no_color)
+    shape = markdown_shape(output_format, max_chars, whole_plan, out)
     loaded = load_from_options(paths, var, var_file)
     plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))
     plan = narrow(plan, targets)
-    click.echo(render(plan, live, output_format, color), nl=False)
+    click.echo(render(plan, live, output_format, color, shape), nl=False)
     policy = SafetyPolicy.from_manifest(
         loaded.manifest.safety, force=force, max_delete_share=max_delete_share
     )

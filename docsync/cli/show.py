@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from docsync.cli import main
+from docsync.cli.markdown_options import markdown_options, markdown_shape
 from docsync.cli.options import format_option, setup_output
 
 if TYPE_CHECKING:
@@ -40,18 +41,35 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
 @main.command("show")
 @click.argument("plan_file", metavar="PLANFILE", type=click.Path(exists=True, dir_okay=False))
 @format_option("The same renderings as `docsync plan`.")
+@markdown_options
 @click.option(
     "--no-color", is_flag=True, help="Plain output (NO_COLOR in the environment does too)."
 )
-def show_command(plan_file: str, output_format: str, no_color: bool, **_: Any) -> None:
+def show_command(
+    plan_file: str,
+    output_format: str,
+    no_color: bool,
+    max_chars: int,
+    whole_plan: str | None,
+    **_: Any,
+) -> None:
     """Render a saved plan (or a JSON plan) again, without reading the organization."""
     from docsync.render.formats import render_for_people
     from docsync.render.load import plan_from_document
 
     color = setup_output(0, no_color)
+    shape = markdown_shape(output_format, max_chars, whole_plan, plan_file)
     document, title = load_plan_file(plan_file)
     if output_format == "json":
         click.echo(document.model_dump_json(indent=2))
         return
     plan = plan_from_document(document)
-    click.echo(render_for_people(plan, output_format, color=color, title=title), nl=False)
+    rendered = render_for_people(
+        plan,
+        output_format,
+        color=color,
+        title=title,
+        budget=shape.budget,
+        whole_plan=shape.whole_plan,
+    )
+    click.echo(rendered, nl=False)

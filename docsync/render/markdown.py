@@ -1,5 +1,6 @@
 """The plan as a pull-request comment: a summary table, the dangerous actions first, every
-action with its changes folded in `<details>`, within GitHub's comment size limit."""
+action with its changes folded in `<details>`, within GitHub's comment size limit (the budget:
+docsync.render.budget, which says what a cut comment left out)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,20 @@ import difflib
 import html
 import re
 
-from docsync.core.model import VERBS, Action, Plan, grant_of, role_shown, verb_counts
+from docsync.core.model import Action, Plan, Unmanaged, grant_of, role_shown
+from docsync.render.budget import DEFAULT_BUDGET, LeftOut, Room, kind_table, worst_note
 from docsync.render.json import DESTRUCTIVE
 from docsync.render.text import field_width, render_change
 
-#: GitHub refuses comments over 65,536 characters; keep room for a wrapper around ours.
-DEFAULT_BUDGET = 60_000
-#: Room kept for the notes that say what was left out.
-_NOTE_ROOM = 600
-#: At most this many unmanaged resources are listed (the text and JSON plans list them all).
+__all__ = ["DEFAULT_BUDGET", "code_span", "render_markdown"]
+
+#: At most this many unmanaged resources are listed in a comment (the text and JSON plans, and
+#: the Markdown plan without a budget, list them all).
 _UNMANAGED_SHOWN = 200
+#: Room kept for the headings and wrappers of a cut comment's sections.
+_FRAME_ROOM = 1_000
+#: Where the whole plan is when the caller does not say (`--whole-plan`).
+WHOLE_PLAN = "`docsync plan --format markdown --max-chars 0`, or the text plan in the job log"
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -26,7 +31,7 @@ def _one_line(text: str) -> str:
     return _CONTROL.sub(" ", text)
 
 
-def _code(text: str) -> str:
+def code_span(text: str) -> str:
     """An inline code span that no backtick in `text` can break out of."""
     text = _one_line(text)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
@@ -49,8 +54,8 @@ def _flag(action: Action) -> str:
 
 def _headline(action: Action) -> str:
     """Markdown, for list items."""
-    where = f" — {_code(action.location)}" if action.location else ""
-    return f"{_flag(action)}**{action.verb}** {_code(action.address)}{where}"
+    where = f" — {code_span(action.location)}" if action.location else ""
+    return f"{_flag(action)}**{action.verb}** {code_span(action.address)}{where}"
 
 
 def _text(value: str) -> str:
@@ -118,7 +123,7 @@ def _row(principal: str, name: str, *cells: object) -> tuple[tuple[int, str, str
     return (order, name.casefold(), name), row
 
 
-def _access(plan: Plan, room: int) -> str:
+def _access(plan: Plan) -> list[str]:
     """Each resource whose grants change, one row per direct grant of the principal types
     managed there (principal, before, after, what changes): the grants that change and those
     kept (`=`), so a reviewer sees the matrix after the apply, not a list of calls."""
@@ -135,23 +140,12 @@ def _access(plan: Plan, room: int) -> str:
         if kept.resource in tables:
             role = role_shown(kept.role)
             tables[kept.resource].append(_row(kept.principal, kept.name, role, role, "="))
-    if not tables:
-        return ""
-    text = "#### Access\n\n"
-    for index, (resource, rows) in enumerate(tables.items()):
-        block = (
-            f"{_code(resource)}\n\n| principal | before | after | change |\n|---|---|---|---|\n"
-            + "\n".join(row for _, row in sorted(rows))
-            + "\n\n"
-        )
-        if len(text) + len(block) > room:
-            left = len(tables) - index
-            return (
-                text
-                + f"_{left} more access table(s) not shown, to stay within the size limit._\n\n"
-            )
-        text += block
-    return text
+    return [
+        f"{code_span(resource)}\n\n| principal | before | after | change |\n|---|---|---|---|\n"
+        + "\n".join(row for _, row in sorted(rows))
+        + "\n\n"
+        for resource, rows in tables.items()
+    ]
 
 
 def _short(action: Action) -> str:
@@ -159,20 +153,9 @@ def _short(action: Action) -> str:
     return f"- {_headline(action)} (changes too long to show here)\n"
 
 
-def _table(plan: Plan) -> list[str]:
-    of_kind: dict[str, list[Action]] = {}
-    for action in plan.actions:
-        of_kind.setdefault(action.kind, []).append(action)
-    by_kind = {kind: verb_counts(actions) for kind, actions in of_kind.items()}
-    verbs = [v for v in VERBS if any(c[v] for c in by_kind.values())]
-    lines = [
-        "| kind | " + " | ".join(verbs) + " |",
-        "|---|" + "---:|" * len(verbs),
-    ]
-    for kind in sorted(by_kind):
-        cells = [str(by_kind[kind][v] or "") for v in verbs]
-        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
-    return lines
+def _careful(action: Action) -> str:
+    notes = "".join(f" _({_text(n)})_" for n in action.notes)
+    return f"- {_headline(action)}{notes}\n"
 
 
 def _head(plan: Plan, org: str, risky: list[Action]) -> str:
@@ -188,54 +171,97 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
     if audience:
         flags.append(f"🟠 {audience} audience change{'s' if audience != 1 else ''}")
     out += [f"**Plan: {plan.summary()}**" + (" · " + " · ".join(flags) if flags else ""), ""]
-    out += [*_table(plan), ""]
+    out += [*kind_table(plan.actions), ""]
     return "\n".join(out) + "\n"
 
 
-def render_markdown(plan: Plan, *, title: str | None = None, budget: int = DEFAULT_BUDGET) -> str:
-    """Never longer than `budget` characters: what does not fit is counted and named."""
+def render_markdown(
+    plan: Plan,
+    *,
+    title: str | None = None,
+    budget: int = DEFAULT_BUDGET,
+    whole_plan: str = WHOLE_PLAN,
+) -> str:
+    """Never longer than `budget` characters (0: no limit, the whole plan). Past it the
+    summary, every destructive or audience-changing action and the access tables stay first;
+    what does not fit is counted per kind in a note that says where the whole plan is."""
     risky = [a for a in plan.actions if _risky(a)]
-    text = _head(plan, title or plan.organization, risky)
-    tail = _tail(plan, room=max(budget - len(text) - _NOTE_ROOM, 0) // 4)
-    room = budget - len(tail) - _NOTE_ROOM
-    if risky:
-        text += "#### Needs a careful look\n\n"
-        # At most half the room: the details of those same actions come next.
-        half = len(text) + (room - len(text)) // 2
-        listed = 0
-        for action in risky:
-            notes = "".join(f" _({_text(n)})_" for n in action.notes)
-            line = f"- {_headline(action)}{notes}\n"
-            if len(text) + len(line) > half:
-                break
-            text += line
-            listed += 1
-        if listed < len(risky):
-            text += f"- … and {len(risky) - listed} more, all in the whole plan (below)\n"
-        text += "\n"
-    pictures = _structures(plan, room=(room - len(text)) // 4)
-    text += pictures
-    text += _access(plan, room=(room - len(text)) // 4)
-    if plan.actions:
-        text += "#### Actions\n\n"
-    # Destructive and audience-changing actions first: if anything is cut, it is not them.
     ordered = risky + [a for a in plan.actions if not _risky(a)]
-    shown = 0
+    parts = _Parts(plan, title or plan.organization, risky, unmanaged=budget <= 0)
+    if budget <= 0:
+        return parts.text([_details(a) for a in ordered])
+    details, used = [], len(parts.text([]))
+    for action in ordered:  # the whole plan when it fits, each action's changes in full
+        details.append(_details(action))
+        used += len(details[-1])
+        if used > budget:
+            break
+    else:
+        return parts.text(details)
+    # Too long: take parts in order of importance while they fit; count what does not.
+    others = max(len(parts.pictures), len(parts.tables), len(plan.unmanaged), len(plan.warnings))
+    note_room = worst_note(plan.actions, others, budget, whole_plan) + _FRAME_ROOM
+    room = Room(budget - len(parts.head) - note_room)
+    left = LeftOut()
+    # Two thirds at most for the careful-look list: past that, no list is read to its end.
+    parts.careful = room.cut(parts.careful, limit=room.left * 2 // 3)[0]
+    parts.tables, left.tables = room.cut(parts.tables)
+    parts.warnings, left.warnings = room.cut(parts.warnings)
+    parts.pictures, left.structures = room.cut(parts.pictures, limit=room.left // 2)
+    details, start = [], room.left
     for action in ordered:
         block = _details(action)
-        if len(block) > room // 4:  # one action must not crowd out all the others
-            block = _short(action)
-        if len(text) + len(block) > room:
+        short = len(block) > start // 4  # one action must not crowd out all the others
+        if not room.take(_short(action) if short else block):
             break
-        text += block
-        shown += 1
-    if shown < len(ordered):
-        text += (
-            f"\n> **{len(ordered) - shown} more action(s) not shown** to stay within the "
-            "comment size limit. The whole plan is in the job log "
-            "(`docsync plan --format text`) and in `docsync plan --format json`.\n"
-        )
-    return text + tail
+        details.append(_short(action) if short else block)
+        left.headline_only += short
+    # Risky actions come first in both lists: those named in neither are past the longer one.
+    left.unnamed_risky = max(len(risky) - max(len(parts.careful), len(details)), 0)
+    parts.unmanaged = room.cut(parts.unmanaged)[0]
+    left.unmanaged = len(plan.unmanaged) - len(parts.unmanaged)
+    left.changes = ordered[len(details) :]
+    note = left.note(len(plan.actions), budget, whole_plan)
+    return parts.text(details) + "\n" + note
+
+
+class _Parts:
+    """The sections of the comment, each a list of parts that are shown whole or not at all."""
+
+    def __init__(self, plan: Plan, org: str, risky: list[Action], *, unmanaged: bool) -> None:
+        self.plan = plan
+        self.head = _head(plan, org, risky)
+        self.careful = [_careful(a) for a in risky]
+        self.pictures = _structures(plan)
+        self.tables = _access(plan)
+        shown = plan.unmanaged if unmanaged else plan.unmanaged[:_UNMANAGED_SHOWN]
+        self.unmanaged = [_unmanaged(u) for u in shown]
+        self.warnings = [f"> ⚠️ {_one_line(w)}" for w in plan.warnings]
+
+    def text(self, details: list[str]) -> str:
+        text = self.head
+        if self.careful:
+            text += "#### Needs a careful look\n\n" + "".join(self.careful) + "\n"
+        if self.pictures:
+            text += "#### Site structure\n\n" + "".join(self.pictures)
+        if self.tables:
+            text += "#### Access\n\n" + "".join(self.tables)
+        if details:
+            text += "#### Actions\n\n" + "".join(details)
+        lines = [""]
+        if self.plan.unmanaged:
+            count = len(self.plan.unmanaged)
+            lines += [f"<details><summary>{count} unmanaged resource(s), left alone</summary>\n"]
+            lines += self.unmanaged
+            if len(self.unmanaged) < count:
+                lines.append(f"- … and {count - len(self.unmanaged)} more")
+            lines += ["", "</details>", ""]
+        return text + "\n".join(lines + self.warnings) + "\n"
+
+
+def _unmanaged(u: Unmanaged) -> str:
+    item = f"- {code_span(u.address)}" + ("" if u.id_in_address else f" (id {code_span(u.id)})")
+    return item + (f": kept, {_text(u.reason)}" if u.reason else "")
 
 
 def _marked(lines: list[str], other: list[str], sign: str) -> str:
@@ -249,57 +275,16 @@ def _marked(lines: list[str], other: list[str], sign: str) -> str:
     return "```diff\n" + body.replace("```", "`\u200b``") + "\n```\n"
 
 
-def _structures(plan: Plan, room: int) -> str:
+def _structures(plan: Plan) -> list[str]:
     """Each site whose structure changes, its navigation before and after, changed lines
     marked: a reviewer sees the tree instead of reading moves."""
-    if not plan.structures:
-        return ""
-    text = "#### Site structure\n\n"
-    left = 0
-    for index, picture in enumerate(plan.structures):
+    pictures = []
+    for picture in plan.structures:
         before, after = picture["before"], picture["after"]
         was = _marked(before, after, "-") if before else "_(a new site)_\n"
-        block = (
+        pictures.append(
             f"<details open><summary><code>{_text(picture['site'])}</code>: navigation before "
             f"and after</summary>\n\nBefore:\n\n{was}\nAfter:\n\n"
             f"{_marked(after, before, '+')}\n</details>\n\n"
         )
-        if len(text) + len(block) > room:
-            left = len(plan.structures) - index
-            break
-        text += block
-    if left:
-        text += f"_{left} more site structure(s) not drawn, to stay within the size limit._\n\n"
-    return text
-
-
-def _tail(plan: Plan, room: int) -> str:
-    """Unmanaged resources and warnings, within about `room` characters."""
-    lines = [""]
-    used = 0
-    if plan.unmanaged:
-        items = []
-        for u in plan.unmanaged[:_UNMANAGED_SHOWN]:
-            item = f"- {_code(u.address)}" + ("" if u.id_in_address else f" (id {_code(u.id)})")
-            if u.reason:
-                item += f": kept, {_text(u.reason)}"
-            if used + len(item) > room // 2:
-                break
-            items.append(item)
-            used += len(item) + 1
-        lines += [
-            f"<details><summary>{len(plan.unmanaged)} unmanaged resource(s), left alone"
-            "</summary>\n",
-            *items,
-        ]
-        if len(items) < len(plan.unmanaged):
-            lines.append(f"- … and {len(plan.unmanaged) - len(items)} more")
-        lines += ["", "</details>", ""]
-    for index, warning in enumerate(plan.warnings):
-        line = f"> ⚠️ {_one_line(warning)}"
-        if used + len(line) > room:
-            lines.append(f"> ⚠️ {len(plan.warnings) - index} more warning(s): see the job log")
-            break
-        lines.append(line)
-        used += len(line) + 1
-    return "\n".join(lines) + "\n"
+    return pictures

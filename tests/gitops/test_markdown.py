@@ -56,19 +56,24 @@ def big_plan(creates: int = 3000, deletes: int = 1500, unpublishes: int = 300) -
     return plan
 
 
-def test_thousands_of_actions_stay_within_the_budget_and_say_what_is_cut() -> None:
+def test_thousands_of_risky_actions_stay_within_the_budget_and_say_what_is_cut() -> None:
+    """1,800 destructive or audience-changing actions cannot all be named in 60,000
+    characters: the note says how many are named nowhere, and counts the rest per kind."""
     plan = big_plan()
     started = time.perf_counter()
     text = render_markdown(plan, title="Acme (org_acme)")
     assert time.perf_counter() - started < 2
     assert len(text) <= DEFAULT_BUDGET < GITHUB_LIMIT
     shown = text.count("<details><summary>") - 1  # one for the unmanaged list
-    cut = int(re.search(r"\*\*(\d+) more action\(s\) not shown\*\*", text).group(1))  # type: ignore[union-attr]
-    assert shown + cut == len(plan.actions)
-    assert "docsync plan --format text" in text and "--format json" in text
-    assert "… and " in text  # the careful-look list is cut too, and says so
+    left = int(re.search(r"the changes of \*\*([\d,]+) of 4,800", text)[1].replace(",", ""))  # type: ignore[index]
+    assert shown + left == len(plan.actions)
+    named = len(re.findall(r"^- 🔴|^- 🟠", text, re.M))
+    unnamed = re.search(r"\(([\d,]+) destructive or audience-changing one\(s\) among", text)
+    assert unnamed and int(unnamed[1].replace(",", "")) == 1800 - named
+    assert "**The whole plan: `docsync plan --format markdown --max-chars 0`" in text
     assert "**Plan: 3000 to create, 0 to update, 300 to unpublish, 1500 to delete**" in text
     assert "🔴 1500 destructive · 🟠 300 audience changes" in text
+    assert text.count("> ⚠️ warning number") == 50  # warnings before the actions' changes
 
 
 def test_destructive_and_audience_changing_actions_come_first() -> None:
@@ -97,12 +102,15 @@ def test_one_huge_action_is_listed_without_its_changes() -> None:
     assert len(text) <= DEFAULT_BUDGET
     assert '**update** `site["Docs"]` (changes too long to show here)' in text
     assert '<code>team["Small"]</code>' in text
-    assert "not shown" not in text
+    assert "the changes of" not in text  # no action is left out entirely
+    assert "- 1 action(s) shown by their headline only (changes too long)" in text
+    whole = render_markdown(plan, budget=0)
+    assert '"p9999"' in whole and "Left out" not in whole
 
 
 def test_a_small_plan_is_not_truncated() -> None:
     text = render_markdown(big_plan(creates=5, deletes=1, unpublishes=1))
-    assert "not shown" not in text and "… and" not in text.split("unmanaged")[0]
+    assert "Left out" not in text and "… and" not in text.split("unmanaged")[0]
 
 
 HOSTILE = "x</summary></details>\n\n# gotcha ``` ` <script>alert(1)</script> &amp;"
