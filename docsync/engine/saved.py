@@ -15,20 +15,23 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import LiveState
-from docsync.kinds.catalogue import CATALOGUE
-from docsync.manifest import LoadedManifest
 from docsync.render.json import plan_document, sensitive_marker
+
+if TYPE_CHECKING:  # `docsync show` reads a saved plan without the manifest language or kinds
+    from docsync.manifest import LoadedManifest
 
 SAVED_FORMAT = "docsync-saved-plan/2"
 
 
 def _sensitive_fields() -> dict[str, set[str]]:
+    from docsync.kinds.catalogue import CATALOGUE
+
     return {d.name: {f.name for f in d.fields if f.sensitive} for d in CATALOGUE}
 
 
