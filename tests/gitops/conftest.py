@@ -14,6 +14,7 @@ from click.testing import Result
 
 from docsync.emulator.app import collect_routes
 from tests import kit
+from tests.emulator_harness import SEED as EXAMPLE_SEED
 from tests.emulator_harness import EmulatorHandle
 from tests.golden import golden_files, stable
 
@@ -64,6 +65,23 @@ def reset(emulator: EmulatorHandle, **org_extra: Any) -> None:
 def acme(emulator: EmulatorHandle) -> EmulatorHandle:
     """The emulator reset to tests/gitops/seed.yaml (fixed ids for teams, collections, spaces)."""
     reset(emulator)
+    return emulator
+
+
+#: the staging organization of the environment tests, beside the example seed's org_acme
+STAGING = "org_acme_staging"
+
+
+@pytest.fixture
+def staging_and_production(emulator: EmulatorHandle) -> EmulatorHandle:
+    """The example seed and a second organization, org_acme_staging, with the same people and
+    the same live space (org_acme stands for production)."""
+    seed = yaml.safe_load(EXAMPLE_SEED.read_text("utf-8"))
+    (production,) = [o for o in seed["organizations"] if o["id"] == "org_acme"]
+    seed["organizations"].append({**production, "id": STAGING, "title": "Acme (staging)"})
+    spaces = [s for s in seed["spaces"] if s["organization"] == "org_acme"]
+    seed["spaces"] += [{**s, "id": f"{s['id']}_staging", "organization": STAGING} for s in spaces]
+    emulator.reset(seed)
     return emulator
 
 
