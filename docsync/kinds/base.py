@@ -6,6 +6,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api.errors import OutcomeUnknown
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
@@ -119,6 +120,13 @@ class Kind:
     # -- applying ------------------------------------------------------------------------------
     async def execute(self, action: Action, run: RunContext) -> None:
         raise NotImplementedError(f"{type(self).__name__} must apply its actions")
+
+    # -- offline checks ------------------------------------------------------------------------
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """What `validate` checks of one written list of this kind (its raw `items`, before the
+        models) beyond what every list gets (a key, no key or id twice, absent entries carrying
+        nothing else, one default, paths unique where declared); `parent` holds the list (the
+        document, for a top-level kind). Nothing by default."""
 
     # -- safety rails --------------------------------------------------------------------------
     def lockout(self, action: Action, guard: Lockout) -> None:

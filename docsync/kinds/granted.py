@@ -10,10 +10,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docsync.api.errors import NotFound
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames
+from docsync.kinds.grant_checks import grant_problems
 from docsync.kinds.grant_payloads import PRINCIPALS
 from docsync.kinds.grant_plans import live_side, plan_grants
 from docsync.kinds.grants import Permissions
@@ -109,6 +111,11 @@ class GrantedKind(CrudKind):
 
     #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
     resource_path: ClassVar[str] = ""
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        for path, entry in items:
+            for where, message in grant_problems(view.data, path, entry):
+                view.report(where, message)
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         entries = getattr(manifest, self.section, None) or []

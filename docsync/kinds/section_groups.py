@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Entry, Icon, Ref
 from docsync.core.kind import Declaration, Field
@@ -59,6 +60,41 @@ class SectionGroupKind(NestedKind):
     path = "section-groups"
     pointer_type = "site-section-group"
     layout = "sections"
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """A section is listed once, in one group at most: the API refuses a section listed
+        twice in a group, and a section written in two groups moves between them on every
+        apply."""
+        sections = raw_entries(parent, "sections", ())
+        pinned = {text(s, "id"): text(s, "title") for _, s in sections if "id" in s}
+        first_group: dict[str, tuple[Path, Any]] = {}
+        for group_path, group in items:
+            listed = group.get("sections")
+            if is_absent(group) or not isinstance(listed, list):
+                continue
+            title = group.get("title", group.get("id"))
+            here: dict[str, Path] = {}
+            for index, item in enumerate(listed):
+                if not isinstance(item, str):
+                    continue  # the model reports the type
+                path: Path = (*group_path, "sections", index)
+                section = pinned.get(item) or item
+                if section in here:
+                    message = (
+                        f"section {item!r} is listed twice in this group (first at "
+                        f"{view.where(here[section])}): the API refuses it; keep one"
+                    )
+                    view.report(path, message)
+                    continue
+                here[section] = path
+                first, named = first_group.setdefault(section, (path, title))
+                if first[:-2] != group_path:
+                    message = (
+                        f"section {item!r} is in group {title!r} and in group {named!r} (at "
+                        f"{view.where(first)}): a section is in one group at most; remove it "
+                        "from one"
+                    )
+                    view.report(path, message)
 
     # -- planning ----------------------------------------------------------------------------
     def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:

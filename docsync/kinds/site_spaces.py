@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.kind import Declaration, Field
@@ -66,6 +67,13 @@ class SiteSpaceKind(NestedKind):
     default_field = "defaultSiteSpace"
     layout = "siteSpaces"
     leads = True
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        for path, entry in items:
+            if not is_absent(entry) and text(entry, "id") is None and "space" not in entry:
+                view.report(
+                    path, "a site space needs 'space': the space (title or id) it publishes"
+                )
 
     # -- planning ----------------------------------------------------------------------------
     def desired_key(self, entry: Any) -> str:

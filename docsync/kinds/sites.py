@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.errors import NotFound
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Entry, Model, explained
 from docsync.core.kind import Declaration, Field
@@ -23,6 +24,7 @@ from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
 from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
+from docsync.kinds.site_checks import check_sites
 from docsync.kinds.site_customization import (
     Customization,
     export_customization,
@@ -167,6 +169,10 @@ class SiteKind(GrantedKind):
     declaration = SITE
     list_path = "/v1/orgs/{org}/sites"
     resource_path = "/v1/orgs/{org}/sites/{id}"
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        super().check_list(view, items, parent)
+        check_sites(view, items)
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:

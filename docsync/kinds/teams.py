@@ -10,6 +10,7 @@ from pydantic import GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model
 from docsync.core.kind import Declaration, Field
@@ -83,6 +84,22 @@ class TeamKind(CrudKind):
     declaration = TEAM
     payload_type = TeamFields
     list_path = "/v1/orgs/{org}/teams"
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """A user listed twice in one team (emails compared without case)."""
+        for team_path, team in items:
+            members = team.get("members")
+            seen: dict[str, Path] = {}
+            for index, item in enumerate(members if isinstance(members, list) else []):
+                user = item.get("user") if isinstance(item, dict) else item
+                if not isinstance(user, str) or not user:
+                    continue
+                path: Path = (*team_path, "members", index)
+                first = seen.setdefault(user.lower(), path)
+                if first != path:
+                    shown = view.show(path, user)
+                    message = f"{shown} is listed twice in this team; first at {view.where(first)}"
+                    view.report(path, message)
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""

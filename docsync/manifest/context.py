@@ -51,18 +51,6 @@ class CheckContext:
         return "(sensitive)" if self.is_sensitive(path) else repr(value)
 
 
-def entries(container: Any, name: str, base: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """The mapping entries of the list ``container[name]``, with their paths; skips junk."""
-    if not isinstance(container, dict):
-        return
-    items = container.get(name)
-    if not isinstance(items, list):
-        return
-    for index, item in enumerate(items):
-        if isinstance(item, dict):
-            yield (*base, name, index), item
-
-
 def walk(data: Any, pattern: Path, base: Path = ()) -> Iterator[tuple[Path, Any]]:
     """The nodes at a path pattern (`*` for any list index), with their paths."""
     if not pattern:
@@ -78,13 +66,3 @@ def walk(data: Any, pattern: Path, base: Path = ()) -> Iterator[tuple[Path, Any]
             yield from walk(data[head], rest, (*base, head))
     elif isinstance(data, dict) and head in data:
         yield from walk(data[head], rest, (*base, head))
-
-
-def text(entry: dict[str, Any], name: str) -> str | None:
-    """A field's value when it is a non-empty string, else None."""
-    value = entry.get(name)
-    return value if isinstance(value, str) and value else None
-
-
-def is_absent(entry: dict[str, Any]) -> bool:
-    return entry.get("state") == "absent"

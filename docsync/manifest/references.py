@@ -7,13 +7,13 @@ error offline.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
+from docsync.core.checking import did_you_mean, is_absent, text
 from docsync.core.kind import Declaration
 from docsync.kinds.catalogue import CATALOGUE
-from docsync.manifest.context import CheckContext, is_absent, text, walk
+from docsync.manifest.context import CheckContext, walk
 from docsync.manifest.problems import Path
 
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -22,15 +22,6 @@ _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 def looks_like_id(value: str) -> bool:
     """True for text that could be a live resource id, which only ``plan`` can verify."""
     return bool(_ID.match(value))
-
-
-def did_you_mean(name: str, candidates: list[str]) -> str:
-    """A ``; did you mean 'x'?`` suffix, or nothing when no candidate is close."""
-    lowered = {candidate.lower(): candidate for candidate in candidates}
-    if name.lower() in lowered:
-        return f"; did you mean '{lowered[name.lower()]}'?"
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def check_references(ctx: CheckContext) -> None:

@@ -10,10 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from docsync.core.checking import did_you_mean
 from docsync.core.entries import PATTERN_MESSAGES
 from docsync.manifest.context import CheckContext
 from docsync.manifest.models import PRUNE_TAGS, Manifest
-from docsync.manifest.references import did_you_mean
 
 _NOT_TEXT = (int, float, bool, datetime.date, datetime.datetime)
 

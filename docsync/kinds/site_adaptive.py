@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.manifest.problems import Path
+from docsync.core.paths import Path
 
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor."
