@@ -16,9 +16,15 @@ from docsync.core.state import LiveResource, LiveState
 _BRINGS_INTO_BEING = ("create", "replace", "restore")
 
 
-def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) -> list[str]:
+def link(
+    actions: list[Action],
+    live: LiveState,
+    matched: Collection[str] = (),
+    singletons: Collection[str] = (),
+) -> list[str]:
     """Fills `depends_on` of every action; returns problems (deletes that something needs).
-    `matched`: the ids of the live resources an entry matched."""
+    `matched`: the ids of the live resources an entry matched; `singletons`: the kinds of one
+    resource (the organization's settings), whose one entry is what lets go."""
     by_address: dict[str, list[Action]] = defaultdict(list)
     by_live_id: dict[tuple[str, str], list[Action]] = defaultdict(list)
     deleted_under: dict[str, list[Action]] = defaultdict(list)
@@ -75,7 +81,12 @@ def link(actions: list[Action], live: LiveState, matched: Collection[str] = ()) 
                     problems.append(
                         f"{where}{action.address} cannot be deleted: {holder.address} still "
                         "refers to it "
-                        + _how_to_release(holder, bool(holder_actions) or holder.id in matched)
+                        + _how_to_release(
+                            holder,
+                            bool(holder_actions)
+                            or holder.id in matched
+                            or holder.kind in singletons,
+                        )
                     )
                 needs += holder_actions
             # Children that are deleted go first.
@@ -91,7 +102,7 @@ def _how_to_release(holder: LiveResource, has_entry: bool) -> str:
     """What lets go: its entry, or (no entry matches it: moved or renamed by key, which makes
     another resource) one pinning its id. A site's part no entry matches goes by its site's
     entry (its structure written without it, or the site deleted)."""
-    if has_entry or holder.kind == "settings":
+    if has_entry:
         return "(change or delete that entry in the same plan)"
     if "]." in holder.address:
         site = holder.address.split("].", 1)[0] + "]"

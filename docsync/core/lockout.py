@@ -15,22 +15,17 @@ REMOVING = ("delete", "replace")
 @dataclass
 class Lockout:
     live: LiveState
-    #: the token's own member, when the API says who the token is (GET /v1/user)
-    me: LiveResource | None
+    #: the token's own member, when the API says who the token is (GET /v1/user); set by the
+    #: kind that reads members, in its `lockout_before`
+    me: LiveResource | None = None
     #: member address -> role, as the plan leaves them
-    roles: dict[str, Any]
+    roles: dict[str, Any] = field(default_factory=dict)
     #: the plan changes members (so the organization's admins are checked at the end)
     members_changed: bool = False
     problems: list[str] = field(default_factory=list)
     #: what a kind gathers from its actions to judge them together in `lockout_after` (a
     #: resource's grant actions), by kind name
     gathered: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, live: LiveState) -> Lockout:
-        members = live.by_kind.get("member", [])
-        me = next((m for m in members if m.id == live.me), None) if live.me else None
-        return cls(live, me, {m.address: m.fields.get("role") for m in members})
 
     @property
     def me_uses_sso(self) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
-from docsync.core.model import Action, Plan, Unmanaged
+from docsync.core.model import Plan, Unmanaged
 from docsync.core.state import LiveState
 from docsync.engine.reading import ReadWatch
 from docsync.engine.structure import site_structures
@@ -155,7 +155,8 @@ def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -
 def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
     """The pure half of planning: no network, so it is tested without a server."""
     ctx = plan_kinds(loaded, live, kinds)
-    ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()))
+    singletons = {kind.name for kind in kinds if kind.declaration.singleton}
+    ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()), singletons)
     if ctx.problems:
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
@@ -166,33 +167,9 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
     ]
-    plan.warnings += _organization_renamed(loaded, live, plan.actions)
+    for kind in kinds:
+        plan.warnings += kind.warnings(ctx, [a for a in plan.actions if a.kind == kind.name])
     return plan
-
-
-def _organization_renamed(
-    loaded: LoadedManifest, live: LiveState, actions: list[Action]
-) -> list[str]:
-    """Manifests that name their organization by the title this plan changes would not find it
-    on the next run: said before the apply, not after."""
-    named = loaded.manifest.organization
-    if named == live.org_id:
-        return []
-    titles = [
-        c.after
-        for a in actions
-        if a.kind == "settings"
-        for c in a.changes
-        if c.field == "title" and c.after != named
-    ]
-    if not titles:
-        return []
-    where = loaded.location(("organization",))
-    return [
-        f"{where}: the manifests name the organization by its title, {named!r}, which this plan "
-        f"changes to {titles[0]!r}: write its id, `organization: {live.org_id}`, so that the "
-        "next plan finds it"
-    ]
 
 
 async def make_plan(

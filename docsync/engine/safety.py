@@ -91,7 +91,9 @@ def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> lis
 
 def lockout(plan: Plan, live: LiveState) -> list[str]:
     """Changes that could take the token's own access away, as each kind tells (`Kind.lockout`)."""
-    guard = Lockout.of(live)
+    guard = Lockout(live)
+    for kind in KINDS:
+        kind.lockout_before(guard)
     for action in plan.actions:
         kind_named(action.kind).lockout(action, guard)
     for kind in KINDS:

@@ -117,6 +117,11 @@ class Kind:
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         raise NotImplementedError(f"{type(self).__name__} must plan")
 
+    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
+        """What the plan should say before it is applied about this kind's `actions` (in plan
+        order) that is no problem today but would be one later; none by default."""
+        return []
+
     # -- applying ------------------------------------------------------------------------------
     async def execute(self, action: Action, run: RunContext) -> None:
         raise NotImplementedError(f"{type(self).__name__} must apply its actions")
@@ -129,6 +134,10 @@ class Kind:
         document, for a top-level kind). Nothing by default."""
 
     # -- safety rails --------------------------------------------------------------------------
+    def lockout_before(self, guard: Lockout) -> None:
+        """What the rails must know before any action is looked at (who the token's user is,
+        every member's role): set on `guard` by the kind that reads it."""
+
     def lockout(self, action: Action, guard: Lockout) -> None:
         """Records in `guard.problems` how `action` could take the API token's own access away
         (docsync.engine.safety refuses such a plan unless forced)."""

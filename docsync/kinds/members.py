@@ -122,6 +122,12 @@ class MemberKind(CrudKind):
     ) -> dict[str, Any]:
         return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest
 
+    def lockout_before(self, guard: Lockout) -> None:
+        members = guard.live.by_kind.get(self.name, [])
+        me = guard.live.me
+        guard.me = next((m for m in members if m.id == me), None) if me else None
+        guard.roles = {m.address: m.fields.get("role") for m in members}
+
     def lockout(self, action: Action, guard: Lockout) -> None:
         guard.members_changed = True
         if action.verb == "delete":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
@@ -110,6 +111,24 @@ class SettingsKind(Kind):
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         return None  # the organization object, read when it was resolved, holds the settings
+
+    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
+        """Manifests that name their organization by the title this plan changes would not
+        find it on the next run: said before the apply, not after."""
+        named = ctx.loaded.manifest.organization
+        if named == ctx.live.org_id:
+            return []
+        titles = [
+            c.after for a in actions for c in a.changes if c.field == "title" and c.after != named
+        ]
+        if not titles:
+            return []
+        where = ctx.loaded.location(("organization",))
+        return [
+            f"{where}: the manifests name the organization by its title, {named!r}, which this "
+            f"plan changes to {titles[0]!r}: write its id, `organization: {ctx.live.org_id}`, "
+            "so that the next plan finds it"
+        ]
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         org = live.organization

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.manifest.files import FileDoc
-from docsync.manifest.models import SECTIONS
+from docsync.manifest.models import SECTIONS, SINGLETONS
 from docsync.manifest.problems import Location, Path, Problem
 from docsync.manifest.yamlpos import SourceMap
 
@@ -72,8 +72,8 @@ def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
         return _merge_list(out, doc, key, value)
     if key == "prune":
         return _merge_prune(out, doc, value)
-    if key == "settings":
-        return _merge_settings(out, doc, value)
+    if key in SINGLETONS:
+        return _merge_singleton(out, doc, key, value)
     if key in out.data:
         if key == "safety":
             first = out.source.keys.get((key,))
@@ -153,20 +153,22 @@ def _add_patterns(merged: dict[Any, Any], section: Any, patterns: Any) -> None:
     have.extend(p for p in items if p not in have)
 
 
-def _merge_settings(out: Merged, doc: FileDoc, value: Any) -> Remap | None:
+def _merge_singleton(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
+    """The one entry of a singleton kind (the organization's settings): merged field by field,
+    a field written in two files an error naming both."""
     if value is None:
         return lambda path: path if len(path) < 2 else None
     if not isinstance(value, dict):
-        message = "'settings' must be a mapping of organization fields"
-        out.problems.append(Problem(_place(doc, ("settings",)), ("settings",), message))
+        message = f"'{key}' must be a mapping of its fields, not a {type(value).__name__}"
+        out.problems.append(Problem(_place(doc, (key,)), (key,), message))
         return None
-    merged: dict[str, Any] = out.data.setdefault("settings", {})
+    merged: dict[str, Any] = out.data.setdefault(key, {})
     accepted: set[str] = set()
     for name, item in value.items():
-        path: Path = ("settings", name)
+        path: Path = (key, name)
         if name in merged:
             first = out.source.keys.get(path)
-            message = f"settings.{name} is set twice; first at {first}"
+            message = f"{key}.{name} is set twice; first at {first}"
             out.problems.append(Problem(_place(doc, path), path, message))
             continue
         merged[name] = item

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 else:
     SectionName = Literal[SECTIONS]
 
+SINGLETONS: frozenset[str] = frozenset(d.section for d in CATALOGUE.top if d.singleton)
+"""The sections holding one entry, not a list (the organization's settings): merged field by
+field."""
+
 SENSITIVE_FIELDS: Mapping[str, frozenset[str]] = {
     d.section: frozenset(f.name for f in d.fields if f.sensitive)
     for d in CATALOGUE.lists

@@ -33,18 +33,21 @@ def _code(names: typing.Iterable[str]) -> str:
     return ", ".join(f"`{name}`" for name in names)
 
 
-#: How the manifest's own keys merge (`docsync/manifest/merge.py`); the kinds' lists follow.
+#: How the manifest's own keys merge (`docsync/manifest/merge.py`); the kinds' follow.
 _OWN_KEYS = (
     ("organization", "must be given at least once; files that give it must agree"),
-    ("settings", "merged field by field; a field set in two files is an error naming both places"),
     ("prune", "union (of kinds, or of patterns per kind)"),
     ("safety", "set in one file only"),
 )
 
 
 def merged_sections() -> str:
-    """How each top-level key merges: the manifest's own, then the lists (concatenated)."""
+    """How each top-level key merges: the manifest's own, then the kinds' (a singleton's
+    entry field by field, the lists concatenated)."""
     rows = "".join(f"| `{key}` | {rule} |\n" for key, rule in _OWN_KEYS)
+    singles = [d.section for d in CATALOGUE.top if d.singleton]
+    rows += f"| {_code(singles)} | merged field by field; a field set in two files is an error "
+    rows += "naming both places |\n"
     lists = f"| {_code(d.section for d in CATALOGUE.lists)} | concatenated in file order |\n"
     return f"| top-level key | merge rule |\n|---|---|\n{rows}{lists}"
 

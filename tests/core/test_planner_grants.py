@@ -14,6 +14,7 @@ import pytest
 from docsync.core.errors import PlanProblems
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
+from docsync.kinds import KINDS
 from docsync.kinds.grant_payloads import Grant, Invite
 from docsync.kinds.grant_rails import lockout, lockout_after
 from docsync.manifest import ManifestError, load_manifests
@@ -166,7 +167,10 @@ def test_one_principal_written_by_id_and_by_name_names_the_other_as_written() ->
 def _guard(plan_live: dict[str, Any], me: str) -> Lockout:
     state = k.live_state(plan_live)
     state.me = me
-    return Lockout.of(state)
+    guard = Lockout(state)
+    for kind in KINDS:
+        kind.lockout_before(guard)
+    return guard
 
 
 def _judged(plan: Plan, guard: Lockout) -> list[str]:
