@@ -15,29 +15,12 @@ import math
 from dataclasses import dataclass
 
 from docsync.core.model import Action, Plan
-from docsync.core.payloads import ChildChange
-from docsync.kinds.catalogue import CATALOGUE
-from docsync.kinds.grant_payloads import Grant
-from docsync.kinds.site_redirects import Redirects
+from docsync.kinds.catalogue import kind_named
 
 
 def action_requests(action: Action) -> int:
-    """The requests the API needs to carry out one action."""
-    if isinstance(action.payload, Redirects | Grant):
-        return action.payload.requests
-    if action.verb == "reorder":
-        checked = 1 if any("checks the order" in note for note in action.notes) else 0
-        return len(action.changes) + checked
-    if action.verb != "create":
-        return 1
-    payload = action.payload
-    own = 0 if isinstance(payload, ChildChange) and payload.made_by_section else 1
-    fields = getattr(payload, "fields", None)
-    declaration = CATALOGUE.by_name.get(action.kind)
-    if not isinstance(fields, dict) or declaration is None:
-        return own
-    late = any(f.name in fields and f.update and not f.create for f in declaration.fields)
-    return own + (1 if late else 0)
+    """The requests the API needs to carry out one action, as its kind counts them."""
+    return kind_named(action.kind).requests(action)
 
 
 def apply_requests(plan: Plan) -> int:

@@ -117,6 +117,18 @@ class Kind:
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         raise NotImplementedError(f"{type(self).__name__} must plan")
 
+    def requests(self, action: Action) -> int:
+        """What carrying out `action` costs in requests when nothing fails (`plan -v`'s
+        estimate): one write, and for a create one more when it writes a field its body cannot
+        carry (a site space's `path`)."""
+        if action.verb != "create":
+            return 1
+        fields = getattr(action.payload, "fields", None)
+        if not isinstance(fields, dict):
+            return 1
+        late = any(f.name in fields and f.update and not f.create for f in self.fields)
+        return 2 if late else 1
+
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
         """What the plan should say before it is applied about this kind's `actions` (in plan
         order) that is no problem today but would be one later; none by default."""

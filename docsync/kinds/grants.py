@@ -83,6 +83,10 @@ class GrantKind(Kind):
         assert isinstance(action.payload, Grant)
         await write_grant(action, action.payload, run)
 
+    def requests(self, action: Action) -> int:
+        assert isinstance(action.payload, Grant)
+        return action.payload.requests
+
     def lockout(self, action: Action, guard: Lockout) -> None:
         grant_rails.lockout(action, guard)
 

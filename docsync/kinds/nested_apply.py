@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import RunContext
 from docsync.core.model import Action
-from docsync.core.payloads import OnSite, Reorder, child
+from docsync.core.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.base import Kind
 from docsync.kinds.site_order import Move, plan_moves
 
@@ -44,6 +44,12 @@ class AppliedChild(Kind):
 
     def wanted(self, manifest: Any, referenced: set[str]) -> bool:
         return False
+
+    def requests(self, action: Action) -> int:
+        """None for the item its parent's create makes (a section's first site space)."""
+        payload = action.payload
+        made = isinstance(payload, ChildChange) and payload.made_by_section
+        return super().requests(action) - (1 if made and action.verb == "create" else 0)
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = child(action)

@@ -174,6 +174,16 @@ class SiteKind(GrantedKind):
         super().check_list(view, items, parent)
         check_sites(view, items)
 
+    def requests(self, action: Action) -> int:
+        """A reorder is a move per item out of place (and a structure read where the API
+        places new items); redirects a bulk upsert per 500."""
+        if isinstance(action.payload, Redirects):
+            return action.payload.requests
+        if action.verb == "reorder":
+            checked = 1 if any("checks the order" in note for note in action.notes) else 0
+            return len(action.changes) + checked
+        return super().requests(action)
+
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list, then per managed site only what the manifest writes: its structure (one
