@@ -159,7 +159,12 @@ class Plan:
     targets: list[str] = field(default_factory=list)
     #: per site whose structure changes, its tree before and after as lines
     #: (`{"site", "before", "after"}`, docsync.engine.structure): the Markdown plan draws them
+    #: drawings of what the actions amount to (a site's navigation before and after), made by
+    #: the renderers from `made_from` (`docsync.render.pictures`); a saved plan carries them
     structures: list[dict[str, Any]] = field(default_factory=list)
+    #: the planning context the plan was made from (desired and live states), while it is in
+    #: memory; never saved
+    made_from: Any = field(default=None, repr=False, compare=False)
     #: the grants kept as they are on each resource whose grants change (of the principal
     #: types managed there)
     kept_grants: list[KeptGrant] = field(default_factory=list)

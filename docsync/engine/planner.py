@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext
@@ -14,7 +13,6 @@ from docsync.core.graph import link, order
 from docsync.core.model import Plan, Unmanaged
 from docsync.core.state import LiveState
 from docsync.engine.reading import ReadWatch
-from docsync.engine.structure import site_structures
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
@@ -162,7 +160,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
     plan.sensitive = set(ctx.sensitive_fields)
-    plan.structures = [asdict(s) for s in site_structures(ctx, plan.actions)]
+    plan.made_from = ctx  # what the renderers draw pictures from (docsync.render.pictures)
     plan.kept_grants = list(ctx.kept_grants)
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged

@@ -129,6 +129,13 @@ class Kind:
         late = any(f.name in fields and f.update and not f.create for f in self.fields)
         return 2 if late else 1
 
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[dict[str, Any]]:
+        """Drawings of what the plan's `actions` (all of them) amount to for this kind, for the
+        reviewer (a site's navigation before and after: `{site, before, after}`), from the
+        states the plan was made from; none by default. The renderers ask for them
+        (`docsync.render.pictures`), not the planner."""
+        return []
+
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
         """What the plan should say before it is applied about this kind's `actions` (in plan
         order) that is no problem today but would be one later; none by default."""

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -32,6 +33,7 @@ from docsync.kinds.site_customization import (
     write_customization,
 )
 from docsync.kinds.site_customization import read as read_customization
+from docsync.kinds.site_picture import site_structures
 from docsync.kinds.site_publishing_auth import (
     PublishingAuth,
     PublishingAuthEntry,
@@ -173,6 +175,9 @@ class SiteKind(GrantedKind):
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         super().check_list(view, items, parent)
         check_sites(view, items)
+
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[dict[str, Any]]:
+        return [asdict(s) for s in site_structures(ctx, list(actions))]
 
     def requests(self, action: Action) -> int:
         """A reorder is a move per item out of place (and a structure read where the API

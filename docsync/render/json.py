@@ -16,6 +16,7 @@ from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
 from docsync.core.secrecy import keyed_digest
 from docsync.render.elements import ABSENT, element_changes
+from docsync.render.pictures import structures
 
 FORMAT_VERSION: Literal[1] = 1
 
@@ -206,7 +207,7 @@ def plan_document(plan: Plan) -> PlanDocument:
         ],
         warnings=list(plan.warnings),
         targets=list(plan.targets),
-        structures=[StructureDoc(**picture) for picture in plan.structures],
+        structures=[StructureDoc(**picture) for picture in structures(plan)],
         kept_grants=[KeptGrantDoc(**asdict(kept)) for kept in plan.kept_grants],
     )
 

@@ -11,6 +11,7 @@ import re
 from docsync.core.model import Action, Plan, Unmanaged, grant_of, role_shown
 from docsync.render.budget import DEFAULT_BUDGET, LeftOut, Room, kind_table, worst_note
 from docsync.render.json import DESTRUCTIVE
+from docsync.render.pictures import structures
 from docsync.render.text import field_width, render_change
 
 __all__ = ["DEFAULT_BUDGET", "code_span", "render_markdown"]
@@ -279,7 +280,7 @@ def _structures(plan: Plan) -> list[str]:
     """Each site whose structure changes, its navigation before and after, changed lines
     marked: a reviewer sees the tree instead of reading moves."""
     pictures = []
-    for picture in plan.structures:
+    for picture in structures(plan):
         before, after = picture["before"], picture["after"]
         was = _marked(before, after, "-") if before else "_(a new site)_\n"
         pictures.append(

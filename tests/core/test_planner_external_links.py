@@ -10,6 +10,7 @@ import pytest
 from docsync.core.errors import PlanProblems
 from docsync.core.payloads import Reorder, child
 from docsync.manifest.problems import ManifestError
+from docsync.render.pictures import structures
 from tests.core import plankit as k
 
 SPACES = [{"id": "sp1", "title": "Guides"}, {"id": "sp2", "title": "API"}]
@@ -117,7 +118,7 @@ def test_link_problems_are_located(manifest: str, message: str) -> None:
 
 def test_the_structure_picture_shows_links_where_they_stand_and_go() -> None:
     result = k.plan(links(STATUS_AFTER_GUIDES), live(STATUS, GUIDES, API))
-    (picture,) = result.structures
+    (picture,) = structures(result)
     link = '  link "Status" -> https://status.acme.example'
     assert [line for line in picture["before"] if "link" in line or "section" in line] == [
         link,
@@ -132,7 +133,7 @@ def test_the_structure_picture_shows_links_where_they_stand_and_go() -> None:
     # Not written: a link stays after the nearest item before it that stays.
     renamed = SECTIONS.replace("Guides, siteSpaces", "Start, siteSpaces")
     unwritten = k.plan(renamed, live(API, GUIDES, STATUS))
-    (picture,) = unwritten.structures
+    (picture,) = structures(unwritten)
     assert [line for line in picture["after"] if "link" in line or "section" in line] == [
         '  section "Start"  (default)',
         '  section "API"',

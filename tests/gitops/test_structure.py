@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from docsync.core.model import Action, Plan
-from docsync.engine.structure import changed_sites
 from docsync.kinds.nested import every_nested_kind
+from docsync.kinds.site_picture import changed_sites
 from docsync.render.markdown import render_markdown
 from tests.gitops.conftest import Cli, write
 

@@ -1,6 +1,7 @@
 """A site's structure as a picture: the navigation tree before (as read) and after (as the
 manifest writes it) for each site whose structure the plan changes, so that a reviewer sees
-the navigation instead of reading moves (the Markdown plan draws it, docsync.render.markdown).
+the navigation instead of reading moves: the site kind's `pictures`, which the renderers ask
+for once the plan is made (`docsync.render.pictures`).
 
 The trees are drawn from the live structure read and the manifest entry alone, not from the
 planner's actions: the picture is an independent account of what the actions amount to. Both
@@ -15,7 +16,6 @@ from typing import Any
 from docsync.core.context import PlanContext
 from docsync.core.model import Action
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.catalogue import kind_named
 from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
 
 _DEFAULT = "  (default)"
@@ -37,6 +37,8 @@ def _line(indent: int, text: str, default: bool) -> str:
 
 def _held(kind: NestedKind) -> list[tuple[str, NestedKind]]:
     """The fields by which an item holds siblings (a group's `sections`), with their kind."""
+    from docsync.kinds.catalogue import kind_named  # built from this package
+
     found = []
     for field in kind.fields:
         if field.ref_sibling and field.ref:
