@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from docsync.core.errors import MissingId
 from docsync.core.loaded import LoadedView
-from docsync.core.model import Action, KeptGrant
+from docsync.core.model import Action, Kept
 from docsync.core.paths import Path, format_path
 from docsync.core.state import DesiredState, LiveResource, LiveState
 
@@ -34,7 +34,7 @@ class PlanContext:
     #: address -> the actions planned on it so far, in plan order
     actions_at: dict[str, list[Action]] = field(default_factory=lambda: defaultdict(list))
     #: the grants a resource keeps, where its grants change (the plan's access tables)
-    kept_grants: list[KeptGrant] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
 
     @property
     def prune(self) -> set[str]:

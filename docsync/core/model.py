@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,37 +31,12 @@ ABSENT: Any = None
 
 def address(kind: str, key: str, parent: str | None = None) -> str:
     """`team["Platform"]`, or `site["Docs"].section["Guides"]` under a parent address."""
-    own = f'{kind}["{_quoted(key)}"]'
+    own = f'{kind}["{escape_key(key)}"]'
     return f"{parent}.{own}" if parent else own
 
 
-def grant_address(resource: str, principal: str, name: str) -> str:
-    """`collection["Engineering"].grant[team "Writers"]`, `...grant[member "ada@acme.example"]`:
-    a grant is addressed by its principal, whose type the address says (a team and a member
-    may share a name)."""
-    return f'{resource}.grant[{principal} "{_quoted(name)}"]'
-
-
-#: a grant's address: its resource, the principal's type and name
-_GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<principal>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
-
-
-def grant_of(grant: str) -> tuple[str, str, str] | None:
-    """The resource, principal type and name of a grant's address (None: not a grant's), so
-    that a saved plan's access table is drawn from addresses alone."""
-    found = _GRANT.match(grant)
-    if found is None:
-        return None
-    return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
-
-
-def role_shown(role: str | None) -> str:
-    """A grant's role as a plan's notes and access tables show it: a null one is `guest` (a
-    site's guest override)."""
-    return "guest" if role is None else role
-
-
-def _quoted(key: str) -> str:
+def escape_key(key: str) -> str:
+    """A key as an address quotes it: backslashes and quotes escaped."""
     return key.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -132,17 +106,47 @@ class Unmanaged:
 
 
 @dataclass(frozen=True)
-class KeptGrant:
-    """A direct grant the plan leaves as it is, on a resource whose grants it changes: the
-    Markdown access table shows it beside the grant actions, so a reviewer sees everyone who
-    has access after the apply, not only who changes."""
+class Kept:
+    """A part the plan leaves as it is, beside parts of the same resource that change: a kind
+    shows it with them (the access table shows who keeps access, not only who changes)."""
 
-    resource: str
-    #: `team` or `member`, as in the grant's address
-    principal: str
-    name: str
-    #: None: a site's guest override
-    role: str | None
+    kind: str
+    #: the resource whose parts change (`collection["Developers"]`)
+    parent: str
+    address: str
+    #: what it keeps (a grant's role; None: a site's guest override)
+    value: Any
+
+
+@dataclass(frozen=True)
+class KeptPart:
+    """How a kind's kept parts travel in the JSON plan (and a saved plan): a field of the
+    document, a list of `model` items, written from and read back to `Kept`s."""
+
+    field: str
+    model: type[Any]
+    description: str
+    dump: Callable[[Kept], Any]
+    load: Callable[[Any], Kept]
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    cells: tuple[str, ...]
+    #: the action the row shows (a renderer flags its last cell by the action's risk); None
+    #: for a part the plan keeps
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Review:
+    """A table a kind asks the Markdown plan to show beside the actions, under `heading`, one
+    per `subject`: the access of a resource whose grants change, kept grants included."""
+
+    heading: str
+    subject: str
+    columns: tuple[str, ...]
+    rows: tuple[ReviewRow, ...]
 
 
 @dataclass
@@ -157,17 +161,15 @@ class Plan:
     sensitive: set[tuple[str, str]] = field(default_factory=set)
     #: `--target` addresses when the plan is partial (docsync.engine.target)
     targets: list[str] = field(default_factory=list)
-    #: per site whose structure changes, its tree before and after as lines
-    #: (`{"site", "before", "after"}`, docsync.engine.structure): the Markdown plan draws them
     #: drawings of what the actions amount to (a site's navigation before and after), made by
     #: the renderers from `made_from` (`docsync.render.pictures`); a saved plan carries them
     structures: list[dict[str, Any]] = field(default_factory=list)
     #: the planning context the plan was made from (desired and live states), while it is in
     #: memory; never saved
     made_from: Any = field(default=None, repr=False, compare=False)
-    #: the grants kept as they are on each resource whose grants change (of the principal
-    #: types managed there)
-    kept_grants: list[KeptGrant] = field(default_factory=list)
+    #: parts kept as they are beside parts of the same resource that change (the grants a
+    #: resource keeps, where its grants change)
+    kept: list[Kept] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:

@@ -161,7 +161,7 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
     plan.sensitive = set(ctx.sensitive_fields)
     plan.made_from = ctx  # what the renderers draw pictures from (docsync.render.pictures)
-    plan.kept_grants = list(ctx.kept_grants)
+    plan.kept = list(ctx.kept)
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
     ]

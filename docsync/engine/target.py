@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from docsync.core.model import Action, Plan, grant_of
+from docsync.core.model import Action, Kept, Plan
 
 _PARTIAL = (
     "this plan is partial (--target {targets}): other changes the manifests ask for are not in "
@@ -58,17 +58,17 @@ def narrow(plan: Plan, targets: Sequence[str]) -> Plan:
         if not any(covers(pattern, a.address) for a in plan.actions)
     ]
     actions = [a for a in plan.actions if a.key in keep]
-    granted = _granted(actions)
     return replace(
         plan,
         actions=actions,
         unmanaged=[u for u in plan.unmanaged if any(covers(p, u.address) for p in patterns)],
         warnings=[*plan.warnings, *warnings],
         targets=list(targets),
-        kept_grants=[k for k in plan.kept_grants if k.resource in granted],
+        kept=[k for k in plan.kept if _still_shown(k, actions)],
     )
 
 
-def _granted(actions: Sequence[Action]) -> set[str]:
-    """The resources whose grants the partial plan still changes (their access tables stay)."""
-    return {found[0] for a in actions if a.kind == "grant" and (found := grant_of(a.address))}
+def _still_shown(kept: Kept, actions: Sequence[Action]) -> bool:
+    """A kept part stays while the partial plan still changes a part of its kind on the same
+    resource (a resource's access table keeps who keeps access)."""
+    return any(a.kind == kept.kind and a.address.startswith(f"{kept.parent}.") for a in actions)

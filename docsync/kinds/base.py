@@ -10,7 +10,7 @@ from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, Plan, address
+from docsync.core.model import Action, FieldChange, KeptPart, Plan, Review, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -77,6 +77,9 @@ class Kind:
     payload_type: ClassVar[type[Fields]] = Fields
     #: planned with its parent (a site's sections), never read or planned on its own
     nested: ClassVar[bool] = False
+    #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
+    #: field of the plan document
+    kept_parts: ClassVar[tuple[KeptPart, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -134,6 +137,11 @@ class Kind:
         reviewer (a site's navigation before and after: `{site, before, after}`), from the
         states the plan was made from; none by default. The renderers ask for them
         (`docsync.render.pictures`), not the planner."""
+        return []
+
+    def reviews(self, plan: Plan) -> list[Review]:
+        """Tables the reviewer needs beside this kind's actions in `plan` (from the plan alone,
+        so that a saved plan shows them too): none by default."""
         return []
 
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:

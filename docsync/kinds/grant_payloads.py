@@ -7,17 +7,44 @@ the grant kind (`grants.py`), its planning (`grant_plans.py`) and its lockout ra
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.context import RunContext
-from docsync.core.model import Action
+from docsync.core.model import Action, escape_key
 from docsync.core.payloads import Payload, Ref
 
 #: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
 PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
 #: roles from the most access to the least, a guest (None) last: a move down lowers access
 RANKS: tuple[str | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)
+
+
+def grant_address(resource: str, principal: str, name: str) -> str:
+    """`collection["Engineering"].grant[team "Writers"]`, `...grant[member "ada@acme.example"]`:
+    a grant is addressed by its principal, whose type the address says (a team and a member
+    may share a name)."""
+    return f'{resource}.grant[{principal} "{escape_key(name)}"]'
+
+
+#: a grant's address: its resource, the principal's type and name
+_GRANT = re.compile(r'^(?P<resource>.+)\.grant\[(?P<principal>\w+) "(?P<name>(?:[^"\\]|\\.)*)"\]$')
+
+
+def grant_of(grant: str) -> tuple[str, str, str] | None:
+    """The resource, principal type and name of a grant's address (None: not a grant's), so
+    that a saved plan's access table is drawn from addresses alone."""
+    found = _GRANT.match(grant)
+    if found is None:
+        return None
+    return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
+
+
+def role_shown(role: str | None) -> str:
+    """A grant's role as a plan's notes and access tables show it: a null one is `guest` (a
+    site's guest override)."""
+    return "guest" if role is None else role
 
 
 @dataclass

@@ -9,9 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
-from docsync.core.model import Action, FieldChange, KeptGrant, Verb, grant_address, role_shown
+from docsync.core.model import Action, FieldChange, Kept, Verb
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.grant_payloads import PRINCIPALS, Grant, Invite, lower
+from docsync.kinds.grant_payloads import (
+    PRINCIPALS,
+    Grant,
+    Invite,
+    grant_address,
+    lower,
+    role_shown,
+)
 from docsync.kinds.grants import GRANT, Path
 
 # -- comparing -------------------------------------------------------------------------------
@@ -133,7 +140,7 @@ def plan_grants(
     base: Path = (*desired.path, "permissions")
     invited: list[Action] = []
     planned = len(ctx.actions)
-    kept: list[KeptGrant] = []
+    kept: list[Kept] = []
     for name, (wire, noun) in PRINCIPALS.items():
         wanted = getattr(written, name)
         if wanted is None:
@@ -152,7 +159,8 @@ def plan_grants(
                 if _changed(update, now.role):
                     invited.append(update)
             else:
-                kept.append(KeptGrant(desired.address, noun, grant.name, now.role))
+                held = grant_address(desired.address, noun, grant.name)
+                kept.append(Kept(GRANT.name, desired.address, held, now.role))
         for ident, grant in have.items():
             if ident not in want:
                 gone = on.action("delete", grant, grant.role, None, (*base, name))
@@ -163,7 +171,7 @@ def plan_grants(
                 _before_team_delete(gone, ident, wire, ctx)
     _batch(invited)
     if len(ctx.actions) > planned:  # its access table shows who keeps access too
-        ctx.kept_grants += kept
+        ctx.kept += kept
 
 
 def _created(create: Action) -> Action:

@@ -12,10 +12,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from docsync.core.lockout import REMOVING, Lockout
-from docsync.core.model import Action, role_shown
+from docsync.core.model import Action
 from docsync.core.payloads import TeamFields
 from docsync.core.state import LiveState
-from docsync.kinds.grant_payloads import PRINCIPALS, RANKS, Grant, lower
+from docsync.kinds.grant_payloads import PRINCIPALS, RANKS, Grant, lower, role_shown
 
 #: the kinds whose resources carry grants
 GRANTED = ("collection", "space", "site")

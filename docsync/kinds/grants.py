@@ -19,11 +19,12 @@ from docsync.core.context import RunContext
 from docsync.core.entries import Model, Role
 from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action
+from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
 from docsync.kinds import grant_rails
 from docsync.kinds.base import Kind
 from docsync.kinds.grant_payloads import Grant, write_grant
+from docsync.kinds.grant_review import access_tables, kept_grants
 
 Path = tuple[str | int, ...]
 
@@ -78,6 +79,7 @@ class GrantKind(Kind):
     kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
 
     declaration = GRANT
+    kept_parts = (kept_grants(GRANT.name),)
 
     async def execute(self, action: Action, run: RunContext) -> None:
         assert isinstance(action.payload, Grant)
@@ -86,6 +88,9 @@ class GrantKind(Kind):
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Grant)
         return action.payload.requests
+
+    def reviews(self, plan: Plan) -> list[Review]:
+        return access_tables(plan, self.name)
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         grant_rails.lockout(action, guard)

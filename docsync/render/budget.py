@@ -88,7 +88,7 @@ class LeftOut:
         counted = [
             (self.headline_only, "action(s) shown by their headline only (changes too long)"),
             (self.structures, "site structure picture(s)"),
-            (self.tables, "access table(s)"),
+            (self.tables, "table(s) beside the actions"),
             (self.unmanaged, "unmanaged resource(s) in the list"),
             (self.warnings, "warning(s)"),
         ]

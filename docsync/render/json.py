@@ -7,14 +7,14 @@ from "unchanged" while a plan file alone gives nothing to check a guessed secret
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
 from docsync.core.secrecy import keyed_digest
+from docsync.kinds.catalogue import KINDS
 from docsync.render.elements import ABSENT, element_changes
 from docsync.render.pictures import structures
 
@@ -95,14 +95,6 @@ class StructureDoc(BaseModel):
     after: list[str] = Field(description="The tree the manifest asks for")
 
 
-class KeptGrantDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    resource: str = Field(description='The resource\'s address: `collection["Developers"]`')
-    principal: Literal["team", "member"]
-    name: str = Field(description="The team's title or the member's email, as in grant addresses")
-    role: str | None = Field(description="The role it keeps; null: a site's guest override")
-
-
 class SummaryDoc(BaseModel):
     model_config = ConfigDict(extra="forbid")
     create: int
@@ -116,7 +108,7 @@ class SummaryDoc(BaseModel):
     text: str = Field(description="The summary line of the text rendering")
 
 
-class PlanDocument(BaseModel):
+class _PlanDocument(BaseModel):
     """`docsync plan --format json`."""
 
     model_config = ConfigDict(extra="forbid", title="docsync plan")
@@ -135,11 +127,31 @@ class PlanDocument(BaseModel):
         default_factory=list,
         description="Per site whose structure changes, its navigation tree before and after",
     )
-    kept_grants: list[KeptGrantDoc] = Field(
-        default_factory=list,
-        description="The direct grants kept as they are on each resource whose grants change "
-        "(of the principal types managed there): with the grant actions, everyone who has "
-        "access after the apply",
+
+
+def _kept_fields() -> dict[str, Any]:
+    """One field per part a kind keeps (`Kind.kept_parts`: a resource's kept grants)."""
+    return {
+        part.field: (list[part.model], Field(default_factory=list, description=part.description))  # type: ignore[name-defined]
+        for kind in KINDS
+        for part in kind.kept_parts
+    }
+
+
+if TYPE_CHECKING:
+
+    class PlanDocument(_PlanDocument):
+        """The kinds' kept parts are added at run time (`_kept_fields`)."""
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    PlanDocument = create_model(
+        "PlanDocument",
+        __base__=_PlanDocument,
+        __module__=__name__,
+        __doc__=_PlanDocument.__doc__,
+        **_kept_fields(),
     )
 
 
@@ -208,7 +220,11 @@ def plan_document(plan: Plan) -> PlanDocument:
         warnings=list(plan.warnings),
         targets=list(plan.targets),
         structures=[StructureDoc(**picture) for picture in structures(plan)],
-        kept_grants=[KeptGrantDoc(**asdict(kept)) for kept in plan.kept_grants],
+        **{
+            part.field: [part.dump(kept) for kept in plan.kept if kept.kind == kind.name]
+            for kind in KINDS
+            for part in kind.kept_parts
+        },
     )
 
 

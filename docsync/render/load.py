@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from docsync.core.model import Action, FieldChange, KeptGrant, Plan, Unmanaged
+from docsync.core.model import Action, FieldChange, Plan, Unmanaged
 from docsync.errors import DocsyncError
+from docsync.kinds.catalogue import KINDS
 from docsync.render.json import PlanDocument
 
 
@@ -64,5 +65,10 @@ def plan_from_document(document: PlanDocument) -> Plan:
         warnings=list(document.warnings),
         targets=list(document.targets),
         structures=[picture.model_dump() for picture in document.structures],
-        kept_grants=[KeptGrant(**kept.model_dump()) for kept in document.kept_grants],
+        kept=[
+            part.load(doc)
+            for kind in KINDS
+            for part in kind.kept_parts
+            for doc in getattr(document, part.field)
+        ],
     )

@@ -8,7 +8,8 @@ import difflib
 import html
 import re
 
-from docsync.core.model import Action, Plan, Unmanaged, grant_of, role_shown
+from docsync.core.model import Action, Plan, Review, Unmanaged
+from docsync.kinds.catalogue import KINDS
 from docsync.render.budget import DEFAULT_BUDGET, LeftOut, Room, kind_table, worst_note
 from docsync.render.json import DESTRUCTIVE
 from docsync.render.pictures import structures
@@ -97,56 +98,31 @@ def _cell(value: object) -> str:
     return _text(str(value)).replace("|", "\\|")
 
 
-#: principals in an access table: teams, then members, each by name
-_PRINCIPALS = ("team", "member")
+def _reviews(plan: Plan) -> list[str]:
+    """The tables the kinds ask for beside their actions (a resource's access), one block
+    each, the first of a heading under it; a row showing an action is flagged as its
+    headline is."""
+    by_heading: dict[str, list[Review]] = {}
+    for kind in KINDS:
+        for review in kind.reviews(plan):
+            by_heading.setdefault(review.heading, []).append(review)
+    blocks = []
+    for heading, reviews in by_heading.items():
+        for index, review in enumerate(reviews):
+            block = f"{code_span(review.subject)}\n\n{_grid(review)}\n"
+            blocks.append((f"#### {_text(heading)}\n\n" if index == 0 else "") + block)
+    return blocks
 
 
-def _role(action: Action, side: str) -> object:
-    """A grant's role on one side of its action: `—` without a grant, `guest` for null."""
-    if (action.verb, side) in (("create", "before"), ("delete", "after")):
-        return "—"
-    change = next((c for c in action.changes if c.field == "role"), None)
-    return role_shown(getattr(change, side) if change is not None else None)
-
-
-def _what(action: Action) -> str:
-    """What a grant action does to its row, flagged as its headline is."""
-    if action.verb in ("create", "delete"):
-        word = "new" if action.verb == "create" else "removed"
-    else:  # an update lowers access exactly when it is flagged an audience change
-        word = "lowered" if action.audience_change else "raised"
-    return _flag(action) + word
-
-
-def _row(principal: str, name: str, *cells: object) -> tuple[tuple[int, str, str], str]:
-    order = _PRINCIPALS.index(principal) if principal in _PRINCIPALS else len(_PRINCIPALS)
-    row = "| " + " | ".join(_cell(c) for c in (f"{principal} {name}", *cells)) + " |"
-    return (order, name.casefold(), name), row
-
-
-def _access(plan: Plan) -> list[str]:
-    """Each resource whose grants change, one row per direct grant of the principal types
-    managed there (principal, before, after, what changes): the grants that change and those
-    kept (`=`), so a reviewer sees the matrix after the apply, not a list of calls."""
-    tables: dict[str, list[tuple[tuple[int, str, str], str]]] = {}
-    for action in plan.actions:
-        found = grant_of(action.address) if action.kind == "grant" else None
-        if found is None:
-            continue
-        resource, principal, name = found
-        before, after = _role(action, "before"), _role(action, "after")
-        row = _row(principal, name, before, after, _what(action))
-        tables.setdefault(resource, []).append(row)
-    for kept in plan.kept_grants:
-        if kept.resource in tables:
-            role = role_shown(kept.role)
-            tables[kept.resource].append(_row(kept.principal, kept.name, role, role, "="))
-    return [
-        f"{code_span(resource)}\n\n| principal | before | after | change |\n|---|---|---|---|\n"
-        + "\n".join(row for _, row in sorted(rows))
-        + "\n\n"
-        for resource, rows in tables.items()
-    ]
+def _grid(review: Review) -> str:
+    head = "| " + " | ".join(_cell(c) for c in review.columns) + " |\n"
+    head += "|" + "---|" * len(review.columns) + "\n"
+    rows = []
+    for row in review.rows:
+        *cells, last = row.cells
+        flagged = (_flag(row.action) if row.action is not None else "") + last
+        rows.append("| " + " | ".join(_cell(c) for c in (*cells, flagged)) + " |")
+    return head + "\n".join(rows) + "\n"
 
 
 def _short(action: Action) -> str:
@@ -234,7 +210,7 @@ class _Parts:
         self.head = _head(plan, org, risky)
         self.careful = [_careful(a) for a in risky]
         self.pictures = _structures(plan)
-        self.tables = _access(plan)
+        self.tables = _reviews(plan)
         shown = plan.unmanaged if unmanaged else plan.unmanaged[:_UNMANAGED_SHOWN]
         self.unmanaged = [_unmanaged(u) for u in shown]
         self.warnings = [f"> ⚠️ {_one_line(w)}" for w in plan.warnings]
@@ -246,7 +222,7 @@ class _Parts:
         if self.pictures:
             text += "#### Site structure\n\n" + "".join(self.pictures)
         if self.tables:
-            text += "#### Access\n\n" + "".join(self.tables)
+            text += "".join(self.tables)
         if details:
             text += "#### Actions\n\n" + "".join(details)
         lines = [""]

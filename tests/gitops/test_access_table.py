@@ -9,8 +9,9 @@ import json
 import re
 from typing import Any
 
-from docsync.core.model import KeptGrant, grant_address, grant_of
+from docsync.core.model import Kept
 from docsync.engine.target import narrow
+from docsync.kinds.grant_payloads import grant_address, grant_of
 from docsync.render.json import render_json
 from docsync.render.load import plan_from_document, read_document
 from docsync.render.markdown import render_markdown
@@ -68,9 +69,9 @@ SITE = 'site["Developer Docs"]'
 
 def test_golden_table_with_kept_raised_lowered_removed_new_and_guest_rows() -> None:
     plan = k.plan(MANIFEST, live())
-    assert plan.kept_grants == [
-        KeptGrant(SITE, "team", "Platform", "read"),
-        KeptGrant(SITE, "member", "sam@acme.example", "read"),
+    assert plan.kept == [
+        Kept("grant", SITE, f'{SITE}.grant[team "Platform"]', "read"),
+        Kept("grant", SITE, f'{SITE}.grant[member "sam@acme.example"]', "read"),
     ]
     text = render_markdown(plan, title="Acme (org_acme)")
     check_golden("access.md", re.sub(r"/[^ `<]*/(manifest\.yaml:)", r"\1", text))
@@ -113,14 +114,14 @@ def test_only_the_types_written_are_shown_and_a_partial_plan_keeps_only_its_tabl
     items = live()
     items["site"][0]["_grants"].pop("members")  # not written: not read
     plan = k.plan(only_teams, items)
-    assert {(g.resource, g.name) for g in plan.kept_grants} == {
-        (SITE, "Platform"),
-        (SITE, "Support"),
+    assert {(g.parent, g.address) for g in plan.kept} == {
+        (SITE, f'{SITE}.grant[team "Platform"]'),
+        (SITE, f'{SITE}.grant[team "Support"]'),
     }
     assert "member" not in render_markdown(plan).split("#### Access")[1].split("####")[0]
     partial = narrow(plan, ['collection["Quiet"]'])
-    assert partial.kept_grants == []
-    assert narrow(plan, [f'{SITE}.grant[team "Writers"]']).kept_grants == plan.kept_grants
+    assert partial.kept == []
+    assert narrow(plan, [f'{SITE}.grant[team "Writers"]']).kept == plan.kept
 
 
 def test_a_grant_address_reads_back_its_resource_principal_and_name() -> None:
