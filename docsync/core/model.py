@@ -119,6 +119,16 @@ class Kept:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A drawing of what a plan does to one resource, as lines before and after (a site's
+    navigation): the Markdown plan shows the two side by side, marked where they differ."""
+
+    subject: str
+    before: list[str]
+    after: list[str]
+
+
+@dataclass(frozen=True)
 class KeptPart:
     """How a kind's kept parts travel in the JSON plan (and a saved plan): a field of the
     document, a list of `model` items, written from and read back to `Kept`s."""
@@ -163,7 +173,7 @@ class Plan:
     targets: list[str] = field(default_factory=list)
     #: drawings of what the actions amount to (a site's navigation before and after), made by
     #: the renderers from `made_from` (`docsync.render.pictures`); a saved plan carries them
-    structures: list[dict[str, Any]] = field(default_factory=list)
+    structures: list[Picture] = field(default_factory=list)
     #: the planning context the plan was made from (desired and live states), while it is in
     #: memory; never saved
     made_from: Any = field(default=None, repr=False, compare=False)

@@ -10,7 +10,7 @@ from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, KeptPart, Plan, Review, address
+from docsync.core.model import Action, FieldChange, KeptPart, Picture, Plan, Review, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -132,9 +132,9 @@ class Kind:
         late = any(f.name in fields and f.update and not f.create for f in self.fields)
         return 2 if late else 1
 
-    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[dict[str, Any]]:
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
         """Drawings of what the plan's `actions` (all of them) amount to for this kind, for the
-        reviewer (a site's navigation before and after: `{site, before, after}`), from the
+        reviewer (a site's navigation before and after), from the
         states the plan was made from; none by default. The renderers ask for them
         (`docsync.render.pictures`), not the planner."""
         return []

@@ -10,11 +10,10 @@ new nested kind shows without a line here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext
-from docsync.core.model import Action
+from docsync.core.model import Action, Picture
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
 
@@ -22,13 +21,6 @@ _DEFAULT = "  (default)"
 
 #: the items above a level, by key (the root: ()) -> the key of its default item now
 Defaults = dict[tuple[str, ...], str]
-
-
-@dataclass
-class SiteStructure:
-    site: str
-    before: list[str]
-    after: list[str]
 
 
 def _line(indent: int, text: str, default: bool) -> str:
@@ -234,7 +226,7 @@ def changed_sites(actions: list[Action]) -> list[str]:
     return sites
 
 
-def site_structures(ctx: PlanContext, actions: list[Action]) -> list[SiteStructure]:
+def site_structures(ctx: PlanContext, actions: list[Action]) -> list[Picture]:
     wanted = changed_sites(actions)
     out = []
     for desired in ctx.desired.by_kind.get("site", []):
@@ -247,5 +239,5 @@ def site_structures(ctx: PlanContext, actions: list[Action]) -> list[SiteStructu
             before[0] = desired.address  # a site renamed through its id keeps its picture
         after = desired_tree(ctx, desired.address, desired.entry, before, site_live)
         if before != after:
-            out.append(SiteStructure(desired.address, before, after))
+            out.append(Picture(desired.address, before, after))
     return out

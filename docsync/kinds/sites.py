@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -15,7 +14,7 @@ from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Entry, Model, explained
 from docsync.core.kind import Declaration, Field
-from docsync.core.model import Action, FieldChange, Verb
+from docsync.core.model import Action, FieldChange, Picture, Verb
 from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite, Reorder
 from docsync.core.reconcile import Reconciliation
@@ -176,8 +175,8 @@ class SiteKind(GrantedKind):
         super().check_list(view, items, parent)
         check_sites(view, items)
 
-    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[dict[str, Any]]:
-        return [asdict(s) for s in site_structures(ctx, list(actions))]
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
+        return site_structures(ctx, list(actions))
 
     def requests(self, action: Action) -> int:
         """A reorder is a move per item out of place (and a structure read where the API

@@ -219,7 +219,9 @@ def plan_document(plan: Plan) -> PlanDocument:
         ],
         warnings=list(plan.warnings),
         targets=list(plan.targets),
-        structures=[StructureDoc(**picture) for picture in structures(plan)],
+        structures=[
+            StructureDoc(site=p.subject, before=p.before, after=p.after) for p in structures(plan)
+        ],
         **{
             part.field: [part.dump(kept) for kept in plan.kept if kept.kind == kind.name]
             for kind in KINDS

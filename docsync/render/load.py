@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from docsync.core.model import Action, FieldChange, Plan, Unmanaged
+from docsync.core.model import Action, FieldChange, Picture, Plan, Unmanaged
 from docsync.errors import DocsyncError
 from docsync.kinds.catalogue import KINDS
 from docsync.render.json import PlanDocument
@@ -64,7 +64,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
         ],
         warnings=list(document.warnings),
         targets=list(document.targets),
-        structures=[picture.model_dump() for picture in document.structures],
+        structures=[Picture(p.site, p.before, p.after) for p in document.structures],
         kept=[
             part.load(doc)
             for kind in KINDS

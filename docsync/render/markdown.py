@@ -257,10 +257,10 @@ def _structures(plan: Plan) -> list[str]:
     marked: a reviewer sees the tree instead of reading moves."""
     pictures = []
     for picture in structures(plan):
-        before, after = picture["before"], picture["after"]
+        before, after = picture.before, picture.after
         was = _marked(before, after, "-") if before else "_(a new site)_\n"
         pictures.append(
-            f"<details open><summary><code>{_text(picture['site'])}</code>: navigation before "
+            f"<details open><summary><code>{_text(picture.subject)}</code>: navigation before "
             f"and after</summary>\n\nBefore:\n\n{was}\nAfter:\n\n"
             f"{_marked(after, before, '+')}\n</details>\n\n"
         )

@@ -4,13 +4,11 @@ the plan was made from; a plan read back from a file carries them already."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from docsync.core.model import Plan
+from docsync.core.model import Picture, Plan
 from docsync.kinds.catalogue import KINDS
 
 
-def structures(plan: Plan) -> list[dict[str, Any]]:
+def structures(plan: Plan) -> list[Picture]:
     """The plan's drawings: those it carries, else the kinds' for its actions (then kept)."""
     if plan.structures or plan.made_from is None:
         return plan.structures

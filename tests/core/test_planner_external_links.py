@@ -120,12 +120,12 @@ def test_the_structure_picture_shows_links_where_they_stand_and_go() -> None:
     result = k.plan(links(STATUS_AFTER_GUIDES), live(STATUS, GUIDES, API))
     (picture,) = structures(result)
     link = '  link "Status" -> https://status.acme.example'
-    assert [line for line in picture["before"] if "link" in line or "section" in line] == [
+    assert [line for line in picture.before if "link" in line or "section" in line] == [
         link,
         '  section "Guides"  /guides  (default)',
         '  section "API"  /api',
     ]
-    assert [line for line in picture["after"] if "link" in line or "section" in line] == [
+    assert [line for line in picture.after if "link" in line or "section" in line] == [
         '  section "Guides"  (default)',
         link,
         '  section "API"',
@@ -134,7 +134,7 @@ def test_the_structure_picture_shows_links_where_they_stand_and_go() -> None:
     renamed = SECTIONS.replace("Guides, siteSpaces", "Start, siteSpaces")
     unwritten = k.plan(renamed, live(API, GUIDES, STATUS))
     (picture,) = structures(unwritten)
-    assert [line for line in picture["after"] if "link" in line or "section" in line] == [
+    assert [line for line in picture.after if "link" in line or "section" in line] == [
         '  section "Start"  (default)',
         '  section "API"',
         link,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docsync.core.model import Action, Plan
+from docsync.core.model import Action, Picture, Plan
 from docsync.kinds.nested import every_nested_kind
 from docsync.kinds.site_picture import changed_sites
 from docsync.render.markdown import render_markdown
@@ -33,12 +33,12 @@ def test_every_kind_nested_under_a_site_changes_its_structure() -> None:
 def test_changed_lines_are_marked_on_each_side() -> None:
     plan = Plan("org_acme", [Action("reorder", "site", 'site["A"]')])
     plan.structures = [
-        {
-            "site": 'site["A"]',
-            "before": ['site["A"]', '  section "One"  (default)', '  section "Two"', "  x"],
-            "after": ['site["A"]', '  section "One"', '  section "Two"  (default)', "  x"],
-        },
-        {"site": 'site["New"]', "before": [], "after": ['site["New"]', '  section "X"']},
+        Picture(
+            'site["A"]',
+            ['site["A"]', '  section "One"  (default)', '  section "Two"', "  x"],
+            ['site["A"]', '  section "One"', '  section "Two"  (default)', "  x"],
+        ),
+        Picture('site["New"]', [], ['site["New"]', '  section "X"']),
     ]
     text = render_markdown(plan)
     before = '  site["A"]\n-   section "One"  (default)\n-   section "Two"\n    x\n```'
