@@ -30,7 +30,7 @@ from docsync.api.errors import (
 )
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import HOPELESS, NOT_SENT, RETRYABLE_STATUSES, RetryPolicy, asked_wait
-from docsync.api.routes import call_kind
+from docsync.api.routes import RouteNames
 from docsync.api.shape import TLS_HINT, AnswerTooLarge, check_write_answer, is_tls_failure
 
 logger = logging.getLogger("docsync.api")
@@ -111,6 +111,8 @@ class ApiClient:
         self.parallelism = parallelism
         self.retry = retry or RetryPolicy()
         self.stats = RequestStats()
+        #: how requests are counted by route (the kinds add their lists' names)
+        self.routes = RouteNames()
         self._sleep = sleep or asyncio.sleep
         self._clock = clock or time.time
         self._rng = rng or random.Random()
@@ -327,7 +329,7 @@ class ApiClient:
             await self._pacer.wait()
             self.stats.waited += self._pacer.waited - before
             self._enter()
-            self.stats.calls[call_kind(method, path)] += 1
+            self.stats.calls[self.routes.call_kind(method, path)] += 1
             started = time.perf_counter()
             try:
                 response = await asyncio.wait_for(self._exchange(request), self.deadline)

@@ -21,6 +21,29 @@ def _same(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class Routes:
+    """Where a kind's resources are in the API: the list (read, and created in) and an item
+    (updated and deleted), as path templates with `{org}`, `{id}` and, under a site, `{site}`;
+    `id_name` is what the API description calls the id (`teamId`), by which `-v` counts
+    requests. A field written by a request of its own says so (`Field.route`)."""
+
+    list: str
+    item: str = ""
+    id_name: str = ""
+    create: str = "POST"
+    update: str = "PATCH"
+
+    @property
+    def item_path(self) -> str:
+        return self.item or f"{self.list}/{{id}}"
+
+    @property
+    def segment(self) -> str:
+        """The list's own segment (`teams`): in a path, what follows it is an id."""
+        return self.list.rstrip("/").rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
 class Field:
     """A managed field: how it reads live, how it compares, where it goes when written.
 
@@ -48,6 +71,9 @@ class Field:
     ref_sibling: bool = False
     #: a list whose order carries no meaning here: compared as a set, shown as written
     unordered: bool = False
+    #: the request that writes it, when not the kind's update (method, path template): a
+    #: collection's `parent` goes by `POST /v1/collections/{id}/move`
+    route: tuple[str, str] | None = None
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""
@@ -106,6 +132,8 @@ class Declaration:
     #: resource's `permissions: {teams: {NAME: ROLE}}`), not as a list of entries: no list is
     #: added to the parents and no list check runs on it
     mapped: bool = False
+    #: where its resources are in the API (None: in its parents' requests, a grant's)
+    routes: Routes | None = None
 
     @property
     def nested(self) -> bool:

@@ -112,6 +112,7 @@ async def read_live(
 ) -> tuple[LiveState, list[Kind]]:
     """Reads, concurrently, every kind the manifest needs (all of them, in full, without a
     manifest: for export); normalizes them in declaration order. `watch` follows the reads."""
+    api.routes.add(route_ids(kinds))
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
     if manifest is None:
@@ -136,6 +137,15 @@ async def read_live(
             live.add(resource)
         live.fetched.add(kind.name)
     return live, wanted
+
+
+def route_ids(kinds: Sequence[Kind]) -> dict[str, str]:
+    """What the kinds' lists are called in paths, and their ids (`{"teams": "teamId"}`)."""
+    return {
+        routes.segment: routes.id_name
+        for kind in kinds
+        if (routes := kind.declaration.routes) is not None and routes.id_name
+    }
 
 
 def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> PlanContext:

@@ -198,8 +198,12 @@ class CrudKind(Kind):
     Subclasses give the key of a live item and of a manifest entry, the request bodies, and the
     calls. Everything else (matching, field diffs, prune, protect, placeholders) is here."""
 
-    #: live items a plan reads for this kind: one list call, every page
-    list_path: ClassVar[str] = ""
+    @property
+    def list_path(self) -> str:
+        """Live items a plan reads for this kind: one list call, every page (`{org}`)."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.list
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
@@ -448,7 +452,9 @@ class CrudKind(Kind):
         }
 
     def item_path(self, run: RunContext, live_id: str) -> str:
-        return f"{self.list_path.format(org=run.org_id)}/{live_id}"
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.item_path.format(org=run.org_id, id=live_id)
 
     async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
         """Sends the create request and returns the new id (subclasses change verb or path)."""

@@ -9,7 +9,7 @@ from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import address
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
@@ -49,6 +49,9 @@ COLLECTION = Declaration(
     export_file="content.yaml",
     entry=CollectionEntry,
     order=40,
+    routes=Routes(
+        "/v1/orgs/{org}/collections", item="/v1/collections/{id}", id_name="collectionId"
+    ),
 )
 
 
@@ -76,8 +79,6 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 
 class CollectionKind(GrantedKind):
     declaration = COLLECTION
-    list_path = "/v1/orgs/{org}/collections"
-    resource_path = "/v1/collections/{id}"
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
@@ -151,9 +152,6 @@ class CollectionKind(GrantedKind):
             ctx.problem((*path, "parent"), f"no collection {value!r} in the manifest or live")
             return None
         return live.address
-
-    def item_path(self, run: RunContext, live_id: str) -> str:
-        return f"/v1/collections/{live_id}"
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await super().update(live_id, fields, run)

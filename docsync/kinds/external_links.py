@@ -14,7 +14,7 @@ from pydantic import Field as Limits
 from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_entries, text
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Icon, Uri
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.payloads import child
@@ -71,12 +71,12 @@ EXTERNAL_LINK = Declaration(
     ),
     entry=ExternalLinkEntry,
     order=84,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
 )
 
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
-    path = "external-links"
     pointer_type = "site-external-link"
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
@@ -109,8 +109,12 @@ class GrantedKind(CrudKind):
     reading, planning and export. Declares no kind itself: the grant kind (`grants.GRANT`)
     writes the grants and answers to the safety rails."""
 
-    #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
-    resource_path: ClassVar[str] = ""
+    @property
+    def resource_path(self) -> str:
+        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.item_path
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:

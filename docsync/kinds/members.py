@@ -10,7 +10,7 @@ from pydantic import Field as Limits
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
@@ -43,12 +43,12 @@ MEMBER = Declaration(
     key_note=", or `id` (the user id)",
     entry=MemberEntry,
     order=10,
+    routes=Routes("/v1/orgs/{org}/members", id_name="userId"),
 )
 
 
 class MemberKind(CrudKind):
     declaration = MEMBER
-    list_path = "/v1/orgs/{org}/members"
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         members = await api.list_all(self.list_path.format(org=org_id))

@@ -35,8 +35,13 @@ Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 class AppliedChild(Kind):
     """Read and planned with the site (one structure read serves them all), never alone."""
 
-    #: the list under the site these items live in (`/sites/{id}/<path>`)
-    path: ClassVar[str]
+    @property
+    def path(self) -> str:
+        """The list under the site these items live in (`/sites/{id}/<path>`)."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.segment
+
     #: what the site's structure calls this kind's items (`site-section`), for its moves
     pointer_type: ClassVar[str]
     #: the field of the site (or section) that names its level's default item, if any

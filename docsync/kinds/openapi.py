@@ -9,7 +9,7 @@ from pydantic import model_validator
 
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -61,12 +61,12 @@ OPENAPI = Declaration(
     export_file="content.yaml",
     entry=OpenApiEntry,
     order=60,
+    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug"),
 )
 
 
 class OpenApiKind(CrudKind):
     declaration = OPENAPI
-    list_path = "/v1/orgs/{org}/openapi"
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)

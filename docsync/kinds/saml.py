@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.core.entries import Entry, Ref, Role, Uri
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
@@ -53,12 +53,12 @@ SAML = Declaration(
     export_file="teams.yaml",
     entry=SamlEntry,
     order=30,
+    routes=Routes("/v1/orgs/{org}/saml", id_name="samlProviderId"),
 )
 
 
 class SamlKind(CrudKind):
     declaration = SAML
-    list_path = "/v1/orgs/{org}/saml"
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         if action.verb in REMOVING and guard.me_uses_sso:

@@ -12,7 +12,7 @@ from pydantic import Field as Limits
 from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Entry, Icon, Ref
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import GroupMembership, child
@@ -52,12 +52,12 @@ SECTION_GROUP = Declaration(
     ),
     entry=SectionGroupEntry,
     order=83,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/section-groups", id_name="siteSectionGroupId"),
 )
 
 
 class SectionGroupKind(NestedKind):
     declaration = SECTION_GROUP
-    path = "section-groups"
     pointer_type = "site-section-group"
     layout = "sections"
 

@@ -10,7 +10,7 @@ from pydantic import Field as Limits
 
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Condition, Entry, Icon
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import DefaultVia, child
@@ -54,12 +54,12 @@ SECTION = Declaration(
     ),
     entry=SectionEntry,
     order=81,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
 )
 
 
 class SectionKind(NestedKind):
     declaration = SECTION
-    path = "sections"
     pointer_type = "site-section"
     default_field = "defaultSiteSection"
     layout = "sections"

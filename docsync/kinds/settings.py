@@ -9,7 +9,7 @@ from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Ref, Role, Uri, explained
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
@@ -97,6 +97,7 @@ SETTINGS = Declaration(
     export_file="org.yaml",
     entry=OrgSettings,
     order=90,
+    routes=Routes("/v1/orgs", item="/v1/orgs/{org}", id_name="organizationId"),
 )
 
 

@@ -12,7 +12,7 @@ from pydantic import Field as Limits
 from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import ChildChange, DefaultVia, child
@@ -57,12 +57,12 @@ SITE_SPACE = Declaration(
     ),
     entry=SiteSpaceEntry,
     order=82,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/site-spaces", id_name="siteSpaceId"),
 )
 
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
-    path = "site-spaces"
     pointer_type = "site-space"
     default_field = "defaultSiteSpace"
     layout = "siteSpaces"

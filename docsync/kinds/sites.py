@@ -13,7 +13,7 @@ from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Entry, Model, explained
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, Picture, Verb
 from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite, Reorder
@@ -150,6 +150,7 @@ SITE = Declaration(
     export_file="sites.yaml",
     entry=SiteEntry,
     order=80,
+    routes=Routes("/v1/orgs/{org}/sites", id_name="siteId"),
 )
 
 
@@ -168,8 +169,6 @@ def _manages_tree(entry: Any) -> bool:
 
 class SiteKind(GrantedKind):
     declaration = SITE
-    list_path = "/v1/orgs/{org}/sites"
-    resource_path = "/v1/orgs/{org}/sites/{id}"
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         super().check_list(view, items, parent)

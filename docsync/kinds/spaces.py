@@ -11,7 +11,7 @@ from pydantic import Field as Limits
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
@@ -62,13 +62,12 @@ SPACE = Declaration(
     export_file="content.yaml",
     entry=SpaceEntry,
     order=50,
+    routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
 )
 
 
 class SpaceKind(GrantedKind):
     declaration = SPACE
-    list_path = "/v1/orgs/{org}/spaces"
-    resource_path = "/v1/spaces/{id}"
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
@@ -141,9 +140,6 @@ class SpaceKind(GrantedKind):
         if live.raw.get("deletedAt"):
             return None  # already deleted
         return super().plan_delete(live, ctx, desired)
-
-    def item_path(self, run: RunContext, live_id: str) -> str:
-        return f"/v1/spaces/{live_id}"
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await super().update(live_id, fields, run)

@@ -13,7 +13,7 @@ from pydantic_core import CoreSchema
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
 from docsync.core.payloads import Membership, TeamFields
@@ -77,13 +77,13 @@ TEAM = Declaration(
     export_file="teams.yaml",
     entry=TeamEntry,
     order=20,
+    routes=Routes("/v1/orgs/{org}/teams", id_name="teamId"),
 )
 
 
 class TeamKind(CrudKind):
     declaration = TEAM
     payload_type = TeamFields
-    list_path = "/v1/orgs/{org}/teams"
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         """A user listed twice in one team (emails compared without case)."""

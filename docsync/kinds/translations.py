@@ -16,7 +16,7 @@ from pydantic import field_validator, model_validator
 
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Ref
-from docsync.core.kind import Declaration, Field
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
@@ -96,6 +96,7 @@ TRANSLATION = Declaration(
     alt_key=("space", "language"),
     entry=TranslationEntry,
     order=70,
+    routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId"),
 )
 
 
@@ -111,7 +112,6 @@ def _key(space_key: str, language: str) -> str:
 
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
-    list_path = "/v1/orgs/{org}/translations"
 
     # -- keys ----------------------------------------------------------------------------------
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
