@@ -441,14 +441,15 @@ class CrudKind(Kind):
         """The request body: the written fields that travel in this request, by wire name.
 
         A create leaves out `null`s: nothing is there to remove, and production refuses some
-        (`POST collections {"parent": null}`).
+        (`POST collections {"parent": null}`); but not the key's, which says what is made (an
+        invite link keyed by role, `null` for a guest link).
         """
         return {
             f.wire_name: fields[f.name]
             for f in self.fields
             if f.name in fields
             and (f.create if creating else f.update)
-            and not (creating and fields[f.name] is None)
+            and not (creating and fields[f.name] is None and f.name != self.key_field)
         }
 
     def item_path(self, run: RunContext, live_id: str) -> str:

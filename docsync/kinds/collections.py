@@ -44,7 +44,9 @@ COLLECTION = Declaration(
         Field("title"),
         Field("description", create=False),
         Field("defaultLevel", create=False),
-        Field("parent", ref="collection", update=False),
+        Field(
+            "parent", ref="collection", update=False, route=("POST", "/v1/collections/{id}/move")
+        ),
     ),
     export_file="content.yaml",
     entry=CollectionEntry,

@@ -55,6 +55,7 @@ SPACE = Declaration(
             live=lambda raw: raw.get("parent"),
             wire="parent",
             update=False,
+            route=("POST", "/v1/spaces/{id}/move"),
         ),
     ),
     needs=("collection",),

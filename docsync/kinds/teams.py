@@ -77,7 +77,7 @@ TEAM = Declaration(
     export_file="teams.yaml",
     entry=TeamEntry,
     order=20,
-    routes=Routes("/v1/orgs/{org}/teams", id_name="teamId"),
+    routes=Routes("/v1/orgs/{org}/teams", id_name="teamId", create="PUT"),
 )
 
 

@@ -12,85 +12,26 @@ import json
 import pytest
 from pydantic import BaseModel
 
+from docsync.core.kind import Declaration, Field
 from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.collections import CollectionEntry
 from docsync.kinds.external_links import ExternalLinkEntry
 from docsync.kinds.grants import Permissions
-from docsync.kinds.members import MemberEntry
 from docsync.kinds.openapi import OpenApiEntry
-from docsync.kinds.saml import SamlEntry
 from docsync.kinds.section_groups import SectionGroupEntry
 from docsync.kinds.sections import SectionEntry
-from docsync.kinds.settings import OrgSettings
 from docsync.kinds.site_spaces import SiteSpaceEntry
 from docsync.kinds.sites import SiteEntry
 from docsync.kinds.spaces import SpaceEntry
-from docsync.kinds.teams import TeamEntry
 from docsync.kinds.translations import TranslationEntry
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
 from tests.emulator_harness import EmulatorHandle
 
-ORG = "/v1/orgs/o"
-#: (model, field) -> (method, concrete path, wire field) of the request that carries the field
-WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
-    (OrgSettings, "title"): ("PATCH", ORG, "title"),
-    (OrgSettings, "emailDomains"): ("PATCH", ORG, "emailDomains"),
-    (OrgSettings, "hostname"): ("PATCH", ORG, "hostname"),
-    (OrgSettings, "defaultRole"): ("PATCH", ORG, "defaultRole"),
-    (OrgSettings, "defaultContent"): ("PATCH", ORG, "defaultContent"),
-    (OrgSettings, "logo"): ("PATCH", ORG, "logo"),
-    (OrgSettings, "sso"): ("PATCH", ORG, "sso"),
-    (OrgSettings, "ai"): ("PATCH", ORG, "ai"),
-    (OrgSettings, "inviteLinks"): ("PATCH", ORG, "inviteLinks"),
-    (MemberEntry, "role"): ("PATCH", f"{ORG}/members/u", "role"),
-    (TeamEntry, "title"): ("PUT", f"{ORG}/teams", "title"),
-    (SamlEntry, "label"): ("PATCH", f"{ORG}/saml/s", "label"),
-    (SamlEntry, "ssoURL"): ("PATCH", f"{ORG}/saml/s", "ssoURL"),
-    (SamlEntry, "entityID"): ("PATCH", f"{ORG}/saml/s", "entityID"),
-    (SamlEntry, "certificate"): ("PATCH", f"{ORG}/saml/s", "certificate"),
-    (SamlEntry, "defaultTeam"): ("PATCH", f"{ORG}/saml/s", "defaultTeam"),
-    (SamlEntry, "defaultRole"): ("PATCH", f"{ORG}/saml/s", "defaultRole"),
-    (CollectionEntry, "title"): ("PATCH", "/v1/collections/c", "title"),
-    (CollectionEntry, "description"): ("PATCH", "/v1/collections/c", "description"),
-    (CollectionEntry, "defaultLevel"): ("PATCH", "/v1/collections/c", "defaultLevel"),
-    (CollectionEntry, "parent"): ("POST", "/v1/collections/c/move", "parent"),
-    (SpaceEntry, "title"): ("PATCH", "/v1/spaces/s", "title"),
-    (SpaceEntry, "emoji"): ("PATCH", "/v1/spaces/s", "emoji"),
-    (SpaceEntry, "editMode"): ("PATCH", "/v1/spaces/s", "editMode"),
-    (SpaceEntry, "defaultLevel"): ("PATCH", "/v1/spaces/s", "defaultLevel"),
-    (SpaceEntry, "collection"): ("POST", "/v1/spaces/s/move", "parent"),
-    (SiteEntry, "title"): ("PATCH", f"{ORG}/sites/s", "title"),
-    (SiteEntry, "type"): ("POST", f"{ORG}/sites", "type"),
-    (SiteEntry, "visibility"): ("PATCH", f"{ORG}/sites/s", "visibility"),
-    (SiteEntry, "basename"): ("PATCH", f"{ORG}/sites/s", "basename"),
-    (SiteEntry, "proxy"): ("PATCH", f"{ORG}/sites/s", "proxy"),
-    (SiteEntry, "adaptiveContent"): ("PATCH", f"{ORG}/sites/s", "adaptiveContent"),
-    (SectionEntry, "title"): ("PATCH", f"{ORG}/sites/s/sections/x", "title"),
-    (SectionEntry, "path"): ("PATCH", f"{ORG}/sites/s/sections/x", "path"),
-    (SectionEntry, "icon"): ("PATCH", f"{ORG}/sites/s/sections/x", "icon"),
-    (SectionEntry, "description"): ("PATCH", f"{ORG}/sites/s/sections/x", "description"),
-    (SectionEntry, "condition"): ("PATCH", f"{ORG}/sites/s/sections/x", "condition"),
-    (SiteSpaceEntry, "path"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "path"),
-    (SiteSpaceEntry, "condition"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "condition"),
-    (SiteSpaceEntry, "space"): ("PATCH", f"{ORG}/sites/s/site-spaces/x", "spaceId"),
-    (SectionGroupEntry, "title"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "title"),
-    (SectionGroupEntry, "icon"): ("PATCH", f"{ORG}/sites/s/section-groups/g", "icon"),
-    (ExternalLinkEntry, "title"): ("PATCH", f"{ORG}/sites/s/external-links/l", "title"),
-    (ExternalLinkEntry, "url"): ("PATCH", f"{ORG}/sites/s/external-links/l", "url"),
-    (ExternalLinkEntry, "description"): (
-        "PATCH",
-        f"{ORG}/sites/s/external-links/l",
-        "description",
-    ),
-    (ExternalLinkEntry, "icon"): ("PATCH", f"{ORG}/sites/s/external-links/l", "icon"),
-    (ExternalLinkEntry, "condition"): ("PATCH", f"{ORG}/sites/s/external-links/l", "condition"),
-    (TranslationEntry, "language"): ("POST", f"{ORG}/translations", "language"),
-}
 #: (model, field) -> (method, concrete path) of the request a written `null` becomes (a delete)
 NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
-    (SiteSpaceEntry, "customization"): ("DELETE", f"{ORG}/sites/s/site-spaces/x/customization"),
+    (SiteSpaceEntry, "customization"): ("DELETE", "/v1/orgs/o/sites/s/site-spaces/x/customization"),
 }
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {
@@ -133,6 +74,36 @@ OWN_BY_MODEL = {
     (TranslationEntry, "title"): "description translation settings (documented conflict)",
     (TranslationEntry, "space"): "createTranslation source.space: a space id, a string",
     (TranslationEntry, "sourceLanguage"): "createTranslation source.language: a string",
+}
+
+
+def _request(declared: Declaration, field: Field) -> tuple[str, str, str] | None:
+    """The request that writes a field, as its declaration says: its own route, else the
+    kind's update, else its create (None: docsync writes it some other way)."""
+    routes = declared.routes
+    if routes is None:
+        return None
+    if field.route is not None:
+        method, path = field.route
+    elif field.update:
+        method, path = routes.update, routes.item_path
+    elif field.create:
+        method, path = routes.create, routes.list
+    else:
+        return None
+    return method, path.format(org="o", id="x", site="s"), field.wire_name
+
+
+#: (model, field) -> (method, concrete path, wire field) of the request that carries the field,
+#: read off the declarations (a new kind's fields are checked without a line here)
+WIRE: dict[tuple[type[BaseModel], str], tuple[str, str, str]] = {
+    (declared.entry, f.name): request
+    for declared in CATALOGUE
+    if declared.entry is not None
+    for f in declared.fields
+    if (declared.entry, f.name) not in OWN_BY_MODEL
+    and f.name not in OWN
+    and (request := _request(declared, f)) is not None
 }
 
 
