@@ -5,16 +5,14 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docsync.core.errors import MissingId
 from docsync.core.loaded import LoadedView
 from docsync.core.model import Action, Kept
 from docsync.core.paths import Path, format_path
+from docsync.core.remote import Api
 from docsync.core.state import DesiredState, LiveResource, LiveState
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
 
 
 @dataclass
@@ -116,7 +114,7 @@ class PlanContext:
 class RunContext:
     """Apply-time state: the API client and the ids of resources, live or just created."""
 
-    def __init__(self, api: ApiClient, org_id: str, ids: dict[str, str]) -> None:
+    def __init__(self, api: Api, org_id: str, ids: dict[str, str]) -> None:
         self.api = api
         self.org_id = org_id
         self.ids = dict(ids)

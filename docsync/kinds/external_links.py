@@ -21,11 +21,11 @@ from docsync.core.payloads import child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
+from docsync.kinds.nested import NestedKind, quoted
+from docsync.kinds.site_state import Parent, Planned
 
 if TYPE_CHECKING:
-    from docsync.kinds.site_shape import Extra, LiveTree
-    from docsync.kinds.site_tree import SiteTree
+    from docsync.kinds.site_state import Extra, LiveTree, SiteState
 
 #: the list of the site entry the links stand among
 _AMONG = "sections"
@@ -121,7 +121,7 @@ class ExternalLinkKind(NestedKind):
                 view.report((*path, "after"), f"{after!r} names no {where} of this site{hint}")
 
     # -- planning ----------------------------------------------------------------------------
-    def desired_children(self, parent: Parent, tree: SiteTree) -> list[DesiredResource] | None:
+    def desired_children(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         entries = self.written(parent)
         if entries is not None and getattr(parent.desired.entry, _AMONG) is None:
             tree.ctx.problem(
@@ -136,7 +136,7 @@ class ExternalLinkKind(NestedKind):
                 tree.ctx.problem((*base, index), "an external link needs `url`")
         return super().desired_children(parent, tree)
 
-    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
         """Always its group, the root when not written: a link left out of a group leaves it."""
         fields = super().desired_fields(entry, path, tree)
         fields["group"] = None
@@ -144,14 +144,14 @@ class ExternalLinkKind(NestedKind):
             fields["group"] = _group_address(entry.group, (*path, "group"), tree)
         return fields
 
-    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteTree) -> Action:
+    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteState) -> Action:
         """At the root, a new link shows no `group`: only a move out of a group says null."""
         if desired.fields.get("group") is None:
             fields = {k: v for k, v in desired.fields.items() if k != "group"}
             desired = replace(desired, fields=fields)
         return super().plan_create(desired, parent, tree)
 
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         """Its group under the group's address as the plan knows it."""
         groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}
         found = super().live_children(parent, tree)
@@ -160,7 +160,7 @@ class ExternalLinkKind(NestedKind):
             for link in found
         ]
 
-    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+    def level_planned(self, planned: Planned, tree: SiteState) -> None:
         """The API takes a link only in a site that has sections: on a new site, or one leaving
         root site spaces, a link's create waits for the creates of the sections it stands among."""
         from docsync.kinds.catalogue import CATALOGUE  # built from this package's modules
@@ -256,7 +256,7 @@ _GROUP = "section_group"
 _GROUPS = "sectionGroups"
 
 
-def _group_address(title: str, path: Path, tree: SiteTree) -> str | None:
+def _group_address(title: str, path: Path, tree: SiteState) -> str | None:
     """The address of the site's group titled `title`: written in the manifest, else live."""
     site = tree.site.address
     written = getattr(tree.site.entry, _GROUPS, None)  # planned after the links: read as written
@@ -272,7 +272,7 @@ def _group_address(title: str, path: Path, tree: SiteTree) -> str | None:
 
 
 def with_links(
-    root: list[str], kinds: dict[str, str], tree: SiteTree, group: str | None = None
+    root: list[str], kinds: dict[str, str], tree: SiteState, group: str | None = None
 ) -> list[str]:
     """A level's order (the root, or the sections of `group`) with the manifest's links of that
     level in place: those without `after` first, each other one right after the item of the

@@ -9,20 +9,17 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from docsync.core.context import PlanContext, ref
 from docsync.core.kind import Declaration
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
-from docsync.core.reconcile import Reconciliation, stale_pin
+from docsync.core.reconcile import stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path, field_changes
 from docsync.kinds.nested_apply import AppliedChild
-
-if TYPE_CHECKING:
-    from docsync.kinds.site_shape import Extra, LiveTree
-    from docsync.kinds.site_tree import SiteTree
+from docsync.kinds.site_state import Extra, LiveTree, Parent, Planned, SiteState
 
 
 def quoted(text: str) -> str:
@@ -61,27 +58,6 @@ def every_nested_kind() -> tuple[NestedKind, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True)
-class Parent:
-    """The container of one list: the site (`root`), or one of its children (a section)."""
-
-    kind: str
-    desired: DesiredResource
-    live: LiveResource | None
-    root: bool = False
-
-    @property
-    def address(self) -> str:
-        return self.desired.address
-
-    @property
-    def container(self) -> str | None:
-        """Where its live items are in the site's tree (None: it has none, being new)."""
-        if self.root:
-            return ""
-        return self.live.id if self.live is not None else None
-
-
 class NestedKind(AppliedChild):
     """A kind whose lists sit under a parent's entry; the hooks below default to a plain
     exact list whose items are created, updated and deleted one by one."""
@@ -99,7 +75,7 @@ class NestedKind(AppliedChild):
         entries: list[Any] | None = getattr(parent.desired.entry, self.section, None)
         return entries
 
-    def desired_children(self, parent: Parent, tree: SiteTree) -> list[DesiredResource] | None:
+    def desired_children(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         entries = self.written(parent)
         if entries is None:
             return None
@@ -107,7 +83,7 @@ class NestedKind(AppliedChild):
         return [self.desired_child(e, parent, (*base, i), tree) for i, e in enumerate(entries)]
 
     def desired_child(
-        self, entry: Any, parent: Parent, path: Path, tree: SiteTree
+        self, entry: Any, parent: Parent, path: Path, tree: SiteState
     ) -> DesiredResource:
         key = self.desired_key(entry)
         return DesiredResource(
@@ -127,7 +103,7 @@ class NestedKind(AppliedChild):
     def desired_key(self, entry: Any) -> str:
         return str(getattr(entry, self.key_field) or entry.id)
 
-    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
         fields = {
             f.name: getattr(entry, f.name) for f in self.fields if f.name in entry.model_fields_set
         }
@@ -135,7 +111,7 @@ class NestedKind(AppliedChild):
             del fields["default"]  # a level's default moves only by naming the new one
         return fields
 
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         container = parent.container
         return [] if container is None else tree.live_tree.of(self.name, container)
 
@@ -168,14 +144,14 @@ class NestedKind(AppliedChild):
         """What every create or update under `parent` carries besides its fields."""
         return ChildChange(default_via=self.default_via(parent))
 
-    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteTree) -> Action:
+    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteState) -> Action:
         changes = field_changes(self.fields, desired, None, tree.ctx)
         action = Action("create", self.name, desired.address, changes, tree.ctx.where(desired.path))
         action.payload = replace(self.change(parent), fields=self._fields(changes))
         return tree.add(action, parent)
 
     def plan_update(
-        self, desired: DesiredResource, live: LiveResource, parent: Parent, tree: SiteTree
+        self, desired: DesiredResource, live: LiveResource, parent: Parent, tree: SiteState
     ) -> Action | None:
         changes = field_changes(self.fields, desired, live, tree.ctx)
         if not changes:
@@ -186,7 +162,7 @@ class NestedKind(AppliedChild):
         return tree.add(action, parent)
 
     def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, parent: Parent, tree: SiteTree
+        self, live: LiveResource, desired: DesiredResource | None, parent: Parent, tree: SiteState
     ) -> Action | None:
         where = tree.ctx.where(desired.path if desired else tree.site.path)
         action = Action("delete", live.kind, live.address, [], where, live_id=live.id)
@@ -198,20 +174,20 @@ class NestedKind(AppliedChild):
 
     # -- what follows a level ----------------------------------------------------------------
     def admits(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteTree
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteState
     ) -> bool:
         """Whether `kind`'s list under this kind's `item` is planned (it may be a problem)."""
         return wanted is not None
 
-    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+    def level_planned(self, planned: Planned, tree: SiteState) -> None:
         """Follow-ups of one planned list of this kind (its order, its requests' details)."""
 
     def children_planned(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteTree
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteState
     ) -> None:
         """Follow-ups of `kind`'s list under this kind's `item`, once planned."""
 
-    def finish(self, tree: SiteTree) -> None:
+    def finish(self, tree: SiteState) -> None:
         """Once every list of the site is planned, written or not: orders that span several
         kinds, or that the live state alone gives (the sections of a group not written)."""
 
@@ -273,18 +249,8 @@ class NestedKind(AppliedChild):
             placed.append((self.picture(read.key, read.fields), after))
         return placed
 
-    def at(self, parent: Parent, tree: SiteTree) -> ListUnder:
+    def at(self, parent: Parent, tree: SiteState) -> ListUnder:
         return ListUnder(self, parent, tree)
-
-
-@dataclass(frozen=True)
-class Planned:
-    """One list as planned: its parent, its entries, their matches, the actions it added."""
-
-    parent: Parent
-    wanted: list[DesiredResource]
-    result: Reconciliation
-    actions: list[Action]
 
 
 @dataclass
@@ -293,7 +259,7 @@ class ListUnder:
 
     kind: NestedKind
     parent: Parent
-    tree: SiteTree
+    tree: SiteState
     chained = True  # the API appends: created one after the other, they arrive in order
 
     @property

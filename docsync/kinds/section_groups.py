@@ -20,12 +20,12 @@ from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.external_links import EXTERNAL_LINK, with_links
-from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
+from docsync.kinds.nested import NestedKind, quoted
 from docsync.kinds.nested_apply import site_path
+from docsync.kinds.site_state import Parent, Planned
 
 if TYPE_CHECKING:
-    from docsync.kinds.site_shape import LiveTree
-    from docsync.kinds.site_tree import SiteTree
+    from docsync.kinds.site_state import LiveTree, SiteState
 
 
 class SectionGroupEntry(Entry):
@@ -97,7 +97,7 @@ class SectionGroupKind(NestedKind):
                     view.report(path, message)
 
     # -- planning ----------------------------------------------------------------------------
-    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
         fields = super().desired_fields(entry, path, tree)
         if entry.sections is not None:
             members = [
@@ -108,10 +108,10 @@ class SectionGroupKind(NestedKind):
             fields["sections"] = [m for m in members if m is not None]
         return fields
 
-    def live_children(self, parent: Parent, tree: SiteTree) -> list[LiveResource]:
+    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         return [_mapped(g, tree) for g in super().live_children(parent, tree)]
 
-    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+    def level_planned(self, planned: Planned, tree: SiteState) -> None:
         """A new group is created with its sections, in the site's order; an existing one
         gains and loses sections one PATCH each."""
         written = members(tree) or {}
@@ -122,7 +122,7 @@ class SectionGroupKind(NestedKind):
                 live = planned.result.matched[action.address]
                 _membership(action, live, planned.wanted, written, tree)
 
-    def finish(self, tree: SiteTree) -> None:
+    def finish(self, tree: SiteState) -> None:
         """The order inside each group (written or live): its sections, and the links the
         manifest places in it."""
         _, grouped = grouping(tree)
@@ -189,7 +189,7 @@ class SectionGroupKind(NestedKind):
 _SECTION = str(SECTION_GROUP.field("sections").ref)
 
 
-def members(tree: SiteTree) -> dict[str, list[str]] | None:
+def members(tree: SiteState) -> dict[str, list[str]] | None:
     """Group address -> its sections in the site's order, when the manifest writes groups."""
     groups = tree.desired_of(SECTION_GROUP.name)
     if groups is None:
@@ -204,7 +204,7 @@ def members(tree: SiteTree) -> dict[str, list[str]] | None:
     return written
 
 
-def grouping(tree: SiteTree) -> tuple[dict[str, str], dict[str, list[str]]]:
+def grouping(tree: SiteState) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Each present section's group, and each group's present sections in the manifest's order:
     as the manifest writes the groups, else as they are."""
     sections = [s for s in tree.desired_of(_SECTION) or [] if not s.absent]
@@ -223,7 +223,7 @@ def grouping(tree: SiteTree) -> tuple[dict[str, str], dict[str, list[str]]]:
     return group_of, grouped
 
 
-def ids(tree: SiteTree, *also: str) -> dict[str, str]:
+def ids(tree: SiteState, *also: str) -> dict[str, str]:
     """Live id -> the address the plan knows it by, for sections, groups and the kinds `also`."""
     by_id = tree.addresses_by_id(_SECTION, SECTION_GROUP.name, *also)
     if members(tree) is None:  # groups not written: known by their live addresses
@@ -231,7 +231,7 @@ def ids(tree: SiteTree, *also: str) -> dict[str, str]:
     return by_id
 
 
-def _section_address(ref_text: str, path: Path, tree: SiteTree) -> str | None:
+def _section_address(ref_text: str, path: Path, tree: SiteState) -> str | None:
     """A group's section, by title or id: a section of the manifest's list, else a live one."""
     for section in tree.desired_of(_SECTION) or []:
         if ref_text in (section.key, section.pinned_id) and not section.absent:
@@ -243,7 +243,7 @@ def _section_address(ref_text: str, path: Path, tree: SiteTree) -> str | None:
     return None
 
 
-def gone_sections(tree: SiteTree) -> set[str]:
+def gone_sections(tree: SiteState) -> set[str]:
     """Live sections this plan deletes: their groups lose them with no request of their own."""
     sections = tree.desired_of(_SECTION)
     if sections is None:
@@ -254,7 +254,7 @@ def gone_sections(tree: SiteTree) -> set[str]:
     return {s.address for s in tree.live_tree.of(_SECTION) if s.id not in kept}
 
 
-def _mapped(group: LiveResource, tree: SiteTree) -> LiveResource:
+def _mapped(group: LiveResource, tree: SiteState) -> LiveResource:
     """A live group as the plan compares it: members under their desired addresses, without
     the sections the plan deletes (else each deletion would also show as a group update)."""
     gone = gone_sections(tree)
@@ -268,7 +268,7 @@ def _membership(
     live: LiveResource,
     groups: list[DesiredResource],
     written: dict[str, list[str]],
-    tree: SiteTree,
+    tree: SiteState,
 ) -> None:
     # The payload holds `$ref` placeholders; the change holds the addresses.
     child(action).fields.pop("sections")

@@ -17,12 +17,12 @@ from docsync.core.payloads import DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames
-from docsync.kinds.nested import NestedKind, Parent, quoted, read_flag
+from docsync.kinds.nested import NestedKind, quoted, read_flag
 from docsync.kinds.site_root import plan_root_order
+from docsync.kinds.site_state import Parent
 
 if TYPE_CHECKING:
-    from docsync.kinds.site_shape import LiveTree
-    from docsync.kinds.site_tree import SiteTree
+    from docsync.kinds.site_state import LiveTree, SiteState
 
 
 class SectionEntry(Entry):
@@ -70,7 +70,7 @@ class SectionKind(NestedKind):
         return DefaultVia("site")
 
     def admits(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteTree
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteState
     ) -> bool:
         """The API creates a section from its first space: a new one needs its site spaces."""
         if wanted is None:
@@ -88,7 +88,7 @@ class SectionKind(NestedKind):
         return True
 
     def children_planned(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteTree
+        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteState
     ) -> None:
         """The section's create request makes its first site space: that space's create only
         sets what the request could not carry."""
@@ -103,7 +103,7 @@ class SectionKind(NestedKind):
             child(own).made_by_section = True
             own.notes.append("made by its section's create request")
 
-    def finish(self, tree: SiteTree) -> None:
+    def finish(self, tree: SiteState) -> None:
         plan_root_order(tree)
 
     def picture(self, key: str, fields: dict[str, Any]) -> str:

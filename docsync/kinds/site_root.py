@@ -12,14 +12,14 @@ from docsync.kinds.section_groups import SECTION_GROUP, grouping, ids, members
 
 if TYPE_CHECKING:
     from docsync.core.state import DesiredResource
-    from docsync.kinds.site_tree import SiteTree
+    from docsync.kinds.site_state import SiteState
 
 _GROUP = SECTION_GROUP.name
 _LINK = EXTERNAL_LINK.name
 _SECTION = str(SECTION_GROUP.field("sections").ref)
 
 
-def plan_root_order(tree: SiteTree) -> None:
+def plan_root_order(tree: SiteState) -> None:
     sections = [s for s in tree.desired_of(_SECTION) or [] if not s.absent]
     if not sections:
         return
@@ -50,7 +50,7 @@ def plan_root_order(tree: SiteTree) -> None:
 
 
 def _current(
-    tree: SiteTree,
+    tree: SiteState,
     sections: list[DesiredResource],
     desired: list[str],
     group_of: dict[str, str],

@@ -6,39 +6,12 @@ group's sections) are read through the holding field its declaration marks `ref_
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
 from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
-
-#: what the site adds to an exported item of its tree (a site space's customization override)
-Extra = Callable[[LiveResource], dict[str, Any]]
-
-
-@dataclass
-class LiveTree:
-    """One site's structure as read: each kind's items by container (the id of the item they
-    are nested in, "" for the site), in the API's order."""
-
-    by_container: dict[tuple[str, str], list[LiveResource]] = field(default_factory=dict)
-    #: ids of the items of the root, in order (a site of sections)
-    root_order: list[str] = field(default_factory=list)
-    #: id of an item that holds siblings (a group) -> the ids of what stands in it, in order
-    #: (its sections and links)
-    holds: dict[str, list[str]] = field(default_factory=dict)
-
-    def of(self, kind: str, container: str = "") -> list[LiveResource]:
-        return self.by_container.get((kind, container), [])
-
-    def add(self, kind: str, container: str, resource: LiveResource) -> None:
-        self.by_container.setdefault((kind, container), []).append(resource)
-
-    def items(self) -> list[LiveResource]:
-        """Every child of the site, whatever its kind."""
-        return [r for inner in self.by_container.values() for r in inner]
+from docsync.kinds.site_state import Extra, LiveTree
 
 
 def read_live_tree(site: LiveResource, live: LiveState) -> tuple[LiveTree, list[LiveResource]]:

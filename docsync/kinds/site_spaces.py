@@ -19,11 +19,11 @@ from docsync.core.payloads import ChildChange, DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.nested import NestedKind, Parent, Planned, read_flag
+from docsync.kinds.nested import NestedKind, read_flag
+from docsync.kinds.site_state import Parent, Planned
 
 if TYPE_CHECKING:
-    from docsync.kinds.site_shape import LiveTree
-    from docsync.kinds.site_tree import SiteTree
+    from docsync.kinds.site_state import LiveTree, SiteState
 
 
 class SiteSpaceEntry(Entry):
@@ -79,7 +79,7 @@ class SiteSpaceKind(NestedKind):
     def desired_key(self, entry: Any) -> str:
         return str(entry.path or (str(entry.space) if entry.space else entry.id))
 
-    def desired_fields(self, entry: Any, path: Path, tree: SiteTree) -> dict[str, Any]:
+    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
         fields = super().desired_fields(entry, path, tree)
         if entry.space is not None:
             fields["space"] = tree.ctx.resolve("space", str(entry.space), (*path, "space"))
@@ -112,7 +112,7 @@ class SiteSpaceKind(NestedKind):
         within = ref(parent.address) if parent.kind != "site" else None
         return ChildChange(section=within, default_via=self.default_via(parent))
 
-    def level_planned(self, planned: Planned, tree: SiteTree) -> None:
+    def level_planned(self, planned: Planned, tree: SiteState) -> None:
         """Its level's order: new site spaces are appended by the API, in manifest order."""
         parent, result = planned.parent, planned.result
         present = [w.address for w in planned.wanted if not w.absent]

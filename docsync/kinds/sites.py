@@ -49,7 +49,7 @@ from docsync.kinds.site_redirects import (
     write_redirects,
 )
 from docsync.kinds.site_redirects import read as read_redirects
-from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
+from docsync.kinds.site_shape import export_tree, read_live_tree
 from docsync.kinds.site_share_links import (
     ShareLinkEntry,
     ShareLinks,
@@ -67,6 +67,7 @@ from docsync.kinds.site_space_customization import (
     write_space_customization,
     written_overrides,
 )
+from docsync.kinds.site_state import LiveTree
 from docsync.kinds.site_tree import SiteTree
 
 if TYPE_CHECKING:

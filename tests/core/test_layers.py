@@ -1,7 +1,8 @@
 """The import graph between docsync's packages: arrows point down, and the core stands alone.
 
-Imports are read from the source (module level and inside functions, so lazy imports count;
-`if TYPE_CHECKING:` blocks do not, as they never run)."""
+Imports are read from the source, every one of them: module level, inside functions (lazy
+imports) and under `if TYPE_CHECKING:` (a type named from above is a dependency on what is
+above, even if it never runs). Neither packages nor modules import each other in a circle."""
 
 from __future__ import annotations
 
@@ -19,24 +20,36 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else "docsync"
 
 
-def _runtime_imports(tree: ast.AST) -> list[str]:
+def _imports(tree: ast.AST) -> list[str]:
     found: list[str] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append(node.module)
             found.extend(f"{node.module}.{alias.name}" for alias in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
     return found
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def module_graph() -> dict[str, set[str]]:
+    """module -> the other docsync modules it imports (a package's own `__init__` aside, which
+    its modules import as they load)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = _imports(ast.parse(path.read_text(encoding="utf-8")))
+        graph[name] = {
+            t for t in targets if t in modules and t != name and not name.startswith(f"{t}.")
+        }
+    return graph
 
 
 def package_graph() -> dict[str, set[str]]:
@@ -46,7 +59,7 @@ def package_graph() -> dict[str, set[str]]:
         relative = path.relative_to(PACKAGE.parent).with_suffix("")
         own = _package(".".join(relative.parts))
         graph[own]
-        for name in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _imports(ast.parse(path.read_text(encoding="utf-8"))):
             if not name.startswith("docsync.") or name.count(".") < 1:
                 continue
             target = _package(name)
@@ -80,3 +93,10 @@ def test_no_package_cycle() -> None:
         TopologicalSorter(graph).prepare()
     except CycleError as error:
         raise AssertionError(f"a cycle between packages: {' -> '.join(error.args[1])}") from None
+
+
+def test_no_module_cycle() -> None:
+    try:
+        TopologicalSorter(module_graph()).prepare()
+    except CycleError as error:
+        raise AssertionError(f"modules import each other: {' -> '.join(error.args[1])}") from None
