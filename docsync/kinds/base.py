@@ -14,7 +14,7 @@ from docsync.core.model import Action, FieldChange, KeptPart, Picture, Plan, Rev
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.listing import plan_list
+from docsync.kinds.listing import Place, plan_list
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -119,6 +119,31 @@ class Kind:
     # -- planning ------------------------------------------------------------------------------
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         raise NotImplementedError(f"{type(self).__name__} must plan")
+
+    # One list of the kind's entries, flat or under a parent (`kinds.listing.plan_list`): the
+    # hooks below make its actions, told where the list is (`at`).
+    #: creates wait for the one before, so they arrive in manifest order (the API appends)
+    chained: ClassVar[bool] = False
+
+    def missing_pinned(self, desired: DesiredResource, at: Place) -> None:
+        at.ctx.problem(*stale_pin(desired, self.declaration.noun, at.within))
+
+    def fallback(
+        self, desired: DesiredResource, free: Collection[LiveResource]
+    ) -> LiveResource | None:
+        """A live item to match an entry that no key matches (None: it is created)."""
+        return None
+
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        raise NotImplementedError(f"{type(self).__name__} plans no list")
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        raise NotImplementedError(f"{type(self).__name__} plans no list")
+
+    def plan_delete(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        raise NotImplementedError(f"{type(self).__name__} plans no list")
 
     def requests(self, action: Action) -> int:
         """What carrying out `action` costs in requests when nothing fails (`plan -v`'s
@@ -285,21 +310,11 @@ class CrudKind(Kind):
         return resources
 
     # -- planning ------------------------------------------------------------------------------
-    #: a flat kind's creates are independent of each other
-    chained: ClassVar[bool] = False
-
-    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
-        ctx.problem(*stale_pin(desired, self.declaration.noun, "in the organization"))
-
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        return None
-
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         if not self.wanted(ctx.loaded.manifest, set()):
             return None  # read only to resolve references: nothing of it is managed
-        return plan_list(self, ctx.desired.by_kind[self.name], ctx.live.by_kind[self.name], ctx)
+        desired, live = ctx.desired.by_kind[self.name], ctx.live.by_kind[self.name]
+        return plan_list(self, desired, live, Place(ctx))
 
     def changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
@@ -325,7 +340,8 @@ class CrudKind(Kind):
             },
         )
 
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        ctx = at.ctx
         changes = self.changes(desired, None, ctx)
         payload = self.written(desired)
         return ctx.add(
@@ -339,9 +355,8 @@ class CrudKind(Kind):
             )
         )
 
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
         changes = self.changes(desired, live, ctx)
         if not changes:
             return None
@@ -388,8 +403,9 @@ class CrudKind(Kind):
         return ctx.add(action)
 
     def plan_delete(
-        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
+        ctx = at.ctx
         changes = [
             FieldChange(f.name, live.fields.get(f.name), None, f.sensitive, bool(f.ref))
             for f in self.fields

@@ -21,6 +21,7 @@ from docsync.core.payloads import child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.listing import Place
 from docsync.kinds.nested import NestedKind, quoted
 from docsync.kinds.site_state import Parent, Planned
 
@@ -144,12 +145,12 @@ class ExternalLinkKind(NestedKind):
             fields["group"] = _group_address(entry.group, (*path, "group"), tree)
         return fields
 
-    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteState) -> Action:
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
         """At the root, a new link shows no `group`: only a move out of a group says null."""
         if desired.fields.get("group") is None:
             fields = {k: v for k, v in desired.fields.items() if k != "group"}
             desired = replace(desired, fields=fields)
-        return super().plan_create(desired, parent, tree)
+        return super().plan_create(desired, at)
 
     def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         """Its group under the group's address as the plan knows it."""

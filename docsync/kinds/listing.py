@@ -8,6 +8,7 @@ managed one)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from docsync.core.context import PlanContext
@@ -16,13 +17,35 @@ from docsync.core.model import Action
 from docsync.core.ownership import prune_decision
 from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.site_state import Parent, SiteState
 
 #: the note of a delete that only the list's exactness asks for
 NOT_WRITTEN = "not in the manifest's list, which is exact"
 
 
+@dataclass(frozen=True)
+class Place:
+    """Where one list is planned: in the organization (a flat kind's entries), or under a
+    parent (a site's sections, a section's site spaces), with the site's planning state."""
+
+    ctx: PlanContext
+    parent: Parent | None = None
+    tree: SiteState | None = None
+
+    @property
+    def within(self) -> str:
+        """The container, in messages: `in the organization`, `in site["Docs"]`."""
+        return "in the organization" if self.parent is None else f"in {self.parent.address}"
+
+    @property
+    def under(self) -> tuple[Parent, SiteState]:
+        """The parent and the site's state of a list under a parent."""
+        assert self.parent is not None and self.tree is not None, "a list with no parent"
+        return self.parent, self.tree
+
+
 class Lister(Protocol):
-    """What plans one list: a flat kind itself, or a nested kind bound to one parent."""
+    """What plans one list: a kind (flat or nested), its hooks told where the list is."""
 
     @property
     def declaration(self) -> Declaration: ...
@@ -31,21 +54,21 @@ class Lister(Protocol):
     @property
     def chained(self) -> bool: ...
 
-    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None: ...
+    def missing_pinned(self, desired: DesiredResource, at: Place) -> None: ...
 
     def fallback(
         self, desired: DesiredResource, free: Collection[LiveResource]
     ) -> LiveResource | None:
         """A live item to match an entry that no key matches (None: create it)."""
 
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None: ...
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None: ...
 
     def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+        self, desired: DesiredResource, live: LiveResource, at: Place
     ) -> Action | None: ...
 
     def plan_delete(
-        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
         """Never asked for a protected entry (`reconcile` refuses that)."""
 
@@ -54,20 +77,18 @@ def plan_list(
     lister: Lister,
     desired: Sequence[DesiredResource],
     live: Sequence[LiveResource],
-    ctx: PlanContext,
-    *,
-    within: str = "in the organization",
+    at: Place,
 ) -> Reconciliation:
-    """Creates, updates and deletes that make `live` what `desired` writes; `within` names the
-    container in messages (`in site["Docs"]`)."""
+    """Creates, updates and deletes that make `live` what `desired` writes, at `at`."""
+    ctx = at.ctx
     declared = lister.declaration
     result = reconcile(
         desired,
         live,
         noun=declared.noun,
         problem=ctx.problem,
-        within=within,
-        missing_pin=lambda item: lister.missing_pinned(item, ctx),
+        within=at.within,
+        missing_pin=lambda item: lister.missing_pinned(item, at),
         fallback=lister.fallback,
     )
     for desired_address, matched in result.matched.items():
@@ -76,26 +97,26 @@ def plan_list(
     for item, found in result.entries:
         if item.absent:
             if found is not None:
-                lister.plan_delete(found, ctx, item)
+                lister.plan_delete(found, item, at)
         elif found is None:
-            created = lister.plan_create(item, ctx)
+            created = lister.plan_create(item, at)
             if created is not None and lister.chained:
                 if previous is not None:
                     created.depends_on.append(previous.key)
                 previous = created
         else:
-            updated = lister.plan_update(item, found, ctx)
+            updated = lister.plan_update(item, found, at)
             if updated is not None and updated.verb == "update":
                 updated.notes[:0] = was(item, found)
     for resource in result.unmatched:
         if declared.exact:
-            deleted = lister.plan_delete(resource, ctx, None)
+            deleted = lister.plan_delete(resource, None, at)
             if deleted is not None:
                 deleted.notes.append(NOT_WRITTEN)
             continue
         owned, why = prune_decision(ctx.loaded.manifest.prune, declared.section, resource.name)
         if declared.prunable and owned:
-            deleted = lister.plan_delete(resource, ctx, None)
+            deleted = lister.plan_delete(resource, None, at)
             if deleted is not None:
                 deleted.notes.append(why)
         else:

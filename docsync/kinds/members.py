@@ -17,6 +17,7 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.listing import Place
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -86,7 +87,8 @@ class MemberKind(CrudKind):
     def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
         return value
 
-    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
+    def missing_pinned(self, desired: DesiredResource, at: Place) -> None:
+        ctx = at.ctx
         self.not_a_member(desired, ctx)
 
     def not_a_member(self, desired: DesiredResource, ctx: PlanContext) -> None:
@@ -96,7 +98,8 @@ class MemberKind(CrudKind):
             "existing members and cannot invite (invite them first, or remove this entry)",
         )
 
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> None:
+    def plan_create(self, desired: DesiredResource, at: Place) -> None:
+        ctx = at.ctx
         found = find_member(desired.key, ctx)
         pinned = [d for d in ctx.desired.by_kind[self.name] if found and d.pinned_id == found.id]
         if found is None or not pinned:

@@ -6,18 +6,16 @@ kind does differently; applied by requests under the site's path. The site's dri
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import Any, ClassVar
 
 from docsync.core.context import PlanContext, ref
-from docsync.core.kind import Declaration
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
-from docsync.core.reconcile import stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path, field_changes
+from docsync.kinds.listing import Place
 from docsync.kinds.nested_apply import AppliedChild
 from docsync.kinds.site_state import Extra, LiveTree, Parent, Planned, SiteState
 
@@ -61,6 +59,8 @@ def every_nested_kind() -> tuple[NestedKind, ...]:
 class NestedKind(AppliedChild):
     """A kind whose lists sit under a parent's entry; the hooks below default to a plain
     exact list whose items are created, updated and deleted one by one."""
+
+    chained = True  # the API appends: created one after the other, they arrive in order
 
     #: a site's root is laid out as `sections` or as `siteSpaces`: the layout this kind's
     #: items at the root belong to, removed when the site switches to the other one (None:
@@ -129,12 +129,6 @@ class NestedKind(AppliedChild):
             parent=parent,
         )
 
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        """A live item to match an entry no key matches (None: it is created)."""
-        return None
-
     # -- what its actions carry --------------------------------------------------------------
     def default_via(self, parent: Parent) -> DefaultVia | None:
         """Where its level's default flag is set (None: the kind has no default)."""
@@ -144,15 +138,15 @@ class NestedKind(AppliedChild):
         """What every create or update under `parent` carries besides its fields."""
         return ChildChange(default_via=self.default_via(parent))
 
-    def plan_create(self, desired: DesiredResource, parent: Parent, tree: SiteState) -> Action:
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        parent, tree = at.under
         changes = field_changes(self.fields, desired, None, tree.ctx)
         action = Action("create", self.name, desired.address, changes, tree.ctx.where(desired.path))
         action.payload = replace(self.change(parent), fields=self._fields(changes))
         return tree.add(action, parent)
 
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, parent: Parent, tree: SiteState
-    ) -> Action | None:
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        parent, tree = at.under
         changes = field_changes(self.fields, desired, live, tree.ctx)
         if not changes:
             return None
@@ -162,8 +156,9 @@ class NestedKind(AppliedChild):
         return tree.add(action, parent)
 
     def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, parent: Parent, tree: SiteState
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
+        parent, tree = at.under
         where = tree.ctx.where(desired.path if desired else tree.site.path)
         action = Action("delete", live.kind, live.address, [], where, live_id=live.id)
         return tree.add(action, parent)
@@ -248,45 +243,3 @@ class NestedKind(AppliedChild):
             after = next((t for t in reversed(before) if t in keys), None)
             placed.append((self.picture(read.key, read.fields), after))
         return placed
-
-    def at(self, parent: Parent, tree: SiteState) -> ListUnder:
-        return ListUnder(self, parent, tree)
-
-
-@dataclass
-class ListUnder:
-    """A nested kind bound to one parent: what `kinds.listing.plan_list` plans."""
-
-    kind: NestedKind
-    parent: Parent
-    tree: SiteState
-    chained = True  # the API appends: created one after the other, they arrive in order
-
-    @property
-    def declaration(self) -> Declaration:
-        return self.kind.declaration
-
-    @property
-    def within(self) -> str:
-        return f"in {self.parent.address}"
-
-    def missing_pinned(self, desired: DesiredResource, ctx: PlanContext) -> None:
-        ctx.problem(*stale_pin(desired, self.declaration.noun, self.within))
-
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        return self.kind.fallback(desired, free)
-
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
-        return self.kind.plan_create(desired, self.parent, self.tree)
-
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
-        return self.kind.plan_update(desired, live, self.parent, self.tree)
-
-    def plan_delete(
-        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
-    ) -> Action | None:
-        return self.kind.plan_delete(live, desired, self.parent, self.tree)

@@ -14,6 +14,7 @@ from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind
+from docsync.kinds.listing import Place
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -85,14 +86,15 @@ class OpenApiKind(CrudKind):
                 desired.pinned_id = None
         return super().plan(ctx)
 
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        ctx = at.ctx
         # Without `source` an entry only keeps a live spec (export writes a text one so).
         if "source" not in desired.fields:
             ctx.problem(
                 desired.path, "a new OpenAPI spec needs 'source': {url: ...} or {text: ...}"
             )
             return None
-        return super().plan_create(desired, ctx)
+        return super().plan_create(desired, at)
 
     def equal(self, f: Field, before: Any, after: Any) -> bool:
         if isinstance(after, dict) and "text" in after:

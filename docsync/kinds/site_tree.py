@@ -11,7 +11,7 @@ from typing import Any
 from docsync.core.model import Action
 from docsync.core.payloads import PathStep, child
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.listing import plan_list
+from docsync.kinds.listing import Place, plan_list
 from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
 from docsync.kinds.site_state import Parent, Planned, SiteState
 
@@ -44,8 +44,7 @@ class SiteTree(SiteState):
         self.planned.setdefault(kind.name, []).extend(wanted)
         before = len(self.actions)
         live = kind.live_children(parent, self)
-        level = kind.at(parent, self)
-        result = plan_list(level, wanted, live, self.ctx, within=level.within)
+        result = plan_list(kind, wanted, live, Place(self.ctx, parent, self))
         self.matches |= result.matched
         self.known_as |= {live.address: desired for desired, live in result.matched.items()}
         kind.level_planned(Planned(parent, wanted, result, self.actions[before:]), self)
@@ -74,7 +73,7 @@ class SiteTree(SiteState):
             if kind.layout in (None, leading.layout):
                 continue
             for item in kind.live_children(root, self):
-                kind.plan_delete(item, None, root, self)
+                kind.plan_delete(item, None, Place(self.ctx, root, self))
         for action in self.actions[before:]:
             action.notes = [f"the site now has {leading.section}: the old structure goes first"]
         return self.actions[before:]

@@ -22,6 +22,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
+from docsync.kinds.listing import Place
 from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_checks import check_sites
@@ -302,13 +303,12 @@ class SiteKind(GrantedKind):
             return not DeepDiff(before, after, ignore_order=True)
         return bool(before == after)
 
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
         changes = self.changes(desired, live, ctx)
         if any(c.field == "type" for c in changes):
             return self._replace(desired, live, ctx)
-        action = super().plan_update(desired, live, ctx)
+        action = super().plan_update(desired, live, at)
         if action is not None:
             visibility = next((c for c in changes if c.field == "visibility"), None)
             if visibility is not None and visibility.after in NARROW:

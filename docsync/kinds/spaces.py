@@ -19,6 +19,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import Path, fields_of
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
+from docsync.kinds.listing import Place
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -115,11 +116,10 @@ class SpaceKind(GrantedKind):
                 return f"{holder.key}/{entry.title}"
         return str(entry.title)
 
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
         if not live.raw.get("deletedAt"):
-            return super().plan_update(desired, live, ctx)
+            return super().plan_update(desired, live, at)
         changes = [FieldChange("deletedAt", live.raw["deletedAt"], None)]
         changes += self.changes(desired, live, ctx)
         fields = {c.field: self.payload_value(self.field(c.field), c.after) for c in changes[1:]}
@@ -136,11 +136,11 @@ class SpaceKind(GrantedKind):
         return ctx.add(action)
 
     def plan_delete(
-        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
         if live.raw.get("deletedAt"):
             return None  # already deleted
-        return super().plan_delete(live, ctx, desired)
+        return super().plan_delete(live, desired, at)
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await super().update(live_id, fields, run)

@@ -21,6 +21,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
+from docsync.kinds.listing import Place
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -191,9 +192,10 @@ class TeamKind(CrudKind):
         return value
 
     def plan_delete(
-        self, live: LiveResource, ctx: PlanContext, desired: DesiredResource | None
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
-        action = super().plan_delete(live, ctx, desired)
+        ctx = at.ctx
+        action = super().plan_delete(live, desired, at)
         held = team_grants(live.id, ctx.live)
         if action is not None and held:
             action.notes.append(f"its grants go with it: {', '.join(held)}")

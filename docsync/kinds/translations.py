@@ -20,6 +20,7 @@ from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.listing import Place
 
 
 def _source(name: str) -> Any:
@@ -130,10 +131,11 @@ class TranslationKind(CrudKind):
         return _key(holder.key if holder else str(entry.space), entry.language)
 
     # -- planning ------------------------------------------------------------------------------
-    def plan_create(self, desired: DesiredResource, ctx: PlanContext) -> Action | None:
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        ctx = at.ctx
         if "space" in desired.fields and "sourceLanguage" not in desired.fields:
             desired.fields["sourceLanguage"] = self._space_language(desired, ctx)
-        return super().plan_create(desired, ctx)
+        return super().plan_create(desired, at)
 
     def _space_language(self, desired: DesiredResource, ctx: PlanContext) -> str:
         """The source space's own language (production's Space.language), else English."""
@@ -141,12 +143,11 @@ class TranslationKind(CrudKind):
         language = live.raw.get("language") if live else None
         return str(language or DEFAULT_SOURCE_LANGUAGE)
 
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
         fixed = [c.field for c in self.changes(desired, live, ctx) if c.field in _FIXED]
         if not fixed:
-            return super().plan_update(desired, live, ctx)
+            return super().plan_update(desired, live, at)
         if "title" in live.raw:
             # A pinned settings entry rewritten as a translation: another kind of resource.
             return self.plan_replace(
