@@ -132,6 +132,13 @@ class Declaration:
     #: resource's `permissions: {teams: {NAME: ROLE}}`), not as a list of entries: no list is
     #: added to the parents and no list check runs on it
     mapped: bool = False
+    #: a part of its parent, whose entry model declares its field itself (a site's
+    #: `redirects`, a team's `members`): read, planned and written with the parent, never on
+    #: its own; its entries are still checked as a list (its key, none twice)
+    part: bool = False
+    #: an entry may be written as a plain string, the value of this field (a team's members:
+    #: `ada@acme.example` is `{user: ada@acme.example}`)
+    shorthand: str | None = None
     #: where its resources are in the API (None: in its parents' requests, a grant's)
     routes: Routes | None = None
 
@@ -222,12 +229,18 @@ class Catalogue(Sequence[Declaration]):
         return tuple(d for d in self.top if not d.singleton)
 
     def children(self, parent: str) -> tuple[Declaration, ...]:
-        """The kinds nested in `parent` that its entries write as lists."""
-        return tuple(d for d in self._items if parent in d.parents and not d.mapped)
+        """The kinds nested in `parent` that its entries write as lists of their own (its
+        parts aside, which it declares, reads and writes itself)."""
+        return tuple(d for d in self._items if parent in d.parents and not (d.mapped or d.part))
+
+    def parts(self, parent: str) -> tuple[Declaration, ...]:
+        """The parts of `parent` (`part`, `mapped`): read, planned and written with it."""
+        return tuple(d for d in self._items if parent in d.parents and (d.mapped or d.part))
 
     def by_section(self, section: str) -> Declaration:
-        """The kind of the entries of a list, top-level or nested (`teams`, `siteSpaces`)."""
-        for item in self._items:
+        """The kind of the entries of a list, top-level or nested (`teams`, `siteSpaces`); a
+        top-level kind first where a nested one has the same section (a team's `members`)."""
+        for item in sorted(self._items, key=lambda d: d.nested):
             if item.section == section:
                 return item
         raise KeyError(section)

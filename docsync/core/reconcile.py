@@ -40,11 +40,13 @@ def reconcile(
     noun: str,
     problem: Problem,
     within: str = "in the organization",
+    pinnable: bool = True,
     missing_pin: Callable[[DesiredResource], None] | None = None,
     fallback: Callable[[DesiredResource, Collection[LiveResource]], LiveResource | None]
     | None = None,
 ) -> Reconciliation:
     """Matches `desired` (one list of the manifest) against `live` (the same list, read).
+    `pinnable`: its entries may pin an id (a part's, a site's redirects, cannot).
 
     Pinned ids are matched first, so an entry renamed through its id keeps its resource even
     when another entry now has its old key. `fallback` may match an entry that has no key of
@@ -80,10 +82,14 @@ def reconcile(
         candidates = [r for r in by_key.get(item.key, []) if r.id not in taken]
         if len(candidates) > 1:
             ids = ", ".join(r.id for r in candidates)
+            how = (
+                "pin the one you mean with `id:` in the manifest, or rename the others"
+                if pinnable
+                else "rename or delete all but one in the app, so that it says which one it is"
+            )
             problem(
                 item.path,
-                f"{item.address}: {len(candidates)} live {noun}s have this key (ids {ids}); pin "
-                "the one you mean with `id:` in the manifest, or rename the others",
+                f"{item.address}: {len(candidates)} live {noun}s have this key (ids {ids}); {how}",
             )
             dropped.add(index)
             continue

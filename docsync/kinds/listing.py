@@ -8,7 +8,7 @@ managed one)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from docsync.core.context import PlanContext
@@ -23,19 +23,37 @@ from docsync.kinds.site_state import Parent, SiteState
 NOT_WRITTEN = "not in the manifest's list, which is exact"
 
 
+@dataclass
+class Changes:
+    """A part's list reconciled (a site's redirects, a team's members): what its parent's
+    request must do, entries in the manifest's order, live items in the API's."""
+
+    created: list[DesiredResource] = field(default_factory=list)
+    changed: list[tuple[DesiredResource, LiveResource]] = field(default_factory=list)
+    kept: list[tuple[DesiredResource, LiveResource]] = field(default_factory=list)
+    deleted: list[LiveResource] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.created or self.changed or self.deleted)
+
+
 @dataclass(frozen=True)
 class Place:
-    """Where one list is planned: in the organization (a flat kind's entries), or under a
-    parent (a site's sections, a section's site spaces), with the site's planning state."""
+    """Where one list is planned: in the organization (a flat kind's entries), under a
+    parent (a site's sections, a section's site spaces) with the site's planning state, or as
+    a part of a resource (`container`), whose list's `changes` its one request makes."""
 
     ctx: PlanContext
     parent: Parent | None = None
     tree: SiteState | None = None
+    container: str | None = None
+    changes: Changes | None = None
 
     @property
     def within(self) -> str:
         """The container, in messages: `in the organization`, `in site["Docs"]`."""
-        return "in the organization" if self.parent is None else f"in {self.parent.address}"
+        container = self.container or (self.parent.address if self.parent else None)
+        return f"in {container}" if container else "in the organization"
 
     @property
     def under(self) -> tuple[Parent, SiteState]:
@@ -88,6 +106,7 @@ def plan_list(
         noun=declared.noun,
         problem=ctx.problem,
         within=at.within,
+        pinnable=not declared.part,
         missing_pin=lambda item: lister.missing_pinned(item, at),
         fallback=lister.fallback,
     )

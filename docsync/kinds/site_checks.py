@@ -1,13 +1,12 @@
 """What `validate` checks of a site entry beyond its model, before any request: one layout
-(sections or root site spaces), the adaptive schema production accepts, and its redirects and
-share links (a source or a name twice, destinations naming what the site does not write)."""
+(sections or root site spaces), the adaptive schema production accepts, and its redirects
+(destinations naming what the site does not write)."""
 
 from __future__ import annotations
 
 from docsync.core.checking import CheckView, Item
 from docsync.kinds.site_adaptive import check_adaptive_schema
 from docsync.kinds.site_redirects import redirect_problems
-from docsync.kinds.site_share_links import share_link_problems
 
 
 def check_sites(view: CheckView, items: list[Item]) -> None:
@@ -23,6 +22,4 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
             for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
                 view.report(path, message, key=path != schema_path)
         for path, message in redirect_problems(site, site_path):
-            view.report(path, message)
-        for path, message in share_link_problems(site, site_path):
             view.report(path, message)

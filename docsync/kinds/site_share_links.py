@@ -8,7 +8,6 @@ id, name and `active` from what the API answers, so no URL can reach a plan, a l
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,10 +15,12 @@ from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
-from docsync.core.model import Action, FieldChange
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.parts import ListPart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -67,6 +68,32 @@ def _shape(link: dict[str, Any]) -> dict[str, Any]:
     return {"name": str(link.get("name") or ""), "active": bool(link.get("active"))}
 
 
+# -- the part's kind -------------------------------------------------------------------------
+
+SHARE_LINK = Declaration(
+    "share_link",
+    "shareLinks",
+    "share link",
+    key="name",
+    parents=("site",),
+    part=True,
+    exact=True,
+    # created by name (the API makes links active), deactivated by a PATCH; a link renamed is
+    # another link
+    fields=(Field("name", update=False), Field("active", create=False)),
+    entry=ShareLinkEntry,
+    order=91,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/share-links", id_name="shareLinkId"),
+)
+
+
+class ShareLinkKind(ListPart):
+    declaration = SHARE_LINK
+
+
+_KIND = ShareLinkKind()
+
+
 # -- planning --------------------------------------------------------------------------------
 
 
@@ -80,34 +107,35 @@ def plan_share_links(
     if written is None:
         return None
     current = _live(live) or []
-    by_name: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for link in current:
-        by_name[_shape(link)["name"]].append(link)
     base: Path = (*desired.path, "shareLinks")
-    creates: list[dict[str, Any]] = []
-    updates: list[dict[str, Any]] = []
-    kept: set[str] = set()
-    for index, item in enumerate(written):
-        found = by_name.get(item.name, [])
-        if len(found) > 1:
-            ids = ", ".join(str(link["id"]) for link in found)
-            ctx.problem(
-                (*base, index, "name"),
-                f"{desired.address} has {len(found)} share links named {item.name!r} ({ids}): "
-                "rename or delete all but one in the app, so the name says which link it is",
-            )
-            kept.update(str(link["id"]) for link in found)
-            continue
-        if not found:
-            creates.append({"name": item.name, "active": item.active})
-            continue
-        link = found[0]
-        kept.add(str(link["id"]))
-        if bool(link.get("active")) != item.active:
-            updates.append({"id": str(link["id"]), "active": item.active})
-    deletes = [str(link["id"]) for link in current if str(link["id"]) not in kept]
-    if not (creates or updates or deletes):
+    wanted = [
+        DesiredResource(
+            kind=SHARE_LINK.name,
+            key=item.name,
+            address=address(SHARE_LINK.name, item.name, desired.address),
+            name=item.name,
+            fields={"name": item.name, "active": item.active},
+            path=(*base, index),
+        )
+        for index, item in enumerate(written)
+    ]
+    have = [
+        LiveResource(
+            kind=SHARE_LINK.name,
+            id=str(link["id"]),
+            key=_shape(link)["name"],
+            address=address(SHARE_LINK.name, _shape(link)["name"], desired.address),
+            name=_shape(link)["name"],
+            fields=_shape(link),
+        )
+        for link in current
+    ]
+    changes = _KIND.changes(wanted, have, ctx, desired.address)
+    if not changes:
         return None
+    creates = [{"name": d.key, "active": d.fields["active"]} for d in changes.created]
+    updates = [{"id": link.id, "active": d.fields["active"]} for d, link in changes.changed]
+    deletes = [link.id for link in changes.deleted]
     before = sorted((_shape(link) for link in current), key=lambda link: link["name"])
     after = sorted(
         ({"name": item.name, "active": item.active} for item in written),
@@ -156,24 +184,3 @@ def export_share_links(site: LiveResource) -> list[dict[str, Any]] | None:
     if found is None:
         return None
     return [_shape(link) for link in found if link.get("name")]
-
-
-# -- offline checks --------------------------------------------------------------------------
-
-
-def share_link_problems(site: dict[str, Any], site_path: Path) -> list[tuple[Path, str]]:
-    """What `validate` can tell without the API: two links written with one name."""
-    links = site.get("shareLinks")
-    if not isinstance(links, list):
-        return []
-    problems: list[tuple[Path, str]] = []
-    seen: dict[str, int] = {}
-    for index, item in enumerate(links):
-        name = item.get("name") if isinstance(item, dict) else None
-        if not isinstance(name, str):
-            continue
-        if name in seen:
-            message = f"name {name!r} is also at shareLinks[{seen[name]}]: one link a name"
-            problems.append(((*site_path, "shareLinks", index, "name"), message))
-        seen.setdefault(name, index)
-    return problems

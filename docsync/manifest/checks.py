@@ -58,7 +58,7 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
         alternative = [text(entry, f) for f in declared.alt_key]
         if key is None and alternative and all(alternative):
             key, keyed_by = ":".join(map(str, alternative)), declared.alt_key[0]
-        elif key_field not in entry and "id" not in entry:
+        elif key_field not in entry and "id" not in entry and not declared.part:
             needs = f"'{key_field}'"
             if declared.alt_key:
                 needs += " or " + " and ".join(f"'{f}'" for f in declared.alt_key)

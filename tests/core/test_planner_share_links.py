@@ -101,7 +101,8 @@ def test_two_live_links_with_a_written_name_are_a_located_problem() -> None:
     with pytest.raises(PlanProblems) as raised:
         k.plan(manifest("{name: A}"), live(link("l1", "A"), link("l2", "A")))
     message = str(raised.value)
-    assert "sites[0].shareLinks[0].name:" in message and "(l1, l2)" in message
+    assert "sites[0].shareLinks[0]: " in message and "(ids l1, l2)" in message
+    assert "rename or delete all but one in the app" in message
 
 
 def test_the_read_keeps_no_url() -> None:
@@ -129,7 +130,10 @@ def _problems(text: str, tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("links", "expected"),
     [
-        (["{name: A}", "{name: A, active: false}"], "sites[0].shareLinks[1].name: name 'A' is"),
+        (
+            ["{name: A}", "{name: A, active: false}"],
+            "sites[0].shareLinks[1].name: share link 'A' is defined twice",
+        ),
         (["{name: ''}"], "sites[0].shareLinks[0].name:"),
         (["{name: '" + "x" * 51 + "'}"], "sites[0].shareLinks[0].name:"),
         (["{name: A, url: 'https://x.example'}"], "sites[0].shareLinks[0].url:"),
