@@ -13,7 +13,6 @@ from collections.abc import Mapping
 API_IDS = {
     "users": "userId",
     "versions": "version",
-    "redirects": "redirectId",
 }
 
 

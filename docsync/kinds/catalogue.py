@@ -34,6 +34,7 @@ KIND_MODULES = (
     "section_groups",
     "sections",
     "settings",
+    "site_redirects",
     "site_share_links",
     "site_spaces",
     "sites",

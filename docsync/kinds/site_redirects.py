@@ -15,10 +15,12 @@ from pydantic import field_validator, model_validator
 from docsync.api.errors import ApiError
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.parts import ListPart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -225,6 +227,34 @@ def _target(
     return {"kind": "site-space", "siteSpaceId": target}
 
 
+REDIRECT = Declaration(
+    "redirect",
+    "redirects",
+    "redirect",
+    key="source",
+    parents=("site",),
+    part=True,
+    exact=True,
+    # written by the site's bulk upsert (items, not fields of a request of their own)
+    fields=(
+        Field("source", create=False, update=False),
+        Field("destination", create=False, update=False),
+        Field("permanent", create=False, update=False),
+        Field("captureWildcard", create=False, update=False),
+    ),
+    entry=RedirectEntry,
+    order=90,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/redirects", id_name="redirectId", update="PUT"),
+)
+
+
+class RedirectKind(ListPart):
+    declaration = REDIRECT
+
+
+_KIND = RedirectKind()
+
+
 def plan_redirects(
     desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
 ) -> Action | None:
@@ -241,10 +271,9 @@ def plan_redirects(
     else:
         places = _live_places(live, ctx.live)
     before = (live_redirects(live, ctx.live) if live is not None else None) or []
-    by_source = {item["source"]: item for item in before}
-    after: list[dict[str, Any]] = []
-    upserts: list[dict[str, Any]] = []
     base: Path = (*desired.path, "redirects")
+    wanted: list[DesiredResource] = []
+    upserts: dict[str, dict[str, Any]] = {}
     for index, item in enumerate(written):
         wire = _target(item.destination, places, (*base, index, "destination"), ctx)
         if wire is None:
@@ -255,28 +284,39 @@ def plan_redirects(
             "permanent": item.permanent,
             "captureWildcard": item.captureWildcard,
         }
-        after.append(shape)
-        if by_source.get(item.source) != shape:
-            upserts.append(
-                {
-                    "source": item.source,
-                    "destination": wire,
-                    "permanent": item.permanent,
-                    "captureWildcard": item.captureWildcard,
-                }
-            )
-    wanted = {item["source"] for item in after}
-    deletes = sorted(source for source in by_source if source not in wanted)
-    if not upserts and not deletes:
+        own = address(REDIRECT.name, item.source, desired.address)
+        wanted.append(
+            DesiredResource(REDIRECT.name, item.source, own, item.source, shape, (*base, index))
+        )
+        upserts[item.source] = shape | {"destination": wire}
+    have = [
+        LiveResource(
+            REDIRECT.name,
+            item["source"],  # a site has one rule a source: the source is its identity
+            item["source"],
+            address(REDIRECT.name, item["source"], desired.address),
+            item["source"],
+            item,
+        )
+        for item in before
+    ]
+    changes = _KIND.changes(wanted, have, ctx, desired.address)
+    if not changes:
         return None
-    after.sort(key=lambda item: item["source"])
+    written_anew = {d.key for d in changes.created} | {d.key for d, _ in changes.changed}
+    deletes = sorted(gone.key for gone in changes.deleted)
+    after = sorted((d.fields for d in wanted), key=lambda item: item["source"])
     action = Action(
         "update",
         desired.kind,
         f"{desired.address}.redirects",
         [FieldChange("redirects", before, after, sensitive=ctx.sensitive(base))],
         ctx.where(base),
-        payload=Redirects(ref(desired.address), upserts, deletes),
+        payload=Redirects(
+            ref(desired.address),
+            [upserts[d.key] for d in wanted if d.key in written_anew],
+            deletes,
+        ),
     )
     if deletes:
         action.notes.append(
@@ -327,8 +367,9 @@ def export_redirects(site: LiveResource, live: LiveState) -> list[dict[str, Any]
 
 
 def redirect_problems(site: dict[str, Any], site_path: Path) -> list[tuple[Path, str]]:
-    """What `validate` can tell without the API: duplicate sources, and destinations naming a
-    section or site space the site's written structure does not have."""
+    """What `validate` can tell without the API of a site's destinations: a section or site
+    space the site's written structure does not have (a source written twice is the generic
+    check's, as for every keyed list)."""
     redirects = site.get("redirects")
     if not isinstance(redirects, list):
         return []
@@ -342,19 +383,10 @@ def redirect_problems(site: dict[str, Any], site_path: Path) -> list[tuple[Path,
         and isinstance(s.get("title"), (str, type(None)))
     }
     problems: list[tuple[Path, str]] = []
-    seen: dict[str, int] = {}
     for index, item in enumerate(redirects):
         if not isinstance(item, dict):
             continue
         path: Path = (*site_path, "redirects", index)
-        source = item.get("source")
-        if isinstance(source, str):
-            if source in seen:
-                message = (
-                    f"source {source!r} is also at redirects[{seen[source]}]: one rule a source"
-                )
-                problems.append(((*path, "source"), message))
-            seen.setdefault(source, index)
         destination = item.get("destination")
         if isinstance(destination, dict):
             problems += _destination_problems(site, sections, destination, (*path, "destination"))

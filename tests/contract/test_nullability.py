@@ -21,6 +21,7 @@ from docsync.kinds.grants import Permissions
 from docsync.kinds.openapi import OpenApiEntry
 from docsync.kinds.section_groups import SectionGroupEntry
 from docsync.kinds.sections import SectionEntry
+from docsync.kinds.site_redirects import RedirectEntry
 from docsync.kinds.site_spaces import SiteSpaceEntry
 from docsync.kinds.sites import SiteEntry
 from docsync.kinds.spaces import SpaceEntry
@@ -65,6 +66,10 @@ OWN_BY_MODEL = {
     ): "grants, one action each: invite, PATCH, DELETE",
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
+    **{
+        (RedirectEntry, name): "an item of the bulk upsert PUT .../redirects, never null"
+        for name in ("source", "destination", "permanent", "captureWildcard")
+    },
     (SectionEntry, "default"): "moves the site's default section; a boolean",
     (SectionGroupEntry, "sections"): "membership, reconciled by docsync",
     (ExternalLinkEntry, "after"): "the link's place, reconciled by the site's reorder",

@@ -179,7 +179,7 @@ def _problems(text: str, tmp_path: Path) -> list[str]:
         ),
         (
             ["{source: /a, destination: {url: 'https://a.example'}}"] * 2,
-            "sites[0].redirects[1].source: source '/a' is also at redirects[0]",
+            "sites[0].redirects[1].source: redirect '/a' is defined twice",
         ),
         (
             ["{source: /a, destination: {page: p1}}"],
