@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from docsync.core.model import Action, FieldChange, KeptGrant, Plan, grant_address
+from docsync.core.model import Action, FieldChange, Kept, Plan
+from docsync.kinds.grant_payloads import grant_address
 
 #: a manifest change as big as a migration: 3,000 actions, 150 of them risky, 60 grants
 KINDS = {("create", "space"): 2_430, ("update", "team"): 360, ("delete", "space"): 120}
@@ -33,8 +34,13 @@ def migration() -> Plan:
         address = grant_address(resource, "team", f"Team {i % 3}")
         actions.append(Action("create", "grant", address, [FieldChange("role", None, "read")]))
     plan = Plan("org_acme", actions)
-    plan.kept_grants = [
-        KeptGrant(f'space["Space {i:05}"]', "member", "ada@acme.example", "admin")
+    plan.kept = [
+        Kept(
+            "grant",
+            f'space["Space {i:05}"]',
+            grant_address(f'space["Space {i:05}"]', "member", "ada@acme.example"),
+            "admin",
+        )
         for i in range(20)
     ]
     return plan
