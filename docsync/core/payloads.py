@@ -48,10 +48,14 @@ class Fields(Payload):
 
 @dataclass
 class Membership(Payload):
-    """A team's members (user id -> role) before and after: one batch request reaches it."""
+    """What one batch request does to a team's members, by user id: who joins, who leaves,
+    whose role is set (a new member's other than `member`, a member's that changes); `after`:
+    who the team has once it is done (the safety rails judge access by it)."""
 
-    before: dict[str, str]
-    after: dict[str, str]
+    add: list[str] = field(default_factory=list)
+    remove: list[str] = field(default_factory=list)
+    roles: dict[str, str] = field(default_factory=dict)
+    after: list[str] = field(default_factory=list)
 
 
 @dataclass

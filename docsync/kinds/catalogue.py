@@ -39,6 +39,7 @@ KIND_MODULES = (
     "site_spaces",
     "sites",
     "spaces",
+    "team_members",
     "teams",
     "translations",
 )

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
-from pydantic import GetJsonSchemaHandler, model_validator
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
 
-from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Model
+from docsync.core.entries import Entry
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, Plan
+from docsync.core.model import Action, FieldChange, Plan
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -23,6 +19,7 @@ from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.listing import Place
 from docsync.kinds.members import by_address, find_member
+from docsync.kinds.team_members import TeamMemberRef, membership
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -34,28 +31,6 @@ def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
     if items is None:
         return None  # membership not read: the manifest does not manage it
     return {str(item["organization"]["id"]): str(item["team"]["role"]) for item in items}
-
-
-TeamRole = Literal["owner", "member"]
-
-
-class TeamMemberRef(Model):
-    """A team member: a plain string is a user (email or id) with role ``member``."""
-
-    user: str = Limits(min_length=1)
-    role: TeamRole = "member"
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_string(cls, data: Any) -> Any:
-        return {"user": data} if isinstance(data, str) else data
-
-    @classmethod
-    def __get_pydantic_json_schema__(
-        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        schema = handler.resolve_ref_schema(handler(core_schema))
-        return {"anyOf": [{"type": "string", "minLength": 1}, schema]}
 
 
 class TeamEntry(Entry):
@@ -85,22 +60,6 @@ TEAM = Declaration(
 class TeamKind(CrudKind):
     declaration = TEAM
     payload_type = TeamFields
-
-    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
-        """A user listed twice in one team (emails compared without case)."""
-        for team_path, team in items:
-            members = team.get("members")
-            seen: dict[str, Path] = {}
-            for index, item in enumerate(members if isinstance(members, list) else []):
-                user = item.get("user") if isinstance(item, dict) else item
-                if not isinstance(user, str) or not user:
-                    continue
-                path: Path = (*team_path, "members", index)
-                first = seen.setdefault(user.lower(), path)
-                if first != path:
-                    shown = view.show(path, user)
-                    message = f"{shown} is listed twice in this team; first at {view.where(first)}"
-                    view.report(path, message)
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
@@ -201,9 +160,26 @@ class TeamKind(CrudKind):
             action.notes.append(f"its grants go with it: {', '.join(held)}")
         return action
 
+    def equal(self, f: Field, before: Any, after: Any) -> bool:
+        """Members are matched by the reconciler (`plan`), not compared as a whole here."""
+        return f.name == "members" or super().equal(f, before, after)
+
+    def changes(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> list[FieldChange]:
+        found = super().changes(desired, live, ctx)
+        after = desired.fields.get("members")
+        if live is None or after is None:
+            return found
+        before = live.fields.get("members")
+        ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
+        if membership(desired.address, before or {}, after, ids, ctx) is None:
+            return [c for c in found if c.field != "members"]
+        return [c for c in found if c.field != "members"] + [FieldChange("members", before, after)]
+
     def plan(self, ctx: PlanContext) -> Reconciliation | None:
         result = super().plan(ctx)
-        # Translate member keys (emails) into user ids for the requests.
+        # The requests name members by user id: the batch made of the membership's changes.
         ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
         for action in ctx.actions:
             if action.kind != self.name or action.verb == "delete":
@@ -211,15 +187,13 @@ class TeamKind(CrudKind):
             change = next((c for c in action.changes if c.field == "members"), None)
             if change is None:
                 continue
-            after = {ids.get(k, k): v for k, v in (change.after or {}).items()}
-            before = {ids.get(k, k): v for k, v in (change.before or {}).items()}
             payload = action.payload
             assert isinstance(payload, TeamFields)
+            before = None if action.verb == "create" else (change.before or {})
+            payload.members = membership(action.address, before, change.after or {}, ids, ctx)
             if action.verb == "create":
                 # The create request carries the members (as plain members): roles follow.
-                payload.fields["memberIds"] = sorted(after)
-                before = dict.fromkeys(after, "member")
-            payload.members = Membership(before, after)
+                payload.fields["memberIds"] = sorted(ids.get(k, k) for k in change.after or {})
             payload.fields.pop("members", None)
         return result
 
@@ -242,19 +216,15 @@ class TeamKind(CrudKind):
             assert team_id is not None
             await self.write_members(team_id, membership, run)
 
-    async def write_members(self, team_id: str, membership: Membership, run: RunContext) -> None:
+    async def write_members(self, team_id: str, batch: Membership, run: RunContext) -> None:
         """Reaches the desired membership with one batch PUT: adds, removals and role changes."""
-        before, after = membership.before, membership.after
         body: dict[str, Any] = {}
-        add = sorted(set(after) - set(before))
-        remove = sorted(set(before) - set(after))
-        roles = {u: {"role": r} for u, r in after.items() if before.get(u, "member") != r}
-        if add:
-            body["add"] = add
-        if remove:
-            body["remove"] = remove
-        if roles:
-            body["memberships"] = roles
+        if batch.add:
+            body["add"] = batch.add
+        if batch.remove:
+            body["remove"] = batch.remove
+        if batch.roles:
+            body["memberships"] = {user: {"role": role} for user, role in batch.roles.items()}
         if body:
             path = f"{self.list_path.format(org=run.org_id)}/{team_id}/members"
             await run.api.write("PUT", path, body)

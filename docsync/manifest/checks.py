@@ -28,13 +28,26 @@ def run_checks(ctx: CheckContext) -> None:
                     parent.get(declared.section), list
                 ):
                     continue
-                items = list(raw_entries(parent, declared.section, base))
+                items = list(_items(parent, declared, base))
                 _check_list(ctx, declared, items)
                 if any(f.name == "default" for f in declared.fields):
                     _one_default(ctx, declared, items, _container(base))
                 if declared.paths_unique and declared.key != "path":  # else a key twice
                     _paths_unique(ctx, declared, items, _container(base))
                 kind.check_list(ctx, items, parent)
+
+
+def _items(parent: dict[str, Any], declared: Declaration, base: Path) -> list[Item]:
+    """The list's entries; a plain string is its `shorthand` field's value (a team member)."""
+    if declared.shorthand is None:
+        return list(raw_entries(parent, declared.section, base))
+    return [
+        ((*base, declared.section, index), {declared.shorthand: item})
+        if isinstance(item, str)
+        else ((*base, declared.section, index), item)
+        for index, item in enumerate(parent[declared.section])
+        if isinstance(item, str | dict)
+    ]
 
 
 def _container(base: Path) -> str:
@@ -74,9 +87,11 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
                 within = ""
                 if scope and scope_field:
                     within = f" in {scope_field} {ctx.show((*path, scope_field), scope)}"
-                shown = ctx.show((*path, keyed_by), key)
+                # A plain string (`shorthand`) is the key itself: located at the item.
+                at = (*path, keyed_by) if keyed_by != declared.shorthand else path
+                shown = ctx.show(at, key)
                 message = f"{kind} {shown}{within} is defined twice; first at {ctx.where(first)}"
-                ctx.report((*path, keyed_by), message)
+                ctx.report(at, message)
         pin = text(entry, "id")
         if pin is not None:
             first = seen_ids.setdefault(pin, path)

@@ -6,18 +6,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.problems import Location, Path, Problem
 from docsync.manifest.yamlpos import SourceMap
-
-# Derived from the kinds' declarations (docsync.kinds.catalogue), by the list an entry sits in.
-KEY_FIELDS: dict[str, str] = {d.section: d.key for d in CATALOGUE if not d.singleton}
-"""The natural key of each kind of entry."""
-
-SCOPE_FIELDS: dict[str, str] = {d.section: d.scope for d in CATALOGUE if d.scope}
-"""Keys that are unique only within a parent, named by this field."""
-
-KIND_NAMES: dict[str, str] = {d.section: d.noun for d in CATALOGUE if not d.singleton}
 
 
 def nearest(mapping: dict[Path, Location], path: Path) -> Location | None:

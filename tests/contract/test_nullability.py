@@ -25,6 +25,7 @@ from docsync.kinds.site_redirects import RedirectEntry
 from docsync.kinds.site_spaces import SiteSpaceEntry
 from docsync.kinds.sites import SiteEntry
 from docsync.kinds.spaces import SpaceEntry
+from docsync.kinds.team_members import TeamMemberRef
 from docsync.kinds.translations import TranslationEntry
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
@@ -66,6 +67,8 @@ OWN_BY_MODEL = {
     ): "grants, one action each: invite, PATCH, DELETE",
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
+    (TeamMemberRef, "user"): "the team's batch PUT .../members {add, remove}: a user id",
+    (TeamMemberRef, "role"): "the team's batch PUT .../members {memberships}: a role",
     **{
         (RedirectEntry, name): "an item of the bulk upsert PUT .../redirects, never null"
         for name in ("source", "destination", "permanent", "captureWildcard")

@@ -16,7 +16,7 @@ from docsync.export import FILES
 from docsync.kinds import KINDS, Kind, kind_named
 from docsync.kinds.catalogue import CATALOGUE, KIND_MODULES
 from docsync.kinds.catalogue import entry_model as entry_model_of
-from docsync.manifest.context import KEY_FIELDS, KIND_NAMES, SCOPE_FIELDS, CheckContext
+from docsync.manifest.context import CheckContext
 from docsync.manifest.models import SECTIONS, Manifest
 from docsync.manifest.references import check_references
 from docsync.manifest.schema import manifest_schema
@@ -60,15 +60,6 @@ def test_the_manifest_model_holds_the_kind_its_key_and_its_fields(declared: Decl
         assert f.name in model.model_fields, f"{declared.name}.{f.name}"
     for parent in declared.parents:
         assert declared.section in entry_model(CATALOGUE.named(parent)).model_fields
-
-
-@pytest.mark.parametrize("declared", DECLARED)
-def test_manifest_tables_cover_the_kind(declared: Declaration) -> None:
-    if declared.singleton:
-        return
-    assert KEY_FIELDS[declared.section] == declared.key
-    assert KIND_NAMES[declared.section] == declared.noun
-    assert SCOPE_FIELDS.get(declared.section) == declared.scope
 
 
 def test_prune_names_schema_and_export_cover_every_top_level_kind() -> None:

@@ -362,7 +362,8 @@ def test_every_action_carries_a_typed_payload() -> None:
     shapes = {(a.verb, a.kind): a.payload for a in k.plan(manifest, LIVE).actions}
     team = shapes[("create", "team")]
     assert isinstance(team, TeamFields) and team.members is not None
-    assert team.members.after == {"u1": "member"}
+    assert team.members.after == ["u1"] and team.fields["memberIds"] == ["u1"]
+    assert (team.members.add, team.members.remove, team.members.roles) == ([], [], {})
     space = shapes[("create", "site_space")]
     assert isinstance(space, ChildChange) and isinstance(space, OnSite)
     assert space.section == {"$ref": 'site["Docs"].section["Guides"]'}
