@@ -19,7 +19,10 @@ from docsync.kinds.grant_payloads import (
     lower,
     role_shown,
 )
-from docsync.kinds.grants import GRANT, Path
+from docsync.kinds.grants import GRANT, GrantKind, Path
+from docsync.kinds.listing import Changes
+
+_KIND = GrantKind()
 
 # -- comparing -------------------------------------------------------------------------------
 
@@ -149,29 +152,55 @@ def plan_grants(
         want = _desired_side(wanted, name, base, ctx)
 
         on = _On(desired, path, wire, noun, ctx)
-        for ident, grant in want.items():
+        found = _matched(desired.address, noun, want, have, (*base, name), ctx)
+        changed = {d.key for d, _ in found.changed}
+        created = {d.key for d in found.created}
+        for ident, grant in want.items():  # in the manifest's order
             now = have.get(ident)
             where = (*base, name, grant.written)
-            if now is None:
+            if ident in created:
                 invited.append(_created(on.action("create", grant, None, grant.role, where)))
-            elif now.role != grant.role:
+            elif ident in changed and now is not None:
                 update = on.action("update", grant, now.role, grant.role, where)
                 if _changed(update, now.role):
                     invited.append(update)
-            else:
+            elif now is not None:
                 held = grant_address(desired.address, noun, grant.name)
                 kept.append(Kept(GRANT.name, desired.address, held, now.role))
-        for ident, grant in have.items():
-            if ident not in want:
-                gone = on.action("delete", grant, grant.role, None, (*base, name))
-                gone.notes.append(
-                    f"AUDIENCE CHANGE: removes this access ({role_shown(grant.role)})"
-                )
-                gone.audience_change = True
-                _before_team_delete(gone, ident, wire, ctx)
+        for resource in found.deleted:  # in the API's order
+            grant = have[resource.id]
+            gone = on.action("delete", grant, grant.role, None, (*base, name))
+            gone.notes.append(f"AUDIENCE CHANGE: removes this access ({role_shown(grant.role)})")
+            gone.audience_change = True
+            _before_team_delete(gone, resource.id, wire, ctx)
     _batch(invited)
     if len(ctx.actions) > planned:  # its access table shows who keeps access too
         ctx.kept += kept
+
+
+def _matched(
+    resource: str,
+    noun: str,
+    want: dict[str, _Grant],
+    have: dict[str, _Grant],
+    path: Path,
+    ctx: PlanContext,
+) -> Changes:
+    """One principal type's grants matched by the one reconciler, keyed by the principal's
+    identity (its live id, or the address of a team made in this apply)."""
+
+    def address_of(grant: _Grant) -> str:
+        return grant_address(resource, noun, grant.name)
+
+    wanted = [
+        DesiredResource(_KIND.name, ident, address_of(g), g.name, {"role": g.role}, path)
+        for ident, g in want.items()
+    ]
+    live = [
+        LiveResource(_KIND.name, ident, ident, address_of(g), g.name, {"role": g.role})
+        for ident, g in have.items()
+    ]
+    return _KIND.changes(wanted, live, ctx, resource)
 
 
 def _created(create: Action) -> Action:

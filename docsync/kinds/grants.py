@@ -21,10 +21,11 @@ from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
+from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import grant_rails
-from docsync.kinds.base import Kind
 from docsync.kinds.grant_payloads import Grant, write_grant
 from docsync.kinds.grant_review import access_tables, kept_grants
+from docsync.kinds.parts import ListPart
 
 Path = tuple[str | int, ...]
 
@@ -74,7 +75,7 @@ GRANT = Declaration(
 )
 
 
-class GrantKind(Kind):
+class GrantKind(ListPart):
     """A grant of a role to a team or a member on a collection, space or site: planned by the
     kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
 
@@ -84,6 +85,9 @@ class GrantKind(Kind):
     async def execute(self, action: Action, run: RunContext) -> None:
         assert isinstance(action.payload, Grant)
         await write_grant(action, action.payload, run)
+
+    def same(self, desired: DesiredResource, live: LiveResource) -> bool:
+        return bool(desired.fields.get("role") == live.fields.get("role"))
 
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Grant)

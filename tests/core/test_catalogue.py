@@ -136,7 +136,8 @@ def test_the_static_list_of_kind_modules_is_the_package_s_kinds() -> None:
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"docsync.kinds.{info.name}")
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Kind) and "declaration" in vars(value):
+            own = isinstance(value, type) and value.__module__ == module.__name__
+            if own and issubclass(value, Kind) and "declaration" in vars(value):
                 defined.add(value.declaration.name)
                 defining.add(info.name)
     assert sorted(defining) == list(KIND_MODULES), "docsync.kinds.catalogue.KIND_MODULES"
