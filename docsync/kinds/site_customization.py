@@ -13,16 +13,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.kind import Declaration, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite
-from docsync.core.state import DesiredResource, LiveResource
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.customization_tree import (
+    leaves,
+    live_customization,
+    merged,
+    value_at,
+    writable,
+)
+from docsync.kinds.site_part import SitePart
+from docsync.kinds.site_space_customization import written_overrides
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
-Leaf = tuple[str, ...]
-#: answered by the API, refused in a PUT's body
-READ_ONLY = ("updatedAt",)
 _ABSENT = object()
 
 
@@ -40,59 +47,7 @@ class Customization(OnSite):
 async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
     """The site's whole customization into `site["_customization"]`."""
     found = await api.get(f"{site_path}/customization")
-    site["_customization"] = _writable(found) if isinstance(found, dict) else {}
-
-
-def _writable(found: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in found.items() if k not in READ_ONLY}
-
-
-def live_customization(site: LiveResource | None) -> dict[str, Any] | None:
-    found = site.raw.get("_customization") if site is not None else None
-    return found if isinstance(found, dict) else None
-
-
-# -- paths -----------------------------------------------------------------------------------
-
-
-def leaves(written: dict[str, Any], prefix: Leaf = ()) -> dict[Leaf, Any]:
-    """Every managed value of a written customization by its path."""
-    found: dict[Leaf, Any] = {}
-    for name, value in written.items():
-        path = (*prefix, str(name))
-        if isinstance(value, dict) and value:
-            found |= leaves(value, path)
-        else:
-            found[path] = value
-    return found
-
-
-def value_at(tree: dict[str, Any], path: Leaf) -> Any:
-    """The value at `path`, or None when some part of it is not there."""
-    node: Any = tree
-    for part in path:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
-    """The live customization with the written fields (dotted paths) merged in; a written null
-    removes the field; what was read only is left out."""
-    out: dict[str, Any] = _writable(live)
-    for dotted, value in fields.items():
-        *parents, last = dotted.split(".")
-        node = out
-        for part in parents:
-            child = node.get(part)
-            node[part] = child = dict(child) if isinstance(child, dict) else {}
-            node = child
-        if value is None:
-            node.pop(last, None)
-        else:
-            node[last] = value
-    return out
+    site["_customization"] = writable(found) if isinstance(found, dict) else {}
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -158,3 +113,41 @@ def export_customization(site: LiveResource) -> dict[str, Any] | None:
     """The whole live customization (what is not written is not managed, so the whole object is
     what reproduces the site)."""
     return live_customization(site)
+
+
+# -- the part's kind -------------------------------------------------------------------------
+
+CUSTOMIZATION = Declaration(
+    "customization",
+    "customization",
+    "customization",
+    key="customization",
+    parents=("site",),
+    part=True,
+    singleton=True,
+    order=93,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/customization", update="PUT"),
+)
+
+
+class CustomizationKind(SitePart):
+    declaration = CUSTOMIZATION
+    part_payload = Customization
+
+    def written(self, entry: Any) -> bool:
+        # A site space inherits what it does not override: the site's settings are read too.
+        return entry.customization is not None or bool(written_overrides(entry))
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        await read(api, site, site_path)
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        return plan_customization(desired, live, ctx)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        await write_customization(payload, site_path, run)
+
+    def export_part(self, site: LiveResource, live: LiveState) -> Any:
+        return export_customization(site)

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Uri
+from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import OnSite
-from docsync.core.state import DesiredResource, LiveResource
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.site_part import SitePart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -128,3 +130,41 @@ def export_publishing_auth(site: LiveResource) -> dict[str, Any] | None:
     if not found:
         return None
     return {name: found[name] for name in KEPT if found.get(name)}
+
+
+# -- the part's kind -------------------------------------------------------------------------
+
+PUBLISHING_AUTH = Declaration(
+    "publishing_auth",
+    "publishingAuth",
+    "publishing auth",
+    key="backend",
+    parents=("site",),
+    part=True,
+    singleton=True,
+    fields=(Field("backend"), Field("fallbackURL"), Field("logoutURL")),
+    entry=PublishingAuthEntry,
+    order=92,
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}", item="/v1/orgs/{org}/sites/{site}/publishing/auth"
+    ),
+)
+
+
+class PublishingAuthKind(SitePart):
+    declaration = PUBLISHING_AUTH
+    part_payload = PublishingAuth
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        await read(api, site, site_path)
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        return plan_publishing_auth(desired, live, ctx)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        await write_publishing_auth(payload, site_path, run)
+
+    def export_part(self, site: LiveResource, live: LiveState) -> Any:
+        return export_publishing_auth(site)

@@ -21,6 +21,7 @@ from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.parts import ListPart
+from docsync.kinds.site_part import SitePart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -248,8 +249,30 @@ REDIRECT = Declaration(
 )
 
 
-class RedirectKind(ListPart):
+class RedirectKind(ListPart, SitePart):
     declaration = REDIRECT
+    part_payload = Redirects
+
+    def needs_structure(self, entry: Any) -> bool:
+        return self.written(entry)  # destinations name the site's sections and site spaces
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        await read(api, site, site_path)
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        return plan_redirects(desired, live, ctx)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        await write_redirects(payload, site_path, run)
+
+    def export_part(self, site: LiveResource, live: LiveState) -> Any:
+        return export_redirects(site, live)
+
+    def requests(self, action: Action) -> int:
+        assert isinstance(action.payload, Redirects)
+        return action.payload.requests
 
 
 _KIND = RedirectKind()

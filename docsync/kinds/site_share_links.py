@@ -19,8 +19,9 @@ from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
-from docsync.core.state import DesiredResource, LiveResource
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.parts import ListPart
+from docsync.kinds.site_part import SitePart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -87,8 +88,23 @@ SHARE_LINK = Declaration(
 )
 
 
-class ShareLinkKind(ListPart):
+class ShareLinkKind(ListPart, SitePart):
     declaration = SHARE_LINK
+    part_payload = ShareLinks
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        await read(api, site, site_path)
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        return plan_share_links(desired, live, ctx)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        await write_share_links(payload, site_path, run)
+
+    def export_part(self, site: LiveResource, live: LiveState) -> Any:
+        return export_share_links(site)
 
 
 _KIND = ShareLinkKind()

@@ -14,65 +14,25 @@ as it is now.
 from __future__ import annotations
 
 import asyncio
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.kind import Declaration, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.site_customization import (
-    Leaf,
+from docsync.kinds.customization_tree import (
     leaves,
     live_customization,
     merged,
     value_at,
 )
+from docsync.kinds.override_units import body, overrides, unit_of
+from docsync.kinds.site_part import SitePart
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-
-_STYLING = dict.fromkeys(
-    (
-        "theme",
-        "primaryColor",
-        "infoColor",
-        "successColor",
-        "warningColor",
-        "dangerColor",
-        "tint",
-        "corners",
-        "depth",
-        "links",
-        "icons",
-        "search",
-        "background",
-    )
-) | {
-    "sidebar": dict.fromkeys(("background", "list")),
-    "codeTheme": dict.fromkeys(("default", "openapi")),
-}
-#: production's overrideSiteSpaceCustomizationById body: a mapping is walked, None is one value
-UNITS: dict[str, Any] = {
-    "title": None,
-    "localizedTitle": None,
-    "styling": _STYLING,
-    "internationalization": {"locale": None},
-    "favicon": None,
-    "announcement": None,
-    "header": dict.fromkeys(
-        ("preset", "logo", "primaryLink", "backgroundColor", "linkColor", "links")
-    ),
-    "footer": dict.fromkeys(("logo", "groups", "copyright")),
-    "themes": dict.fromkeys(("default", "toggeable")),
-    "feedback": {"enabled": None},
-    "externalLinks": {"target": None},
-    "pagination": {"enabled": None},
-    "trademark": {"enabled": None},
-    "privacyPolicy": {"url": None},
-    "socialPreview": {"url": None},
-}
 
 
 @dataclass
@@ -83,67 +43,6 @@ class SpaceCustomization(OnSite):
     site_space: Ref = None
     fields: dict[str, Any] = field(default_factory=dict)
     remove: bool = False
-
-
-# -- paths -----------------------------------------------------------------------------------
-
-
-def unit_of(path: Leaf) -> Leaf | None:
-    """The override unit `path` lies in (itself or a parent), or None when production has no
-    override for it (a group as a whole, or a field the PATCH does not take)."""
-    node: Any = UNITS
-    for depth, part in enumerate(path):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-        if node is None:
-            return path[: depth + 1]
-    return None
-
-
-def units() -> list[Leaf]:
-    """Every override unit's path."""
-
-    def walk(node: dict[str, Any], prefix: Leaf) -> list[Leaf]:
-        found: list[Leaf] = []
-        for name, child in node.items():
-            path = (*prefix, name)
-            found += walk(child, path) if isinstance(child, dict) else [path]
-        return found
-
-    return walk(UNITS, ())
-
-
-def overrides(effective: dict[str, Any], site: dict[str, Any]) -> dict[Leaf, Any]:
-    """The units where a site space's effective settings differ from its site's."""
-    return {
-        path: value_at(effective, path)
-        for path in units()
-        if value_at(effective, path) != value_at(site, path)
-    }
-
-
-def body(effective: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
-    """The PATCH body: each written unit whole, a field below a unit merged into its effective
-    value (`styling.primaryColor.light` keeps the live `dark`), None unsetting the unit."""
-    out: dict[str, Any] = {}
-    for dotted, value in fields.items():
-        path = tuple(dotted.split("."))
-        unit = unit_of(path)
-        assert unit is not None, f"{dotted} was checked when planned"
-        if value is None or unit == path:
-            whole = value
-        else:
-            current = value_at(out, unit)
-            if current is None:
-                current = copy.deepcopy(value_at(effective, unit))
-            base = current if isinstance(current, dict) else {}
-            whole = merged(base, {".".join(path[len(unit) :]): value})
-        node = out
-        for part in unit[:-1]:
-            node = node.setdefault(part, {})
-        node[unit[-1]] = whole
-    return out
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -328,3 +227,35 @@ def every_override_read(api: ApiClient, site: dict[str, Any], site_path: str) ->
         sections = [s for i in items for s in (i.get("sections") or i.get("children") or [i])]
         spaces = [sp for s in sections for sp in s.get("siteSpaces") or []]
     return [read(api, item, site_path) for item in spaces]
+
+
+# -- the part's kind -------------------------------------------------------------------------
+
+SPACE_CUSTOMIZATION = Declaration(
+    "space_customization",
+    "customization",
+    "site space override",
+    key="customization",
+    parents=("site_space",),
+    part=True,
+    singleton=True,
+    order=94,
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/site-spaces",
+        item="/v1/orgs/{org}/sites/{site}/site-spaces/{id}/customization",
+    ),
+)
+
+
+class SpaceCustomizationKind(SitePart):
+    """Planned by the site with each of its site spaces (`plan_space_customization`), read
+    with its structure, exported with each site space; carried out here."""
+
+    declaration = SPACE_CUSTOMIZATION
+    part_payload = SpaceCustomization
+
+    def written(self, entry: Any) -> bool:
+        return False  # a site space's, read and planned with the site's structure
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        await write_space_customization(payload, site_path, run)

@@ -4,72 +4,44 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
-from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
-from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, explained
 from docsync.core.kind import Declaration, Field, Routes
-from docsync.core.model import Action, FieldChange, Picture, Verb
+from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
-from docsync.core.payloads import OnSite, Reorder
+from docsync.core.payloads import OnSite
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
 from docsync.kinds.listing import Place
-from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_checks import check_sites
-from docsync.kinds.site_customization import (
-    Customization,
-    export_customization,
-    plan_customization,
-    write_customization,
-)
-from docsync.kinds.site_customization import read as read_customization
+from docsync.kinds.site_part import part_writing, site_parts
 from docsync.kinds.site_picture import site_structures
+from docsync.kinds.site_planning import plan_site
 from docsync.kinds.site_publishing_auth import (
-    PublishingAuth,
     PublishingAuthEntry,
-    export_publishing_auth,
-    plan_publishing_auth,
-    write_publishing_auth,
 )
-from docsync.kinds.site_publishing_auth import read as read_publishing_auth
+from docsync.kinds.site_reading import read_sites
 from docsync.kinds.site_redirects import (
     RedirectEntry,
-    Redirects,
-    export_redirects,
-    plan_redirects,
-    write_redirects,
 )
-from docsync.kinds.site_redirects import read as read_redirects
 from docsync.kinds.site_shape import export_tree, read_live_tree
 from docsync.kinds.site_share_links import (
     ShareLinkEntry,
-    ShareLinks,
-    export_share_links,
-    plan_share_links,
-    write_share_links,
 )
-from docsync.kinds.site_share_links import read as read_share_links
 from docsync.kinds.site_space_customization import (
-    SpaceCustomization,
-    every_override_read,
     export_space_customization,
-    plan_space_customization,
-    read_overrides,
-    write_space_customization,
-    written_overrides,
 )
 from docsync.kinds.site_state import LiveTree
-from docsync.kinds.site_tree import SiteTree
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -160,15 +132,6 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
-def deletes_spaces(manifest: ManifestDoc) -> bool:
-    """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
-    return any(e.state == "absent" for e in manifest.spaces or ())
-
-
-def _manages_tree(entry: Any) -> bool:
-    return any(getattr(entry, kind.section) is not None for kind in nested_kinds("site"))
-
-
 class SiteKind(GrantedKind):
     declaration = SITE
 
@@ -181,9 +144,10 @@ class SiteKind(GrantedKind):
 
     def requests(self, action: Action) -> int:
         """A reorder is a move per item out of place (and a structure read where the API
-        places new items); redirects a bulk upsert per 500."""
-        if isinstance(action.payload, Redirects):
-            return action.payload.requests
+        places new items); a part's action, what the part counts."""
+        part = part_writing(action.payload)
+        if part is not None:
+            return part.requests(action)
         if action.verb == "reorder":
             checked = 1 if any("checks the order" in note for note in action.notes) else 0
             return len(action.changes) + checked
@@ -191,88 +155,13 @@ class SiteKind(GrantedKind):
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        """The list, then per managed site only what the manifest writes: its structure (one
-        read gives sections, groups and site spaces) and its adaptive schema."""
+        """The list, then per managed site only what its entry writes (`site_reading`)."""
         sites = await api.list_all(self.list_path.format(org=org_id))
-        reads = []
-        if manifest is None:  # export: everything about every site
-            for every in sites:
-                base = f"{self.list_path.format(org=org_id)}/{every['id']}"
-                reads.append(self._read_tree(api, every, base, None, all_overrides=True))
-                reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
-                reads.append(read_redirects(api, every, base))
-                reads.append(read_share_links(api, every, base))
-                reads.append(read_publishing_auth(api, every, base))
-                reads.append(read_customization(api, every, base))
-        trees: set[str] = set()
-        for entry in manifest.sites if manifest else []:
-            if entry.state == "absent":
-                continue
-            # A pinned entry is its id's site, even when another site has its (new) title.
-            site = next(
-                (
-                    s
-                    for s in sites
-                    if (s["id"] == entry.id if entry.id else s["title"] == entry.title)
-                ),
-                None,
-            )
-            if site is None:
-                continue
-            base = f"{self.list_path.format(org=org_id)}/{site['id']}"
-            overrides = written_overrides(entry)
-            if _manages_tree(entry) or entry.redirects is not None:
-                # Redirects name sections and site spaces: the structure gives their names,
-                # and the ids of the site spaces whose overrides are read.
-                reads.append(self._read_tree(api, site, base, entry if overrides else None))
-                trees.add(site["id"])
-            if entry.redirects is not None:
-                reads.append(read_redirects(api, site, base))
-            if entry.shareLinks is not None:
-                reads.append(read_share_links(api, site, base))
-            if entry.publishingAuth is not None:
-                reads.append(read_publishing_auth(api, site, base))
-            if entry.customization is not None or overrides:
-                # A site space inherits what it does not override: the site's settings.
-                reads.append(read_customization(api, site, base))
-            if "adaptiveSchema" in entry.model_fields_set:
-                reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
-        if manifest is not None and deletes_spaces(manifest):
-            # A site space that publishes a space the plan deletes holds it (`core.graph`):
-            # the API deletes the space and leaves the site publishing nothing there.
-            for other in (s for s in sites if s["id"] not in trees):
-                base = f"{self.list_path.format(org=org_id)}/{other['id']}"
-                reads.append(self._read_tree(api, other, base, None))
-        reads.append(self.read_grants(api, org_id, manifest, sites))
-        await asyncio.gather(*reads)
+        await asyncio.gather(
+            read_sites(api, sites, self.list_path.format(org=org_id), manifest),
+            self.read_grants(api, org_id, manifest, sites),
+        )
         return sites
-
-    async def _read_tree(
-        self,
-        api: ApiClient,
-        site: dict[str, Any],
-        base: str,
-        overrides_of: Any,
-        *,
-        all_overrides: bool = False,
-    ) -> None:
-        """The structure, then the overrides of the site spaces `overrides_of` (a site entry)
-        writes, or of every site space when None (export)."""
-        await self._read(api, site, "_structure", f"{base}/structure")
-        if overrides_of is not None:
-            await read_overrides(api, site, base, overrides_of)
-        elif all_overrides:
-            await asyncio.gather(*every_override_read(api, site, base))
-
-    @staticmethod
-    async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str) -> None:
-        try:
-            found = await api.get(path)
-        except NotFound:
-            found = None
-        if slot == "_schema" and isinstance(found, dict):
-            found = found.get("jsonSchema")
-        site[slot] = found
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         sites = super().to_live(raw, live)
@@ -335,78 +224,8 @@ class SiteKind(GrantedKind):
             if desired.absent:
                 continue
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            if replaced:
-                live = None
-            tree = live.raw.get("_tree") if live is not None else None
-            site_tree = SiteTree(ctx, desired, live, tree or LiveTree())
-            if _manages_tree(desired.entry):
-                site_tree.plan()
-            self._plan_reorder(desired, site_tree, ctx)
-            # The site's parts, one action each, published once they are written.
-            for plan_part in _PART_PLANNERS:
-                part = plan_part(desired, live, ctx)
-                if part is not None:
-                    site_tree.actions.append(part)
-            for space in site_tree.desired_of("site_space") or []:
-                space_live = site_tree.matches.get(space.address)
-                override = plan_space_customization(desired, live, space, space_live, ctx)
-                if override is not None:
-                    site_tree.actions.append(override)
-            self._plan_publish(desired, live, ctx, site_tree)
+            plan_site(desired, None if replaced else live, ctx)
         return result
-
-    def _plan_reorder(
-        self, desired: DesiredResource, site_tree: SiteTree, ctx: PlanContext
-    ) -> None:
-        if not site_tree.reorders:
-            return
-        action = Action(
-            "reorder",
-            self.name,
-            desired.address,
-            site_tree.moved_lines,
-            ctx.where(desired.path),
-            payload=Reorder(ref(desired.address), site_tree.reorders),
-            depends_on=[a.key for a in site_tree.actions],
-        )
-        if site_tree.placed_by_api:
-            action.notes.append(
-                "checks the order once the new or regrouped items are in (the API decides where "
-                "they go) and moves only what is out of place"
-            )
-        ctx.add(action)
-
-    def _plan_publish(
-        self,
-        desired: DesiredResource,
-        live: LiveResource | None,
-        ctx: PlanContext,
-        site_tree: SiteTree,
-    ) -> None:
-        if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
-            return
-        wanted = bool(desired.entry.published)
-        now = bool(live.raw.get("published")) if live is not None else False
-        if wanted == now:
-            return
-        verb: Verb = "publish" if wanted else "unpublish"
-        # The site's own actions and its tree's: published once all of them are done.
-        mine = [a.key for a in ctx.actions_at[desired.address]]
-        mine += [a.key for a in site_tree.actions]
-        action = Action(
-            verb,
-            self.name,
-            desired.address,
-            [FieldChange("published", now, wanted)],
-            ctx.where((*desired.path, "published")),
-            live_id=live.id if live else None,
-            payload=OnSite(ref(desired.address)),
-            depends_on=mine,
-        )
-        if not wanted:
-            action.notes.append("AUDIENCE CHANGE: readers lose access to the site")
-            action.audience_change = True
-        ctx.add(action)
 
     # -- exporting -----------------------------------------------------------------------------
     def export_entry(
@@ -417,12 +236,7 @@ class SiteKind(GrantedKind):
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
             entry |= export_tree(tree, names, lambda item: _overrides(item, resource))
-        parts = {
-            "redirects": export_redirects(resource, live),
-            "shareLinks": export_share_links(resource),
-            "publishingAuth": export_publishing_auth(resource),
-            "customization": export_customization(resource),
-        }
+        parts = {part.section: part.export_part(resource, live) for part in site_parts()}
         entry |= {name: value for name, value in parts.items() if value}
         return entry
 
@@ -448,11 +262,11 @@ class SiteKind(GrantedKind):
             await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        writer = _PART_WRITERS.get(type(action.payload))
-        if writer is not None:
+        part = part_writing(action.payload)
+        if part is not None:
             assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            await writer(action.payload, self.item_path(run, site_id), run)
+            await part.write(action.payload, self.item_path(run, site_id), run)
         elif action.verb == "reorder":
             await reorder(action, run)
         elif action.verb in ("publish", "unpublish"):
@@ -468,18 +282,3 @@ def _overrides(item: LiveResource, site: LiveResource) -> dict[str, Any]:
     """A site space's customization override, exported with it (when it has one)."""
     found = export_space_customization(item, site) if item.kind == "site_space" else None
     return {"customization": found} if found else {}
-
-
-#: The planners of a site's parts (one action per site, None when nothing changes).
-_PART_PLANNERS: tuple[
-    Callable[[DesiredResource, LiveResource | None, PlanContext], Action | None], ...
-] = (plan_redirects, plan_share_links, plan_publishing_auth, plan_customization)
-
-#: The writers of a site's parts, by the payload of their one action per site (or site space).
-_PART_WRITERS: dict[type[Any], Callable[[Any, str, RunContext], Awaitable[None]]] = {
-    Redirects: write_redirects,
-    ShareLinks: write_share_links,
-    PublishingAuth: write_publishing_auth,
-    SpaceCustomization: write_space_customization,
-    Customization: write_customization,
-}

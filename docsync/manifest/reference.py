@@ -111,7 +111,7 @@ def _nullable_fields(model: type[BaseModel], prefix: str, seen: set[type]) -> li
     if model in seen:
         return []
     seen = seen | {model}
-    nested_sections = {d.section for d in CATALOGUE if d.nested and not d.mapped}
+    nested_sections = {d.section for d in CATALOGUE if d.nested and not (d.mapped or d.part)}
     out = []
     for name, field in model.model_fields.items():
         if nullable(model, name):
@@ -127,8 +127,8 @@ def null_fields() -> str:
     """Where `null` may be written, kind by kind (the NULL markers of the entry models)."""
     rows = []
     for declared in CATALOGUE:
-        if declared.mapped:
-            continue
+        if declared.mapped or declared.part:
+            continue  # a part's fields are its parent's, walked with it
         names = _nullable_fields(entry_model(declared.name), "", set())
         if names:
             rows.append(f"| {_where(declared)} | {_code(names)} |\n")

@@ -21,6 +21,7 @@ from docsync.kinds.grants import Permissions
 from docsync.kinds.openapi import OpenApiEntry
 from docsync.kinds.section_groups import SectionGroupEntry
 from docsync.kinds.sections import SectionEntry
+from docsync.kinds.site_publishing_auth import PublishingAuthEntry
 from docsync.kinds.site_redirects import RedirectEntry
 from docsync.kinds.site_spaces import SiteSpaceEntry
 from docsync.kinds.sites import SiteEntry
@@ -67,6 +68,10 @@ OWN_BY_MODEL = {
     ): "grants, one action each: invite, PATCH, DELETE",
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
+    (PublishingAuthEntry, "backend"): (
+        "selects production's oneOf branch of PATCH .../publishing/auth (custom or "
+        "integration): a checker that reads fields one by one cannot tell, and null is neither"
+    ),
     (TeamMemberRef, "user"): "the team's batch PUT .../members {add, remove}: a user id",
     (TeamMemberRef, "role"): "the team's batch PUT .../members {memberships}: a role",
     **{
