@@ -14,7 +14,8 @@ from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames
+from docsync.kinds.base import ExportNames
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.grant_checks import grant_problems
 from docsync.kinds.grant_payloads import PRINCIPALS
 from docsync.kinds.grant_plans import live_side, plan_grants

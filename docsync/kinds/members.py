@@ -16,7 +16,8 @@ from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
 
 if TYPE_CHECKING:

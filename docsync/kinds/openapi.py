@@ -13,7 +13,7 @@ from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
 
 

@@ -11,7 +11,7 @@ from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
-from docsync.kinds.base import CrudKind
+from docsync.kinds.crud import CrudKind
 
 
 def _team_id(raw: dict[str, Any]) -> Any:

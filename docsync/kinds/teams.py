@@ -15,7 +15,8 @@ from docsync.core.model import Action, FieldChange, Plan
 from docsync.core.payloads import Membership, TeamFields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.listing import Place
 from docsync.kinds.members import by_address, find_member

@@ -19,7 +19,8 @@ from docsync.core.entries import Entry, Ref
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
 
 
