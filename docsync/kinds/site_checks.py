@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from docsync.core.checking import CheckView, Item
+from docsync.kinds.redirect_destinations import redirect_problems
 from docsync.kinds.site_adaptive import check_adaptive_schema
-from docsync.kinds.site_redirects import redirect_problems
 
 
 def check_sites(view: CheckView, items: list[Item]) -> None:

@@ -21,13 +21,10 @@ from docsync.kinds.grant_plans import (
     live_side,
 )
 from docsync.kinds.grants import GRANT
-from docsync.kinds.site_redirects import (
-    Redirects,
-    _live_places,
-    _target,
-    _written_places,
-    live_redirects,
-)
+from docsync.kinds.redirect_destinations import live_places as _live_places
+from docsync.kinds.redirect_destinations import target as _target
+from docsync.kinds.redirect_destinations import written_places as _written_places
+from docsync.kinds.site_redirects import Redirects, live_redirects
 from docsync.kinds.site_share_links import ShareLinks, _live, _shape
 
 Path = tuple[str | int, ...]
