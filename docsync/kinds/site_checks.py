@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from docsync.core.checking import CheckView, Item
+from typing import Any
+
+from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_entries, text
 from docsync.kinds.redirect_destinations import redirect_problems
 from docsync.kinds.site_adaptive import check_adaptive_schema
 
@@ -23,3 +25,44 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
                 view.report(path, message, key=path != schema_path)
         for path, message in redirect_problems(site, site_path):
             view.report(path, message)
+
+
+def check_link_places(view: CheckView, items: list[Item], site: dict[str, Any]) -> None:
+    """A link's `group` names a group the site writes, and its `after` an item of the
+    link's level (a root section or group, or a section of its group): checked when the
+    site writes them (else `plan` checks them against the live site)."""
+    groups = {
+        text(g, "title") or text(g, "id"): g
+        for _, g in raw_entries(site, "sectionGroups", ())
+        if not is_absent(g)
+    }
+    held = {
+        s
+        for g in groups.values()
+        if isinstance(g.get("sections"), list)
+        for s in g["sections"]
+        if isinstance(s, str)
+    }
+    sections = [text(s, "title") for _, s in raw_entries(site, "sections", ())]
+    for path, link in items:
+        group, after = text(link, "group"), text(link, "after")
+        if is_absent(link):
+            continue
+        if group is not None and site.get("sectionGroups") is not None and group not in groups:
+            hint = did_you_mean(group, [g for g in groups if g])
+            message = f"{group!r} names no section group of this site{hint}"
+            view.report((*path, "group"), message)
+            continue
+        if after is None or site.get("sections") is None:
+            continue
+        if group is None:
+            level = [s for s in sections if s and s not in held] + [g for g in groups if g]
+            where = "root section or group"
+        elif isinstance(groups.get(group, {}).get("sections"), list):
+            level = [s for s in groups[group]["sections"] if isinstance(s, str)]
+            where = f"section of group {group!r}"
+        else:
+            continue
+        if after not in level:
+            hint = did_you_mean(after, level)
+            view.report((*path, "after"), f"{after!r} names no {where} of this site{hint}")
