@@ -44,77 +44,6 @@ class Customization(OnSite):
 # -- reading ---------------------------------------------------------------------------------
 
 
-async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-    """The site's whole customization into `site["_customization"]`."""
-    found = await api.get(f"{site_path}/customization")
-    site["_customization"] = writable(found) if isinstance(found, dict) else {}
-
-
-# -- planning --------------------------------------------------------------------------------
-
-
-def plan_customization(
-    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-) -> Action | None:
-    """One update when a written field differs from the live one; the plan shows only those,
-    each at its path (`customization.styling.primaryColor.light`)."""
-    written = desired.entry.customization
-    if written is None:
-        return None
-    current = live_customization(live) or {}
-    changed = {
-        path: value for path, value in leaves(written).items() if value_at(current, path) != value
-    }
-    if not changed:
-        return None
-    base = (*desired.path, "customization")
-    lines = [
-        leaf_change(
-            "customization",
-            path,
-            value_at(current, path),
-            value,
-            sensitive=ctx.sensitive((*base, *path)),
-        )
-        for path, value in changed.items()
-    ]
-    mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
-    action = Action(
-        "update",
-        desired.kind,
-        f"{desired.address}.customization",
-        lines,
-        ctx.where(base),
-        payload=Customization(
-            ref(desired.address), {".".join(path): value for path, value in changed.items()}
-        ),
-        depends_on=mine,
-    )
-    return ctx.add(action)
-
-
-# -- applying --------------------------------------------------------------------------------
-
-
-async def write_customization(payload: Customization, site_path: str, run: RunContext) -> None:
-    """Read the live object, merge the written fields in, PUT the whole object: what the
-    manifest does not write stays as it is now, not as it was when the plan was made."""
-    path = f"{site_path}/customization"
-    found = await run.api.get(path)
-    await run.api.write(
-        "PUT", path, merged(found if isinstance(found, dict) else {}, payload.fields)
-    )
-
-
-# -- exporting -------------------------------------------------------------------------------
-
-
-def export_customization(site: LiveResource) -> dict[str, Any] | None:
-    """The whole live customization (what is not written is not managed, so the whole object is
-    what reproduces the site)."""
-    return live_customization(site)
-
-
 # -- the part's kind -------------------------------------------------------------------------
 
 CUSTOMIZATION = Declaration(
@@ -139,15 +68,62 @@ class CustomizationKind(SitePart):
         return entry.customization is not None or bool(written_overrides(entry))
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        await read(api, site, site_path)
+        """The site's whole customization into `site["_customization"]`."""
+        found = await api.get(f"{site_path}/customization")
+        site["_customization"] = writable(found) if isinstance(found, dict) else {}
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
-        return plan_customization(desired, live, ctx)
+        """One update when a written field differs from the live one; the plan shows only those,
+        each at its path (`customization.styling.primaryColor.light`)."""
+        written = desired.entry.customization
+        if written is None:
+            return None
+        current = live_customization(live) or {}
+        changed = {
+            path: value
+            for path, value in leaves(written).items()
+            if value_at(current, path) != value
+        }
+        if not changed:
+            return None
+        base = (*desired.path, "customization")
+        lines = [
+            leaf_change(
+                "customization",
+                path,
+                value_at(current, path),
+                value,
+                sensitive=ctx.sensitive((*base, *path)),
+            )
+            for path, value in changed.items()
+        ]
+        mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.customization",
+            lines,
+            ctx.where(base),
+            payload=Customization(
+                ref(desired.address), {".".join(path): value for path, value in changed.items()}
+            ),
+            depends_on=mine,
+        )
+        return ctx.add(action)
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        await write_customization(payload, site_path, run)
+        """Read the live object, merge the written fields in, PUT the whole object: what the
+        manifest does not write stays as it is now, not as it was when the plan was made."""
+        assert isinstance(payload, Customization)
+        path = f"{site_path}/customization"
+        found = await run.api.get(path)
+        await run.api.write(
+            "PUT", path, merged(found if isinstance(found, dict) else {}, payload.fields)
+        )
 
-    def export_part(self, site: LiveResource, live: LiveState) -> Any:
-        return export_customization(site)
+    def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
+        """The whole live customization (what is not written is not managed, so the whole object is
+        what reproduces the site)."""
+        return live_customization(site)

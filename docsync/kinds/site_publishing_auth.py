@@ -49,87 +49,9 @@ class PublishingAuth(OnSite):
 # -- reading ---------------------------------------------------------------------------------
 
 
-async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-    """The site's publishing auth into `site["_publishingAuth"]`, without its private key; not
-    read (the API refuses it) for a site that is not visitor-auth."""
-    if site.get("visibility") != VISITOR_AUTH:
-        return
-    found = await api.get(f"{site_path}/publishing/auth")
-    site["_publishingAuth"] = {k: found.get(k) for k in KEPT} if isinstance(found, dict) else {}
-
-
 def _live(site: LiveResource | None) -> dict[str, Any] | None:
     found = site.raw.get("_publishingAuth") if site is not None else None
     return dict(found) if isinstance(found, dict) else None
-
-
-# -- planning --------------------------------------------------------------------------------
-
-
-def plan_publishing_auth(
-    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-) -> Action | None:
-    """One PATCH when a written field differs from the live one, after the site's own actions
-    (a visibility changed to visitor-auth comes first)."""
-    written = desired.entry.publishingAuth
-    if written is None:
-        return None
-    path = (*desired.path, "publishingAuth")
-    visibility = desired.entry.visibility or (live.raw.get("visibility") if live else None)
-    if visibility != VISITOR_AUTH:
-        ctx.problem(
-            path,
-            f"publishingAuth applies to visitor-auth sites, and {desired.address} is "
-            f"{visibility or 'public'}: write `visibility: visitor-auth`, or leave "
-            "publishingAuth out",
-        )
-        return None
-    current = _live(live) or {}
-    names = [name for name in KEPT if name in written.model_fields_set]
-    wanted = {name: getattr(written, name) for name in names}
-    changed = {name: value for name, value in wanted.items() if current.get(name) != value}
-    if not changed:
-        return None
-    body = {"backend": wanted.get("backend") or current.get("backend") or "custom", **changed}
-    mine = [a.key for a in ctx.actions_at[desired.address]]
-    action = Action(
-        "update",
-        desired.kind,
-        f"{desired.address}.publishingAuth",
-        [
-            leaf_change(
-                "publishingAuth",
-                (name,),
-                current.get(name),
-                value,
-                sensitive=ctx.sensitive((*path, name)),
-            )
-            for name, value in changed.items()
-        ],
-        ctx.where(path),
-        payload=PublishingAuth(ref(desired.address), body),
-        depends_on=mine,
-    )
-    return ctx.add(action)
-
-
-# -- applying --------------------------------------------------------------------------------
-
-
-async def write_publishing_auth(payload: PublishingAuth, site_path: str, run: RunContext) -> None:
-    """One PATCH; the answer (with the private key) is dropped unread."""
-    await run.api.write("PATCH", f"{site_path}/publishing/auth", payload.body)
-
-
-# -- exporting -------------------------------------------------------------------------------
-
-
-def export_publishing_auth(site: LiveResource) -> dict[str, Any] | None:
-    """The backend and the URLs that are set, as a manifest writes them."""
-    found = _live(site)
-    if not found:
-        return None
-    return {name: found[name] for name in KEPT if found.get(name)}
 
 
 # -- the part's kind -------------------------------------------------------------------------
@@ -156,15 +78,67 @@ class PublishingAuthKind(SitePart):
     part_payload = PublishingAuth
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        await read(api, site, site_path)
+        """The site's publishing auth into `site["_publishingAuth"]`, without its private key; not
+        read (the API refuses it) for a site that is not visitor-auth."""
+        if site.get("visibility") != VISITOR_AUTH:
+            return
+        found = await api.get(f"{site_path}/publishing/auth")
+        site["_publishingAuth"] = {k: found.get(k) for k in KEPT} if isinstance(found, dict) else {}
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
-        return plan_publishing_auth(desired, live, ctx)
+        """One PATCH when a written field differs from the live one, after the site's own actions
+        (a visibility changed to visitor-auth comes first)."""
+        written = desired.entry.publishingAuth
+        if written is None:
+            return None
+        path = (*desired.path, "publishingAuth")
+        visibility = desired.entry.visibility or (live.raw.get("visibility") if live else None)
+        if visibility != VISITOR_AUTH:
+            ctx.problem(
+                path,
+                f"publishingAuth applies to visitor-auth sites, and {desired.address} is "
+                f"{visibility or 'public'}: write `visibility: visitor-auth`, or leave "
+                "publishingAuth out",
+            )
+            return None
+        current = _live(live) or {}
+        names = [name for name in KEPT if name in written.model_fields_set]
+        wanted = {name: getattr(written, name) for name in names}
+        changed = {name: value for name, value in wanted.items() if current.get(name) != value}
+        if not changed:
+            return None
+        body = {"backend": wanted.get("backend") or current.get("backend") or "custom", **changed}
+        mine = [a.key for a in ctx.actions_at[desired.address]]
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.publishingAuth",
+            [
+                leaf_change(
+                    "publishingAuth",
+                    (name,),
+                    current.get(name),
+                    value,
+                    sensitive=ctx.sensitive((*path, name)),
+                )
+                for name, value in changed.items()
+            ],
+            ctx.where(path),
+            payload=PublishingAuth(ref(desired.address), body),
+            depends_on=mine,
+        )
+        return ctx.add(action)
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        await write_publishing_auth(payload, site_path, run)
+        """One PATCH; the answer (with the private key) is dropped unread."""
+        assert isinstance(payload, PublishingAuth)
+        await run.api.write("PATCH", f"{site_path}/publishing/auth", payload.body)
 
-    def export_part(self, site: LiveResource, live: LiveState) -> Any:
-        return export_publishing_auth(site)
+    def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
+        """The backend and the URLs that are set, as a manifest writes them."""
+        found = _live(site)
+        if not found:
+            return None
+        return {name: found[name] for name in KEPT if found.get(name)}

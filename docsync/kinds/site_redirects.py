@@ -103,11 +103,6 @@ class Redirects(OnSite):
 # -- reading ---------------------------------------------------------------------------------
 
 
-async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-    """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
-    site["_redirects"] = await api.list_all(f"{site_path}/redirects")
-
-
 def live_redirects(site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
     """The site's redirects in manifest shape, by source; None when they were not read."""
     raw = site.raw.get("_redirects")
@@ -156,131 +151,110 @@ class RedirectKind(ListPart, SitePart):
     def needs_structure(self, entry: Any) -> bool:
         return self.written(entry)  # destinations name the site's sections and site spaces
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        await read(api, site, site_path)
-
-    def plan_part(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> Action | None:
-        return plan_redirects(desired, live, ctx)
-
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        await write_redirects(payload, site_path, run)
-
-    def export_part(self, site: LiveResource, live: LiveState) -> Any:
-        return export_redirects(site, live)
-
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Redirects)
         return action.payload.requests
 
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
+        site["_redirects"] = await api.list_all(f"{site_path}/redirects")
 
-_KIND = RedirectKind()
-
-
-def plan_redirects(
-    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-) -> Action | None:
-    """One update of the site's redirects when the written list differs from the live one: the
-    changed and new ones upserted, the live ones not written deleted (the list is exact)."""
-    written = desired.entry.redirects
-    if written is None:
-        return None
-    manages_tree = any(
-        getattr(desired.entry, name) is not None for name in ("sections", "siteSpaces")
-    )
-    if manages_tree or live is None:
-        places = written_places(desired)
-    else:
-        places = live_places(live, ctx.live)
-    before = (live_redirects(live, ctx.live) if live is not None else None) or []
-    base: Path = (*desired.path, "redirects")
-    wanted: list[DesiredResource] = []
-    upserts: dict[str, dict[str, Any]] = {}
-    for index, item in enumerate(written):
-        wire = target(item.destination, places, (*base, index, "destination"), ctx)
-        if wire is None:
-            continue
-        shape = {
-            "source": item.source,
-            "destination": item.destination.model_dump(exclude_none=True),
-            "permanent": item.permanent,
-            "captureWildcard": item.captureWildcard,
-        }
-        own = address(REDIRECT.name, item.source, desired.address)
-        wanted.append(
-            DesiredResource(REDIRECT.name, item.source, own, item.source, shape, (*base, index))
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        """One update of the site's redirects when the written list differs from the live one: the
+        changed and new ones upserted, the live ones not written deleted (the list is exact)."""
+        written = desired.entry.redirects
+        if written is None:
+            return None
+        manages_tree = any(
+            getattr(desired.entry, name) is not None for name in ("sections", "siteSpaces")
         )
-        upserts[item.source] = shape | {"destination": wire}
-    have = [
-        LiveResource(
-            REDIRECT.name,
-            item["source"],  # a site has one rule a source: the source is its identity
-            item["source"],
-            address(REDIRECT.name, item["source"], desired.address),
-            item["source"],
-            item,
+        if manages_tree or live is None:
+            places = written_places(desired)
+        else:
+            places = live_places(live, ctx.live)
+        before = (live_redirects(live, ctx.live) if live is not None else None) or []
+        base: Path = (*desired.path, "redirects")
+        wanted: list[DesiredResource] = []
+        upserts: dict[str, dict[str, Any]] = {}
+        for index, item in enumerate(written):
+            wire = target(item.destination, places, (*base, index, "destination"), ctx)
+            if wire is None:
+                continue
+            shape = {
+                "source": item.source,
+                "destination": item.destination.model_dump(exclude_none=True),
+                "permanent": item.permanent,
+                "captureWildcard": item.captureWildcard,
+            }
+            own = address(REDIRECT.name, item.source, desired.address)
+            wanted.append(
+                DesiredResource(REDIRECT.name, item.source, own, item.source, shape, (*base, index))
+            )
+            upserts[item.source] = shape | {"destination": wire}
+        have = [
+            LiveResource(
+                REDIRECT.name,
+                item["source"],  # a site has one rule a source: the source is its identity
+                item["source"],
+                address(REDIRECT.name, item["source"], desired.address),
+                item["source"],
+                item,
+            )
+            for item in before
+        ]
+        changes = self.changes(wanted, have, ctx, desired.address)
+        if not changes:
+            return None
+        written_anew = {d.key for d in changes.created} | {d.key for d, _ in changes.changed}
+        deletes = sorted(gone.key for gone in changes.deleted)
+        after = sorted((d.fields for d in wanted), key=lambda item: item["source"])
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.redirects",
+            [FieldChange("redirects", before, after, sensitive=ctx.sensitive(base))],
+            ctx.where(base),
+            payload=Redirects(
+                ref(desired.address),
+                [upserts[d.key] for d in wanted if d.key in written_anew],
+                deletes,
+            ),
         )
-        for item in before
-    ]
-    changes = _KIND.changes(wanted, have, ctx, desired.address)
-    if not changes:
-        return None
-    written_anew = {d.key for d in changes.created} | {d.key for d, _ in changes.changed}
-    deletes = sorted(gone.key for gone in changes.deleted)
-    after = sorted((d.fields for d in wanted), key=lambda item: item["source"])
-    action = Action(
-        "update",
-        desired.kind,
-        f"{desired.address}.redirects",
-        [FieldChange("redirects", before, after, sensitive=ctx.sensitive(base))],
-        ctx.where(base),
-        payload=Redirects(
-            ref(desired.address),
-            [upserts[d.key] for d in wanted if d.key in written_anew],
-            deletes,
-        ),
-    )
-    if deletes:
-        action.notes.append(
-            f"deletes {len(deletes)} redirect(s) the manifest does not list (the list is exact)"
-        )
-    return ctx.add(action)
+        if deletes:
+            action.notes.append(
+                f"deletes {len(deletes)} redirect(s) the manifest does not list (the list is exact)"
+            )
+        return ctx.add(action)
 
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """Upserts and deletes through the bulk upsert, 500 items a request; an item the API
+        refuses fails the action with its message (the others of its request are applied)."""
+        assert isinstance(payload, Redirects)
+        items: list[dict[str, Any]] = list(run.resolve(payload.upserts or []))
+        items += [{"source": source, "destination": None} for source in payload.deletes or []]
+        path = f"{site_path}/redirects"
+        for start in range(0, len(items), BULK):
+            answer = await run.api.write("PUT", path, {"redirects": items[start : start + BULK]})
+            results = answer.get("results", []) if isinstance(answer, dict) else []
+            refused = [r for r in results if isinstance(r, dict) and r.get("status") == "error"]
+            if refused:
+                shown = "; ".join(f"{r.get('source')}: {r.get('error')}" for r in refused[:5])
+                more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
+                raise ApiError("PUT", path, 200, f"redirects refused: {shown}{more}")
 
-# -- applying --------------------------------------------------------------------------------
-
-
-async def write_redirects(payload: Redirects, site_path: str, run: RunContext) -> None:
-    """Upserts and deletes through the bulk upsert, 500 items a request; an item the API
-    refuses fails the action with its message (the others of its request are applied)."""
-    items: list[dict[str, Any]] = list(run.resolve(payload.upserts or []))
-    items += [{"source": source, "destination": None} for source in payload.deletes or []]
-    path = f"{site_path}/redirects"
-    for start in range(0, len(items), BULK):
-        answer = await run.api.write("PUT", path, {"redirects": items[start : start + BULK]})
-        results = answer.get("results", []) if isinstance(answer, dict) else []
-        refused = [r for r in results if isinstance(r, dict) and r.get("status") == "error"]
-        if refused:
-            shown = "; ".join(f"{r.get('source')}: {r.get('error')}" for r in refused[:5])
-            more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
-            raise ApiError("PUT", path, 200, f"redirects refused: {shown}{more}")
-
-
-# -- exporting -------------------------------------------------------------------------------
-
-
-def export_redirects(site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
-    """The site's redirects as a manifest writes them (defaults left out). A redirect whose
-    section or site space is gone cannot be written by name and is left out."""
-    items = live_redirects(site, live)
-    if items is None:
-        return None
-    out = []
-    for item in items:
-        if "kind" in item["destination"]:
-            continue
-        entry = {"source": item["source"], "destination": item["destination"]}
-        entry |= {flag: True for flag in ("permanent", "captureWildcard") if item[flag]}
-        out.append(entry)
-    return out
+    def export_part(self, site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
+        """The site's redirects as a manifest writes them (defaults left out). A redirect whose
+        section or site space is gone cannot be written by name and is left out."""
+        items = live_redirects(site, live)
+        if items is None:
+            return None
+        out = []
+        for item in items:
+            if "kind" in item["destination"]:
+                continue
+            entry = {"source": item["source"], "destination": item["destination"]}
+            entry |= {flag: True for flag in ("permanent", "captureWildcard") if item[flag]}
+            out.append(entry)
+        return out

@@ -52,12 +52,6 @@ class ShareLinks(OnSite):
 # -- reading ---------------------------------------------------------------------------------
 
 
-async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-    """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
-    found = await api.list_all(f"{site_path}/share-links")
-    site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
-
-
 def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
     if site is None:
         return None
@@ -93,110 +87,87 @@ class ShareLinkKind(ListPart, SitePart):
     part_payload = ShareLinks
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        await read(api, site, site_path)
+        """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
+        found = await api.list_all(f"{site_path}/share-links")
+        site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
-        return plan_share_links(desired, live, ctx)
+        """One update of the site's share links when the written list differs from the live one:
+        links not written are deleted (the list is exact), a changed `active` is patched, a new
+        name is created (and deactivated after, when written inactive)."""
+        written = desired.entry.shareLinks
+        if written is None:
+            return None
+        current = _live(live) or []
+        base: Path = (*desired.path, "shareLinks")
+        wanted = [
+            DesiredResource(
+                kind=SHARE_LINK.name,
+                key=item.name,
+                address=address(SHARE_LINK.name, item.name, desired.address),
+                name=item.name,
+                fields={"name": item.name, "active": item.active},
+                path=(*base, index),
+            )
+            for index, item in enumerate(written)
+        ]
+        have = [
+            LiveResource(
+                kind=SHARE_LINK.name,
+                id=str(link["id"]),
+                key=_shape(link)["name"],
+                address=address(SHARE_LINK.name, _shape(link)["name"], desired.address),
+                name=_shape(link)["name"],
+                fields=_shape(link),
+            )
+            for link in current
+        ]
+        changes = self.changes(wanted, have, ctx, desired.address)
+        if not changes:
+            return None
+        creates = [{"name": d.key, "active": d.fields["active"]} for d in changes.created]
+        updates = [{"id": link.id, "active": d.fields["active"]} for d, link in changes.changed]
+        deletes = [link.id for link in changes.deleted]
+        before = sorted((_shape(link) for link in current), key=lambda link: link["name"])
+        after = sorted(
+            ({"name": item.name, "active": item.active} for item in written),
+            key=lambda link: link["name"],
+        )
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.shareLinks",
+            [FieldChange("shareLinks", before, after, sensitive=ctx.sensitive(base))],
+            ctx.where(base),
+            payload=ShareLinks(ref(desired.address), creates, updates, deletes),
+        )
+        if deletes:
+            action.notes.append(
+                f"deletes {len(deletes)} share link(s) the manifest does not list (the list is "
+                "exact): whoever holds their URLs loses access"
+            )
+        return ctx.add(action)
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        await write_share_links(payload, site_path, run)
+        """Deletes, then (de)activations, then creates, one request each (a link written inactive
+        is created, then deactivated: the API creates links active)."""
+        assert isinstance(payload, ShareLinks)
+        path = f"{site_path}/share-links"
+        for link_id in payload.deletes or []:
+            await run.api.write("DELETE", f"{path}/{link_id}")
+        for change in payload.updates or []:
+            await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
+        for new in payload.creates or []:
+            made = await run.api.write("POST", path, {"name": new["name"]})
+            if not new["active"] and isinstance(made, dict):
+                await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
 
-    def export_part(self, site: LiveResource, live: LiveState) -> Any:
-        return export_share_links(site)
-
-
-_KIND = ShareLinkKind()
-
-
-# -- planning --------------------------------------------------------------------------------
-
-
-def plan_share_links(
-    desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-) -> Action | None:
-    """One update of the site's share links when the written list differs from the live one:
-    links not written are deleted (the list is exact), a changed `active` is patched, a new
-    name is created (and deactivated after, when written inactive)."""
-    written = desired.entry.shareLinks
-    if written is None:
-        return None
-    current = _live(live) or []
-    base: Path = (*desired.path, "shareLinks")
-    wanted = [
-        DesiredResource(
-            kind=SHARE_LINK.name,
-            key=item.name,
-            address=address(SHARE_LINK.name, item.name, desired.address),
-            name=item.name,
-            fields={"name": item.name, "active": item.active},
-            path=(*base, index),
-        )
-        for index, item in enumerate(written)
-    ]
-    have = [
-        LiveResource(
-            kind=SHARE_LINK.name,
-            id=str(link["id"]),
-            key=_shape(link)["name"],
-            address=address(SHARE_LINK.name, _shape(link)["name"], desired.address),
-            name=_shape(link)["name"],
-            fields=_shape(link),
-        )
-        for link in current
-    ]
-    changes = _KIND.changes(wanted, have, ctx, desired.address)
-    if not changes:
-        return None
-    creates = [{"name": d.key, "active": d.fields["active"]} for d in changes.created]
-    updates = [{"id": link.id, "active": d.fields["active"]} for d, link in changes.changed]
-    deletes = [link.id for link in changes.deleted]
-    before = sorted((_shape(link) for link in current), key=lambda link: link["name"])
-    after = sorted(
-        ({"name": item.name, "active": item.active} for item in written),
-        key=lambda link: link["name"],
-    )
-    action = Action(
-        "update",
-        desired.kind,
-        f"{desired.address}.shareLinks",
-        [FieldChange("shareLinks", before, after, sensitive=ctx.sensitive(base))],
-        ctx.where(base),
-        payload=ShareLinks(ref(desired.address), creates, updates, deletes),
-    )
-    if deletes:
-        action.notes.append(
-            f"deletes {len(deletes)} share link(s) the manifest does not list (the list is "
-            "exact): whoever holds their URLs loses access"
-        )
-    return ctx.add(action)
-
-
-# -- applying --------------------------------------------------------------------------------
-
-
-async def write_share_links(payload: ShareLinks, site_path: str, run: RunContext) -> None:
-    """Deletes, then (de)activations, then creates, one request each (a link written inactive
-    is created, then deactivated: the API creates links active)."""
-    path = f"{site_path}/share-links"
-    for link_id in payload.deletes or []:
-        await run.api.write("DELETE", f"{path}/{link_id}")
-    for change in payload.updates or []:
-        await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
-    for new in payload.creates or []:
-        made = await run.api.write("POST", path, {"name": new["name"]})
-        if not new["active"] and isinstance(made, dict):
-            await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
-
-
-# -- exporting -------------------------------------------------------------------------------
-
-
-def export_share_links(site: LiveResource) -> list[dict[str, Any]] | None:
-    """The site's share links as a manifest writes them; a link without a name cannot be
-    written (a manifest keys links by name) and is left out."""
-    found = _live(site)
-    if found is None:
-        return None
-    return [_shape(link) for link in found if link.get("name")]
+    def export_part(self, site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
+        """The site's share links as a manifest writes them; a link without a name cannot be
+        written (a manifest keys links by name) and is left out."""
+        found = _live(site)
+        if found is None:
+            return None
+        return [_shape(link) for link in found if link.get("name")]

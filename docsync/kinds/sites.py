@@ -27,20 +27,12 @@ from docsync.kinds.site_checks import check_sites
 from docsync.kinds.site_part import part_writing, site_parts
 from docsync.kinds.site_picture import site_structures
 from docsync.kinds.site_planning import plan_site
-from docsync.kinds.site_publishing_auth import (
-    PublishingAuthEntry,
-)
+from docsync.kinds.site_publishing_auth import PublishingAuthEntry
 from docsync.kinds.site_reading import read_sites
-from docsync.kinds.site_redirects import (
-    RedirectEntry,
-)
+from docsync.kinds.site_redirects import RedirectEntry
 from docsync.kinds.site_shape import export_tree, read_live_tree
-from docsync.kinds.site_share_links import (
-    ShareLinkEntry,
-)
-from docsync.kinds.site_space_customization import (
-    export_space_customization,
-)
+from docsync.kinds.site_share_links import ShareLinkEntry
+from docsync.kinds.site_space_customization import export_space_customization
 from docsync.kinds.site_state import LiveTree
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.site_publishing_auth import PublishingAuth, read
+from docsync.kinds.site_publishing_auth import PublishingAuth, PublishingAuthKind
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -90,10 +90,10 @@ def test_the_read_keeps_no_private_key() -> None:
             return {"object": "publishing-auth", "backend": "custom", "privateKey": KEY}
 
     site: dict[str, Any] = {"id": "s1", "visibility": "visitor-auth"}
-    asyncio.run(read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
+    asyncio.run(PublishingAuthKind().read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
     assert site["_publishingAuth"] == {"backend": "custom", "fallbackURL": None, "logoutURL": None}
     public: dict[str, Any] = {"id": "s2", "visibility": "public"}
-    asyncio.run(read(Api(), public, "/v1/orgs/org_acme/sites/s2"))  # type: ignore[arg-type]
+    asyncio.run(PublishingAuthKind().read(Api(), public, "/v1/orgs/org_acme/sites/s2"))  # type: ignore[arg-type]
     assert "_publishingAuth" not in public
     plan = k.plan(manifest("{backend: integration}"), {"site": [k.site("s1", "Docs", []) | site]})
     assert KEY not in repr(plan)

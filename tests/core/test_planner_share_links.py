@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.site_share_links import ShareLinks, read
+from docsync.kinds.site_share_links import ShareLinkKind, ShareLinks
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 
@@ -113,7 +113,7 @@ def test_the_read_keeps_no_url() -> None:
             return [answer | {"urls": {"published": SECRET_URL}}]
 
     site: dict[str, Any] = {"id": "s1"}
-    asyncio.run(read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
+    asyncio.run(ShareLinkKind().read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
     assert site["_shareLinks"] == [link("l1", "A")]
     plan = k.plan(manifest("{name: A, active: false}"), {"site": [k.site("s1", "Docs", []) | site]})
     assert SECRET_URL not in repr(plan) and "s3cret" not in repr(plan)
