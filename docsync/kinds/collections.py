@@ -100,18 +100,8 @@ class CollectionKind(GrantedKind):
                 "defaultLevel": item.get("defaultLevel"),
                 "parent": address(self.name, parent_key) if parent_key else None,
             }
-            resources.append(
-                LiveResource(
-                    kind=self.name,
-                    id=str(item["id"]),
-                    key=key,
-                    address=address(self.name, key),
-                    name=str(item["title"]),
-                    fields=fields,
-                    raw=item,
-                    refs={fields["parent"]} if fields["parent"] else set(),
-                )
-            )
+            refs = {fields["parent"]} if fields["parent"] else set()
+            resources.append(self.resource(item, key, str(item["title"]), fields, refs))
         return resources
 
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:

@@ -41,19 +41,29 @@ class CrudKind(CrudRequests):
         for item in raw:
             key = self.live_key(item, live)
             fields = {f.name: self.read_live(f, item, live) for f in self.fields}
-            resources.append(
-                LiveResource(
-                    kind=self.name,
-                    id=str(item["id"]),
-                    key=key,
-                    address=address(self.name, key),
-                    name=str(item.get(self.key_field, key)),
-                    fields=fields,
-                    raw=item,
-                    refs=self.live_refs(item, fields),
-                )
-            )
+            name = str(item.get(self.key_field, key))
+            resources.append(self.resource(item, key, name, fields, self.live_refs(item, fields)))
         return resources
+
+    def resource(
+        self,
+        item: dict[str, Any],
+        key: str,
+        name: str,
+        fields: dict[str, Any],
+        refs: set[str] | None = None,
+    ) -> LiveResource:
+        """A live item of this kind, addressed by its key."""
+        return LiveResource(
+            self.name,
+            str(item["id"]),
+            key,
+            address(self.name, key),
+            name,
+            fields,
+            item,
+            refs or set(),
+        )
 
     def read_live(self, f: Field, raw: dict[str, Any], live: LiveState) -> Any:
         value = f.read(raw)

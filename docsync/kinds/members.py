@@ -12,7 +12,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, address
+from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -67,17 +67,7 @@ class MemberKind(CrudKind):
         for item in raw["members"]:
             user = item.get("user") or {}
             key = str(user.get("email") or item["id"])
-            resources.append(
-                LiveResource(
-                    kind=self.name,
-                    id=str(item["id"]),
-                    key=key,
-                    address=address(self.name, key),
-                    name=key,
-                    fields={"role": item.get("role")},
-                    raw=item,
-                )
-            )
+            resources.append(self.resource(item, key, key, {"role": item.get("role")}))
         return resources
 
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:

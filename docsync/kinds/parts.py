@@ -17,7 +17,23 @@ from docsync.kinds.base import Kind
 from docsync.kinds.listing import Changes, Place, plan_list
 
 
-class ListPart(Kind):
+class Part(Kind):
+    """A part of a resource: read, planned and written with its parent, never on its own."""
+
+    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
+        return False
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        return []
+
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return []
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        return None
+
+
+class ListPart(Part):
     """The hooks of a keyed list part: matched entries compared by `same`, nothing planned
     on its own."""
 
@@ -54,19 +70,6 @@ class ListPart(Kind):
         self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
         _recording(at).deleted.append(live)
-        return None
-
-    # -- never on its own ------------------------------------------------------------------------
-    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
-        return False
-
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        return []
-
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        return []
-
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
         return None
 
 

@@ -12,15 +12,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action
 from docsync.core.payloads import OnSite
-from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Kind
+from docsync.kinds.parts import Part
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
 
-class SitePart(Kind):
+class SitePart(Part):
     """A part's hooks; never read or planned on its own."""
 
     #: the payload of its one action per site
@@ -52,19 +51,6 @@ class SitePart(Kind):
 
     def requests(self, action: Action) -> int:
         return 1
-
-    # -- never on its own ------------------------------------------------------------------------
-    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
-        return False
-
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        return []
-
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        return []
-
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        return None
 
 
 @cache
