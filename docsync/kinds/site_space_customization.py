@@ -177,6 +177,9 @@ def export_space_customization(space: LiveResource, site: LiveResource) -> dict[
 
 # -- which site spaces to read ---------------------------------------------------------------
 
+#: what the structure read calls sections and groups
+_SECTION, _GROUP = "site-section", "site-section-group"
+
 
 def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
     """(section title or None at the root, site space entry) of every site space entry of a
@@ -196,21 +199,35 @@ def _is(item: dict[str, Any], entry: Any) -> bool:
     return entry.space is not None and str(entry.space) in names
 
 
+def _levels(structure: dict[str, Any]) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """(section title or None at the root, its site spaces) of a structure read, each item
+    where the live tree reads it (`kinds.site_shape`): a group's sections from its `children`,
+    which the API also lists as `sections` (other objects, once decoded from JSON), and a
+    group's groups within it."""
+    items = structure.get("structure") or []
+    if structure.get("type") == "siteSpaces":
+        return [(None, items)]
+    levels: list[tuple[str | None, list[dict[str, Any]]]] = []
+
+    def walk(level: list[dict[str, Any]]) -> None:
+        for item in level:
+            held = item.get("children") if "children" in item else item.get("sections")
+            if item.get("object") == _GROUP or ("siteSpaces" not in item and held is not None):
+                walk(held or [])
+            elif item.get("object", _SECTION) == _SECTION:
+                levels.append((item.get("title"), item.get("siteSpaces") or []))
+
+    walk(items)
+    return levels
+
+
 async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, entry: Any) -> None:
     """The effective customization of the live site spaces the entry's overrides are about
     (their ids from the site's structure read, already in `site["_structure"]`)."""
     wanted = written_overrides(entry)
-    structure = site.get("_structure") or {}
-    items = structure.get("structure") or []
-    levels: list[tuple[str | None, list[dict[str, Any]]]] = []
-    if structure.get("type") == "siteSpaces":
-        levels.append((None, items))
-    for item in items if structure.get("type") != "siteSpaces" else []:
-        inner = item.get("sections") or item.get("children") or [item]
-        levels += [(s.get("title"), s.get("siteSpaces") or []) for s in inner]
     reads = [
         read(api, item, site_path)
-        for title, level in levels
+        for title, level in _levels(site.get("_structure") or {})
         for item in level
         if any(t == title and _is(item, e) for t, e in wanted)
     ]
@@ -219,14 +236,8 @@ async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, e
 
 def every_override_read(api: ApiClient, site: dict[str, Any], site_path: str) -> list[Any]:
     """Export: a read per site space of the site."""
-    structure = site.get("_structure") or {}
-    items = structure.get("structure") or []
-    if structure.get("type") == "siteSpaces":
-        spaces = items
-    else:
-        sections = [s for i in items for s in (i.get("sections") or i.get("children") or [i])]
-        spaces = [sp for s in sections for sp in s.get("siteSpaces") or []]
-    return [read(api, item, site_path) for item in spaces]
+    levels = _levels(site.get("_structure") or {})
+    return [read(api, item, site_path) for _, level in levels for item in level]
 
 
 # -- the part's kind -------------------------------------------------------------------------

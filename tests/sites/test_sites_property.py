@@ -132,3 +132,52 @@ def test_any_tree_to_any_tree(
     sites.assert_structure(second)
     sites.assert_converged(manifest(second))
     assert sorts <= out_of_place(first, second)
+
+
+#: a site space's override: left alone, removed, or set (a value production and the emulator take)
+OVERRIDES: tuple[Any, ...] = (
+    "absent",
+    None,
+    {"trademark": {"enabled": False}},
+    {"trademark": {"enabled": True}, "pagination": {"enabled": False}},
+)
+
+
+@st.composite
+def overridden(draw: st.DrawFn) -> Doc:
+    """A site tree (groups included) whose site spaces may override the site's customization."""
+    site = draw(sites_of_either_kind())
+    levels = (
+        [site["siteSpaces"]]
+        if "siteSpaces" in site
+        else [s["siteSpaces"] for s in site["sections"]]
+    )
+    for level in levels:
+        for item in level:
+            override = draw(st.sampled_from(OVERRIDES))
+            if override != "absent":
+                item["customization"] = override
+    return site
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=examples(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(site=overridden())
+def test_overrides_converge_and_export_wherever_their_section_stands(
+    emulator: EmulatorHandle, tmp_path_factory: pytest.TempPathFactory, site: Doc
+) -> None:
+    """Apply then plan is empty, and export then plan is empty, with a site space's override
+    in a section at the root or in a group, or at a site's root."""
+    emulator.reset()
+    tmp = tmp_path_factory.mktemp("overrides")
+    sites = SitesRun(emulator, tmp)
+    sites.apply(manifest(site))
+    sites.assert_converged(manifest(site))
+    exported = sites.cli("export", "--org", "org_acme", "--out", tmp / "export")
+    assert exported.exit_code == 0, exported.output
+    replanned = sites.cli("plan", tmp / "export", "--detailed-exitcode")
+    assert replanned.exit_code == 0, replanned.output

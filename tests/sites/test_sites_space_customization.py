@@ -15,6 +15,7 @@ from tests.kit import (
     Write,
     apply,
     assert_converged,
+    cli_for,
     id_of,
     requests_between,
     site_part,
@@ -117,3 +118,27 @@ def test_site_space_override_apply_change_remove_and_export(
     assert {k: v for k, v in v1.items() if k != "updatedAt"} == {
         k: v for k, v in live.items() if k != "updatedAt"
     }
+
+
+GROUPED = "    sectionGroups:\n      - {title: Learn, sections: [Guides]}\n"
+
+
+def test_an_override_in_a_grouped_section_is_read_removed_and_exported(
+    either_contract: EmulatorHandle, write: Write, tmp_path: Path
+) -> None:
+    """The structure read shows a group's sections twice (`sections` and `children`): the
+    override is read where the live tree is built, so it converges, `null` removes it and
+    export writes it, whatever group the section stands in."""
+    docsync = cli_for(either_contract)
+    manifest = write("docs.yaml", FIRST.replace("    sections:\n", GROUPED + "    sections:\n"))
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
+    assert exported.exit_code == 0, exported.output
+    assert "'#0B5FFF'" in (tmp_path / "export" / "sites.yaml").read_text(encoding="utf-8")
+    assert_converged(docsync, tmp_path / "export")
+    removed = write("docs.yaml", REMOVED.replace("    sections:\n", GROUPED + "    sections:\n"))
+    planned = docsync("plan", removed)
+    assert 'site_space["v1"].customization' in planned.stdout, planned.stdout
+    apply(docsync, removed)
+    assert_converged(docsync, removed)
