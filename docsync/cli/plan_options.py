@@ -44,8 +44,27 @@ def plan_shape_options(func: F) -> F:
         "--target",
         "targets",
         multiple=True,
+        callback=_addresses,
         metavar="ADDRESS",
         help="Plan only this resource (and its parts), with what it depends on; repeatable, "
         "`*` and `?` match any text: --target 'team[\"eng-*\"]'.",
     )(func)
     return func
+
+
+def _addresses(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Each `--target` is an address of a kind docsync has (a usage error, else)."""
+    if not values:
+        return values
+    from docsync.engine.target import address_problem
+    from docsync.kinds.catalogue import CATALOGUE, bare_sections
+
+    kinds = {d.name for d in CATALOGUE}
+    parts = bare_sections()
+    for value in values:
+        problem = address_problem(value, kinds, parts)
+        if problem is not None:
+            raise click.BadParameter(problem, ctx=ctx, param=param)
+    return values

@@ -6,16 +6,55 @@ depend on a targeted one are not included: like Terraform, a targeted run is for
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
+from docsync.core.errors import PlanError
 from docsync.core.model import Action, Kept, Plan
 
 _PARTIAL = (
     "this plan is partial (--target {targets}): other changes the manifests ask for are not in "
     "it; plan without --target to see them all"
 )
+
+
+#: one step of an address: a kind and its key (`team["Platform"]`, `grant[team "Writers"]`) or
+#: a part's name (`redirects`); `*` and `?` match any text anywhere (`team[*]`: every team)
+_STEP = re.compile(
+    r'(?P<name>[A-Za-z_*?][\w*?]*)(?P<key>\[(?:(?:\w+ )?"(?:[^"\\]|\\.)*"|[*?]+)\])?'
+)
+_FORM = 'kind["key"], its parts joined by "." (site["Docs"].section["Guides"])'
+
+
+class UnknownTarget(PlanError):
+    """A `--target` that names nothing the manifests or the organization have."""
+
+
+def address_problem(target: str, kinds: Collection[str], parts: Collection[str]) -> str | None:
+    """What is wrong with a `--target` address, for a usage error (None: nothing): its form,
+    or a kind it names that does not exist (`kinds`: bracketed; `parts`: bare, `redirects`)."""
+    steps: list[tuple[str, bool]] = []
+    at = 0
+    while True:
+        found = _STEP.match(target, at)
+        end = found.end() if found else at
+        if found is None or (end < len(target) and target[end] != "."):
+            quoted = re.sub(r'\[([^\]"]+)\]', r'["\1"]', target)
+            hint = f"; did you mean {quoted!r}?" if quoted != target else ""
+            return f"not an address: expected {_FORM}, got {target!r}{hint}"
+        steps.append((found["name"], found["key"] is not None))
+        if end == len(target):
+            break
+        at = end + 1
+    for name, keyed in steps:
+        if "*" in name or "?" in name or name in (kinds if keyed else parts):
+            continue
+        close = difflib.get_close_matches(name, sorted({*kinds, *parts}), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (an address is {_FORM})"
+        return f"no {'kind' if keyed else 'part'} {name!r} in {target!r}{hint}"
+    return None
 
 
 def _pattern(target: str) -> re.Pattern[str]:
@@ -51,6 +90,7 @@ def narrow(plan: Plan, targets: Sequence[str]) -> Plan:
             continue
         keep.add(key)
         todo.extend(by_key[key].depends_on)
+    _known(plan, targets, patterns)
     warnings = [_PARTIAL.format(targets=", ".join(targets))]
     warnings += [
         f"--target {target}: no change planned for it"
@@ -72,3 +112,25 @@ def _still_shown(kept: Kept, actions: Sequence[Action]) -> bool:
     """A kept part stays while the partial plan still changes a part of its kind on the same
     resource (a resource's access table keeps who keeps access)."""
     return any(a.kind == kept.kind and a.address.startswith(f"{kept.parent}.") for a in actions)
+
+
+def _known(plan: Plan, targets: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> None:
+    """Refuses a target that matches nothing the manifests write or the organization has (as
+    Terraform refuses one not in configuration or state), naming the closest addresses; a plan
+    read back from a file no longer knows them, and keeps its targets' warnings."""
+    made_from = plan.made_from
+    if made_from is None:
+        return
+    known = {*made_from.desired.by_address, *made_from.live.by_address}
+    known |= {a.address for a in plan.actions}
+    problems = []
+    for target, pattern in zip(targets, patterns, strict=True):
+        if any(covers(pattern, address) for address in known):
+            continue
+        close = difflib.get_close_matches(target, sorted(known), n=3)
+        named = f"; the closest: {', '.join(close)}" if close else ""
+        problems.append(
+            f"--target {target}: no such resource in the manifests or the organization{named}"
+        )
+    if problems:
+        raise UnknownTarget("\n".join(problems))

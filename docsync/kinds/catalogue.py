@@ -73,6 +73,14 @@ def kind_named(name: str) -> Kind:
     return _FOUND[name]
 
 
+def bare_sections() -> set[str]:
+    """What stands bare in an address, with no key: a singleton (`settings`), or a part with
+    one action of its own on its parent (`site["Docs"].redirects`, which carries a payload of
+    its own); a team's members are in the team's action, a grant has a key."""
+    singles = {d.section for d in CATALOGUE if d.singleton}
+    return singles | {k.section for k in KINDS if getattr(k, "part_payload", None) is not None}
+
+
 @cache
 def entry_model(name: str) -> type[BaseModel]:
     """The manifest entry model of a kind: its declared model, plus the list of each kind nested

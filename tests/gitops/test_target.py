@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from docsync.core.model import Action, Plan, Unmanaged
-from docsync.engine.target import narrow
+from docsync.engine.target import address_problem, narrow
+from docsync.kinds.catalogue import CATALOGUE, bare_sections
 from tests.gitops.conftest import Cli, write
 
 
@@ -97,3 +98,59 @@ def test_a_targeted_plan_and_apply_end_to_end(cli: Cli, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     left = json.loads(cli("plan", path, "--format", "json").stdout)
     assert [a["key"] for a in left["actions"]] == ['create team["ops"]']
+
+
+def _golden_addresses() -> set[str]:
+    found: set[str] = set()
+    for path in (Path(__file__).parent / "golden").glob("*.json"):
+        document = json.loads(path.read_text())
+        found |= {a["address"] for a in document["actions"]}
+        found |= {u["address"] for u in document["unmanaged"]}
+    return found
+
+
+def test_every_address_a_plan_shows_is_a_target_docsync_accepts() -> None:
+    kinds = {d.name for d in CATALOGUE}
+    addresses = _golden_addresses()
+    assert len(addresses) > 20 and any(".grant[" in a for a in addresses)
+    assert {a: address_problem(a, kinds, bare_sections()) for a in addresses} == dict.fromkeys(
+        addresses
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("team[eng-*]", """did you mean 'team["eng-*"]'?"""),
+        (
+            'members["ada@acme.example"]',
+            "no kind 'members' in 'members[\"ada@acme.example\"]'; did you mean 'member'?",
+        ),
+        ('site["Docs"].sectoin["API"]', "did you mean 'section'?"),
+        ('site["Docs"].redirect', "no part 'redirect'"),
+        ('site["Docs"]..section["API"]', 'not an address: expected kind["key"]'),
+    ],
+)
+def test_a_malformed_target_is_a_usage_error_before_anything_is_read(
+    cli: Cli, tmp_path: Path, target: str, said: str
+) -> None:
+    path = write(tmp_path / "m.yaml", MANIFEST)
+    for extra, code in (([], 2), (["--detailed-exitcode"], 1)):  # a usage error, never "changes"
+        result = cli("plan", path, "--target", target, *extra)
+        assert result.exit_code == code, result.output
+        assert said in result.stderr and "Traceback" not in result.output
+
+
+def test_a_target_naming_nothing_is_refused_with_the_closest_addresses(
+    cli: Cli, tmp_path: Path
+) -> None:
+    path = write(tmp_path / "m.yaml", MANIFEST)
+    result = cli("plan", path, "--target", 'team["eng-webb"]', "--target", 'team["ops"]')
+    assert result.exit_code == 1, result.output
+    assert '--target team["eng-webb"]: no such resource' in result.stderr
+    assert 'the closest: team["eng-web"]' in result.stderr
+    assert "ops" not in result.stderr.split("closest")[0]
+    # A glob matching something is fine; applying nothing is done by no one.
+    assert cli("plan", path, "--target", 'team["eng-*"]').exit_code == 0
+    refused = cli("apply", path, "--auto-approve", "--target", 'team["nobody"]')
+    assert refused.exit_code == 1 and "no such resource" in refused.stderr
