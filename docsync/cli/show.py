@@ -22,9 +22,18 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     from docsync.render.load import PlanDocumentError, read_document
 
     try:
-        data = json.loads(Path(path).read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PlanDocumentError(f"{path}: not a readable plan file: {error}") from None
+        text = Path(path).read_text("utf-8")
+    except OSError as error:
+        raise PlanDocumentError(f"{path}: cannot read the file: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise PlanDocumentError(f"{path}: not a plan file (not UTF-8 text)") from None
+    if not text.strip():
+        raise PlanDocumentError(f"{path}: empty, not a plan (`docsync plan --out FILE` saves one)")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno}, column {error.colno}: {error.msg.lower()}"
+        raise PlanDocumentError(f"{path}: not a plan file: not JSON ({where})") from None
     if isinstance(data, dict) and data.get("format") == SAVED_FORMAT:
         saved = SavedPlan.read(path)
         document = read_document(saved.plan, path)

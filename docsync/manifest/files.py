@@ -42,7 +42,7 @@ def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[P
                 problems.append(Problem(None, (), f"{given}: no manifest files ({suffixes})"))
             for path in inside:
                 found.setdefault(os.path.realpath(path), path)
-        elif os.path.isfile(given):
+        elif os.path.exists(given):  # a file, or /dev/stdin, a pipe: read as one
             found.setdefault(os.path.realpath(given), given)
         else:
             problems.append(Problem(None, (), f"{given}: no such file or directory"))

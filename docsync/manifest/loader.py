@@ -90,7 +90,11 @@ def _load(
         if not unreadable:  # an unreadable file may well be the one that names it
             first = Location(files[0], 1, 1)
             message = "'organization' (the id or title of the organization) is required"
-            problems.append(Problem(first, ("organization",), message))
+            path: Path = ("organization",)
+            if not any(doc.data for doc in docs):
+                message = "nothing to read: a manifest names at least `organization: <id or title>`"
+                path = ()
+            problems.append(Problem(first, path, message))
         merged.data["organization"] = "(missing)"
     manifest = validate_manifest(ctx) if files else None
     run_checks(ctx)

@@ -50,7 +50,8 @@ def test_show_renders_a_json_plan_too_headed_by_the_organization_id(cli: Cli, in
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("not json", "plan.json: not a readable plan file: Expecting value"),
+        ("not json", "plan.json: not a plan file: not JSON (line 1, column 1: expecting value)"),
+        ("", "plan.json: empty, not a plan (`docsync plan --out FILE` saves one)"),
         ('{"teams": []}', "plan.json: neither a saved plan (`docsync plan --out FILE`) nor"),
         (
             '{"format_version": 1, "organization": "org_acme"}',
@@ -58,7 +59,7 @@ def test_show_renders_a_json_plan_too_headed_by_the_organization_id(cli: Cli, in
         ),
         ('{"format": "docsync-saved-plan/2"}', "plan.json: a damaged saved plan"),
     ],
-    ids=["not-json", "not-a-plan", "damaged-plan", "damaged-saved-plan"],
+    ids=["not-json", "empty", "not-a-plan", "damaged-plan", "damaged-saved-plan"],
 )
 def test_show_of_a_file_that_is_no_plan_is_a_clear_error(
     in_tmp: Path, content: str, message: str

@@ -12,7 +12,7 @@ from docsync.manifest.files import MAX_FILE_BYTES
 from docsync.manifest.yamlpos import MAX_DEPTH, MAX_REPEATS, parse_yaml
 
 
-def _problems(path: Path) -> list[str]:
+def _problems(path: Path | str) -> list[str]:
     with pytest.raises(ManifestError) as caught:
         load_manifests([path], environ={})
     return [str(problem) for problem in caught.value.problems]
@@ -47,11 +47,25 @@ def test_binary_input(write, tmp_path: Path) -> None:
     assert line.startswith(f"{path}:2:")
 
 
-def test_empty_file_alone_needs_an_organization(write) -> None:
-    path = write("m.yaml", "")
+@pytest.mark.parametrize("text", ["", "\n# only a comment\n", "---\n"])
+def test_an_empty_file_alone_is_one_clear_line(write, text: str) -> None:
+    path = write("m.yaml", text)
+    assert _problems(path) == [
+        f"{path}:1:1: nothing to read: a manifest names at least `organization: <id or title>`"
+    ]
+
+
+def test_a_file_without_its_organization_needs_one(write) -> None:
+    path = write("m.yaml", "teams: []\n")
     assert _problems(path) == [
         f"{path}:1:1: organization: "
         "'organization' (the id or title of the organization) is required"
+    ]
+
+
+def test_a_device_is_read_as_a_file(write) -> None:
+    assert _problems("/dev/null") == [
+        "/dev/null:1:1: nothing to read: a manifest names at least `organization: <id or title>`"
     ]
 
 
