@@ -19,6 +19,20 @@ Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
 State = Literal["present", "absent"]
 
+#: roles from the most access to the least, a guest (None) last: a move down lowers access
+RANKS: tuple[Role | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)
+
+
+def lower(before: str | None, after: str | None) -> bool:
+    """Whether moving from role `before` to `after` (None: a guest) takes access away."""
+    return RANKS.index(after) > RANKS.index(before)  # type: ignore[arg-type]
+
+
+def role_shown(role: str | None) -> str:
+    """A role as a plan's notes and access tables show it: a null one is `guest`."""
+    return "guest" if role is None else role
+
+
 #: regex -> what it asks for, said for people (`docsync validate` shows this, not the regex)
 PATTERN_MESSAGES: dict[str, str] = {}
 

@@ -17,8 +17,6 @@ from docsync.core.payloads import Payload, Ref
 
 #: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
 PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
-#: roles from the most access to the least, a guest (None) last: a move down lowers access
-RANKS: tuple[str | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)
 
 
 def grant_address(resource: str, principal: str, name: str) -> str:
@@ -39,12 +37,6 @@ def grant_of(grant: str) -> tuple[str, str, str] | None:
     if found is None:
         return None
     return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
-
-
-def role_shown(role: str | None) -> str:
-    """A grant's role as a plan's notes and access tables show it: a null one is `guest` (a
-    site's guest override)."""
-    return "guest" if role is None else role
 
 
 @dataclass
@@ -81,11 +73,6 @@ class Grant(Payload):
         if self.invited_by is not None:
             return 0
         return 1 + len(self.invite.deletes) if self.invite is not None else 1
-
-
-def lower(before: str | None, after: str | None) -> bool:
-    """Whether moving from role `before` to `after` (None: a guest) takes access away."""
-    return RANKS.index(after) > RANKS.index(before)
 
 
 # -- applying --------------------------------------------------------------------------------

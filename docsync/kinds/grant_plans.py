@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.entries import lower, role_shown
 from docsync.core.model import Action, FieldChange, Kept, Verb
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.grant_payloads import (
@@ -16,8 +17,6 @@ from docsync.kinds.grant_payloads import (
     Grant,
     Invite,
     grant_address,
-    lower,
-    role_shown,
 )
 from docsync.kinds.grants import GRANT, GrantKind, Path
 from docsync.kinds.listing import Changes

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from docsync.core.entries import RANKS, lower, role_shown
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.payloads import TeamFields
 from docsync.core.state import LiveState
-from docsync.kinds.grant_payloads import PRINCIPALS, RANKS, Grant, lower, role_shown
+from docsync.kinds.grant_payloads import PRINCIPALS, Grant
 
 #: the kinds whose resources carry grants
 GRANTED = ("collection", "space", "site")

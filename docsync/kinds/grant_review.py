@@ -9,8 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from docsync.core.entries import role_shown
 from docsync.core.model import Action, Kept, KeptPart, Plan, Review, ReviewRow
-from docsync.kinds.grant_payloads import grant_address, grant_of, role_shown
+from docsync.kinds.grant_payloads import grant_address, grant_of
 
 #: principals in an access table: teams, then members, each by name
 _PRINCIPALS = ("team", "member")

@@ -9,7 +9,7 @@ from pydantic import Field as Limits
 
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Role
+from docsync.core.entries import Entry, Role, lower, role_shown
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
@@ -102,6 +102,17 @@ class MemberKind(CrudKind):
             f"{desired.key} is written twice: the entry at {ctx.where(pinned[0].path)} names the "
             f"same member by user id ({found.id}); keep one",
         )
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        """A role lowered is flagged for review, as a grant lowered is: it takes access away."""
+        action = super().plan_update(desired, live, at)
+        before, after = live.fields.get("role"), desired.fields.get("role")
+        if action is not None and "role" in desired.fields and lower(before, after):
+            action.notes.append(
+                f"AUDIENCE CHANGE: lowers access: {role_shown(before)} -> {role_shown(after)}"
+            )
+            action.audience_change = True
+        return action
 
     async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
         await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})

@@ -20,6 +20,9 @@ __all__ = ["DEFAULT_BUDGET", "code_span", "render_markdown"]
 #: At most this many unmanaged resources are listed in a comment (the text and JSON plans, and
 #: the Markdown plan without a budget, list them all).
 _UNMANAGED_SHOWN = 200
+#: A plan of at most this many actions shows their changes unfolded: a reviewer of a small
+#: change reads it without a click; past it, headlines first, each unfolded on demand.
+SHOWN_UNFOLDED = 10
 #: Room kept for the headings and wrappers of a cut comment's sections.
 _FRAME_ROOM = 1_000
 #: Where the whole plan is when the caller does not say (`--whole-plan`).
@@ -79,18 +82,18 @@ def _summary(action: Action) -> str:
     )
 
 
-def _details(action: Action) -> str:
+def _details(action: Action, shown: bool = False) -> str:
+    """One action, its changes folded under its headline (`shown`: unfolded)."""
     width = field_width(action)
     body = [f"# {_one_line(note)}" for note in action.notes]
     body += [
         _one_line(line) for c in action.changes for line in render_change(c, action.verb, width)
     ]
+    tag = "<details open>" if shown else "<details>"
     if not body:
-        return f"<details><summary>{_summary(action)}</summary></details>\n"
+        return f"{tag}<summary>{_summary(action)}</summary></details>\n"
     fenced = "\n".join(body).replace("```", "`\u200b``")
-    return (
-        f"<details><summary>{_summary(action)}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
-    )
+    return f"{tag}<summary>{_summary(action)}</summary>\n\n```diff\n{fenced}\n```\n\n</details>\n"
 
 
 def _cell(value: object) -> str:
@@ -165,11 +168,12 @@ def render_markdown(
     risky = [a for a in plan.actions if _risky(a)]
     ordered = risky + [a for a in plan.actions if not _risky(a)]
     parts = _Parts(plan, title or plan.organization, risky, unmanaged=budget <= 0)
+    shown = len(plan.actions) <= SHOWN_UNFOLDED
     if budget <= 0:
-        return parts.text([_details(a) for a in ordered])
+        return parts.text([_details(a, shown) for a in ordered])
     details, used = [], len(parts.text([]))
     for action in ordered:  # the whole plan when it fits, each action's changes in full
-        details.append(_details(action))
+        details.append(_details(action, shown))
         used += len(details[-1])
         if used > budget:
             break
@@ -187,7 +191,7 @@ def render_markdown(
     parts.pictures, left.structures = room.cut(parts.pictures, limit=room.left // 2)
     details, start = [], room.left
     for action in ordered:
-        block = _details(action)
+        block = _details(action, shown)
         short = len(block) > start // 4  # one action must not crowd out all the others
         if not room.take(_short(action) if short else block):
             break

@@ -387,3 +387,28 @@ def test_an_entry_that_deletes_itself_may_name_another_the_manifest_deleted() ->
     nowhere = "spaces: [{title: Going, collection: Box, state: absent}]\n"
     problems = k.attempt(nowhere, {"collection": [], "space": []}).problems
     assert problems and all("no collection 'Box'" in problem for problem in problems)
+
+
+@pytest.mark.parametrize(
+    ("email", "role", "lowered"),
+    [
+        ("lin@acme.example", "edit", False),  # read -> edit: raised
+        ("lin@acme.example", "null", True),  # read -> a guest
+        ("ada@acme.example", "create", True),  # admin -> create
+        ("ada@acme.example", "read", True),
+    ],
+)
+def test_a_member_role_lowered_is_an_audience_change(email: str, role: str, lowered: bool) -> None:
+    [action] = k.plan(f"members: [{{email: {email}, role: {role}}}]", LIVE).actions
+    assert action.audience_change is lowered
+    assert any("lowers access" in n for n in action.notes) is lowered
+
+
+def test_lowering_a_member_role_needs_a_careful_look_as_a_lowered_grant_does() -> None:
+    [action] = k.plan("members: [{email: ada@acme.example, role: read}]", LIVE).actions
+    assert action.audience_change
+    assert action.notes == ["AUDIENCE CHANGE: lowers access: admin -> read"]
+    text = render_markdown(k.plan("members: [{email: ada@acme.example, role: read}]", LIVE))
+    careful = text[text.index("#### Needs a careful look") : text.index("#### Actions")]
+    assert '🟠 **update** `member["ada@acme.example"]`' in careful
+    assert "lowers access: admin -&gt; read" in careful

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docsync.core.model import Action, FieldChange, Plan, Unmanaged
-from docsync.render.markdown import DEFAULT_BUDGET, render_markdown
+from docsync.render.markdown import DEFAULT_BUDGET, SHOWN_UNFOLDED, render_markdown
 from tests.depth import examples
 
 GITHUB_LIMIT = 65_536
@@ -130,7 +130,7 @@ def test_names_cannot_break_out_of_code_or_summary() -> None:
     prose = re.sub(r"(`+) .*? \1|`[^`]*`", "", prose)
     assert "<script>" not in prose
     assert prose.count("</summary>") == prose.count("<summary>") == 1
-    assert prose.count("</details>") == prose.count("<details>") == 1
+    assert prose.count("</details>") == prose.count("<details open>") == 1  # one: shown
     assert "\n# gotcha" not in text  # no stray heading from a newline in a name
     fenced = text.split("```diff\n", 1)[1].split("\n```\n", 1)[0]
     assert "```" not in fenced  # a name cannot close the fence early
@@ -159,3 +159,20 @@ def test_any_names_any_budget_stays_within_it(titles: list[str], budget: int) ->
     text = render_markdown(plan, title=titles[0], budget=budget)
     assert len(text) <= budget
     assert text.count("<details>") == text.count("</details>")
+
+
+def test_a_small_plan_shows_its_changes_unfolded_and_a_large_one_folded() -> None:
+    def plan(count: int) -> Plan:
+        return Plan(
+            "org_acme",
+            [
+                Action("create", "team", f'team["T{i}"]', [FieldChange("title", None, f"T{i}")])
+                for i in range(count)
+            ],
+        )
+
+    small, large = render_markdown(plan(SHOWN_UNFOLDED)), render_markdown(plan(SHOWN_UNFOLDED + 1))
+    assert small.count("<details open><summary>") == SHOWN_UNFOLDED
+    assert "<details><summary>" not in small
+    assert large.count("<details><summary>") == SHOWN_UNFOLDED + 1
+    assert "<details open>" not in large
