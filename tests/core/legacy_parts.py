@@ -8,9 +8,10 @@ from collections import defaultdict
 from typing import Any
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.entries import role_shown
 from docsync.core.model import Action, FieldChange, Kept
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.grant_payloads import PRINCIPALS, grant_address, role_shown
+from docsync.kinds.grant_payloads import PRINCIPALS, grant_address
 from docsync.kinds.grant_plans import (
     _batch,
     _before_team_delete,
