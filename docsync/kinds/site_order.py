@@ -74,3 +74,24 @@ def apply_moves(current: Sequence[str], moves: Sequence[Move]) -> list[str]:
             assert move.before is not None
             order.insert(order.index(move.before), move.item)
     return order
+
+
+def placement(order: Sequence[str], item: str) -> str:
+    """Where `item` stands in `order`, said by its neighbour as a reviewer reads it:
+    `first`, or `after section["API"]` (named from their common parent)."""
+    index = order.index(item)
+    if index == 0:
+        return "first"
+    return f"after {_relative(order[index - 1], item)}"
+
+
+def _relative(other: str, item: str) -> str:
+    """`other`'s address from the parent it shares with `item`: the part past the last
+    complete step (`].`) they have in common, so a dot inside a key never splits it."""
+    common = 0
+    for a, b in zip(other, item, strict=False):
+        if a != b:
+            break
+        common += 1
+    cut = other.rfind("].", 0, common)
+    return other[cut + 2 :] if cut >= 0 else other

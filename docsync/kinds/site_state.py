@@ -14,7 +14,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import ChildChange, Level
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.site_order import apply_moves, plan_moves
+from docsync.kinds.site_order import apply_moves, placement, plan_moves
 
 
 @dataclass(frozen=True)
@@ -162,10 +162,12 @@ class SiteState:
         self.placed_by_api |= not moves
         after = apply_moves(current, moves)
         for move in moves:
-            before_pos = current.index(move.item) + 1
             self.moved_lines.append(
                 FieldChange(
-                    move.item, f"position {before_pos}", f"position {after.index(move.item) + 1}"
+                    move.item,
+                    placement(current, move.item),
+                    placement(after, move.item),
+                    reference=True,  # shown as written: `first -> after section["API"]`
                 )
             )
         self.reorders.append(Level(container, desired, kinds))

@@ -3,10 +3,11 @@ items than are out of place, and do nothing when the order is already right."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.kinds.site_order import Move, apply_moves, plan_moves
+from docsync.kinds.site_order import Move, apply_moves, placement, plan_moves
 from tests.depth import examples
 
 ITEMS = st.lists(st.text("abcdefghij", min_size=1, max_size=2), max_size=12, unique=True)
@@ -63,3 +64,30 @@ def test_reversal_moves_all_but_one() -> None:
 def test_empty_and_single() -> None:
     assert plan_moves([], []) == []
     assert plan_moves(["a"], ["a"]) == []
+
+
+S = 'site["Docs"]'
+
+
+@pytest.mark.parametrize(
+    ("order", "item", "said"),
+    [
+        ([f'{S}.section["A"]', f'{S}.section["B"]'], f'{S}.section["A"]', "first"),
+        ([f'{S}.section["A"]', f'{S}.section["B"]'], f'{S}.section["B"]', 'after section["A"]'),
+        # a dot inside a key does not split it; a group is named as the kind it is
+        (
+            [f'{S}.section_group["v1.2"]', f'{S}.section["v1.3"]'],
+            f'{S}.section["v1.3"]',
+            'after section_group["v1.2"]',
+        ),
+        (
+            [f'{S}.section["API"].site_space["a.b"]', f'{S}.section["API"].site_space["a.c"]'],
+            f'{S}.section["API"].site_space["a.c"]',
+            'after site_space["a.b"]',
+        ),
+    ],
+)
+def test_a_move_is_said_by_the_neighbour_it_lands_after(
+    order: list[str], item: str, said: str
+) -> None:
+    assert placement(order, item) == said
