@@ -69,7 +69,7 @@ def test_a_reorder_moves_only_what_is_out_of_place(
     wanted = flat_site(order)
     plan = sites.plan(wanted)
     moved = re.findall(
-        r'^ +~ site\["Flat"\]\.section\["\w+"\] = .+ -> (?:first|after .+)$', plan.stdout, re.M
+        r'^ +~ site\["Flat"\]\.section\["\w+"\] += .+ -> (?:first|after .+)$', plan.stdout, re.M
     )
     assert len(moved) == moves, plan.output
     before = sites.stats()
