@@ -84,7 +84,7 @@ async def plan_and_apply(
             line += f": {result.error}"
         click.echo(line, err=human_err)
 
-    async with api_session(options["api_url"], options["parallelism"]) as api:
+    async with api_session(options["api_url"], options["parallelism"], options["timeout"]) as api:
         async with reading_status(api, options["verbose"]) as watch:
             plan, live = await run.plan(api, loaded, watch=watch)
         # A saved plan is applied with the targets it was made with.
@@ -176,6 +176,7 @@ def apply_command(
     var_file: tuple[str, ...],
     api_url: str | None,
     parallelism: int,
+    timeout: float,
     verbose: int,
     no_color: bool,
     force: bool,
@@ -209,6 +210,7 @@ def apply_command(
     options = {
         "api_url": api_url,
         "parallelism": parallelism,
+        "timeout": timeout,
         "color": color,
         "auto_approve": auto_approve,
         "verbose": verbose,
