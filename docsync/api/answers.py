@@ -10,7 +10,7 @@ types those of production's response schemas; a field wrapped in `Opt` may be mi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,18 +117,60 @@ class Obj(Check):
 
 
 @dataclass(frozen=True)
+class Either(Check):
+    """As one of `checks` says (the first one's complaint when none fits)."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def expected(self) -> str:  # type: ignore[override]
+        return " or ".join(c.expected for c in self.checks)
+
+    def problems(self, value: Any) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        for check in self.checks:
+            found = check.problems(value)
+            if not found:
+                return []
+        return self.checks[0].problems(value) if found else []
+
+
+@dataclass(frozen=True)
 class Tagged(Check):
-    """An object whose shape depends on one of its fields (a structure's items by `object`);
-    a tag not listed is checked as `other`."""
+    """An object whose shape depends on one of its fields (a structure's items by `object`):
+    `default` is the tag of one without the field; a tag not listed is checked as `other`."""
 
     tag: str
     shapes: Mapping[str, Check]
     other: Check = field(default_factory=Obj)
+    default: str | None = None
 
     def problems(self, value: Any) -> list[tuple[str, str]]:
         if not isinstance(value, dict):
             return [("", f"must be an object, got {shown(value)}")]
-        return self.shapes.get(str(value.get(self.tag)), self.other).problems(value)
+        return self.shapes.get(str(value.get(self.tag, self.default)), self.other).problems(value)
+
+
+@dataclass(frozen=True)
+class Named(Check):
+    """The shape `shapes[name]` at the time of the check: for shapes that hold each other (a
+    structure's groups hold its sections, which hold site spaces)."""
+
+    shapes: Mapping[str, Check]
+    name: str
+
+    def problems(self, value: Any) -> list[tuple[str, str]]:
+        return self.shapes[self.name].problems(value)
+
+
+@dataclass(frozen=True)
+class Lazy(Check):
+    """A shape built when first used: one made of kinds the catalogue finds later."""
+
+    build: Callable[[], Check]
+
+    def problems(self, value: Any) -> list[tuple[str, str]]:
+        return self.build().problems(value)
 
 
 Shape = Check

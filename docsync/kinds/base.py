@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from docsync.api.answers import ID, TEXT, Obj, Shape
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
@@ -76,6 +77,12 @@ class Kind:
     payload_type: ClassVar[type[Fields]] = Fields
     #: planned with its parent (a site's sections), never read or planned on its own
     nested: ClassVar[bool] = False
+    #: what it relies on in each of its items as the API answers them (a list's item, an item
+    #: of its site's structure), checked as they are read; by default an `id` and its key
+    answer: ClassVar[Shape] = Obj({"id": ID})
+    #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
+    #: object a GET answers, with what it relies on in them
+    answers: ClassVar[Mapping[str, Shape]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -88,6 +95,8 @@ class Kind:
             cls.prunable = declared.prunable
             cls.key_field = declared.key
             cls.nested = declared.nested
+            if "answer" not in cls.__dict__:
+                cls.answer = Obj({"id": ID, declared.key: TEXT})
 
     # -- reading -------------------------------------------------------------------------------
     def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
@@ -159,7 +168,7 @@ class CrudKind(Kind):
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        return await api.list_all(self.list_path.format(org=org_id))
+        return await api.list_all(self.list_path.format(org=org_id), items=self.answer)
 
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
         return str(raw[self.key_field])
@@ -432,7 +441,7 @@ class CrudKind(Kind):
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create whose outcome is unknown: the id of a live item with this key, if any."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         live = LiveState(organization={"id": run.org_id})
         found = [item for item in items if self.live_key(item, live) == key]
         return str(found[-1]["id"]) if found else None

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.kind import Declaration, Field
@@ -78,6 +79,15 @@ class CollectionKind(GrantedKind):
     declaration = COLLECTION
     list_path = "/v1/orgs/{org}/collections"
     resource_path = "/v1/collections/{id}"
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "description": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+        }
+    )
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
@@ -164,7 +174,7 @@ class CollectionKind(GrantedKind):
             )
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         paths = title_paths(items)
         found = [i for i, p in paths.items() if p == key]
         return found[-1] if found else None

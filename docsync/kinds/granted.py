@@ -5,16 +5,16 @@ export."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames
-from docsync.kinds.grant_payloads import PRINCIPALS
+from docsync.kinds.grant_payloads import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.grant_plans import live_side, plan_grants
 from docsync.kinds.grants import Permissions
 
@@ -50,11 +50,12 @@ async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[
 
     async def one(name: str) -> list[dict[str, Any]]:
         try:
-            return await api.list_all(f"{path}/permissions/{PRINCIPALS[name][0]}")
+            wire = PRINCIPALS[name][0]
+            return await api.list_all(f"{path}/permissions/{wire}", items=GRANT_ITEMS[wire])
         except NotFound:
             return []
 
-    found = await asyncio.gather(*(one(name) for name in names))
+    found = await gather_all(*(one(name) for name in names))
     item["_grants"] = dict(zip(names, found, strict=True))
 
 
@@ -73,7 +74,7 @@ async def read_managed(
             (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
             for item, written in managed(entries, items)
         ]
-    await asyncio.gather(*(read(api, item, path(item), which) for item, which in chosen))
+    await gather_all(*(read(api, item, path(item), which) for item, which in chosen))
 
 
 # -- exporting -------------------------------------------------------------------------------
@@ -109,6 +110,11 @@ class GrantedKind(CrudKind):
 
     #: the resource's path, from `org` and `id`; its grants are under `.../permissions`
     resource_path: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        grants = {f"{cls.resource_path}/permissions/{w}": s for w, s in GRANT_ITEMS.items()}
+        cls.answers = {**cls.answers, **grants}
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         entries = getattr(manifest, self.section, None) or []

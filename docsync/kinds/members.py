@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role
@@ -46,14 +47,22 @@ MEMBER = Declaration(
 )
 
 
+#: the token's own user: the lockout rails compare the members with it
+USER = Obj({"id": ID})
+
+
 class MemberKind(CrudKind):
     declaration = MEMBER
     list_path = "/v1/orgs/{org}/members"
+    answer = Obj(
+        {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
+    )
+    answers = {"/v1/user": USER}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        members = await api.list_all(self.list_path.format(org=org_id))
+        members = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         try:
-            me = await api.get("/v1/user")
+            me = await api.get("/v1/user", shape=USER)
         except NotFound:
             me = None
         return {"members": members, "me": me}

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.entries import Entry, Ref, Role, Uri
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import REMOVING, Lockout
@@ -59,6 +60,16 @@ SAML = Declaration(
 class SamlKind(CrudKind):
     declaration = SAML
     list_path = "/v1/orgs/{org}/saml"
+    answer = Obj(
+        {
+            "id": ID,
+            "label": TEXT,
+            "ssoURL": Opt(TEXT),
+            "entityID": Opt(TEXT),
+            "defaultTeam": Opt(Either((Obj({"id": ID}), ID))),
+            "defaultRole": Opt(TEXT),
+        }
+    )
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         if action.verb in REMOVING and guard.me_uses_sso:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from docsync.api.answers import Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite
@@ -36,11 +37,13 @@ class Customization(OnSite):
 
 # -- reading ---------------------------------------------------------------------------------
 
+#: a site's customization is an object (only the fields a manifest writes are compared)
+ANSWER = Obj({})
+
 
 async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
     """The site's whole customization into `site["_customization"]`."""
-    found = await api.get(f"{site_path}/customization")
-    site["_customization"] = _writable(found) if isinstance(found, dict) else {}
+    site["_customization"] = _writable(await api.get(f"{site_path}/customization", shape=ANSWER))
 
 
 def _writable(found: dict[str, Any]) -> dict[str, Any]:
@@ -145,10 +148,8 @@ async def write_customization(payload: Customization, site_path: str, run: RunCo
     """Read the live object, merge the written fields in, PUT the whole object: what the
     manifest does not write stays as it is now, not as it was when the plan was made."""
     path = f"{site_path}/customization"
-    found = await run.api.get(path)
-    await run.api.write(
-        "PUT", path, merged(found if isinstance(found, dict) else {}, payload.fields)
-    )
+    found = await run.api.get(path, shape=ANSWER)
+    await run.api.write("PUT", path, merged(found, payload.fields))
 
 
 # -- exporting -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from docsync.api.answers import TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Uri
 from docsync.core.model import Action, leaf_change
@@ -46,14 +47,17 @@ class PublishingAuth(OnSite):
 
 # -- reading ---------------------------------------------------------------------------------
 
+#: what the plan compares of a site's publishing auth as the API answers it
+ANSWER = Obj({k: Opt(TEXT) for k in KEPT})
+
 
 async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
     """The site's publishing auth into `site["_publishingAuth"]`, without its private key; not
     read (the API refuses it) for a site that is not visitor-auth."""
     if site.get("visibility") != VISITOR_AUTH:
         return
-    found = await api.get(f"{site_path}/publishing/auth")
-    site["_publishingAuth"] = {k: found.get(k) for k in KEPT} if isinstance(found, dict) else {}
+    found = await api.get(f"{site_path}/publishing/auth", shape=ANSWER)
+    site["_publishingAuth"] = {k: found.get(k) for k in KEPT}
 
 
 def _live(site: LiveResource | None) -> dict[str, Any] | None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
+from docsync.api.answers import ANY, TEXT, Either, Items, Named, Obj, Opt, Shape, Tagged
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
 from docsync.kinds.nested import NestedKind, every_nested_kind, nested_kinds
@@ -84,6 +86,25 @@ def _read(
         for sub in item.get(inner.section) or []:
             _read(sub, inner, resource.address, resource.id, tree, live)
     return resource
+
+
+@cache
+def structure_shape() -> Shape:
+    """What the reader relies on in a structure read: each item as its kind declares it (by
+    its `object`), with the items nested in it and those it holds."""
+    shapes: dict[str, Shape] = {}
+    for kind in every_nested_kind():
+        fields = dict(kind.answer.fields) if isinstance(kind.answer, Obj) else {}
+        for inner in nested_kinds(kind.name):
+            fields[inner.section] = Opt(Items(Named(shapes, inner.pointer_type)))
+        for holding in (f for f in kind.fields if f.ref_sibling and f.ref):
+            held = _kind(holding.ref).pointer_type
+            member = Tagged("object", shapes, other=ANY, default=held)
+            fields[holding.name] = fields["children"] = Opt(Items(member))
+        shapes[kind.pointer_type] = Obj(fields)
+    leaders = tuple(Named(shapes, k.pointer_type) for k in nested_kinds("site") if k.leads)
+    root = Tagged("object", shapes, other=Either(leaders))
+    return Obj({"type": Opt(TEXT), "structure": Opt(Items(root))})
 
 
 def _by_pointer() -> dict[str, NestedKind]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
 from docsync.core.model import Action, FieldChange
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 #: what docsync keeps of a link as the API answers it (never `urls`: they hold the secret)
 KEPT = ("id", "name", "active")
+#: and what it relies on in it
+SHARE_LINK = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
 
 
 class ShareLinkEntry(NullChecked, Model):
@@ -52,7 +55,7 @@ class ShareLinks(OnSite):
 
 async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
     """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
-    found = await api.list_all(f"{site_path}/share-links")
+    found = await api.list_all(f"{site_path}/share-links", items=SHARE_LINK)
     site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
 
 

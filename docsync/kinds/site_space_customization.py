@@ -13,7 +13,6 @@ as it is now.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.site_customization import (
+    ANSWER,
     Leaf,
     leaves,
     live_customization,
@@ -31,7 +31,7 @@ from docsync.kinds.site_customization import (
 )
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
+    pass
 
 _STYLING = dict.fromkeys(
     (
@@ -149,13 +149,6 @@ def body(effective: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
 # -- reading ---------------------------------------------------------------------------------
 
 
-async def read(api: ApiClient, item: dict[str, Any], site_path: str) -> None:
-    """A site space's effective customization into `item["_customization"]` (`item` is its
-    entry of the site's structure read, so the live site space carries it)."""
-    found = await api.get(f"{site_path}/site-spaces/{item['id']}/customization")
-    item["_customization"] = found if isinstance(found, dict) else {}
-
-
 def _effective(live: LiveResource | None) -> dict[str, Any] | None:
     found = live.raw.get("_customization") if live is not None else None
     return found if isinstance(found, dict) else None
@@ -256,8 +249,7 @@ async def write_space_customization(
     if payload.remove:
         await run.api.write("DELETE", path)
         return
-    found = await run.api.get(path)
-    effective = found if isinstance(found, dict) else {}
+    effective = await run.api.get(path, shape=ANSWER)
     await run.api.write("PATCH", path, body(effective, payload.fields))
 
 
@@ -274,57 +266,3 @@ def export_space_customization(space: LiveResource, site: LiveResource) -> dict[
     for path, value in overrides(effective, live_customization(site) or {}).items():
         out = merged(out, {".".join(path): value}) if value is not None else out
     return out or None
-
-
-# -- which site spaces to read ---------------------------------------------------------------
-
-
-def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
-    """(section title or None at the root, site space entry) of every site space entry of a
-    site entry that writes `customization`."""
-    found: list[tuple[str | None, Any]] = []
-    for section in entry.sections or []:
-        found += [(section.title, s) for s in section.siteSpaces or []]
-    found += [(None, s) for s in entry.siteSpaces or []]
-    return [(t, s) for t, s in found if "customization" in s.model_fields_set]
-
-
-def _is(item: dict[str, Any], entry: Any) -> bool:
-    if entry.path is not None:
-        return bool(item.get("path") == entry.path)
-    space = item.get("space")
-    names = (space.get("id"), space.get("title")) if isinstance(space, dict) else (space,)
-    return entry.space is not None and str(entry.space) in names
-
-
-async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, entry: Any) -> None:
-    """The effective customization of the live site spaces the entry's overrides are about
-    (their ids from the site's structure read, already in `site["_structure"]`)."""
-    wanted = written_overrides(entry)
-    structure = site.get("_structure") or {}
-    items = structure.get("structure") or []
-    levels: list[tuple[str | None, list[dict[str, Any]]]] = []
-    if structure.get("type") == "siteSpaces":
-        levels.append((None, items))
-    for item in items if structure.get("type") != "siteSpaces" else []:
-        inner = item.get("sections") or item.get("children") or [item]
-        levels += [(s.get("title"), s.get("siteSpaces") or []) for s in inner]
-    reads = [
-        read(api, item, site_path)
-        for title, level in levels
-        for item in level
-        if any(t == title and _is(item, e) for t, e in wanted)
-    ]
-    await asyncio.gather(*reads)
-
-
-def every_override_read(api: ApiClient, site: dict[str, Any], site_path: str) -> list[Any]:
-    """Export: a read per site space of the site."""
-    structure = site.get("_structure") or {}
-    items = structure.get("structure") or []
-    if structure.get("type") == "siteSpaces":
-        spaces = items
-    else:
-        sections = [s for i in items for s in (i.get("sections") or i.get("children") or [i])]
-        spaces = [sp for s in sections for sp in s.get("siteSpaces") or []]
-    return [read(api, item, site_path) for item in spaces]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.kind import Declaration, Field
@@ -66,6 +67,7 @@ class SiteSpaceKind(NestedKind):
     default_field = "defaultSiteSpace"
     layout = "siteSpaces"
     leads = True
+    answer = Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))})
 
     # -- planning ----------------------------------------------------------------------------
     def desired_key(self, entry: Any) -> str:

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
-from docsync.api.errors import NotFound
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Entry, Model, explained
 from docsync.core.kind import Declaration, Field
@@ -21,7 +20,6 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
-from docsync.kinds.nested import nested_kinds
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_customization import (
     Customization,
@@ -29,7 +27,6 @@ from docsync.kinds.site_customization import (
     plan_customization,
     write_customization,
 )
-from docsync.kinds.site_customization import read as read_customization
 from docsync.kinds.site_publishing_auth import (
     PublishingAuth,
     PublishingAuthEntry,
@@ -37,7 +34,7 @@ from docsync.kinds.site_publishing_auth import (
     plan_publishing_auth,
     write_publishing_auth,
 )
-from docsync.kinds.site_publishing_auth import read as read_publishing_auth
+from docsync.kinds.site_reading import manages_tree, part_answers, read_site_parts
 from docsync.kinds.site_redirects import (
     RedirectEntry,
     Redirects,
@@ -45,7 +42,6 @@ from docsync.kinds.site_redirects import (
     plan_redirects,
     write_redirects,
 )
-from docsync.kinds.site_redirects import read as read_redirects
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
 from docsync.kinds.site_share_links import (
     ShareLinkEntry,
@@ -54,15 +50,11 @@ from docsync.kinds.site_share_links import (
     plan_share_links,
     write_share_links,
 )
-from docsync.kinds.site_share_links import read as read_share_links
 from docsync.kinds.site_space_customization import (
     SpaceCustomization,
-    every_override_read,
     export_space_customization,
     plan_space_customization,
-    read_overrides,
     write_space_customization,
-    written_overrides,
 )
 from docsync.kinds.site_tree import SiteTree
 
@@ -154,104 +146,29 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
-def deletes_spaces(manifest: ManifestDoc) -> bool:
-    """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
-    return any(e.state == "absent" for e in manifest.spaces or ())
-
-
-def _manages_tree(entry: Any) -> bool:
-    return any(getattr(entry, kind.section) is not None for kind in nested_kinds("site"))
-
-
 class SiteKind(GrantedKind):
     declaration = SITE
     list_path = "/v1/orgs/{org}/sites"
     resource_path = "/v1/orgs/{org}/sites/{id}"
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "visibility": Opt(TEXT),
+            "type": Opt(TEXT),
+            "published": Opt(FLAG),
+            "basename": Opt(TEXT),
+        }
+    )
+    answers = part_answers(resource_path)
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        """The list, then per managed site only what the manifest writes: its structure (one
-        read gives sections, groups and site spaces) and its adaptive schema."""
-        sites = await api.list_all(self.list_path.format(org=org_id))
-        reads = []
-        if manifest is None:  # export: everything about every site
-            for every in sites:
-                base = f"{self.list_path.format(org=org_id)}/{every['id']}"
-                reads.append(self._read_tree(api, every, base, None, all_overrides=True))
-                reads.append(self._read(api, every, "_schema", f"{base}/adaptive-schema"))
-                reads.append(read_redirects(api, every, base))
-                reads.append(read_share_links(api, every, base))
-                reads.append(read_publishing_auth(api, every, base))
-                reads.append(read_customization(api, every, base))
-        trees: set[str] = set()
-        for entry in manifest.sites if manifest else []:
-            if entry.state == "absent":
-                continue
-            # A pinned entry is its id's site, even when another site has its (new) title.
-            site = next(
-                (
-                    s
-                    for s in sites
-                    if (s["id"] == entry.id if entry.id else s["title"] == entry.title)
-                ),
-                None,
-            )
-            if site is None:
-                continue
-            base = f"{self.list_path.format(org=org_id)}/{site['id']}"
-            overrides = written_overrides(entry)
-            if _manages_tree(entry) or entry.redirects is not None:
-                # Redirects name sections and site spaces: the structure gives their names,
-                # and the ids of the site spaces whose overrides are read.
-                reads.append(self._read_tree(api, site, base, entry if overrides else None))
-                trees.add(site["id"])
-            if entry.redirects is not None:
-                reads.append(read_redirects(api, site, base))
-            if entry.shareLinks is not None:
-                reads.append(read_share_links(api, site, base))
-            if entry.publishingAuth is not None:
-                reads.append(read_publishing_auth(api, site, base))
-            if entry.customization is not None or overrides:
-                # A site space inherits what it does not override: the site's settings.
-                reads.append(read_customization(api, site, base))
-            if "adaptiveSchema" in entry.model_fields_set:
-                reads.append(self._read(api, site, "_schema", f"{base}/adaptive-schema"))
-        if manifest is not None and deletes_spaces(manifest):
-            # A site space that publishes a space the plan deletes holds it (`core.graph`):
-            # the API deletes the space and leaves the site publishing nothing there.
-            for other in (s for s in sites if s["id"] not in trees):
-                base = f"{self.list_path.format(org=org_id)}/{other['id']}"
-                reads.append(self._read_tree(api, other, base, None))
-        reads.append(self.read_grants(api, org_id, manifest, sites))
-        await asyncio.gather(*reads)
+        """The list, then per managed site only what the manifest writes (`site_reading`)."""
+        sites = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        grants = self.read_grants(api, org_id, manifest, sites)
+        await read_site_parts(api, self.list_path.format(org=org_id), sites, manifest, grants)
         return sites
-
-    async def _read_tree(
-        self,
-        api: ApiClient,
-        site: dict[str, Any],
-        base: str,
-        overrides_of: Any,
-        *,
-        all_overrides: bool = False,
-    ) -> None:
-        """The structure, then the overrides of the site spaces `overrides_of` (a site entry)
-        writes, or of every site space when None (export)."""
-        await self._read(api, site, "_structure", f"{base}/structure")
-        if overrides_of is not None:
-            await read_overrides(api, site, base, overrides_of)
-        elif all_overrides:
-            await asyncio.gather(*every_override_read(api, site, base))
-
-    @staticmethod
-    async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str) -> None:
-        try:
-            found = await api.get(path)
-        except NotFound:
-            found = None
-        if slot == "_schema" and isinstance(found, dict):
-            found = found.get("jsonSchema")
-        site[slot] = found
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         sites = super().to_live(raw, live)
@@ -319,7 +236,7 @@ class SiteKind(GrantedKind):
                 live = None
             tree = live.raw.get("_tree") if live is not None else None
             site_tree = SiteTree(ctx, desired, live, tree or LiveTree())
-            if _manages_tree(desired.entry):
+            if manages_tree(desired.entry):
                 site_tree.plan()
             self._plan_reorder(desired, site_tree, ctx)
             # The site's parts, one action each, published once they are written.

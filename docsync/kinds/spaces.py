@@ -3,12 +3,13 @@ only by `state: absent`, and a pinned space found soft-deleted is restored, not 
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.kind import Declaration, Field
@@ -69,22 +70,34 @@ class SpaceKind(GrantedKind):
     declaration = SPACE
     list_path = "/v1/orgs/{org}/spaces"
     resource_path = "/v1/spaces/{id}"
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "emoji": Opt(TEXT),
+            "editMode": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+            "deletedAt": Opt(TEXT),
+        }
+    )
+    answers = {"/v1/spaces/{id}": answer}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
         it is in the bin and can be restored."""
-        spaces = await api.list_all(self.list_path.format(org=org_id))
+        spaces = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         listed = {s["id"] for s in spaces}
         pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed] if manifest else []
 
         async def read(space_id: str) -> dict[str, Any] | None:
             try:
-                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}")
+                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}", shape=self.answer)
             except NotFound:
                 return None
             return found if found.get("deletedAt") else None
 
-        binned = await asyncio.gather(*(read(space_id) for space_id in pinned))
+        binned = await gather_all(*(read(space_id) for space_id in pinned))
         found = spaces + [s for s in binned if s is not None]
         await self.read_grants(api, org_id, manifest, found)
         return found
@@ -161,7 +174,7 @@ class SpaceKind(GrantedKind):
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create of unknown outcome: a live space with this title in this collection."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         title, parent = fields.get("title"), fields.get("collection")
         found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
         return str(found[-1]["id"]) if found else None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field as Limits
@@ -10,6 +9,8 @@ from pydantic import GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from docsync.api.answers import ID, TEXT, Obj
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model
 from docsync.core.kind import Declaration, Field
@@ -25,6 +26,9 @@ from docsync.kinds.members import by_address, find_member
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
+
+#: a team's member as its list answers it: the user's id and the role in the team
+TEAM_MEMBER = Obj({"organization": Obj({"id": ID}), "team": Obj({"role": TEXT})})
 
 
 def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
@@ -83,10 +87,11 @@ class TeamKind(CrudKind):
     declaration = TEAM
     payload_type = TeamFields
     list_path = "/v1/orgs/{org}/teams"
+    answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
-        teams = await api.list_all(self.list_path.format(org=org_id))
+        teams = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         if manifest is None:
             chosen = teams  # export: every membership
         else:
@@ -94,9 +99,11 @@ class TeamKind(CrudKind):
             titles = {t.title for t in managed}
             ids = {t.id for t in managed if t.id}
             chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
-        lists = await asyncio.gather(
+        lists = await gather_all(
             *(
-                api.list_all(f"{self.list_path.format(org=org_id)}/{t['id']}/members")
+                api.list_all(
+                    f"{self.list_path.format(org=org_id)}/{t['id']}/members", items=TEAM_MEMBER
+                )
                 for t in chosen
             )
         )
@@ -116,8 +123,8 @@ class TeamKind(CrudKind):
             and team.raw.get("_members") is None
         ]
         path = self.list_path.format(org=live.org_id)
-        lists = await asyncio.gather(
-            *(api.list_all(f"{path}/{team.id}/members") for team in unknown)
+        lists = await gather_all(
+            *(api.list_all(f"{path}/{team.id}/members", items=TEAM_MEMBER) for team in unknown)
         )
         for team, members in zip(unknown, lists, strict=True):
             team.raw["_members"] = members

@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Ref
 from docsync.core.kind import Declaration, Field
@@ -112,6 +113,19 @@ def _key(space_key: str, language: str) -> str:
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
     list_path = "/v1/orgs/{org}/translations"
+    #: production's shape (a source space into a language), or the description's (a title)
+    answer = Either(
+        (
+            Obj(
+                {
+                    "id": ID,
+                    "language": TEXT,
+                    "source": Opt(Obj({"space": Opt(ID), "language": Opt(TEXT)})),
+                }
+            ),
+            Obj({"id": ID, "title": TEXT}),
+        )
+    )
 
     # -- keys ----------------------------------------------------------------------------------
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
@@ -184,7 +198,7 @@ class TranslationKind(CrudKind):
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create of unknown outcome: a live item of the same title, or of the same
         source space and target language."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         if "space" in fields:
             found = [
                 item
