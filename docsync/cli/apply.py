@@ -15,6 +15,7 @@ from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
+from docsync.cli.signals import doing
 from docsync.core.errors import ApplyRefused
 
 if TYPE_CHECKING:
@@ -108,7 +109,8 @@ async def plan_and_apply(
             click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
         if saved is None:
             # A saved plan was reviewed already: like Terraform, it applies without asking.
-            await asyncio.to_thread(confirm, options["auto_approve"])
+            with doing("waiting for confirmation"):
+                await asyncio.to_thread(confirm, options["auto_approve"])
         click.echo("Applying:", err=human_err)
         total = len(plan.actions)
         with interrupts.watching():
@@ -220,11 +222,7 @@ def apply_command(
         "output_format": output_format,
     }
     interrupts = Interrupts()
-    try:
-        plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted before applying: nothing was changed.", err=True)
-        sys.exit(exit_code(2))
+    plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
     if output_format == "json":
         from docsync.engine.apply_json import render_apply_json
 

@@ -12,6 +12,7 @@ from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session
 from docsync.cli.options import common_options, setup_output, writing
 from docsync.cli.plan import report_requests
+from docsync.cli.signals import doing
 
 
 async def _export(
@@ -20,7 +21,8 @@ async def _export(
     from docsync import export
 
     async with api_session(api_url, parallelism, timeout) as api:
-        result = await export.export_organization(api, organization)
+        with doing("reading the organization"):
+            result = await export.export_organization(api, organization)
         if verbose:
             report_requests(api.stats, "export")
         return result
