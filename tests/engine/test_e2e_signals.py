@@ -17,9 +17,6 @@ import pytest
 from tests.emulator_harness import EmulatorHandle
 from tests.kit import Write, cli_env
 
-#: a template that keeps the loader busy (until the run's template budget stops it)
-BUSY = "{% for i in range(100000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}"
-
 
 def started(command: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
     process = subprocess.Popen(
@@ -39,6 +36,17 @@ def catches_sigterm(pid: int) -> bool:
     return bool(int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
 
 
+def opened_for_writing(fifo: Path) -> int:
+    """Opens the FIFO once the process reads it (until then there is no reader to open for)."""
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            assert time.monotonic() < deadline, "the process never read the variable file"
+            time.sleep(0.02)
+
+
 def wait_for(condition: object, what: str, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while not condition():  # type: ignore[operator]
@@ -52,23 +60,30 @@ def wait_for(condition: object, what: str, timeout: float = 20) -> None:
 def test_an_interrupt_before_the_apply_ends_with_one_line_and_the_shell_code(
     emulator: EmulatorHandle, write: Write, tmp_path: Path, signum: int, code: int, phase: str
 ) -> None:
-    if phase == "loading the manifests":
-        manifest = write("m.yaml.j2", f"organization: org_acme\n# {BUSY}\n")
-    else:
-        manifest = write("m.yaml", "organization: org_acme\nteams: [{title: Platform}]\n")
+    manifest = write("m.yaml", "organization: org_acme\nteams: [{title: Platform}]\n")
+    # The loader waits on a variable file no one writes yet (a FIFO): loading, for as long as
+    # the test needs; the reader waits on a slow emulator.
+    variables = tmp_path / "vars.yaml"
+    os.mkfifo(variables)
+    if phase == "reading the live state":
         emulator.set_faults(latency=3000)
-    process = started(["plan", str(manifest)], cli_env(emulator))
+    command = ["plan", str(manifest), "--var-file", str(variables)]
+    process = started(command, cli_env(emulator))
+    writer = None
     try:
         wait_for(lambda: catches_sigterm(process.pid), "had its handlers")
+        writer = opened_for_writing(variables)
         if phase == "reading the live state":
+            os.close(writer)  # an empty variable file: loading ends, reading begins
+            writer = None
             assert emulator.in_flight is not None
             wait_for(lambda: emulator.in_flight.count > 0, "read")  # type: ignore[union-attr]
-        else:
-            time.sleep(0.3)
         process.send_signal(signum)
         out, err = process.communicate(timeout=20)
     finally:
         process.kill()
+        if writer is not None:
+            os.close(writer)
         emulator.set_faults()
     name = signal.Signals(signum).name
     assert process.returncode == code, (out, err)
