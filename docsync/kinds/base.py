@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from docsync.api.answers import ID, TEXT, Obj, Shape
-from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
@@ -14,50 +13,15 @@ from docsync.core.model import Action, FieldChange, Plan, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.changes import field_changes, fields_of, same_id
 from docsync.kinds.listing import plan_list
+from docsync.kinds.lost import Writes, create_once
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
 
 Path = tuple[str | int, ...]
-
-
-def field_changes(
-    fields: Sequence[Field],
-    desired: DesiredResource,
-    live: LiveResource | None,
-    ctx: PlanContext,
-    equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: f.same(before, after),
-) -> list[FieldChange]:
-    """The written fields whose desired value differs from the live one (all, for a create)."""
-    out = []
-    for f in fields:
-        if f.name not in desired.fields:
-            continue
-        after = desired.fields[f.name]
-        before = live.fields.get(f.name) if live else None
-        sensitive = f.sensitive or ctx.sensitive((*desired.path, f.name))
-        if sensitive:
-            ctx.sensitive_fields.add((desired.address, f.name))
-            if live is not None:
-                ctx.sensitive_fields.add((live.address, f.name))
-        if live is None or not equal(f, before, after):
-            out.append(FieldChange(f.name, before, after, sensitive, bool(f.ref)))
-    return out
-
-
-def fields_of(action: Action) -> Fields:
-    """The payload of a flat kind's action (anything else is a bug of the planner)."""
-    if not isinstance(action.payload, Fields):
-        raise TypeError(f"{action.key}: expected a Fields payload, got {action.payload!r}")
-    return action.payload
-
-
-def same_id(ctx: PlanContext, change: FieldChange) -> bool:
-    """Whether a reference's before and after name one live resource (a rename by pinned id)."""
-    before = ctx.live_id_of(change.before)
-    return before is not None and before == ctx.live_id_of(change.after)
 
 
 class Kind:
@@ -83,6 +47,9 @@ class Kind:
     #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
     #: object a GET answers, with what it relies on in them
     answers: ClassVar[Mapping[str, Shape]] = {}
+    #: what it writes and how a write whose answer was lost is settled (`lost`): declared by
+    #: each kind in its own module
+    writes: ClassVar[tuple[Writes, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -447,16 +414,10 @@ class CrudKind(Kind):
         return str(found[-1]["id"]) if found else None
 
     async def create_once(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        """Creates without ever making a duplicate: when the server may or may not have done the
-        create (dropped connection, 5xx), re-read by natural key and adopt what is there."""
-        for _attempt in range(3):
-            try:
-                return await self.create(key, fields, run)
-            except OutcomeUnknown:
-                found = await self.find(key, fields, run)
-                if found is not None:
-                    return found
-        return await self.create(key, fields, run)
+        """A create whose answer was lost is found by `find`, not sent twice (`lost`)."""
+        return await create_once(
+            lambda: self.create(key, fields, run), lambda: self.find(key, fields, run)
+        )
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = fields_of(action)

@@ -17,6 +17,7 @@ from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -77,6 +78,7 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 
 class CollectionKind(GrantedKind):
     declaration = COLLECTION
+    writes = (Writes(found_by="listed again, by its title under its parent"),)
     list_path = "/v1/orgs/{org}/collections"
     resource_path = "/v1/collections/{id}"
     answer = Obj(

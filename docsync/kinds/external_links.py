@@ -20,6 +20,7 @@ from docsync.core.payloads import child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, Parent, Planned, quoted
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ EXTERNAL_LINK = Declaration(
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
+    writes = (Writes(found_by=IN_STRUCTURE),)
     path = "external-links"
     pointer_type = "site-external-link"
 

@@ -24,6 +24,7 @@ from docsync.core.nullability import NullChecked
 from docsync.kinds import grant_rails
 from docsync.kinds.base import Kind
 from docsync.kinds.grant_payloads import Grant, write_grant
+from docsync.kinds.lost import Writes
 
 Path = tuple[str | int, ...]
 
@@ -78,6 +79,7 @@ class GrantKind(Kind):
     kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
 
     declaration = GRANT
+    writes = (Writes(),)  # an invite, a PATCH and a DELETE of a grant are each idempotent
 
     async def execute(self, action: Action, run: RunContext) -> None:
         assert isinstance(action.payload, Grant)

@@ -18,6 +18,7 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -53,6 +54,7 @@ USER = Obj({"id": ID})
 
 class MemberKind(CrudKind):
     declaration = MEMBER
+    writes = (Writes(),)  # roles changed and members removed: never created here
     list_path = "/v1/orgs/{org}/members"
     answer = Obj(
         {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}

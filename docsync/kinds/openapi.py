@@ -15,6 +15,7 @@ from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind
+from docsync.kinds.lost import Writes
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -67,6 +68,7 @@ OPENAPI = Declaration(
 
 class OpenApiKind(CrudKind):
     declaration = OPENAPI
+    writes = (Writes(found_by="listed again, by its slug"),)
     list_path = "/v1/orgs/{org}/openapi"
     answer = Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)})
 

@@ -13,6 +13,7 @@ from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.base import CrudKind
+from docsync.kinds.lost import BY_KEY, Writes
 
 
 def _team_id(raw: dict[str, Any]) -> Any:
@@ -59,6 +60,7 @@ SAML = Declaration(
 
 class SamlKind(CrudKind):
     declaration = SAML
+    writes = (Writes(found_by=BY_KEY),)
     list_path = "/v1/orgs/{org}/saml"
     answer = Obj(
         {

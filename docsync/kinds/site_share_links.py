@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
@@ -21,6 +22,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.lost import create_once
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -135,18 +137,39 @@ def plan_share_links(
 # -- applying --------------------------------------------------------------------------------
 
 
+#: how a link whose create lost its answer is found (`lost`): its name is new to the site
+FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
+
+
 async def write_share_links(payload: ShareLinks, site_path: str, run: RunContext) -> None:
     """Deletes, then (de)activations, then creates, one request each (a link written inactive
-    is created, then deactivated: the API creates links active)."""
+    is created, then deactivated: the API creates links active). A create whose answer was lost
+    is looked for by its name before it is sent again."""
     path = f"{site_path}/share-links"
     for link_id in payload.deletes or []:
         await run.api.write("DELETE", f"{path}/{link_id}")
     for change in payload.updates or []:
         await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
+    known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
     for new in payload.creates or []:
-        made = await run.api.write("POST", path, {"name": new["name"]})
-        if not new["active"] and isinstance(made, dict):
+        name = str(new["name"])
+        made = await create_once(
+            partial(_create, run, path, name), partial(_named, run, path, name, known)
+        )
+        known.add(str(made["id"]))
+        if not new["active"]:
             await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
+
+
+async def _create(run: RunContext, path: str, name: str) -> dict[str, Any]:
+    made: dict[str, Any] = await run.api.write("POST", path, {"name": name})
+    return made
+
+
+async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
+    """The site's link with this name, if the lost create made it."""
+    found = await run.api.list_all(path, items=SHARE_LINK)
+    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)
 
 
 # -- exporting -------------------------------------------------------------------------------

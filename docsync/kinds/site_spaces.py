@@ -19,6 +19,7 @@ from docsync.core.payloads import ChildChange, DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, Parent, Planned, read_flag
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ SITE_SPACE = Declaration(
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
+    writes = (Writes(found_by=IN_STRUCTURE), Writes("customization"))
     path = "site-spaces"
     pointer_type = "site-space"
     default_field = "defaultSiteSpace"

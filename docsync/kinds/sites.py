@@ -20,6 +20,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
+from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_customization import (
     Customization,
@@ -43,6 +44,7 @@ from docsync.kinds.site_redirects import (
     write_redirects,
 )
 from docsync.kinds.site_shape import LiveTree, export_tree, read_live_tree
+from docsync.kinds.site_share_links import FOUND_BY as SHARE_LINKS_FOUND_BY
 from docsync.kinds.site_share_links import (
     ShareLinkEntry,
     ShareLinks,
@@ -148,6 +150,13 @@ NARROW = ("share-link", "visitor-auth")
 
 class SiteKind(GrantedKind):
     declaration = SITE
+    writes = (
+        Writes(found_by=BY_KEY),
+        Writes("redirects"),  # one bulk upsert, idempotent
+        Writes("shareLinks", found_by=SHARE_LINKS_FOUND_BY),
+        Writes("publishingAuth"),
+        Writes("customization"),
+    )
     list_path = "/v1/orgs/{org}/sites"
     resource_path = "/v1/orgs/{org}/sites/{id}"
     answer = Obj(

@@ -17,9 +17,11 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Path, fields_of
+from docsync.kinds.base import Path
+from docsync.kinds.changes import fields_of
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -68,6 +70,7 @@ SPACE = Declaration(
 
 class SpaceKind(GrantedKind):
     declaration = SPACE
+    writes = (Writes(found_by="listed again, by its title in its collection"),)
     list_path = "/v1/orgs/{org}/spaces"
     resource_path = "/v1/spaces/{id}"
     answer = Obj(

@@ -21,6 +21,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
 from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
+from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.members import by_address, find_member
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ TEAM = Declaration(
 
 class TeamKind(CrudKind):
     declaration = TEAM
+    writes = (Writes(found_by=BY_KEY),)
     payload_type = TeamFields
     list_path = "/v1/orgs/{org}/teams"
     answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}

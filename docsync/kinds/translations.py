@@ -21,6 +21,7 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import CrudKind, ExportNames, Path
+from docsync.kinds.lost import Writes
 
 
 def _source(name: str) -> Any:
@@ -112,6 +113,7 @@ def _key(space_key: str, language: str) -> str:
 
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
+    writes = (Writes(found_by="listed again, by title or by source space and language"),)
     list_path = "/v1/orgs/{org}/translations"
     #: production's shape (a source space into a language), or the description's (a title)
     answer = Either(
