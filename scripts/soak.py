@@ -42,6 +42,7 @@ class Stage:
     applies: Counter[int] = field(default_factory=Counter)  # applies needed -> seeds
     plans: Counter[int] = field(default_factory=Counter)  # next plan's exit code -> seeds
     doubled: list[str] = field(default_factory=list)
+    faults: int = 0  # injected, over every seed
     failures: list[str] = field(default_factory=list)
 
 
@@ -54,6 +55,7 @@ def docsync(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 def soak_one(seed: int, args: argparse.Namespace, stages: dict[str, Stage]) -> list[str]:
     """Applies every stage under faults; `stages` gets the figures. The seed's line, per stage."""
     line = []
+    counted: dict[str, int] = {}
     with start_emulator() as emulator:
         for number, name in enumerate(STAGES):
             stage = stages[name]
@@ -74,8 +76,11 @@ def soak_one(seed: int, args: argparse.Namespace, stages: dict[str, Stage]) -> l
                 failed = [ln.strip() for ln in done.stdout.splitlines() if "FAILED" in ln]
                 why = failed[:2] or done.stderr.strip().splitlines()[-1:]
                 stage.failures.append(f"seed {seed}, apply {applies}: {'; '.join(why)}")
+            faults = sum(emulator.stats()["faults"].values())
             emulator.set_faults()
             stage.applies[applies] += 1
+            stage.faults += faults - sum(counted.values())
+            counted[name] = faults - sum(counted.values())
             planned = docsync(emulator.url, "plan", str(EXAMPLE), *var, "--detailed-exitcode")
             stage.plans[planned.returncode] += 1
             if planned.returncode:
@@ -83,7 +88,7 @@ def soak_one(seed: int, args: argparse.Namespace, stages: dict[str, Stage]) -> l
                 stage.failures.append(f"seed {seed}: changes left: {'; '.join(left[:4])}")
             doubled = duplicates(emulator)
             stage.doubled += [f"seed {seed}: {d}" for d in doubled]
-            line.append(f"{name} {applies}/{planned.returncode}/{len(doubled)}")
+            line.append(f"{name} {applies}/{planned.returncode}/{len(doubled)} ({counted[name]})")
     return line
 
 
@@ -99,7 +104,7 @@ def main() -> None:
         f"soak: {args.seeds} seeds of examples/rich, stages {', '.join(STAGES)}; --fail-5xx "
         f"{args.fail_5xx} --fail-429 {args.fail_429} --drop-after-commit {args.drop_after_commit}"
     )
-    print("per seed and stage: applies needed / next plan's exit code / duplicates")
+    print("per seed and stage: applies needed / next plan's exit code / duplicates (faults)")
     first: dict[str, str] = {}
     for name in STAGES:
         for written in sorted(written_by(name)):
@@ -112,14 +117,16 @@ def main() -> None:
         line = soak_one(seed, args, stages)
         seconds = time.perf_counter() - t0
         print(f"seed {seed:3}: {seconds:5.1f} s  {'  '.join(line)}", flush=True)
-    print(f"\n{'stage':<14} {'1 apply':>8} {'applies needed':<22} {'next plan exit':<16} dups")
+    print(
+        f"\n{'stage':<14} {'1 apply':>8} {'applies needed':<22} {'next plan exit':<16} dups faults"
+    )
     for name in STAGES:
         stage = stages[name]
         needed = ", ".join(f"{n}: {c}" for n, c in sorted(stage.applies.items()))
         plans = ", ".join(f"{n}: {c}" for n, c in sorted(stage.plans.items()))
         print(
             f"{name:<14} {stage.applies[1]:>5}/{args.seeds} {needed:<22} {plans:<16} "
-            f"{len(stage.doubled)}"
+            f"{len(stage.doubled):>4} {stage.faults:>6}"
         )
     by_stage: dict[str, list[str]] = defaultdict(list)
     for written in every:

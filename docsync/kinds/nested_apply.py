@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from docsync.api.answers import Shape, check_answer
 from docsync.core.context import RunContext
 from docsync.core.model import Action
 from docsync.core.payloads import OnSite, Reorder, child
@@ -73,6 +74,7 @@ class AppliedChild(Kind):
 
         async def send() -> dict[str, Any]:
             created: dict[str, Any] = await run.api.write("POST", base, body)
+            check_answer("POST", base, created, item_shape(self.pointer_type))
             return created
 
         async def look() -> dict[str, Any] | None:
@@ -128,9 +130,19 @@ class AppliedChild(Kind):
 
 async def read_structure(run: RunContext, base: str) -> Any:
     """The site's structure, as the apply reads it again (checked as the plan's read is)."""
-    from docsync.kinds.site_shape import structure_shape  # which reads the kinds of this one
-
     return await run.api.get(f"{base}/structure", shape=structure_shape())
+
+
+def structure_shape() -> Shape:
+    from docsync.kinds.site_shape import structure_shape as built  # it reads this module's kinds
+
+    return built()
+
+
+def item_shape(pointer: str) -> Shape:
+    from docsync.kinds.site_shape import item_shape as built  # it reads this module's kinds
+
+    return built(pointer)
 
 
 def pointer_type(kind: str) -> str:

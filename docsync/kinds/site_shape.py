@@ -92,6 +92,20 @@ def _read(
 def structure_shape() -> Shape:
     """What the reader relies on in a structure read: each item as its kind declares it (by
     its `object`), with the items nested in it and those it holds."""
+    shapes = _item_shapes()
+    leaders = tuple(Named(shapes, k.pointer_type) for k in nested_kinds("site") if k.leads)
+    root = Tagged("object", shapes, other=Either(leaders))
+    return Obj({"type": Opt(TEXT), "structure": Opt(Items(root))})
+
+
+def item_shape(pointer: str) -> Shape:
+    """What is relied on in one item of a site's structure: as it is read, and as the answer to
+    the create that made it (a section's carries its first site space)."""
+    return Named(_item_shapes(), pointer)
+
+
+@cache
+def _item_shapes() -> dict[str, Shape]:
     shapes: dict[str, Shape] = {}
     for kind in every_nested_kind():
         fields = dict(kind.answer.fields) if isinstance(kind.answer, Obj) else {}
@@ -102,9 +116,7 @@ def structure_shape() -> Shape:
             member = Tagged("object", shapes, other=ANY, default=held)
             fields[holding.name] = fields["children"] = Opt(Items(member))
         shapes[kind.pointer_type] = Obj(fields)
-    leaders = tuple(Named(shapes, k.pointer_type) for k in nested_kinds("site") if k.leads)
-    root = Tagged("object", shapes, other=Either(leaders))
-    return Obj({"type": Opt(TEXT), "structure": Opt(Items(root))})
+    return shapes
 
 
 def _by_pointer() -> dict[str, NestedKind]:
