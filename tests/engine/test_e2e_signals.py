@@ -66,7 +66,7 @@ def test_an_interrupt_before_the_apply_ends_with_one_line_and_the_shell_code(
     variables = tmp_path / "vars.yaml"
     os.mkfifo(variables)
     if phase == "reading the live state":
-        emulator.set_faults(latency=3000)
+        emulator.set_faults(latency=1500)
     command = ["plan", str(manifest), "--var-file", str(variables)]
     process = started(command, cli_env(emulator))
     writer = None
