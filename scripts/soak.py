@@ -84,7 +84,11 @@ def soak_one(seed: int, args: argparse.Namespace, stages: dict[str, Stage]) -> l
             planned = docsync(emulator.url, "plan", str(EXAMPLE), *var, "--detailed-exitcode")
             stage.plans[planned.returncode] += 1
             if planned.returncode:
-                left = [ln.strip() for ln in planned.stdout.splitlines() if ln.strip()[:1] in "+-~"]
+                left = [
+                    ln.strip()
+                    for ln in planned.stdout.splitlines()
+                    if ln.strip()[:1] in ("+", "-", "~")
+                ]
                 stage.failures.append(f"seed {seed}: changes left: {'; '.join(left[:4])}")
             doubled = duplicates(emulator)
             stage.doubled += [f"seed {seed}: {d}" for d in doubled]
