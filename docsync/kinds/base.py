@@ -13,7 +13,11 @@ from docsync.core.model import Action, FieldChange, Plan, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.changes import field_changes, fields_of, same_id
+
+# Re-exported: the kinds that plan as a flat kind does import them from here.
+from docsync.kinds.changes import field_changes as field_changes
+from docsync.kinds.changes import fields_of as fields_of
+from docsync.kinds.changes import same_id as same_id
 from docsync.kinds.listing import plan_list
 from docsync.kinds.lost import Writes, create_once
 

@@ -17,8 +17,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.changes import field_changes
+from docsync.kinds.base import ExportNames, Path, field_changes
 from docsync.kinds.nested_apply import AppliedChild
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
-from docsync.api.answers import Lazy, Obj, Opt, Shape
+from docsync.api.answers import FLAG, TEXT, Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.kinds.nested import nested_kinds
@@ -17,8 +17,6 @@ from docsync.kinds.site_customization import ANSWER as CUSTOMIZATION
 from docsync.kinds.site_customization import read as read_customization
 from docsync.kinds.site_publishing_auth import ANSWER as PUBLISHING_AUTH
 from docsync.kinds.site_publishing_auth import read as read_publishing_auth
-from docsync.kinds.site_redirects import REDIRECT
-from docsync.kinds.site_redirects import read as read_redirects
 from docsync.kinds.site_shape import structure_shape
 from docsync.kinds.site_share_links import SHARE_LINK
 from docsync.kinds.site_share_links import read as read_share_links
@@ -34,6 +32,15 @@ if TYPE_CHECKING:
 
 #: a site's adaptive schema as the API answers it
 SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
+#: what the plan compares of a redirect as the API answers it
+REDIRECT = Obj(
+    {
+        "source": TEXT,
+        "destination": Opt(Obj({"kind": Opt(TEXT)})),
+        "permanent": Opt(FLAG),
+        "captureWildcard": Opt(FLAG),
+    }
+)
 
 
 def part_answers(site_path: str) -> dict[str, Shape]:
@@ -113,6 +120,11 @@ async def read_site_parts(
             reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None))
     reads.append(grants)
     await gather_all(*reads)
+
+
+async def read_redirects(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
+    site["_redirects"] = await api.list_all(f"{site_path}/redirects", items=REDIRECT)
 
 
 async def _read_tree(

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
-from docsync.api.answers import FLAG, TEXT, Obj, Opt
 from docsync.api.errors import ApiError
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
@@ -22,7 +21,7 @@ from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
+    pass
 
 Path = tuple[str | int, ...]
 
@@ -94,21 +93,6 @@ class Redirects(OnSite):
 
 
 # -- reading ---------------------------------------------------------------------------------
-
-#: what the plan compares of a redirect as the API answers it
-REDIRECT = Obj(
-    {
-        "source": TEXT,
-        "destination": Opt(Obj({"kind": Opt(TEXT)})),
-        "permanent": Opt(FLAG),
-        "captureWildcard": Opt(FLAG),
-    }
-)
-
-
-async def read(api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-    """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
-    site["_redirects"] = await api.list_all(f"{site_path}/redirects", items=REDIRECT)
 
 
 def live_redirects(site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:

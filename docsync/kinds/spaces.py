@@ -17,8 +17,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Path
-from docsync.kinds.changes import fields_of
+from docsync.kinds.base import Path, fields_of
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
 from docsync.kinds.lost import Writes
