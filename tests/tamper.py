@@ -7,19 +7,16 @@ production contract, the rewritten ones are not (they are wrong on purpose)."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import httpx
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from tests.api.apikit import loopback
 from tests.emulator_harness import EmulatorHandle
 
 #: (method, path) -> the answer's bytes -> the bytes to send instead
@@ -59,20 +56,5 @@ def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
         return Response(body, status_code=answer.status_code, headers=headers)
 
     methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-    app = Starlette(routes=[Route("/{path:path}", forward, methods=methods)])
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="critical", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the tampering server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
+    with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=methods)])) as url:
+        yield url

@@ -147,7 +147,7 @@ class ApiClient:
     ) -> Any:
         """GET one resource (or one page) and return its decoded JSON, checked against `shape`
         (the fields the caller relies on) when one is given."""
-        answer = await self._request("GET", path, params=params, body=None, idempotent=True)
+        answer = await self._tries.request("GET", path, params=params, body=None, idempotent=True)
         if shape is not None:
             check_answer("GET", path, answer, shape)
         return answer
@@ -165,7 +165,7 @@ class ApiClient:
         found: list[dict[str, Any]] = []
         seen: set[str] = set()
         while True:
-            page = await self._request("GET", path, params=query, body=None, idempotent=True)
+            page = await self._tries.request("GET", path, params=query, body=None, idempotent=True)
             if not isinstance(page, dict) or not isinstance(page.get("items"), list):
                 raise ApiError("GET", path, 200, 'expected a list like {"items": [...]}')
             check_items("GET", path, page["items"], items, first=len(found))
@@ -202,22 +202,7 @@ class ApiClient:
         if verb not in _WRITE_METHODS:
             raise ValueError(f"write() takes POST, PUT, PATCH or DELETE, not {method!r}")
         safe = verb != "POST" if idempotent is None else idempotent
-        return await self._request(verb, path, params=params, body=body, idempotent=safe)
-
-    async def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None,
-        body: Any,
-        idempotent: bool,
-    ) -> Any:
-        if not path.startswith("/v1/"):
-            raise ValueError(f"API paths start with /v1/, got {path!r}")
-        return await self._tries.request(
-            method, path, params=params, body=body, idempotent=idempotent
-        )
+        return await self._tries.request(verb, path, params=params, body=body, idempotent=safe)
 
     def redact(self, secrets: Iterable[str]) -> None:
         """Adds values this run may send (certificates, env() values) that no message the

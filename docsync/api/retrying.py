@@ -68,6 +68,8 @@ class Retrying:
         body: Any,
         idempotent: bool,
     ) -> Any:
+        if not path.startswith("/v1/"):
+            raise ValueError(f"API paths start with /v1/, got {path!r}")
         policy = self.policy
         failed = limited = 0  # answers against each allowance: 5xx and lost ones, 429s
         started = self._clock()
