@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from docsync.api.client import ApiClient, RequestStats
+    from docsync.api.client import ApiClient
     from docsync.api.config import DEFAULT_API_URL
     from docsync.api.errors import (
         ApiError,
@@ -21,13 +21,17 @@ if TYPE_CHECKING:
         OutcomeUnknown,
         RateLimited,
         ServerError,
+        TimedOut,
         Unauthorized,
     )
+    from docsync.api.exchange import Deadlines
     from docsync.api.retry import RetryPolicy
+    from docsync.api.stats import RequestStats
 
 _WHERE = {
     "ApiClient": "client",
-    "RequestStats": "client",
+    "RequestStats": "stats",
+    "Deadlines": "exchange",
     "DEFAULT_API_URL": "config",
     "RetryPolicy": "retry",
     **dict.fromkeys(
@@ -40,6 +44,7 @@ _WHERE = {
             "OutcomeUnknown",
             "RateLimited",
             "ServerError",
+            "TimedOut",
             "Unauthorized",
         ),
         "errors",
@@ -53,12 +58,14 @@ __all__ = [
     "BadRequest",
     "ConfigError",
     "Conflict",
+    "Deadlines",
     "NotFound",
     "OutcomeUnknown",
     "RateLimited",
     "RequestStats",
     "RetryPolicy",
     "ServerError",
+    "TimedOut",
     "Unauthorized",
 ]
 

@@ -9,6 +9,7 @@ DocsyncError
       ├── Conflict          409 / 412
       ├── RateLimited       429 after every retry, or a wait longer than docsync will sit out
       ├── ServerError       5xx after every retry
+      ├── TimedOut          the server was too slow: no whole answer within the budget
       └── OutcomeUnknown    a non-idempotent write whose result is unknown: never retried blindly
 """
 
@@ -72,6 +73,11 @@ class RateLimited(ApiError):
 
 class ServerError(ApiError):
     """A 5xx that outlasted every retry."""
+
+
+class TimedOut(ApiError):
+    """No whole answer within the request's budget (--timeout), retries included: the message
+    names the host and what was slow (connecting, the first byte, the rest of the answer)."""
 
 
 class OutcomeUnknown(ApiError):

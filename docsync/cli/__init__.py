@@ -10,6 +10,7 @@ from typing import NoReturn
 
 import click
 
+from docsync.cli import signals
 from docsync.cli.commands import COMMANDS
 from docsync.core.errors import InternalError
 from docsync.errors import DocsyncError
@@ -33,8 +34,11 @@ class DocsyncGroup(click.Group):
         return self.commands.get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> object:
+        signals.watch()
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            signals.stop()
         except DocsyncError as error:
             click.echo(f"Error: {error}", err=True)
             sys.exit(error.exit_code)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from docsync.api.errors import ApiError, OutcomeUnknown
+from docsync.api.errors import ApiError, OutcomeUnknown, TimedOut
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -20,7 +20,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 _FIRST_PATH = "/v1/orgs"
 
 
+#: seconds docsync waits for one answer by default, retries included (`--timeout`)
+DEFAULT_TIMEOUT = 30.0
+
+
 def api_options(func: F) -> F:
+    func = click.option(
+        "--timeout",
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        type=click.FloatRange(min=0.5, max=3600),
+        metavar="SECONDS",
+        help="How long to wait for one answer of the API, its retries included; a slower "
+        "server stops that request (or action) with one line naming the host.",
+    )(func)
     func = click.option(
         "--parallelism",
         default=8,
@@ -37,16 +50,20 @@ def api_options(func: F) -> F:
     return func
 
 
-def make_client(api_url: str | None, parallelism: int) -> ApiClient:
+def make_client(
+    api_url: str | None, parallelism: int, timeout: float = DEFAULT_TIMEOUT
+) -> ApiClient:
     from docsync.api import ApiClient  # the HTTP stack, only for a command that calls the API
 
-    return ApiClient.from_options(api_url, parallelism, os.environ)
+    return ApiClient.from_options(api_url, parallelism, os.environ, timeout=timeout)
 
 
 @asynccontextmanager
-async def api_session(api_url: str | None, parallelism: int) -> AsyncIterator[ApiClient]:
+async def api_session(
+    api_url: str | None, parallelism: int, timeout: float = DEFAULT_TIMEOUT
+) -> AsyncIterator[ApiClient]:
     """The client of one command; errors that point at a wrong API URL name the URL."""
-    async with make_client(api_url, parallelism) as api:
+    async with make_client(api_url, parallelism, timeout) as api:
         try:
             yield api
         except ApiError as error:
@@ -58,8 +75,8 @@ async def api_session(api_url: str | None, parallelism: int) -> AsyncIterator[Ap
 
 def _url_suspect(error: ApiError) -> bool:
     """No answer at all, or an answer to the first request that no Management API gives."""
-    if isinstance(error, OutcomeUnknown):
-        return False
+    if isinstance(error, OutcomeUnknown | TimedOut):
+        return False  # a server answered, or was there and slow: the URL is not the doubt
     if error.status is None:
         return True
     return error.path == _FIRST_PATH and error.status not in (401, 403, 429) and error.status < 500

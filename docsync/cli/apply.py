@@ -15,6 +15,7 @@ from docsync.cli.api_options import api_options, api_session, force_option
 from docsync.cli.options import common_options, load_from_options, setup_output
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
+from docsync.cli.signals import doing
 from docsync.core.errors import ApplyRefused
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ async def plan_and_apply(
             line += f": {result.error}"
         click.echo(line, err=human_err)
 
-    async with api_session(options["api_url"], options["parallelism"]) as api:
+    async with api_session(options["api_url"], options["parallelism"], options["timeout"]) as api:
         async with reading_status(api, options["verbose"]) as watch:
             plan, live = await run.plan(api, loaded, watch=watch)
         # A saved plan is applied with the targets it was made with.
@@ -108,7 +109,8 @@ async def plan_and_apply(
             click.echo(f"Warning: forced past a safety rail: {forced}", err=True)
         if saved is None:
             # A saved plan was reviewed already: like Terraform, it applies without asking.
-            await asyncio.to_thread(confirm, options["auto_approve"])
+            with doing("waiting for confirmation"):
+                await asyncio.to_thread(confirm, options["auto_approve"])
         click.echo("Applying:", err=human_err)
         total = len(plan.actions)
         with interrupts.watching():
@@ -176,6 +178,7 @@ def apply_command(
     var_file: tuple[str, ...],
     api_url: str | None,
     parallelism: int,
+    timeout: float,
     verbose: int,
     no_color: bool,
     force: bool,
@@ -209,6 +212,7 @@ def apply_command(
     options = {
         "api_url": api_url,
         "parallelism": parallelism,
+        "timeout": timeout,
         "color": color,
         "auto_approve": auto_approve,
         "verbose": verbose,
@@ -218,11 +222,7 @@ def apply_command(
         "output_format": output_format,
     }
     interrupts = Interrupts()
-    try:
-        plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted before applying: nothing was changed.", err=True)
-        sys.exit(exit_code(2))
+    plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
     if output_format == "json":
         from docsync.engine.apply_json import render_apply_json
 

@@ -12,13 +12,17 @@ from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session
 from docsync.cli.options import common_options, setup_output, writing
 from docsync.cli.plan import report_requests
+from docsync.cli.signals import doing
 
 
-async def _export(organization: str, api_url: str | None, parallelism: int, verbose: int) -> Any:
+async def _export(
+    organization: str, api_url: str | None, parallelism: int, verbose: int, timeout: float
+) -> Any:
     from docsync import export
 
-    async with api_session(api_url, parallelism) as api:
-        result = await export.export_organization(api, organization)
+    async with api_session(api_url, parallelism, timeout) as api:
+        with doing("reading the organization"):
+            result = await export.export_organization(api, organization)
         if verbose:
             report_requests(api.stats, "export")
         return result
@@ -57,6 +61,7 @@ def export_command(
     force: bool,
     api_url: str | None,
     parallelism: int,
+    timeout: float,
     verbose: int,
     no_color: bool,
     **_: Any,
@@ -67,7 +72,7 @@ def export_command(
     setup_output(verbose, no_color)
     if out is not None and not force:
         refuse_non_empty(out)
-    document, names = asyncio.run(_export(organization, api_url, parallelism, verbose))
+    document, names = asyncio.run(_export(organization, api_url, parallelism, verbose, timeout))
     if out is None:
         click.echo(export.render(document), nl=False)
     else:

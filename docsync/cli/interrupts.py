@@ -44,6 +44,7 @@ class Interrupts:
     def watching(self) -> Iterator[Interrupts]:
         """Handles SIGINT and SIGTERM on the running loop for the `with` block."""
         loop = asyncio.get_running_loop()
+        before = {signum: signal.getsignal(signum) for signum in SIGNALS}
         for signum in SIGNALS:
             loop.add_signal_handler(signum, self.receive, signum)
         try:
@@ -51,3 +52,6 @@ class Interrupts:
         finally:
             for signum in SIGNALS:
                 loop.remove_signal_handler(signum)
+                # What handled them before the apply does again (`signals`): not the default,
+                # which for SIGTERM is a silent death.
+                signal.signal(signum, before[signum])

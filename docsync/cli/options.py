@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from docsync.cli.signals import doing
 from docsync.render import FORMATS
 
 if TYPE_CHECKING:
@@ -139,9 +140,10 @@ def load_from_options(
     """What ``validate``, ``plan`` and ``apply`` do with their manifest options."""
     from docsync.manifest import load_manifests
 
-    variables = load_var_files(var_file)
-    variables.update(parse_vars(var))
-    return load_manifests(paths, variables=variables, environ=environ)
+    with doing("loading the manifests"):
+        variables = load_var_files(var_file)
+        variables.update(parse_vars(var))
+        return load_manifests(paths, variables=variables, environ=environ)
 
 
 @contextmanager

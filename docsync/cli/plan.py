@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 
 
 async def fetch_plan(
-    loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int
+    loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int, timeout: float
 ) -> tuple[Plan, LiveState]:
     # The pipeline is loaded when a plan is made, not when the command is defined (`--help`).
     from docsync.cli.reading import reading_status
     from docsync.engine import run
     from docsync.engine.cost import Budget, apply_requests
 
-    async with api_session(api_url, parallelism) as api:
+    async with api_session(api_url, parallelism, timeout) as api:
         async with reading_status(api, verbose) as watch:
             result = await run.plan(api, loaded, watch=watch)
         if verbose:
@@ -134,6 +134,7 @@ def plan_command(
     var_file: tuple[str, ...],
     api_url: str | None,
     parallelism: int,
+    timeout: float,
     verbose: int,
     no_color: bool,
     detailed_exitcode: bool,
@@ -153,7 +154,7 @@ def plan_command(
     color = setup_output(verbose, no_color)
     shape = markdown_shape(output_format, max_chars, whole_plan, out)
     loaded = load_from_options(paths, var, var_file)
-    plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose))
+    plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose, timeout))
     plan = narrow(plan, targets)
     click.echo(render(plan, live, output_format, color, shape), nl=False)
     policy = SafetyPolicy.from_manifest(

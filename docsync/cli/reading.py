@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, TextIO
 
+from docsync.cli.signals import doing
 from docsync.engine.reading import ReadWatch
 
 if TYPE_CHECKING:
@@ -65,6 +66,13 @@ def wanted(verbose: int, stream: TextIO | None = None) -> bool:
 @asynccontextmanager
 async def reading_status(api: ApiClient, verbose: int) -> AsyncIterator[ReadWatch]:
     """The watch `read_live` fills in, drawn on stderr every TICK while the block runs."""
+    with doing("reading the live state"):
+        async with _drawn(api, verbose) as watch:
+            yield watch
+
+
+@asynccontextmanager
+async def _drawn(api: ApiClient, verbose: int) -> AsyncIterator[ReadWatch]:
     watch = ReadWatch()
     if not wanted(verbose):
         yield watch

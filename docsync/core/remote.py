@@ -8,13 +8,16 @@ from typing import Any, Protocol
 
 
 class Api(Protocol):
-    async def get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        """One resource (or one page), decoded."""
+    async def get(
+        self, path: str, params: Mapping[str, Any] | None = None, *, shape: Any = None
+    ) -> Any:
+        """One resource (or one page), decoded; checked against `shape` (an answer's shape,
+        `docsync.api.answers`) when given."""
 
     async def list_all(
-        self, path: str, params: Mapping[str, Any] | None = None
+        self, path: str, params: Mapping[str, Any] | None = None, *, items: Any = None
     ) -> list[dict[str, Any]]:
-        """Every item of a paginated list."""
+        """Every item of a paginated list, each checked against `items` when given."""
 
     async def write(
         self,

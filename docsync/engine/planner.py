@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
@@ -22,12 +23,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: what the plan relies on in an organization as the API answers it
+ORGANIZATION = Obj({"id": ID, "title": Opt(TEXT)})
+
 
 async def resolve_organization(api: ApiClient, wanted: str) -> dict[str, Any]:
     """The organization the manifest names, by id or title, among those the token can see.
 
     One list call: it returns whole organizations, so no further GET is needed."""
-    orgs = await api.list_all("/v1/orgs")
+    orgs = await api.list_all("/v1/orgs", items=ORGANIZATION)
     by_id = [o for o in orgs if o.get("id") == wanted]
     if by_id:
         return by_id[0]
@@ -131,7 +135,7 @@ async def read_live(
         watch.finish(kind.section)
         return raw
 
-    raws = await asyncio.gather(*(fetch(k) for k in wanted))
+    raws = await gather_all(*(fetch(k) for k in wanted))
     for kind, raw in zip(wanted, raws, strict=True):
         for resource in kind.to_live(raw, live):
             live.add(resource)
@@ -190,5 +194,5 @@ async def make_plan(
         where = loaded.location(("organization",))
         raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None
     plan = diff(loaded, live, wanted)
-    await asyncio.gather(*(kind.read_for_rails(api, plan, live) for kind in wanted))
+    await gather_all(*(kind.read_for_rails(api, plan, live) for kind in wanted))
     return plan, live

@@ -2,61 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from docsync.api.answers import ID, TEXT, Obj, Shape
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.kind import Declaration, Field
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, KeptPart, Picture, Plan, Review
+from docsync.core.model import Action, KeptPart, Picture, Plan, Review
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
 
 Path = tuple[str | int, ...]
-
-
-def field_changes(
-    fields: Sequence[Field],
-    desired: DesiredResource,
-    live: LiveResource | None,
-    ctx: PlanContext,
-    equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: f.same(before, after),
-) -> list[FieldChange]:
-    """The written fields whose desired value differs from the live one (all, for a create)."""
-    out = []
-    for f in fields:
-        if f.name not in desired.fields:
-            continue
-        after = desired.fields[f.name]
-        before = live.fields.get(f.name) if live else None
-        sensitive = f.sensitive or ctx.sensitive((*desired.path, f.name))
-        if sensitive:
-            ctx.sensitive_fields.add((desired.address, f.name))
-            if live is not None:
-                ctx.sensitive_fields.add((live.address, f.name))
-        if live is None or not equal(f, before, after):
-            out.append(FieldChange(f.name, before, after, sensitive, bool(f.ref)))
-    return out
-
-
-def fields_of(action: Action) -> Fields:
-    """The payload of a flat kind's action (anything else is a bug of the planner)."""
-    if not isinstance(action.payload, Fields):
-        raise TypeError(f"{action.key}: expected a Fields payload, got {action.payload!r}")
-    return action.payload
-
-
-def same_id(ctx: PlanContext, change: FieldChange) -> bool:
-    """Whether a reference's before and after name one live resource (a rename by pinned id)."""
-    before = ctx.live_id_of(change.before)
-    return before is not None and before == ctx.live_id_of(change.after)
 
 
 class Kind:
@@ -79,6 +44,15 @@ class Kind:
     #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
     #: field of the plan document
     kept_parts: ClassVar[tuple[KeptPart, ...]] = ()
+    #: what it relies on in each of its items as the API answers them (a list's item, an item
+    #: of its site's structure), checked as they are read; by default an `id` and its key
+    answer: ClassVar[Shape] = Obj({"id": ID})
+    #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
+    #: object a GET answers, with what it relies on in them
+    answers: ClassVar[Mapping[str, Shape]] = {}
+    #: what it writes and how a write whose answer was lost is settled (`lost`): declared by
+    #: each kind in its own module
+    writes: ClassVar[tuple[Writes, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -91,6 +65,8 @@ class Kind:
             cls.prunable = declared.prunable
             cls.key_field = declared.key
             cls.nested = declared.nested
+            if "answer" not in cls.__dict__:
+                cls.answer = Obj({"id": ID, declared.key: TEXT})
 
     # -- reading -------------------------------------------------------------------------------
     def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:

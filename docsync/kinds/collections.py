@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.kind import Declaration, Field, Routes
@@ -16,6 +17,7 @@ from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -81,6 +83,16 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 
 class CollectionKind(GrantedKind):
     declaration = COLLECTION
+    writes = (Writes(found_by="listed again, by its title under its parent"),)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "description": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+        }
+    )
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
@@ -154,7 +166,7 @@ class CollectionKind(GrantedKind):
             )
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         paths = title_paths(items)
         found = [i for i, p in paths.items() if p == key]
         return found[-1] if found else None

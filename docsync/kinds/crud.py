@@ -14,7 +14,8 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Path, field_changes, same_id
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.changes import field_changes, same_id
 from docsync.kinds.crud_requests import CrudRequests
 from docsync.kinds.listing import Place, plan_list
 
@@ -31,7 +32,7 @@ class CrudKind(CrudRequests):
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        return await api.list_all(self.list_path.format(org=org_id))
+        return await api.list_all(self.list_path.format(org=org_id), items=self.answer)
 
     def live_refs(self, raw: dict[str, Any], fields: dict[str, Any]) -> set[str]:
         return {str(fields[f.name]) for f in self.fields if f.ref and fields.get(f.name)}

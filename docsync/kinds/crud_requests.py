@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import RunContext
 from docsync.core.model import Action
 from docsync.core.state import LiveState
-from docsync.kinds.base import Kind, fields_of
+from docsync.kinds.base import Kind
+from docsync.kinds.changes import fields_of
+from docsync.kinds.lost import create_once
 
 
 class CrudRequests(Kind):
@@ -73,22 +74,16 @@ class CrudRequests(Kind):
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create whose outcome is unknown: the id of a live item with this key, if any."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         live = LiveState(organization={"id": run.org_id})
         found = [item for item in items if self.live_key(item, live) == key]
         return str(found[-1]["id"]) if found else None
 
     async def create_once(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        """Creates without ever making a duplicate: when the server may or may not have done the
-        create (dropped connection, 5xx), re-read by natural key and adopt what is there."""
-        for _attempt in range(3):
-            try:
-                return await self.create(key, fields, run)
-            except OutcomeUnknown:
-                found = await self.find(key, fields, run)
-                if found is not None:
-                    return found
-        return await self.create(key, fields, run)
+        """A create whose answer was lost is found by `find`, not sent twice (`lost`)."""
+        return await create_once(
+            lambda: self.create(key, fields, run), lambda: self.find(key, fields, run)
+        )
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = fields_of(action)

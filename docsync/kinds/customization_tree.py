@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from docsync.api.answers import Obj
 from docsync.core.state import LiveResource
 
 Leaf = tuple[str, ...]
+#: a customization (a site's, a site space's effective one) as the API answers it: an object;
+#: only the fields a manifest writes are compared
+ANSWER = Obj({})
 #: answered by the API, refused in a PUT's body
 READ_ONLY = ("updatedAt",)
 

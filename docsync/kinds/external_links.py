@@ -22,6 +22,7 @@ from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, quoted
 from docsync.kinds.site_checks import check_link_places
 from docsync.kinds.site_state import Parent, Planned
@@ -79,6 +80,7 @@ EXTERNAL_LINK = Declaration(
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
+    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-external-link"
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import RunContext
 from docsync.core.model import Action, escape_key
 from docsync.core.payloads import Payload, Ref
@@ -37,6 +38,13 @@ def grant_of(grant: str) -> tuple[str, str, str] | None:
     if found is None:
         return None
     return found["resource"], found["principal"], re.sub(r"\\(.)", r"\1", found["name"])
+
+
+#: a grant as a resource's list answers it, by the API's name of its principal type
+GRANT_ITEMS = {
+    "teams": Obj({"permission": Opt(TEXT), "team": Obj({"id": ID, "title": Opt(TEXT)})}),
+    "users": Obj({"permission": Opt(TEXT), "user": Obj({"id": ID, "email": Opt(TEXT)})}),
+}
 
 
 @dataclass
@@ -88,12 +96,17 @@ async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
         await run.api.write("PATCH", one, {"role": payload.role})
     elif payload.invite is not None:
         # The grants made guests are removed first (the PATCH takes a role only), then invited.
-        await asyncio.gather(
+        # Each delete runs to its end, whatever the others do: a write is never cut off.
+        done = await asyncio.gather(
             *(
                 run.api.write("DELETE", f"{base}/{wire}/{ident}")
                 for wire, ident in payload.invite.deletes
-            )
+            ),
+            return_exceptions=True,
         )
+        failed = next((e for e in done if isinstance(e, BaseException)), None)
+        if failed is not None:
+            raise failed
         await _invite(base, payload.invite, run)
 
 

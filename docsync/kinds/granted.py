@@ -5,19 +5,19 @@ export."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.grant_checks import grant_problems
-from docsync.kinds.grant_payloads import PRINCIPALS
+from docsync.kinds.grant_payloads import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.grant_plans import live_side, plan_grants
 from docsync.kinds.grants import Permissions
 
@@ -53,11 +53,12 @@ async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[
 
     async def one(name: str) -> list[dict[str, Any]]:
         try:
-            return await api.list_all(f"{path}/permissions/{PRINCIPALS[name][0]}")
+            wire = PRINCIPALS[name][0]
+            return await api.list_all(f"{path}/permissions/{wire}", items=GRANT_ITEMS[wire])
         except NotFound:
             return []
 
-    found = await asyncio.gather(*(one(name) for name in names))
+    found = await gather_all(*(one(name) for name in names))
     item["_grants"] = dict(zip(names, found, strict=True))
 
 
@@ -76,7 +77,7 @@ async def read_managed(
             (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
             for item, written in managed(entries, items)
         ]
-    await asyncio.gather(*(read(api, item, path(item), which) for item, which in chosen))
+    await gather_all(*(read(api, item, path(item), which) for item, which in chosen))
 
 
 # -- exporting -------------------------------------------------------------------------------
@@ -121,6 +122,14 @@ class GrantedKind(CrudKind):
         for path, entry in items:
             for where, message in grant_problems(view.data, path, entry):
                 view.report(where, message)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("declaration")
+        if declared is not None and declared.routes is not None:
+            base = declared.routes.item_path
+            grants = {f"{base}/permissions/{w}": s for w, s in GRANT_ITEMS.items()}
+            cls.answers = {**cls.answers, **grants}
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         entries = getattr(manifest, self.section, None) or []

@@ -25,6 +25,7 @@ from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import grant_rails
 from docsync.kinds.grant_payloads import Grant, write_grant
 from docsync.kinds.grant_review import access_tables, kept_grants
+from docsync.kinds.lost import Writes
 from docsync.kinds.parts import ListPart
 
 Path = tuple[str | int, ...]
@@ -81,6 +82,7 @@ class GrantKind(ListPart):
 
     declaration = GRANT
     kept_parts = (kept_grants(GRANT.name),)
+    writes = (Writes(),)  # an invite, a PATCH and a DELETE of a grant are each idempotent
 
     async def execute(self, action: Action, run: RunContext) -> None:
         assert isinstance(action.payload, Grant)

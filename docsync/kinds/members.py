@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, lower, role_shown
@@ -19,6 +20,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -49,13 +51,22 @@ MEMBER = Declaration(
 )
 
 
+#: the token's own user: the lockout rails compare the members with it
+USER = Obj({"id": ID})
+
+
 class MemberKind(CrudKind):
     declaration = MEMBER
+    writes = (Writes(),)  # roles changed and members removed: never created here
+    answer = Obj(
+        {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
+    )
+    answers = {"/v1/user": USER}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        members = await api.list_all(self.list_path.format(org=org_id))
+        members = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         try:
-            me = await api.get("/v1/user")
+            me = await api.get("/v1/user", shape=USER)
         except NotFound:
             me = None
         return {"members": members, "me": me}

@@ -14,7 +14,8 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Path, field_changes
+from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.changes import field_changes
 from docsync.kinds.listing import Place
 from docsync.kinds.nested_apply import AppliedChild
 from docsync.kinds.site_state import Extra, LiveTree, Parent, Planned, SiteState

@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from docsync.api.errors import OutcomeUnknown
+from docsync.api.answers import check_answer
 from docsync.core.context import RunContext
 from docsync.core.model import Action
 from docsync.core.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.base import Kind
+from docsync.kinds.lost import create_once
+from docsync.kinds.site_answers import item_shape, structure_shape
 from docsync.kinds.site_order import Move, plan_moves
 
 
@@ -81,17 +83,17 @@ class AppliedChild(Kind):
         """Creates without ever making a duplicate: when the server may or may not have made
         the item (5xx, dropped connection), one structure read finds it and the apply adopts it;
         only when it is not there is the request sent again."""
-        for _attempt in range(3):
-            try:
-                created: dict[str, Any] = await run.api.write("POST", base, body)
-                return created
-            except OutcomeUnknown:
-                structure = await run.api.get(f"{site_path(run, child(action))}/structure")
-                found = find(structure, body, set(run.ids.values()))
-                if found is not None:
-                    return found
-        created = await run.api.write("POST", base, body)
-        return created
+
+        async def send() -> dict[str, Any]:
+            created: dict[str, Any] = await run.api.write("POST", base, body)
+            check_answer("POST", base, created, item_shape(self.pointer_type))
+            return created
+
+        async def look() -> dict[str, Any] | None:
+            structure = await read_structure(run, site_path(run, child(action)))
+            return find(structure, body, set(run.ids.values()))
+
+        return await create_once(send, look)
 
     async def update(
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
@@ -138,6 +140,11 @@ class AppliedChild(Kind):
             await run.api.write("PATCH", base, {self.default_field: own_id})
 
 
+async def read_structure(run: RunContext, base: str) -> Any:
+    """The site's structure, as the apply reads it again (checked as the plan's read is)."""
+    return await run.api.get(f"{base}/structure", shape=structure_shape())
+
+
 def pointer_type(kind: str) -> str:
     from docsync.kinds.catalogue import kind_named  # built from this package's modules
 
@@ -153,7 +160,7 @@ async def reorder(action: Action, run: RunContext) -> None:
     if not isinstance(payload, Reorder):
         raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
     base = site_path(run, payload)
-    structure = await run.api.get(f"{base}/structure")
+    structure = await read_structure(run, base)
     for level in payload.levels:
         want = [run.id_of(address) for address in level.desired]
         types = {run.id_of(a): pointer_type(k) for a, k in level.kinds.items()}

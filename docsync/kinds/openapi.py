@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import Field as Limits
 from pydantic import model_validator
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
 from docsync.core.kind import Declaration, Field, Routes
@@ -15,6 +16,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import Writes
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -68,6 +70,8 @@ OPENAPI = Declaration(
 
 class OpenApiKind(CrudKind):
     declaration = OPENAPI
+    writes = (Writes(found_by="listed again, by its slug"),)
+    answer = Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)})
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)
@@ -113,5 +117,5 @@ class OpenApiKind(CrudKind):
             await run.api.write("PUT", self.item_path(run, live_id), {"source": fields["source"]})
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         return key if any(item.get("slug") == key for item in items) else None

@@ -6,12 +6,14 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.entries import Entry, Ref, Role, Uri
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.lost import BY_KEY, Writes
 
 
 def _team_id(raw: dict[str, Any]) -> Any:
@@ -59,6 +61,17 @@ SAML = Declaration(
 
 class SamlKind(CrudKind):
     declaration = SAML
+    writes = (Writes(found_by=BY_KEY),)
+    answer = Obj(
+        {
+            "id": ID,
+            "label": TEXT,
+            "ssoURL": Opt(TEXT),
+            "entityID": Opt(TEXT),
+            "defaultTeam": Opt(Either((Obj({"id": ID}), ID))),
+            "defaultRole": Opt(TEXT),
+        }
+    )
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         if action.verb in REMOVING and guard.me_uses_sso:

@@ -20,6 +20,7 @@ from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.external_links import EXTERNAL_LINK, with_links
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, quoted
 from docsync.kinds.nested_apply import site_path
 from docsync.kinds.site_state import Parent, Planned
@@ -58,6 +59,7 @@ SECTION_GROUP = Declaration(
 
 class SectionGroupKind(NestedKind):
     declaration = SECTION_GROUP
+    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-section-group"
     layout = "sections"
 

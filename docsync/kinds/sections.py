@@ -17,6 +17,7 @@ from docsync.core.payloads import DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, quoted, read_flag
 from docsync.kinds.site_root import plan_root_order
 from docsync.kinds.site_state import Parent
@@ -60,6 +61,7 @@ SECTION = Declaration(
 
 class SectionKind(NestedKind):
     declaration = SECTION
+    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-section"
     default_field = "defaultSiteSection"
     layout = "sections"

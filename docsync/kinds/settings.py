@@ -15,7 +15,9 @@ from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import ExportNames, Kind, field_changes, fields_of, same_id
+from docsync.kinds.base import ExportNames, Kind
+from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -106,6 +108,7 @@ ADDRESS = "settings"
 
 class SettingsKind(Kind):
     declaration = SETTINGS
+    writes = (Writes(),)  # one PATCH of the organization
 
     def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
         return manifest.settings is not None

@@ -18,14 +18,16 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.customization_tree import (
+    ANSWER,
     leaves,
     live_customization,
     merged,
     value_at,
     writable,
 )
+from docsync.kinds.lost import Writes
 from docsync.kinds.site_part import SitePart
-from docsync.kinds.site_space_customization import written_overrides
+from docsync.kinds.site_space_reading import written_overrides
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -42,7 +44,6 @@ class Customization(OnSite):
 
 
 # -- reading ---------------------------------------------------------------------------------
-
 
 # -- the part's kind -------------------------------------------------------------------------
 
@@ -61,6 +62,7 @@ CUSTOMIZATION = Declaration(
 
 class CustomizationKind(SitePart):
     declaration = CUSTOMIZATION
+    writes = (Writes(),)  # a PUT of the whole object
     part_payload = Customization
 
     def written(self, entry: Any) -> bool:
@@ -69,8 +71,7 @@ class CustomizationKind(SitePart):
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """The site's whole customization into `site["_customization"]`."""
-        found = await api.get(f"{site_path}/customization")
-        site["_customization"] = writable(found) if isinstance(found, dict) else {}
+        site["_customization"] = writable(await api.get(f"{site_path}/customization", shape=ANSWER))
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
@@ -118,10 +119,8 @@ class CustomizationKind(SitePart):
         manifest does not write stays as it is now, not as it was when the plan was made."""
         assert isinstance(payload, Customization)
         path = f"{site_path}/customization"
-        found = await run.api.get(path)
-        await run.api.write(
-            "PUT", path, merged(found if isinstance(found, dict) else {}, payload.fields)
-        )
+        found = await run.api.get(path, shape=ANSWER)
+        await run.api.write("PUT", path, merged(found, payload.fields))
 
     def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is

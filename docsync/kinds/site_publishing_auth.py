@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from docsync.api.answers import TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Uri
 from docsync.core.kind import Declaration, Field, Routes
@@ -18,6 +19,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.lost import Writes
 from docsync.kinds.site_part import SitePart
 
 if TYPE_CHECKING:
@@ -48,6 +50,9 @@ class PublishingAuth(OnSite):
 
 # -- reading ---------------------------------------------------------------------------------
 
+#: what the plan compares of a site's publishing auth as the API answers it
+ANSWER = Obj({k: Opt(TEXT) for k in KEPT})
+
 
 def _live(site: LiveResource | None) -> dict[str, Any] | None:
     found = site.raw.get("_publishingAuth") if site is not None else None
@@ -75,6 +80,7 @@ PUBLISHING_AUTH = Declaration(
 
 class PublishingAuthKind(SitePart):
     declaration = PUBLISHING_AUTH
+    writes = (Writes(),)  # a PATCH
     part_payload = PublishingAuth
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
@@ -82,8 +88,8 @@ class PublishingAuthKind(SitePart):
         read (the API refuses it) for a site that is not visitor-auth."""
         if site.get("visibility") != VISITOR_AUTH:
             return
-        found = await api.get(f"{site_path}/publishing/auth")
-        site["_publishingAuth"] = {k: found.get(k) for k in KEPT} if isinstance(found, dict) else {}
+        found = await api.get(f"{site_path}/publishing/auth", shape=ANSWER)
+        site["_publishingAuth"] = {k: found.get(k) for k in KEPT}
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext

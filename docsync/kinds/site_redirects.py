@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
+from docsync.api.answers import FLAG, TEXT, Obj, Opt
 from docsync.api.errors import ApiError
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
@@ -19,6 +20,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.lost import Writes
 from docsync.kinds.parts import ListPart
 from docsync.kinds.redirect_destinations import (
     live_destination,
@@ -42,6 +44,17 @@ SOURCE_PATTERN = explained(
 )
 #: items of one bulk upsert (production's maximum)
 BULK = 500
+
+
+#: what the plan compares of a redirect as the API answers it
+ANSWER = Obj(
+    {
+        "source": TEXT,
+        "destination": Opt(Obj({"kind": Opt(TEXT)})),
+        "permanent": Opt(FLAG),
+        "captureWildcard": Opt(FLAG),
+    }
+)
 
 
 class Destination(NullChecked, Model):
@@ -146,6 +159,7 @@ REDIRECT = Declaration(
 
 class RedirectKind(ListPart, SitePart):
     declaration = REDIRECT
+    writes = (Writes(),)  # one bulk upsert, idempotent: the client sends it again
     part_payload = Redirects
 
     def needs_structure(self, entry: Any) -> bool:
@@ -157,7 +171,7 @@ class RedirectKind(ListPart, SitePart):
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
-        site["_redirects"] = await api.list_all(f"{site_path}/redirects")
+        site["_redirects"] = await api.list_all(f"{site_path}/redirects", items=ANSWER)
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext

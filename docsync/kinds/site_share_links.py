@@ -9,10 +9,12 @@ id, name and `active` from what the API answers, so no URL can reach a plan, a l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
 from docsync.core.kind import Declaration, Field, Routes
@@ -20,6 +22,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.lost import Writes, create_once
 from docsync.kinds.parts import ListPart
 from docsync.kinds.site_part import SitePart
 
@@ -29,6 +32,10 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 #: what docsync keeps of a link as the API answers it (never `urls`: they hold the secret)
 KEPT = ("id", "name", "active")
+#: and what it relies on in it
+ANSWER = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
+#: how a link whose create lost its answer is found (`lost`): its name is new to the site
+FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
 
 
 class ShareLinkEntry(NullChecked, Model):
@@ -84,11 +91,12 @@ SHARE_LINK = Declaration(
 
 class ShareLinkKind(ListPart, SitePart):
     declaration = SHARE_LINK
+    writes = (Writes(found_by=FOUND_BY),)
     part_payload = ShareLinks
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
-        found = await api.list_all(f"{site_path}/share-links")
+        found = await api.list_all(f"{site_path}/share-links", items=ANSWER)
         site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
 
     def plan_part(
@@ -152,16 +160,22 @@ class ShareLinkKind(ListPart, SitePart):
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         """Deletes, then (de)activations, then creates, one request each (a link written inactive
-        is created, then deactivated: the API creates links active)."""
+        is created, then deactivated: the API creates links active). A create whose answer was
+        lost is looked for by its name before it is sent again."""
         assert isinstance(payload, ShareLinks)
         path = f"{site_path}/share-links"
         for link_id in payload.deletes or []:
             await run.api.write("DELETE", f"{path}/{link_id}")
         for change in payload.updates or []:
             await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
+        known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
         for new in payload.creates or []:
-            made = await run.api.write("POST", path, {"name": new["name"]})
-            if not new["active"] and isinstance(made, dict):
+            name = str(new["name"])
+            made = await create_once(
+                partial(_create, run, path, name), partial(_named, run, path, name, known)
+            )
+            known.add(str(made["id"]))
+            if not new["active"]:
                 await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
 
     def export_part(self, site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
@@ -171,3 +185,14 @@ class ShareLinkKind(ListPart, SitePart):
         if found is None:
             return None
         return [_shape(link) for link in found if link.get("name")]
+
+
+async def _create(run: RunContext, path: str, name: str) -> dict[str, Any]:
+    made: dict[str, Any] = await run.api.write("POST", path, {"name": name})
+    return made
+
+
+async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
+    """The site's link with this name, if the lost create made it."""
+    found = await run.api.list_all(path, items=ANSWER)
+    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)

@@ -13,9 +13,8 @@ as it is now.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Routes
@@ -23,16 +22,15 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.customization_tree import (
+    ANSWER,
     leaves,
     live_customization,
     merged,
     value_at,
 )
+from docsync.kinds.lost import Writes
 from docsync.kinds.override_units import body, overrides, unit_of
 from docsync.kinds.site_part import SitePart
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
 
 
 @dataclass
@@ -43,16 +41,6 @@ class SpaceCustomization(OnSite):
     site_space: Ref = None
     fields: dict[str, Any] = field(default_factory=dict)
     remove: bool = False
-
-
-# -- reading ---------------------------------------------------------------------------------
-
-
-async def read(api: ApiClient, item: dict[str, Any], site_path: str) -> None:
-    """A site space's effective customization into `item["_customization"]` (`item` is its
-    entry of the site's structure read, so the live site space carries it)."""
-    found = await api.get(f"{site_path}/site-spaces/{item['id']}/customization")
-    item["_customization"] = found if isinstance(found, dict) else {}
 
 
 def _effective(live: LiveResource | None) -> dict[str, Any] | None:
@@ -155,8 +143,7 @@ async def write_space_customization(
     if payload.remove:
         await run.api.write("DELETE", path)
         return
-    found = await run.api.get(path)
-    effective = found if isinstance(found, dict) else {}
+    effective = await run.api.get(path, shape=ANSWER)
     await run.api.write("PATCH", path, body(effective, payload.fields))
 
 
@@ -173,71 +160,6 @@ def export_space_customization(space: LiveResource, site: LiveResource) -> dict[
     for path, value in overrides(effective, live_customization(site) or {}).items():
         out = merged(out, {".".join(path): value}) if value is not None else out
     return out or None
-
-
-# -- which site spaces to read ---------------------------------------------------------------
-
-#: what the structure read calls sections and groups
-_SECTION, _GROUP = "site-section", "site-section-group"
-
-
-def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
-    """(section title or None at the root, site space entry) of every site space entry of a
-    site entry that writes `customization`."""
-    found: list[tuple[str | None, Any]] = []
-    for section in entry.sections or []:
-        found += [(section.title, s) for s in section.siteSpaces or []]
-    found += [(None, s) for s in entry.siteSpaces or []]
-    return [(t, s) for t, s in found if "customization" in s.model_fields_set]
-
-
-def _is(item: dict[str, Any], entry: Any) -> bool:
-    if entry.path is not None:
-        return bool(item.get("path") == entry.path)
-    space = item.get("space")
-    names = (space.get("id"), space.get("title")) if isinstance(space, dict) else (space,)
-    return entry.space is not None and str(entry.space) in names
-
-
-def _levels(structure: dict[str, Any]) -> list[tuple[str | None, list[dict[str, Any]]]]:
-    """(section title or None at the root, its site spaces) of a structure read, each item
-    where the live tree reads it (`kinds.site_shape`): a group's sections from its `children`,
-    which the API also lists as `sections` (other objects, once decoded from JSON), and a
-    group's groups within it."""
-    items = structure.get("structure") or []
-    if structure.get("type") == "siteSpaces":
-        return [(None, items)]
-    levels: list[tuple[str | None, list[dict[str, Any]]]] = []
-
-    def walk(level: list[dict[str, Any]]) -> None:
-        for item in level:
-            held = item.get("children") if "children" in item else item.get("sections")
-            if item.get("object") == _GROUP or ("siteSpaces" not in item and held is not None):
-                walk(held or [])
-            elif item.get("object", _SECTION) == _SECTION:
-                levels.append((item.get("title"), item.get("siteSpaces") or []))
-
-    walk(items)
-    return levels
-
-
-async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, entry: Any) -> None:
-    """The effective customization of the live site spaces the entry's overrides are about
-    (their ids from the site's structure read, already in `site["_structure"]`)."""
-    wanted = written_overrides(entry)
-    reads = [
-        read(api, item, site_path)
-        for title, level in _levels(site.get("_structure") or {})
-        for item in level
-        if any(t == title and _is(item, e) for t, e in wanted)
-    ]
-    await asyncio.gather(*reads)
-
-
-def every_override_read(api: ApiClient, site: dict[str, Any], site_path: str) -> list[Any]:
-    """Export: a read per site space of the site."""
-    levels = _levels(site.get("_structure") or {})
-    return [read(api, item, site_path) for _, level in levels for item in level]
 
 
 # -- the part's kind -------------------------------------------------------------------------
@@ -263,6 +185,7 @@ class SpaceCustomizationKind(SitePart):
     with its structure, exported with each site space; carried out here."""
 
     declaration = SPACE_CUSTOMIZATION
+    writes = (Writes(),)  # a PATCH or a DELETE
     part_payload = SpaceCustomization
 
     def written(self, entry: Any) -> bool:

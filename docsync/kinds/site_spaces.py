@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
@@ -19,6 +20,7 @@ from docsync.core.payloads import ChildChange, DefaultVia, child
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
+from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, read_flag
 from docsync.kinds.site_state import Parent, Planned
 
@@ -63,10 +65,12 @@ SITE_SPACE = Declaration(
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
+    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-space"
     default_field = "defaultSiteSpace"
     layout = "siteSpaces"
     leads = True
+    answer = Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))})
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, explained
@@ -22,13 +22,14 @@ from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import SitePermissions
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_checks import check_sites
 from docsync.kinds.site_part import part_writing, site_parts
 from docsync.kinds.site_picture import site_structures
 from docsync.kinds.site_planning import plan_site
 from docsync.kinds.site_publishing_auth import PublishingAuthEntry
-from docsync.kinds.site_reading import read_sites
+from docsync.kinds.site_reading import part_answers, read_site_parts
 from docsync.kinds.site_redirects import RedirectEntry
 from docsync.kinds.site_shape import export_tree, read_live_tree
 from docsync.kinds.site_share_links import ShareLinkEntry
@@ -126,6 +127,18 @@ NARROW = ("share-link", "visitor-auth")
 
 class SiteKind(GrantedKind):
     declaration = SITE
+    writes = (Writes(found_by=BY_KEY),)  # its parts are kinds of their own (`site_part`)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "visibility": Opt(TEXT),
+            "type": Opt(TEXT),
+            "published": Opt(FLAG),
+            "basename": Opt(TEXT),
+        }
+    )
+    answers = part_answers(SITE.routes.item_path if SITE.routes else "")
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         super().check_list(view, items, parent)
@@ -148,11 +161,9 @@ class SiteKind(GrantedKind):
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list, then per managed site only what its entry writes (`site_reading`)."""
-        sites = await api.list_all(self.list_path.format(org=org_id))
-        await asyncio.gather(
-            read_sites(api, sites, self.list_path.format(org=org_id), manifest),
-            self.read_grants(api, org_id, manifest, sites),
-        )
+        sites = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        grants = self.read_grants(api, org_id, manifest, sites)
+        await read_site_parts(api, self.list_path.format(org=org_id), sites, manifest, grants)
         return sites
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:

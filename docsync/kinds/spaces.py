@@ -3,12 +3,13 @@ only by `state: absent`, and a pinned space found soft-deleted is restored, not 
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.kind import Declaration, Field, Routes
@@ -16,10 +17,12 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Path, fields_of
+from docsync.kinds.base import Path
+from docsync.kinds.changes import fields_of
 from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -70,22 +73,35 @@ SPACE = Declaration(
 
 class SpaceKind(GrantedKind):
     declaration = SPACE
+    writes = (Writes(found_by="listed again, by its title in its collection"),)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "emoji": Opt(TEXT),
+            "editMode": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+            "deletedAt": Opt(TEXT),
+        }
+    )
+    answers = {"/v1/spaces/{id}": answer}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
         it is in the bin and can be restored."""
-        spaces = await api.list_all(self.list_path.format(org=org_id))
+        spaces = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         listed = {s["id"] for s in spaces}
         pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed] if manifest else []
 
         async def read(space_id: str) -> dict[str, Any] | None:
             try:
-                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}")
+                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}", shape=self.answer)
             except NotFound:
                 return None
             return found if found.get("deletedAt") else None
 
-        binned = await asyncio.gather(*(read(space_id) for space_id in pinned))
+        binned = await gather_all(*(read(space_id) for space_id in pinned))
         found = spaces + [s for s in binned if s is not None]
         await self.read_grants(api, org_id, manifest, found)
         return found
@@ -158,7 +174,7 @@ class SpaceKind(GrantedKind):
 
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create of unknown outcome: a live space with this title in this collection."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         title, parent = fields.get("title"), fields.get("collection")
         found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
         return str(found[-1]["id"]) if found else None

@@ -18,6 +18,7 @@ from docsync.core.kind import Declaration, Field
 from docsync.core.model import address
 from docsync.core.payloads import Membership
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.lost import Writes
 from docsync.kinds.parts import ListPart
 
 TeamRole = Literal["owner", "member"]
@@ -61,6 +62,7 @@ TEAM_MEMBER = Declaration(
 
 class TeamMemberKind(ListPart):
     declaration = TEAM_MEMBER
+    writes = (Writes(),)  # a team's members are one PUT (or a DELETE): sent again as they are
 
 
 _KIND = TeamMemberKind()

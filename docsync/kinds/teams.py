@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import ID, TEXT, Obj
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
 from docsync.core.kind import Declaration, Field, Routes
@@ -19,12 +20,16 @@ from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.grant_rails import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.members import by_address, find_member
 from docsync.kinds.team_members import TeamMemberRef, membership
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
+
+#: a team's member as its list answers it: the user's id and the role in the team
+TEAM_MEMBER = Obj({"organization": Obj({"id": ID}), "team": Obj({"role": TEXT})})
 
 
 def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
@@ -60,11 +65,13 @@ TEAM = Declaration(
 
 class TeamKind(CrudKind):
     declaration = TEAM
+    writes = (Writes(found_by=BY_KEY),)
     payload_type = TeamFields
+    answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
-        teams = await api.list_all(self.list_path.format(org=org_id))
+        teams = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         if manifest is None:
             chosen = teams  # export: every membership
         else:
@@ -72,9 +79,11 @@ class TeamKind(CrudKind):
             titles = {t.title for t in managed}
             ids = {t.id for t in managed if t.id}
             chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
-        lists = await asyncio.gather(
+        lists = await gather_all(
             *(
-                api.list_all(f"{self.list_path.format(org=org_id)}/{t['id']}/members")
+                api.list_all(
+                    f"{self.list_path.format(org=org_id)}/{t['id']}/members", items=TEAM_MEMBER
+                )
                 for t in chosen
             )
         )
@@ -94,8 +103,8 @@ class TeamKind(CrudKind):
             and team.raw.get("_members") is None
         ]
         path = self.list_path.format(org=live.org_id)
-        lists = await asyncio.gather(
-            *(api.list_all(f"{path}/{team.id}/members") for team in unknown)
+        lists = await gather_all(
+            *(api.list_all(f"{path}/{team.id}/members", items=TEAM_MEMBER) for team in unknown)
         )
         for team, members in zip(unknown, lists, strict=True):
             team.raw["_members"] = members

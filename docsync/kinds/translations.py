@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Ref
 from docsync.core.kind import Declaration, Field, Routes
@@ -22,6 +23,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.listing import Place
+from docsync.kinds.lost import Writes
 
 
 def _source(name: str) -> Any:
@@ -114,6 +116,20 @@ def _key(space_key: str, language: str) -> str:
 
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
+    writes = (Writes(found_by="listed again, by title or by source space and language"),)
+    #: production's shape (a source space into a language), or the description's (a title)
+    answer = Either(
+        (
+            Obj(
+                {
+                    "id": ID,
+                    "language": TEXT,
+                    "source": Opt(Obj({"space": Opt(ID), "language": Opt(TEXT)})),
+                }
+            ),
+            Obj({"id": ID, "title": TEXT}),
+        )
+    )
 
     # -- keys ----------------------------------------------------------------------------------
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
@@ -186,7 +202,7 @@ class TranslationKind(CrudKind):
     async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
         """After a create of unknown outcome: a live item of the same title, or of the same
         source space and target language."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id))
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
         if "space" in fields:
             found = [
                 item

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import operator
-import re
 import sys
 import time
 import traceback
@@ -14,10 +12,10 @@ from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-MAX_TEXT = 1_000_000
-#: seconds one template (a value, or a whole `*.yaml.j2` file) may run
+from docsync.manifest.sandbox import BoundedSandbox
+
+#: seconds the templates of one run (its values and whole `*.yaml.j2` files) may run together
 TIME_BUDGET = 2.0
 _TEMPLATE_NAME = "<template>"
 _MISSING = object()
@@ -41,80 +39,6 @@ class TemplateProblem(Exception):
         self.line = line
 
 
-class _Sandbox(ImmutableSandboxedEnvironment):
-    """Jinja's immutable sandbox, also refusing what would build enormous values in one C call
-    (where no time budget can interrupt it): repetition, powers, padding widths, lipsum."""
-
-    intercepted_binops = frozenset({"*", "**", "%"})
-
-    def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
-        if op == "**" and isinstance(right, int | float) and abs(right) > 64:
-            raise SecurityError("exponents above 64 are not allowed in templates")
-        if op == "*":
-            size = _repeat_size(left, right)
-            if size > MAX_TEXT:
-                raise SecurityError(f"the result would be longer than {MAX_TEXT} items")
-            return operator.mul(left, right)
-        if op == "%":
-            _check_spec(left)
-        return super().call_binop(context, op, left, right)
-
-    def wrap_str_format(self, value: Any) -> Any:
-        _check_spec(getattr(value, "__self__", None))  # `'{:>999999999}'.format(1)`
-        return super().wrap_str_format(value)
-
-    def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        # `'x'.ljust(10**9)`, `'{:>999999999}'.format(1)`: the size is in the arguments.
-        for value in (*args, *kwargs.values()):
-            if isinstance(value, int) and not isinstance(value, bool) and value > MAX_TEXT:
-                raise SecurityError(f"arguments above {MAX_TEXT} are not allowed in templates")
-        return super().call(__context, __obj, *args, **kwargs)
-
-
-_HUGE_SPEC = re.compile(r"%[-#0 +]*\d{7,}|%[-#0 +]*\d*\.\d{7,}|\{[^{}]*:[^{}]*\d{7,}[^{}]*\}")
-MAX_WIDTH = 10_000
-MAX_LIPSUM = 100
-
-
-def _check_spec(text: Any) -> None:
-    """A format string asking for a width or precision of a million or more is refused."""
-    if isinstance(text, str) and _HUGE_SPEC.search(text):
-        raise SecurityError("format widths of a million or more are not allowed in templates")
-
-
-def _bounded_filters(env: _Sandbox) -> None:
-    """Filters and globals whose size argument could take gigabytes, bounded first."""
-    filters = env.filters
-    fmt, indent, center = filters["format"], filters["indent"], filters["center"]
-
-    def format_(value: Any, *args: Any, **kwargs: Any) -> Any:
-        _check_spec(value)
-        return fmt(value, *args, **kwargs)
-
-    def width_of(width: Any) -> int:
-        return len(width) if isinstance(width, str) else int(width)
-
-    def indent_(value: Any, width: Any = 4, *args: Any, **kwargs: Any) -> Any:
-        if width_of(width) > MAX_WIDTH:
-            raise SecurityError(f"indent widths above {MAX_WIDTH} are not allowed")
-        return indent(value, width, *args, **kwargs)
-
-    def center_(value: Any, width: int = 80) -> Any:
-        if width > MAX_WIDTH:
-            raise SecurityError(f"center widths above {MAX_WIDTH} are not allowed")
-        return center(value, width)
-
-    lipsum: Any = env.globals["lipsum"]
-
-    def lipsum_(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> Any:
-        if n > MAX_LIPSUM or max > MAX_WIDTH:
-            raise SecurityError(f"lipsum() is limited to {MAX_LIPSUM} paragraphs")
-        return lipsum(n, html, min, max)
-
-    filters.update(format=format_, indent=indent_, center=center_)
-    env.globals["lipsum"] = lipsum_
-
-
 class TemplateTimeout(Exception):
     """A template ran past its time budget."""
 
@@ -128,7 +52,9 @@ def time_budget(seconds: float) -> Iterator[None]:
 
     def check(frame: Any, event: str, arg: Any) -> Any:
         if time.monotonic() > deadline:
-            raise TemplateTimeout(f"the template ran for more than {seconds:g} s")
+            raise TemplateTimeout(
+                f"the templates of this run ran for more than {TIME_BUDGET:g} s together"
+            )
         return check if frame.f_code.co_filename == _TEMPLATE_NAME else None
 
     sys.settrace(check)
@@ -136,13 +62,6 @@ def time_budget(seconds: float) -> Iterator[None]:
         yield
     finally:
         sys.settrace(previous)
-
-
-def _repeat_size(left: Any, right: Any) -> int:
-    for seq, count in ((left, right), (right, left)):
-        if isinstance(seq, str | list | tuple) and isinstance(count, int):
-            return len(seq) * count
-    return 0
 
 
 @dataclass
@@ -154,10 +73,10 @@ class Renderer:
     secrets: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self._env = _Sandbox(undefined=jinja2.StrictUndefined, autoescape=False)
+        self._env = BoundedSandbox(undefined=jinja2.StrictUndefined, autoescape=False)
         self._env.globals["env"] = self._lookup_env
-        _bounded_filters(self._env)
         self._used_env = False
+        self._seconds = 0.0  # spent by this run's templates
 
     @staticmethod
     def is_template(text: str) -> bool:
@@ -176,20 +95,18 @@ class Renderer:
 
     def _render(self, text: str, *, keep_trailing_newline: bool) -> str:
         self._env.keep_trailing_newline = keep_trailing_newline
+        started = time.monotonic()
         try:
             template = self._env.from_string(text)
             chunks: list[str] = []
-            size = 0
-            with time_budget(TIME_BUDGET):
+            with time_budget(TIME_BUDGET - self._seconds):
                 for chunk in template.generate(**dict(self.variables)):
-                    size += len(chunk)
-                    if size > 10 * MAX_TEXT:
-                        limit = 10 * MAX_TEXT
-                        raise SecurityError(f"the output is longer than {limit} characters")
+                    self._env.allow(len(chunk), "the template's text")
                     chunks.append(chunk)
             return "".join(chunks)
         except TemplateTimeout as error:
             message = f"template stopped: {error} (loops too large?)"
+            self._seconds = TIME_BUDGET
             raise TemplateProblem(message, _template_line(error)) from None
         except jinja2.TemplateSyntaxError as error:
             raise TemplateProblem(f"template syntax error: {error.message}", error.lineno) from None
@@ -209,6 +126,9 @@ class Renderer:
             detail = self._scrub(str(error)) or type(error).__name__
             message = f"template error: {detail}"
             raise TemplateProblem(message, _template_line(error)) from None
+        finally:
+            self._seconds = min(TIME_BUDGET, self._seconds + time.monotonic() - started)
+            self._env.weights.forget()
 
     def _lookup_env(self, name: Any = _MISSING, default: Any = _MISSING) -> str:
         if not isinstance(name, str) or not name:

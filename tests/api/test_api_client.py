@@ -311,8 +311,8 @@ def test_wall_time_counts_the_waits_between_retries(clock: FakeClock) -> None:
         return httpx.Response(next(answers), json={})
 
     retry = RetryPolicy(max_attempts=3, base=0.1, cap=0.1)
-    client = mock_client(clock, handler, sleep=asyncio.sleep, retry=retry)
-    client._rng = random.Random(3)  # draws well above zero: the waits are real
+    # Draws well above zero: the waits are real.
+    client = mock_client(clock, handler, sleep=asyncio.sleep, retry=retry, rng=random.Random(3))
 
     async def scenario() -> RequestStats:
         async with client:

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from docsync.api import ApiClient, ApiError, BadRequest, NotFound
+from docsync.api import ApiClient, ApiError, BadRequest, NotFound, TimedOut, exchange
 from docsync.api import client as client_module
 from tests.api.apikit import FakeClock, error_body, mock_client, run
 
@@ -60,7 +60,7 @@ def test_fresh_page_tokens_for_ever_stop_at_the_page_cap(monkeypatch: pytest.Mon
 
 
 def test_an_answer_past_the_size_bound_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(client_module, "MAX_ANSWER_BYTES", 1000)
+    monkeypatch.setattr(exchange, "MAX_ANSWER_BYTES", 1000)
 
     async def endless() -> AsyncIterator[bytes]:
         while True:
@@ -78,9 +78,8 @@ def test_a_silent_server_meets_the_deadline() -> None:
         await asyncio.sleep(10)
         return httpx.Response(200, json={})
 
-    client = mock_client(FakeClock(), handler)
-    client.deadline = 0.02
-    with pytest.raises(ApiError, match="no complete answer within"):
+    client = mock_client(FakeClock(), handler, timeout=0.05)
+    with pytest.raises(TimedOut, match=r"127\.0\.0\.1:8719 had not answered after 0\.05 s"):
         run(client.get("/v1/orgs/o"))
 
 

@@ -204,3 +204,21 @@ def test_every_reference_field_is_checked_offline(declared: Declaration, field: 
     check_references(ctx)
     noun = CATALOGUE.named(str(field.ref)).noun
     assert any(f"names no {noun}" in p.message for p in ctx.problems), ctx.problems
+
+
+@pytest.mark.parametrize("declared", DECLARED)
+def test_a_kind_says_what_it_writes_and_each_has_a_lost_answer_test(declared: Declaration) -> None:
+    """Every kind declares, in its own class, what it writes (itself and the parts its entries
+    write) and how a write whose answer was lost is settled (`kinds.lost`); each of those has an
+    end-to-end test where such answers are lost (tests/engine/test_e2e_lost_answers.py)."""
+    from tests.engine.test_e2e_lost_answers import COVERED
+
+    kind = kind_named(declared.name)
+    assert "writes" in vars(type(kind)), f"{type(kind).__name__} declares no `writes`"
+    assert any(not w.part for w in kind.writes), f"{declared.name}: `writes` lacks the kind"
+    model = entry_model_of(declared.name) if declared.entry is not None else None
+    for writes in kind.writes:
+        name = f"{declared.name}.{writes.part}" if writes.part else declared.name
+        if writes.part:
+            assert model is not None and writes.part in model.model_fields, name
+        assert name in COVERED, f"{name} has no test where the answers of its writes are lost"

@@ -85,7 +85,7 @@ def test_a_site_that_is_not_visitor_auth_is_a_located_problem() -> None:
 
 def test_the_read_keeps_no_private_key() -> None:
     class Api:
-        async def get(self, path: str) -> dict[str, Any]:
+        async def get(self, path: str, **_: Any) -> dict[str, Any]:
             assert path == "/v1/orgs/org_acme/sites/s1/publishing/auth"
             return {"object": "publishing-auth", "backend": "custom", "privateKey": KEY}
 

@@ -107,7 +107,7 @@ def test_two_live_links_with_a_written_name_are_a_located_problem() -> None:
 
 def test_the_read_keeps_no_url() -> None:
     class Api:
-        async def list_all(self, path: str) -> list[dict[str, Any]]:
+        async def list_all(self, path: str, **_: Any) -> list[dict[str, Any]]:
             assert path == "/v1/orgs/org_acme/sites/s1/share-links"
             answer = link("l1", "A") | {"object": "share-link", "createdAt": "2026-01-01"}
             return [answer | {"urls": {"published": SECRET_URL}}]

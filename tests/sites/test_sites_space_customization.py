@@ -142,3 +142,31 @@ def test_an_override_in_a_grouped_section_is_read_removed_and_exported(
     assert 'site_space["v1"].customization' in planned.stdout, planned.stdout
     apply(docsync, removed)
     assert_converged(docsync, removed)
+
+
+GROUPED_WITH_A_LINK = """\
+organization: org_acme
+spaces: [{title: Guides}, {title: Guides v1}]
+sites:
+  - title: Developer Docs
+    customization: {styling: {theme: clean}}
+    sections:
+      - title: Guides
+        siteSpaces:
+          - {space: Guides, path: latest}
+          - {space: Guides v1, path: v1, customization: {styling: {theme: muted}}}
+    sectionGroups:
+      - {title: Learn, sections: [Guides]}
+    externalLinks:
+      - {title: Forum, url: "https://forum.acme.example", group: Learn}
+"""
+
+
+def test_an_override_in_a_group_that_holds_a_link_is_read_where_the_plan_looks(
+    docsync: Docsync, write: Write
+) -> None:
+    """A group's structure lists its sections twice (`sections`, and `children` with its
+    links): the override read is carried by both copies, so the next plan sees it."""
+    manifest = write("grouped.yaml", GROUPED_WITH_A_LINK)
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)

@@ -1,0 +1,63 @@
+"""Writes whose answer was lost (a dropped connection, a 5xx, a timeout) are settled inside the
+apply, never left to the next one. The API client sends an idempotent write again (a PUT, PATCH or
+DELETE; a DELETE answered 404 after a lost attempt is done). A create, which sending again could
+make twice, is looked for first: the kind says how it finds one (`Writes.found_by`, carried out
+by its finder), the apply continues with the id it finds, and sends the create again only when
+the read shows nothing was made (`create_once`).
+
+Every kind declares, in its own module, what it writes: itself, and the parts a manifest writes
+under its entries (a site's `shareLinks`), each with how a lost answer is settled (`Kind.writes`).
+The catalogue test holds each to a lost-answer test; the fault soak checks every kind."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from docsync.api.errors import OutcomeUnknown
+
+T = TypeVar("T")
+
+#: how many times a create of unknown outcome is looked for and sent again before it fails
+ATTEMPTS = 6
+
+#: what most flat kinds do: their list, read again, matched by the entry's key
+BY_KEY = "listed again, matched by its key among what the apply does not know"
+#: what a site's children do
+IN_STRUCTURE = "found in one read of its site's structure among items the apply does not know"
+
+
+@dataclass(frozen=True)
+class Writes:
+    """Something a kind writes: its own resources (`part` ""), or a part of them that its
+    manifest entries write under a field of their own (`part="shareLinks"`); and how a write of
+    it whose answer was lost is settled. `found_by` says how a create whose answer was lost is
+    found again; "" when none of its writes could make anything twice if sent again: the client
+    sends them again."""
+
+    part: str = ""
+    found_by: str = ""
+
+
+async def create_once(
+    send: Callable[[], Awaitable[T]], find: Callable[[], Awaitable[T | None]]
+) -> T:
+    """Creates without ever making a duplicate: when the server may or may not have made it
+    (5xx, dropped connection, too slow), `find` looks for it and the apply adopts what it finds;
+    only when it is not there is the create sent again."""
+    for _attempt in range(ATTEMPTS):
+        try:
+            return await send()
+        except OutcomeUnknown:
+            found = await find()
+            if found is not None:
+                return found
+    try:
+        return await send()
+    except OutcomeUnknown as error:
+        error.hint = (
+            f"its answer was lost {ATTEMPTS + 1} times and it was not found after any: the next "
+            "plan reads it again"
+        )
+        raise

@@ -1,0 +1,132 @@
+"""Templates that would hold or exhaust the machine end `docsync validate` in one located error,
+each in under 5 s and with the process below 300 MB: the sandbox sizes what a template builds
+before it builds it, and its own guards read their input once (the format-spec check was a
+regex that took 78 s on one of these). Measured in one child process under a memory ceiling
+(a regression fails there, not on the machine), its peak resident memory read back by wait4."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.kit import Write
+
+#: the bounds the run must stay within, per template
+SECONDS = 5.0
+RESIDENT_MB = 300
+#: the child's address-space ceiling: what a regression would hit first
+CEILING = 2 * 1024**3
+
+HOSTILE = {
+    "format spec, 40,000 pairs": (
+        "{{ ('{' ~ ':1' * 40000) % 1 }}",
+        "template error: not all arguments converted",
+    ),
+    "format spec, 400,000 pairs": (
+        "{{ ('{' ~ ':1' * 400000) % 1 }}",
+        "template error: not all arguments converted",
+    ),
+    "a list of a list of a megabyte, 999 x 999": (
+        "{{ [[('x'*999999)]*999]*999 }}",
+        "the repetition would take 999 MB, more than the 10 MB one template value may",
+    ),
+    "a list of a megabyte, 999 times": (
+        "{{ [('x'*999999)]*999 }}",
+        "the repetition would take 999 MB, more than the 10 MB",
+    ),
+    "lists of lists, written out": (
+        "{% set a = ['x'*999999] %}{% set b = [a,a,a,a,a,a,a,a,a,a,a] %}{{ [b,b,b] }}",
+        "the value would take 11 MB, more than the 10 MB",
+    ),
+    "text doubled in a loop": (
+        "{% set ns = namespace(s='x') %}{% for i in range(40) %}"
+        "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}",
+        "the joined text would take 17 MB, more than the 10 MB",
+    ),
+    "a replace that multiplies": (
+        "{{ ('x'*999999)|replace('x', 'x'*999999) }}",
+        "the result of `replace` would take",
+    ),
+    "a split into millions of parts": (
+        "{{ ('xy ' * 3000000).split()|length }}",
+        "the call's result would take",
+    ),
+    "a text turned into a list of characters": (
+        "{{ ('é' * 4000000)|list|length }}",
+        "the result of `list` would take",
+    ),
+    "an integer squared in a loop": (
+        "{% set ns = namespace(n=3) %}{% for i in range(40) %}"
+        "{% set ns.n = ns.n * ns.n %}{% endfor %}{{ ns.n > 0 }}",
+        "integers of more than 4096 bits are not allowed",
+    ),
+    "a width taken from the arguments": (
+        "{{ '%*d' % (999999999, 1) }}",
+        "format widths taken from the arguments are not allowed",
+    ),
+}
+
+_RUN = """
+import json, sys, time
+from click.testing import CliRunner
+from docsync.cli import main
+found = []
+for path in sys.argv[1:]:
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["validate", path])
+    found.append([result.exit_code, result.output, time.monotonic() - started])
+print(json.dumps(found))
+"""
+
+
+def _ceiling() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
+
+
+def validate_each(paths: list[Path]) -> tuple[list[tuple[int, str, float]], float]:
+    """(exit code, output, seconds) of `docsync validate` of each path, run one after the other
+    in one child process; and that process's peak resident memory in MB."""
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(
+            [sys.executable, "-c", _RUN, *map(str, paths)],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            preexec_fn=_ceiling,
+        )
+        assert child.stdout is not None
+        out = child.stdout.read()
+        _pid, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        assert child.returncode == 0, errors.read().decode()[-3000:]
+    return [tuple(r) for r in json.loads(out)], usage.ru_maxrss / 1024  # type: ignore[misc]
+
+
+@pytest.mark.slow
+def test_hostile_templates_end_in_a_located_error_fast_and_small(write: Write) -> None:
+    paths = [
+        write(
+            f"t{i}.yaml",
+            "organization: o\nspaces:\n  - title: S\n    emoji: |-\n      " + template + "\n",
+        )
+        for i, (template, _) in enumerate(HOSTILE.values())
+    ]
+    results, resident = validate_each(paths)
+    for (name, (_template, expected)), (code, output, seconds) in zip(
+        HOSTILE.items(), results, strict=True
+    ):
+        assert code == 1, (name, output)
+        assert ".yaml:4:12: spaces[0].emoji: template" in output and expected in output, (
+            name,
+            output,
+        )
+        assert "Traceback" not in output and "internal error" not in output, (name, output)
+        assert seconds < SECONDS, (name, seconds)
+    assert resident < RESIDENT_MB, resident

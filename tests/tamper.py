@@ -1,0 +1,60 @@
+"""A server in front of the emulator that passes every request on and hands back what the
+emulator answered, rewritten: the answers of a server that does not keep its API's promises
+(items without `id`, fields of the wrong type, `NaN`), for tests of what docsync does with them.
+Served by uvicorn on loopback in a thread; the emulator's own answers stay checked against the
+production contract, the rewritten ones are not (they are wrong on purpose)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import httpx
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from tests.api.apikit import loopback
+from tests.emulator_harness import EmulatorHandle
+
+#: (method, path) -> the answer's bytes -> the bytes to send instead
+Rewrite = Callable[[str, str, bytes], bytes]
+
+
+def on(method: str, pattern: str, change: Callable[[bytes], bytes]) -> Rewrite:
+    """A rewrite of the answers to `method` requests whose path matches `pattern` (a regex)."""
+
+    def rewrite(seen_method: str, path: str, body: bytes) -> bytes:
+        if seen_method == method and re.search(pattern, path):
+            return change(body)
+        return body
+
+    return rewrite
+
+
+@contextmanager
+def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
+    """The URL of a server answering as `emulator` does, each answer through `rewrite`."""
+
+    async def forward(request: Request) -> Response:
+        async with httpx.AsyncClient(base_url=emulator.url, timeout=30) as upstream:
+            answer = await upstream.request(
+                request.method,
+                request.url.path,
+                params=request.query_params,
+                content=await request.body(),
+                headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+            )
+        body = rewrite(request.method, request.url.path, answer.content)
+        headers = {
+            k: v
+            for k, v in answer.headers.items()
+            if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
+        }
+        return Response(body, status_code=answer.status_code, headers=headers)
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=methods)])) as url:
+        yield url
