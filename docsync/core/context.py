@@ -33,6 +33,8 @@ class PlanContext:
     actions_at: dict[str, list[Action]] = field(default_factory=lambda: defaultdict(list))
     #: the grants a resource keeps, where its grants change (the plan's access tables)
     kept: list[Kept] = field(default_factory=list)
+    #: every reference a manifest entry makes: (its path, the address it names)
+    references: list[tuple[Path, str]] = field(default_factory=list)
 
     @property
     def prune(self) -> set[str]:
@@ -85,7 +87,10 @@ class PlanContext:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             self.problem(path, f"no {noun} {ref!r} in the manifest or the organization{hint}")
             return None
-        return hits.pop()
+        found = hits.pop()
+        if not self._deletes(path):
+            self.references.append((tuple(path), found))
+        return found
 
     def _deletes(self, path: Path) -> bool:
         """Whether the top-level entry at `path` (`spaces[0]...`) is written `state: absent`."""
@@ -102,6 +107,8 @@ class PlanContext:
         desired = self.desired.by_address.get(address)
         if desired is not None and desired.pinned_id:
             return desired.pinned_id
+        if address in self.known_ids:  # matched already: by key, or renamed (`was:`)
+            return self.known_ids[address]
         live = self.live.by_address.get(address)
         return live.id if live else None
 

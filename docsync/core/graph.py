@@ -51,7 +51,6 @@ def link(
         if action.verb != "delete":
             for target in set(action.payload.refs()) | _ancestors(action.address):
                 needs += [a for a in by_address.get(target, []) if a.verb in _BRINGS_INTO_BEING]
-            problems += _refers_to_deleted(action, by_address)
             # Several actions on one address run in plan order (an update before its reorder),
             # after the delete of a live resource the address named: it now names another one
             # (a new section titled as one that goes, a site space under a renamed section's
@@ -135,21 +134,6 @@ def _replacing_held(
             f"{holder.address} refers to it and the API refuses to delete it: point "
             f"{holder.address} elsewhere in one apply, then replace it in the next"
         )
-    return problems
-
-
-def _refers_to_deleted(action: Action, by_address: dict[str, list[Action]]) -> list[str]:
-    """A request that would name a resource this plan deletes (pruned, or `state: absent`)
-    fails once that delete has run: say so while planning, before anything is changed."""
-    problems = []
-    for target in sorted(set(action.payload.refs())):
-        verbs = {a.verb for a in by_address.get(target, [])}
-        if verbs == {"delete"}:
-            where = f"{action.location}: " if action.location else ""
-            problems.append(
-                f"{where}{action.address} refers to {target}, which this plan deletes "
-                "(keep it, or refer to another one)"
-            )
     return problems
 
 

@@ -147,6 +147,13 @@ class Declaration:
         return bool(self.parents)
 
     @property
+    def renamable(self) -> bool:
+        """Its key is a name it changes in place (a title, a label): an entry may say what it
+        was called (`was:`), as Terraform's `moved`, and keeps its id."""
+        named = self.key in ("title", "label", "name") and not (self.singleton or self.mapped)
+        return named and any(f.name == self.key and f.update for f in self.fields)
+
+    @property
     def plural(self) -> str:
         return self.noun if self.singleton else f"{self.noun}s"
 

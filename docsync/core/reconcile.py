@@ -76,10 +76,14 @@ def reconcile(
             continue
         taken.add(match.id)
         found[index] = match
+    renamed: list[int] = []
     for index, item in enumerate(desired):
         if item.pinned_id:
             continue
         candidates = [r for r in by_key.get(item.key, []) if r.id not in taken]
+        if not candidates and item.was is not None:
+            renamed.append(index)  # once every entry has taken what its own key names
+            continue
         if len(candidates) > 1:
             ids = ", ".join(r.id for r in candidates)
             how = (
@@ -103,6 +107,11 @@ def reconcile(
             if free is not None:
                 free.pop(match.id, None)
         found[index] = match
+    for index in renamed:
+        match = _renamed(desired[index], live, taken, noun, problem)
+        if match is not None and free is not None:
+            free.pop(match.id, None)
+        found[index] = match
     result = Reconciliation()
     for index, item in enumerate(desired):
         if index in dropped:
@@ -119,6 +128,38 @@ def reconcile(
         result.entries.append((item, match))
     result.unmatched = [r for r in live if r.id not in taken]
     return result
+
+
+def _renamed(
+    item: DesiredResource,
+    live: Sequence[LiveResource],
+    taken: set[str],
+    noun: str,
+    problem: Problem,
+) -> LiveResource | None:
+    """The live resource an entry renames (`was:`); None when none has that name (renamed
+    already, or never there: the entry creates it)."""
+    named = [r for r in live if item.was in (r.name, r.key) and not _binned(r)]
+    free = [r for r in named if r.id not in taken]
+    if len(free) > 1:
+        ids = ", ".join(r.id for r in free)
+        problem(
+            (*item.path, "was"),
+            f"{len(free)} live {noun}s are named {item.was!r} (ids "
+            f"{ids}): pin the one renamed with `id:` instead",
+        )
+        return None
+    if not free and named:
+        problem(
+            (*item.path, "was"),
+            f"{named[0].address} is taken by another entry that keeps the name {item.was!r}: "
+            "one resource cannot be both",
+        )
+        return None
+    if free:
+        taken.add(free[0].id)
+        return free[0]
+    return None
 
 
 def stale_pin(item: DesiredResource, noun: str, within: str) -> tuple[Path, str]:

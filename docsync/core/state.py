@@ -41,6 +41,12 @@ class DesiredResource:
     parent: str | None = None
     entry: Any = None
 
+    @property
+    def was(self) -> str | None:
+        """The name it had (`was:`): a rename in place, matched to the live resource so named."""
+        found = getattr(self.entry, "was", None)
+        return str(found) if found is not None else None
+
 
 class LiveState:
     """Every live resource read for a plan, indexed by kind, address and id."""

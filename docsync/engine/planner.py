@@ -12,6 +12,7 @@ from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
 from docsync.core.model import Plan, Unmanaged
+from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
 from docsync.engine.reading import ReadWatch
 from docsync.manifest import LoadedManifest
@@ -167,6 +168,7 @@ def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -
 def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
     """The pure half of planning: no network, so it is tested without a server."""
     ctx = plan_kinds(loaded, live, kinds)
+    removed_references(ctx)
     singletons = {kind.name for kind in kinds if kind.declaration.singleton}
     ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()), singletons)
     if ctx.problems:
@@ -181,6 +183,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     ]
     for kind in kinds:
         plan.warnings += kind.warnings(ctx, [a for a in plan.actions if a.kind == kind.name])
+    renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renamable}
+    plan.warnings += looks_renamed(plan.actions, renamable)
     return plan
 
 

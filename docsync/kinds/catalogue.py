@@ -89,23 +89,33 @@ def entry_model(name: str) -> type[BaseModel]:
     if declared.entry is None:
         raise RuntimeError(f"kind {name!r} declares no manifest entry model")
     children = CATALOGUE.children(name)
-    if not children:
+    if not children and not declared.renamable:
         return declared.entry
-    lists: dict[str, Any] = {
+    added: dict[str, Any] = {
         child.section: (
             list[entry_model(child.name)] | None,  # type: ignore[misc]
             Limits(default=None, description=_list_description(child, declared)),
         )
         for child in children
     }
+    if declared.renamable:
+        added["was"] = (str | None, Limits(default=None, min_length=1, description=_was(declared)))
     derived: type[BaseModel] = create_model(
         declared.entry.__name__,
         __base__=declared.entry,
         __module__=declared.entry.__module__,
         __doc__=declared.entry.__doc__,
-        **lists,
+        **added,
     )
     return derived
+
+
+def _was(declared: Declaration) -> str:
+    return (
+        f"The {declared.key} this {declared.noun} had: the plan renames the live one so named "
+        "in place (its id, and what it holds, kept) instead of creating another; ignored once "
+        "renamed."
+    )
 
 
 def _list_description(child: Declaration, parent: Declaration) -> str:

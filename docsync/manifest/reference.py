@@ -73,6 +73,8 @@ def _key(declared: Declaration) -> str:
         text += f", or {' and '.join(f'`{f}`' for f in declared.alt_key)}"
     if declared.key_note:
         text += f"{declared.key_note}"
+    if declared.renamable:
+        text += "; renamed in place with `was:`"
     return text
 
 

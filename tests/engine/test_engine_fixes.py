@@ -63,8 +63,10 @@ sites:
     path = write("b.yaml", two)
     result = docsync("apply", path, "--auto-approve")
     assert result.exit_code == 1, result.output
-    assert 'saml["Okta"] refers to team["Old"], which this plan deletes' in result.output
-    assert 'site_space["g"] refers to space["Gone"], which this plan deletes' in result.output
+    assert 'saml[0].defaultTeam: names team["Old"], which this plan deletes' in result.output
+    assert 'sites[0].siteSpaces[0].space: names space["Gone"], which this plan deletes' in (
+        result.output
+    )
     assert [t["title"] for t in listed(emulator, f"{ORG}/teams")] == ["Old"]
     assert "Gone" in [s["title"] for s in listed(emulator, f"{ORG}/spaces")]
     assert listed(emulator, f"{ORG}/saml") == []

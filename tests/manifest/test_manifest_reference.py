@@ -24,7 +24,8 @@ def test_every_generated_table_has_its_block_in_the_page() -> None:
 
 def test_nested_kinds_are_named_by_where_they_sit() -> None:
     keys = GENERATORS["natural-keys"]()
-    assert "| external links (in a site) | `title` |" in keys
+    assert "| external links (in a site) | `title`; renamed in place with `was:` |" in keys
+    assert "| share links (in a site) | `name` |" in keys  # a name the API cannot change
     nulls = GENERATORS["null-fields"]()
     assert "| site spaces (in a section, or in a site without sections) |" in nulls
     assert "`publishingAuth.fallbackURL`" in nulls  # a model inside an entry is walked
