@@ -39,10 +39,10 @@ def find(ctx: Ctx, kind: str, id_: str, access: Access = Access.READ) -> Row:
 
 
 def live_collection(ctx: Ctx, org: str, id_: str, field: str) -> Row:
-    """A collection of `org` named by a body field; 400 (naming the field) when unknown."""
+    """A collection of `org` named by a body field; 404 (naming the field) when unknown."""
     row = ctx.tx.get_row("collection", id_)
     if row is None or row.org != org:
-        raise bad_request(f"{field}: no collection {id_!r} in organization {org!r}")
+        raise not_found(f"{field}: no collection {id_!r} in organization {org!r}")
     return row
 
 
@@ -97,7 +97,7 @@ def move(ctx: Ctx, row: Row) -> None:
     assert row.org is not None
     parent = row.parent
     if body.has("parent"):
-        parent = body.string("parent", nullable=True, min_len=1)
+        parent = body.string("parent", nullable=True)
         if parent is not None:
             live_collection(ctx, row.org, parent, "parent")
             if row.kind == "collection" and row.id in _ancestors(ctx, parent):
@@ -123,6 +123,8 @@ def _position(value: dict[str, Any] | None) -> tuple[str, tuple[str, str]] | Non
         return None
     fields = Fields(value, ("before", "after"), "position.")
     sides = [side for side in ("before", "after") if fields.has(side)]
+    if not sides:  # production's position has no required side: {} is the default place
+        return None
     if len(sides) != 1:
         raise bad_request("position: give exactly one of before or after")
     side = sides[0]

@@ -17,7 +17,8 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import conflict
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.refs import live_children
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import space_view
@@ -39,7 +40,7 @@ def create_collection(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     body = Fields(ctx.body(required=False), ("title", "parent", "description", "defaultLevel"))
     title = body.string("title", max_len=50) or ""
-    parent = body.string("parent", min_len=1)  # production refuses null here
+    parent = body.string("parent")  # production refuses null here
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     data = {

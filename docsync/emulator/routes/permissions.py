@@ -20,7 +20,8 @@ from docsync.emulator.auth import Access, membership
 from docsync.emulator.content import find
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.grants import TEAM_GRANT, USER_GRANT, grant_id
-from docsync.emulator.http import Ctx, api_route, empty, paginate, query_enum
+from docsync.emulator.http import Ctx, api_route, empty
+from docsync.emulator.paging import paginate, query_enum
 from docsync.emulator.routes.members import search_and_sort
 from docsync.emulator.routes.sites_tree import find_site
 from docsync.emulator.store import Row
@@ -267,7 +268,7 @@ def _site_aggregate(ctx: Ctx, target: Row, members: list[Doc]) -> Response:
     if team is not None:
         row = ctx.tx.get_row("team", team)
         if row is None or row.org != target.org:
-            raise bad_request(f"team: no team {team!r} in organization {target.org!r}")
+            raise not_found(f"team: no team {team!r} in organization {target.org!r}")
         members = [m for m in members if ctx.tx.get("team-member", f"{team}/{m['user']}")]
     members, users = search_and_sort(ctx, members)
 

@@ -16,19 +16,10 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
 from docsync.emulator.errors import ApiError, bad_request, conflict, not_found
-from docsync.emulator.http import (
-    Ctx,
-    api_route,
-    created,
-    empty,
-    new_id,
-    ok,
-    page_answer,
-    page_window,
-    query_bool,
-    query_enum,
-)
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import page_answer, page_window, query_bool, query_enum
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.routes.sites_redirect_paths import checked, resolve_path
 from docsync.emulator.routes.sites_views import published_url
 from docsync.emulator.store import Doc, Row, Tx
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string, json_type
@@ -125,12 +116,7 @@ def _destination(value: Any, name: str, *, inputs: bool) -> Doc:
     body = Fields(value, ("kind", *_DESTINATIONS[kind]), f"{name}.")
     for field in _DESTINATIONS[kind]:
         pattern, limit = (URL_PATTERN, 2048) if field == "url" else (None, None)
-        body.string(field, required=True, min_len=1, max_len=limit, pattern=pattern)
-    if kind == "path":
-        raise bad_request(
-            f"{name}.kind: 'path' destinations resolve a page of a space, and the emulator "
-            "holds no page content: write a site-page, site-section or site-space destination"
-        )
+        body.string(field, required=True, max_len=limit, pattern=pattern)
     return {"kind": kind, **{f: value[f] for f in _DESTINATIONS[kind]}}
 
 
@@ -151,9 +137,11 @@ def outside_site(tx: Tx, site: Row, destination: Doc) -> str | None:
 
 def _checked(ctx: Ctx, site: Row, value: Any, name: str, *, inputs: bool) -> Doc:
     destination = _destination(value, name, inputs=inputs)
+    if destination["kind"] == "path":
+        destination = resolve_path(ctx.tx, site, destination, name)
     problem = outside_site(ctx.tx, site, destination)
     if problem is not None:
-        raise bad_request(problem.replace("destination", name, 1))
+        raise not_found(problem.replace("destination", name, 1))
     return destination
 
 
@@ -346,7 +334,7 @@ def _upsert(ctx: Ctx, site: Row, item: Doc) -> Doc:
         if existing is not None:
             _remove(ctx.tx, existing)
         return {"status": "deleted", "source": source, "draft": draft}
-    problem = outside_site(ctx.tx, site, destination)
+    destination, problem = checked(ctx.tx, site, destination, outside_site)
     if problem is not None:
         return {"status": "error", "source": source, "draft": draft, "error": problem}
     changes = {"destination": destination, "captureWildcard": item["captureWildcard"]}

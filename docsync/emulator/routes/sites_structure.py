@@ -51,9 +51,11 @@ def place(ctx: Ctx, row: Row, side: str | None = None, anchor: Row | None = None
 
 
 def to_root_after(ctx: Ctx, site: Row, item: Row, group: Row) -> None:
-    """Take a section or link out of `group` and put it at the root right after the group."""
+    """Take a section, link or group out of `group` and put it at the root right after the
+    group (after the root group that holds it, for a nested group)."""
+    anchor = tree.top_group(ctx.tx, site, group)
     ctx.tx.set_parent(item.kind, item.id, site.id)
-    ctx.tx.move(item.kind, item.id, after=(tree.GROUP, group.id), kinds=tree.ROOT_KINDS)
+    ctx.tx.move(item.kind, item.id, after=(tree.GROUP, anchor.id), kinds=tree.ROOT_KINDS)
 
 
 def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
@@ -62,7 +64,7 @@ def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
         raise bad_request(f"{where}: must be an object {{type, {id_key}}}")
     fields = Fields(value, ("type", id_key), f"{where}.")
     kind = fields.enum("type", POINTER_TYPES, required=True)
-    id_ = fields.string(id_key, required=True, min_len=1)
+    id_ = fields.string(id_key, required=True)
     assert kind is not None and id_ is not None
     return kind, id_
 
@@ -83,6 +85,8 @@ def position(
         raise bad_request("position: must be an object {before} or {after}")
     fields = Fields(value, ("before", "after"), "position.")
     sides = [side for side in ("before", "after") if fields.has(side)]
+    if not sides:  # production's position has no required side: {} is the default place
+        return None, None
     if len(sides) != 1:
         raise bad_request("position: give exactly one of before or after")
     side = sides[0]

@@ -18,7 +18,8 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
 
@@ -111,7 +112,7 @@ def create_space(ctx: Ctx) -> Response:
     body = Fields(
         ctx.body(required=False), ("title", "emoji", "parent", "language", "editMode", "empty")
     )
-    parent = body.string("parent", min_len=1)  # null: 400, as production
+    parent = body.string("parent")  # null: 400, as production
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     body.boolean("empty")
@@ -190,10 +191,10 @@ def transfer_space(ctx: Ctx) -> Response:
     body = Fields(ctx.body(), ("organization", "collection"))
     if not body.has("organization") and not body.has("collection"):
         raise bad_request("body: give organization, collection or both")
-    target = body.string("organization", min_len=1) or row.org
+    target = body.string("organization") or row.org
     assert target is not None
     ctx.org(Access.CONTENT, target)
-    collection = body.string("collection", nullable=True, min_len=1)
+    collection = body.string("collection", nullable=True)
     if collection is not None:
         live_collection(ctx, target, collection, "collection")
     if target == row.org and collection == row.parent:
