@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from starlette.responses import Response
 
@@ -17,9 +18,15 @@ from docsync.emulator.views import space_view
 Doc = dict[str, Any]
 
 
+def segment(text: str) -> str:
+    """One path segment of a published URL: a basename or path is any text (production's
+    SiteSpacePath is a length only), percent-encoded so that the URL stays a URI."""
+    return quote(text, safe="")
+
+
 def published_url(ctx: Ctx, site: Row) -> str:
     """Where the site is (or would be) published: the emulator's `/published/<org>/<basename>`."""
-    name = site.data.get("basename") or site.id
+    name = segment(str(site.data.get("basename") or site.id))
     return f"{str(ctx.request.base_url).rstrip('/')}/published/{site.org}/{name}"
 
 
@@ -79,10 +86,10 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
     return body
 
 
-def _join(base: str | None, segment: str, is_default: bool) -> str | None:
+def _join(base: str | None, path: str, is_default: bool) -> str | None:
     if base is None:
         return None
-    return base if is_default else f"{base}/{segment}"
+    return base if is_default else f"{base}/{segment(path)}"
 
 
 def _urls(url: str | None) -> Doc:
