@@ -163,7 +163,7 @@ def move_group(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     group = _group(ctx, site)
     body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, body.obj("position"), "id", tree.ROOT_KINDS)
+    side, anchor = position(ctx, site, group, body.obj("position"), "id", tree.ROOT_KINDS)
     place(ctx, group, side, anchor)
     return answer(ctx, group_view(ctx, site, tree.reload(ctx.tx, group)))
 

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request
+from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id
 from docsync.emulator.paging import paginate
 from docsync.emulator.routes import sites_tree as tree
@@ -115,8 +115,8 @@ def update_section(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.section_paths(ctx.tx, site, excluding=section.id):
-            raise bad_request(
-                f"path: another section of site {site.id!r} already has path {path!r}"
+            raise conflict(
+                "path-taken", f"path: another section of site {site.id!r} already has path {path!r}"
             )
         changes["path"] = path
     if body.has("condition"):
@@ -159,7 +159,9 @@ def move_section(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     section = _section(ctx, site)
     body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, body.obj("position"), "siteSection", (tree.SECTION,))
+    side, anchor = position(
+        ctx, site, section, body.obj("position"), "siteSection", (tree.SECTION,)
+    )
     place(ctx, section, side, anchor)
     return answer(ctx, section_view(ctx, site, tree.reload(ctx.tx, section)))
 

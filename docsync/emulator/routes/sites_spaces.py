@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request
+from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.routes import sites_tree as tree
@@ -73,8 +73,9 @@ def update_site_space(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.level_paths(ctx.tx, row.parent or "", excluding=row.id):
-            raise bad_request(
-                f"path: another site space of the same level already has path {path!r}"
+            raise conflict(
+                "path-taken",
+                f"path: another site space of the same level already has path {path!r}",
             )
         changes["path"] = path
     if body.has("condition"):
@@ -105,7 +106,7 @@ def move_site_space(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     row = _site_space(ctx, site)
     body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, body.obj("position"), "siteSpace", (tree.SITE_SPACE,))
+    side, anchor = position(ctx, site, row, body.obj("position"), "siteSpace", (tree.SITE_SPACE,))
     place(ctx, row, side, anchor)
     return answer(ctx, site_space_view(ctx, site, tree.reload(ctx.tx, row)))
 

@@ -76,19 +76,26 @@ def resolve(ctx: Ctx, site: Row, target: tuple[str, str], where: str) -> Row:
 
 
 def position(
-    ctx: Ctx, site: Row, value: object, id_key: str = "id", kinds: tuple[str, ...] = POINTER_TYPES
+    ctx: Ctx,
+    site: Row,
+    row: Row,
+    value: object,
+    id_key: str = "id",
+    kinds: tuple[str, ...] = POINTER_TYPES,
 ) -> tuple[str | None, Row | None]:
-    """The side and anchor of a `{before|after: pointer}` position (absent: `(None, None)`)."""
+    """The side and anchor of a `{before|after: pointer}` position for `row` (absent or `{}`:
+    `(None, None)`, the end of its level). Production's schema allows both sides: then the two
+    must be adjacent siblings of the item, and it goes between them."""
     if value is None:
         return None, None
     if not isinstance(value, dict):
         raise bad_request("position: must be an object {before} or {after}")
+    if "before" in value and "after" in value:
+        return _between(ctx, site, row, value, id_key, kinds)
     fields = Fields(value, ("before", "after"), "position.")
     sides = [side for side in ("before", "after") if fields.has(side)]
     if not sides:  # production's position has no required side: {} is the default place
         return None, None
-    if len(sides) != 1:
-        raise bad_request("position: give exactly one of before or after")
     side = sides[0]
     return side, _anchor(ctx, site, value[side], side, id_key, kinds)
 
@@ -106,21 +113,20 @@ def _anchor(
 def sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
     """The position of a sort; an unknown anchor is a 400 there, as production answers."""
     try:
-        return _sort_position(ctx, site, row, value)
+        return position(ctx, site, row, value)
     except ApiError as error:
         if error.status == 404:
             raise bad_request(error.message) from None
         raise
 
 
-def _sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
-    """The position of a sort: `before`, `after`, or both (production's schema allows both:
-    then the two must be adjacent siblings, and the item goes between them)."""
-    if not (isinstance(value, dict) and "before" in value and "after" in value):
-        return position(ctx, site, value)
+def _between(
+    ctx: Ctx, site: Row, row: Row, value: dict[str, object], id_key: str, kinds: tuple[str, ...]
+) -> tuple[str | None, Row | None]:
+    """`after` and `before` both: the place between two adjacent siblings of the item."""
     Fields(value, ("before", "after"), "position.")
-    before = _anchor(ctx, site, value["before"], "before", "id", POINTER_TYPES)
-    after = _anchor(ctx, site, value["after"], "after", "id", POINTER_TYPES)
+    before = _anchor(ctx, site, value["before"], "before", id_key, kinds)
+    after = _anchor(ctx, site, value["after"], "after", id_key, kinds)
     siblings = [
         (r.kind, r.id)
         for r in ctx.tx.rows(sibling_kinds(row), parent=row.parent)
