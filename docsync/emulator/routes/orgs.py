@@ -7,6 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access, can, membership
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, ok
@@ -15,6 +16,7 @@ from docsync.emulator.validate import ROLES, URL_PATTERN, Fields, check_string
 from docsync.emulator.views import user_view
 
 _FIELDS = (
+    "mergeRules",
     "title",
     "emailDomains",
     "hostname",
@@ -49,7 +51,7 @@ def org_view(ctx: Ctx, org: dict[str, Any], member: dict[str, Any]) -> dict[str,
         "ai": bool(org.get("ai")),
         "inviteLinks": bool(org.get("inviteLinks")),
         "plan": org.get("plan", "free_2024"),
-        "mergeRules": {"type": "none"},
+        "mergeRules": org.get("mergeRules") or {"type": "none"},
         "urls": urls,
         "trial": {"status": "notapplicable", "count": 0},
         "permissions": {
@@ -122,6 +124,9 @@ def update_org(ctx: Ctx) -> Response:
     for flag in ("sso", "ai", "inviteLinks"):
         if body.has(flag):
             changes[flag] = body.boolean(flag)
+    if body.has("mergeRules"):
+        merge_rules.ORGANIZATION.check(body.data["mergeRules"], "mergeRules")
+        changes["mergeRules"] = body.data["mergeRules"]
     updated = {**org, **changes}
     ctx.tx.update("organization", org["id"], updated)
     return ok(org_view(ctx, updated, ctx.member))

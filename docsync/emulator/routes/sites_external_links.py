@@ -43,10 +43,11 @@ def _values(body: Fields, creating: bool) -> dict[str, Any]:
         values["condition"] = body.string("condition", nullable=True, max_len=1024)
     if body.has("draft"):
         values["draft"] = body.boolean("draft")
+    # production: null clears them on PATCH; on create only the description takes null
     if body.has("localizedTitle"):
-        values["localizedTitle"] = body.localized("localizedTitle", 128)
+        values["localizedTitle"] = body.localized("localizedTitle", 128, nullable=not creating)
     if body.has("localizedDescription"):
-        values["localizedDescription"] = body.localized("localizedDescription", 256)
+        values["localizedDescription"] = body.localized("localizedDescription", 256, nullable=True)
     return values
 
 
