@@ -12,15 +12,13 @@ then runs schemathesis's engine with a fixed seed and four checks:
 - `positive_data_acceptance`: a request they accept is not refused as malformed (400).
 
 The document is production's with the narrowings of `fuzz_document.NARROWED`. A failure names
-the operation, the check, what the emulator answered and a curl line that reproduces it.
-`python -m tests.contract.fuzz` (scripts/fuzz) runs longer, stateful sequences included, and
-prints its figures.
+the operation, the check, what the emulator answered and a curl line that reproduces it; the
+failures `fuzz_forgiven` explains are counted apart. `scripts/fuzz` runs longer, with the
+coverage and stateful phases, and prints the figures.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -32,7 +30,8 @@ from schemathesis.engine import events, from_schema
 from schemathesis.python import asgi
 from starlette.types import ASGIApp
 
-from docsync.emulator.app import CONTRACTS, Contract, EmulatorConfig, create_app
+from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.defaults import Contract
 from tests.contract.document import load_spec
 from tests.contract.fuzz_document import fuzz_document
 from tests.contract.fuzz_forgiven import forgiven
@@ -71,9 +70,12 @@ class Report:
     """What one run sent and found."""
 
     mode: Contract
+    #: requests by operation (`METHOD /template`)
     requests: Counter[str] = field(default_factory=Counter)
+    #: requests by phase (coverage, fuzzing, stateful)
+    phases: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
-    #: failures `fuzz_forgiven.FORGIVEN` explains, by reason
+    #: failures `fuzz_forgiven.FORGIVEN` explains, by operation and check
     forgiven: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -83,11 +85,12 @@ class Report:
         return sum(self.requests.values())
 
     def summary(self) -> str:
+        phases = ", ".join(f"{name} {count}" for name, count in self.phases.items())
         return (
-            f"fuzz --contract {self.mode}: {self.total} requests over {len(self.requests)} "
-            f"operations, {len(self.failures)} failures, {len(self.errors)} errors, "
-            f"{sum(self.forgiven.values())} forgiven (tests/contract/fuzz_forgiven.py), "
-            f"{self.seconds:.1f} s"
+            f"fuzz --contract {self.mode}: {self.total} requests ({phases}) over "
+            f"{len(self.requests)} operations, {len(self.failures)} failures, "
+            f"{len(self.errors)} errors, {sum(self.forgiven.values())} forgiven "
+            f"(tests/contract/fuzz_forgiven.py), {self.seconds:.1f} s"
         )
 
     def problems(self) -> str:
@@ -99,7 +102,7 @@ class Report:
         return "\n".join(lines)
 
 
-def _config(examples: int, seed: int, phases: tuple[str, ...], workers: int) -> Any:
+def _config(examples: int, scenarios: int, seed: int, phases: tuple[str, ...]) -> Any:
     return schemathesis.Config.from_dict(
         {
             "seed": seed,
@@ -109,11 +112,23 @@ def _config(examples: int, seed: int, phases: tuple[str, ...], workers: int) -> 
             "parameters": {"path.organizationId": "org_acme"},
             "generation": {"max-examples": examples, "no-shrink": True, "database": "none"},
             "checks": {"enabled": False, **{check: {"enabled": True} for check in CHECKS}},
-            "phases": {phase: {"enabled": phase in phases} for phase in PHASES},
-            "workers": workers,
+            "phases": {
+                **{phase: {"enabled": phase in phases} for phase in PHASES},
+                "stateful": {
+                    "enabled": "stateful" in phases,
+                    "generation": {"max-examples": scenarios},
+                },
+            },
             "output": {"sanitization": {"enabled": True}},
         }
     )
+
+
+def _operation(recorder: Any, case_id: str) -> str:
+    """`METHOD /template` of one case: a stateful scenario's recorder holds several operations
+    under one label, each case knows its own."""
+    node = recorder.cases.get(case_id)
+    return str(node.value.operation.label) if node is not None else str(recorder.label)
 
 
 def _answer(recorder: Any, case_id: str) -> str:
@@ -131,7 +146,7 @@ def _failures(recorder: Any) -> Iterator[Failure]:
                 continue
             failure = node.failure_info.failure
             yield Failure(
-                recorder.label,
+                _operation(recorder, case_id),
                 node.name,
                 f"{failure.title}: {failure.message}".replace("\n", " ")[:400],
                 _answer(recorder, case_id),
@@ -143,7 +158,7 @@ def emulator_app(mode: Contract) -> ASGIApp:
     """A fresh emulator of `mode`, seeded with the example seed and `populate`d."""
     app = create_app(EmulatorConfig(seed=SEED, contract=mode))
     with asgi.get_client(app) as client:
-        populate(client, f"http://{asgi.HOST}", TOKEN, production=mode == "production")
+        populate(client, f"http://{asgi.HOST}", TOKEN)
     return app
 
 
@@ -151,33 +166,27 @@ def run(
     mode: Contract,
     *,
     examples: int,
+    scenarios: int = 100,
     seed: int = 25,
     phases: tuple[str, ...] = ("fuzzing",),
-    workers: int = 1,
 ) -> Report:
-    """Fuzz a fresh emulator of `mode`; the report counts requests per operation."""
+    """Fuzz a fresh emulator of `mode`: `examples` per operation in the fuzzing phase,
+    `scenarios` stateful sequences; the report counts requests per operation and phase."""
+    if "stateful" in phases and scenarios < 1:
+        raise ValueError("the stateful phase needs at least one scenario")
     spec = load_spec()
     if spec is None:
         raise RuntimeError("the production contract is absent: run bash scripts/contract.sh")
     app = emulator_app(mode)
-    schema = schemathesis.openapi.from_dict(
-        fuzz_document(spec, mode, BASE), config=_config(examples, seed, phases, workers)
-    )
+    config = _config(examples, scenarios, seed, phases)
+    schema = schemathesis.openapi.from_dict(fuzz_document(spec, mode, BASE), config=config)
     schema.app = app
     schema.config.base_url = BASE
     report = Report(mode)
     started = time.perf_counter()
     for event in from_schema(schema).execute():
-        if isinstance(event, events.ScenarioFinished | events.FuzzScenarioFinished):
-            recorder = event.recorder
-            for interaction in recorder.interactions.values():
-                report.requests[_label(interaction, recorder.label)] += 1
-            for failure in _failures(recorder):
-                reason = forgiven(failure.operation, failure.check, failure.answer)
-                if reason is None:
-                    report.failures.append(failure)
-                else:
-                    report.forgiven[f"{failure.operation}: {failure.check}"] += 1
+        if isinstance(event, events.ScenarioFinished):
+            _record(report, event.phase.value, event.recorder)
         elif isinstance(event, events.NonFatalError):
             report.errors.append(f"{event.label}: {event.value}")
         elif isinstance(event, events.FatalError):
@@ -186,33 +195,12 @@ def run(
     return report
 
 
-def _label(interaction: Any, fallback: str) -> str:
-    """`METHOD /template` of one request (a stateful scenario's recorder names the scenario)."""
-    label = getattr(interaction, "label", None)
-    return label if isinstance(label, str) else fallback
-
-
-def main(argv: list[str] | None = None) -> int:
-    """scripts/fuzz: a longer run per contract mode, stateful sequences included."""
-    parser = argparse.ArgumentParser(prog="scripts/fuzz", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--examples", type=int, default=100, help="per operation and phase")
-    parser.add_argument("--seed", type=int, default=25)
-    parser.add_argument("--mode", choices=CONTRACTS, action="append")
-    parser.add_argument("--phases", default="fuzzing,stateful")
-    args = parser.parse_args(argv)
-    failed = False
-    for mode in args.mode or CONTRACTS:
-        report = run(
-            mode, examples=args.examples, seed=args.seed, phases=tuple(args.phases.split(","))
-        )
-        print(report.summary())
-        for operation, count in sorted(report.requests.items()):
-            print(f"  {count:6d}  {operation}")
-        if report.failures or report.errors:
-            failed = True
-            print(report.problems())
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def _record(report: Report, phase: str, recorder: Any) -> None:
+    for case_id in recorder.interactions:
+        report.requests[_operation(recorder, case_id)] += 1
+        report.phases[phase] += 1
+    for failure in _failures(recorder):
+        if forgiven(failure.operation, failure.check, failure.answer) is None:
+            report.failures.append(failure)
+        else:
+            report.forgiven[f"{failure.operation}: {failure.check}"] += 1

@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from docsync.emulator.app import Contract, collect_routes
+from docsync.emulator.app import collect_routes
+from docsync.emulator.defaults import Contract
 from tests.contract.checker import Contract as Checker
 
 _METHODS = ("get", "post", "put", "patch", "delete")
@@ -26,8 +27,23 @@ NARROWED: dict[str, str] = {
         "(400 naming the field: docs/emulator.md, 'Unknown body fields are rejected'), so that a "
         "misspelt field in a manifest's request fails here instead of being dropped there. The "
         "fuzzer's request bodies are closed (additionalProperties: false where a schema declares "
-        "properties and says nothing else), so generated valid bodies carry declared fields only "
-        "and invalid ones may carry others, which the emulator must refuse"
+        "properties and says nothing else; an allOf around the fields all its parts declare; each "
+        "option of a oneOf among those parts around its own fields and the other parts'), so "
+        "generated valid bodies carry declared fields only and invalid ones may carry others, "
+        "which the emulator must refuse"
+    ),
+    "CreateSpace": (
+        "createSpace's body is allOf [its fields, anyOf [an object that takes anything, oneOf "
+        "[{template}, {computedSource}, {empty: true}]]]: the open part makes any template or "
+        "computedSource valid, whatever its shape, so the fuzzer reads the choice as the oneOf "
+        "describes it: a plain space (neither template nor computedSource, `empty` a boolean), "
+        "or one made from an ApplySpaceTemplate, or from a ComputedContentSourceRevision"
+    ),
+    "PlainObject": (
+        "PlainObject (an integration's free-form props) declares properties but no type, so "
+        "under JSON Schema any value is one, and in its oneOf of values a string matches both "
+        "PlainObject and string (so no string would be valid); the fuzzer reads it as the "
+        "object of strings, booleans, numbers, arrays and plain objects it describes"
     ),
     "JSONDocument": (
         "a translation's `instructions` are a JSONDocument, GitBook's content model of pages "
@@ -67,6 +83,8 @@ def fuzz_document(spec: dict[str, Any], mode: Contract, base_url: str) -> dict[s
         for template, methods in sorted(served.items())
     }
     schemas = doc["components"]["schemas"]
+    schemas["CreateSpace"] = _create_space(schemas["CreateSpace"])
+    schemas["PlainObject"] = {"type": "object", **schemas["PlainObject"]}
     schemas["JSONDocument"] = {
         "type": "object",
         "properties": {"object": {"type": "string", "enum": ["document"]}},
@@ -76,11 +94,36 @@ def fuzz_document(spec: dict[str, Any], mode: Contract, base_url: str) -> dict[s
     return doc
 
 
+def _create_space(schema: dict[str, Any]) -> dict[str, Any]:
+    """CreateSpace with its open anyOf part made the plain space it stands for (NARROWED)."""
+    fields = schema["allOf"][0]
+    empty = {"type": "boolean"}
+    made_from = {
+        "template": {"$ref": "#/components/schemas/ApplySpaceTemplate"},
+        "computedSource": {"$ref": "#/components/schemas/ComputedContentSourceRevision"},
+    }
+    either = [{"required": [name]} for name in made_from]
+    return {
+        "allOf": [
+            fields,
+            {
+                "oneOf": [
+                    {"properties": {"empty": empty}, "not": {"anyOf": either}},
+                    *(
+                        {"required": [name], "properties": {name: shape, "empty": empty}}
+                        for name, shape in made_from.items()
+                    ),
+                ]
+            },
+        ]
+    }
+
+
 def _close_bodies(doc: dict[str, Any]) -> None:
     """Close the object schemas of request bodies: each schema a body reaches is copied
     (`<name>.Request`) so that answers are still checked against production's own schemas."""
     schemas = doc["components"]["schemas"]
-    copies: dict[str, str] = {}
+    copies: dict[tuple[str, bool], str] = {}
 
     def close(node: Any, in_all_of: bool = False) -> Any:
         if isinstance(node, list):
@@ -90,18 +133,21 @@ def _close_bodies(doc: dict[str, Any]) -> None:
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
             name = ref.rsplit("/", 1)[1]
-            if in_all_of:
-                return node  # a part of an allOf stays open: its siblings add fields
-            if name not in copies:
-                copies[name] = f"{name}.Request"
-                schemas[copies[name]] = {}
-                schemas[copies[name]] = close(schemas[name])
-            return {**node, "$ref": f"#/components/schemas/{copies[name]}"}
+            # a part of an allOf stays open at its own level (its siblings add fields), the
+            # objects inside it are closed
+            key = (name, in_all_of)
+            if key not in copies:
+                copies[key] = f"{name}.Request" + ("Part" if in_all_of else "")
+                schemas[copies[key]] = {}
+                schemas[copies[key]] = close(schemas[name], in_all_of)
+            return {**node, "$ref": f"#/components/schemas/{copies[key]}"}
         own = isinstance(node.get("properties"), dict)
         closed: dict[str, Any] = {}
         for key, value in node.items():
             if key == "properties" and own:
                 closed[key] = {name: close(sub) for name, sub in value.items()}
+            elif key == "allOf" and not own and len(value) > 1:
+                closed[key] = [part_of(value, index) for index in range(len(value))]
             elif key in ("anyOf", "oneOf", "allOf"):
                 # the parts of a composition stay open where they add to the fields around them
                 # (an object's own properties, or the other parts of an allOf)
@@ -126,6 +172,26 @@ def _close_bodies(doc: dict[str, Any]) -> None:
                     for name, sub in _declared(part, schemas).items():
                         closed["properties"].setdefault(name, close(sub))
             closed["additionalProperties"] = False
+        return closed
+
+    def part_of(parts: list[Any], index: int) -> Any:
+        """One part of an allOf: open, as its siblings add fields; but a choice (oneOf, anyOf)
+        among objects is closed option by option around the fields the other parts declare, so
+        that `{title, emoji}` is one of a space PATCH's choices and `{emoji, icon: null}` none."""
+        part = parts[index]
+        choice = next((k for k in ("oneOf", "anyOf") if isinstance(part, dict) and k in part), None)
+        if choice is None:
+            return close(part, True)
+        around = {n for i, p in enumerate(parts) if i != index for n in _declared_deep(p, schemas)}
+        return {**part, choice: [option(o, around) for o in part[choice]]}
+
+    def option(node: Any, around: set[str]) -> Any:
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            node = copy.deepcopy(schemas[node["$ref"].rsplit("/", 1)[1]])
+        closed = close(node)
+        if isinstance(closed, dict) and isinstance(closed.get("properties"), dict):
+            for name in sorted(around):
+                closed["properties"].setdefault(name, {})
         return closed
 
     for operations in doc["paths"].values():

@@ -31,7 +31,7 @@ class _Api:
         return response.json() if response.content else None
 
 
-def populate(client: Any, base: str, token: str, *, production: bool) -> None:
+def populate(client: Any, base: str, token: str) -> None:
     """Create the fuzzer's organization in the emulator behind `client` (a requests session)."""
     api = _Api(client, base, token)
     team = api("PUT", f"{ORG}/teams", {"title": "Platform", "members": ["u_lin"]})["id"]
@@ -84,4 +84,3 @@ def populate(client: Any, base: str, token: str, *, production: bool) -> None:
         f"{ORG}/translations",
         {"source": {"space": guides, "language": "en"}, "language": "fr"},
     )
-    del production  # both modes serve every call above
