@@ -1,5 +1,6 @@
-"""A space created from a computed content source (`createSpace`'s `computedSource`, production's
-`ComputedContentSourceRevision`): an OpenAPI reference, a translation, or an integration's.
+"""What a new space is made from, besides nothing: a computed content source (`createSpace`'s
+`computedSource`, production's `ComputedContentSourceRevision`: an OpenAPI reference, a
+translation, or an integration's), or a space template (none here).
 
 The emulator computes no content: the source is checked as production declares it, what it
 depends on must exist in the organization (an OpenAPI spec by slug, a translation by id; the
@@ -14,7 +15,7 @@ from typing import Any
 from docsync.emulator.errors import not_found
 from docsync.emulator.shapes import Bool, Dict, Enum, Nullable, Obj, OneOf, Plain, Shape, Str
 from docsync.emulator.store import Tx
-from docsync.emulator.validate import TRANSLATION_LANGUAGES
+from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
 
 
 def _dependency(ref: Shape, value: Shape) -> OneOf:
@@ -106,6 +107,15 @@ SOURCE = OneOf(
     "a computed source of type builtin:openapi, builtin:translation or integration:<name>:<id>",
     tag="type",
 )
+
+
+def refuse_template(body: Fields) -> None:
+    """A `template` (production's ApplySpaceTemplate `{id, params?}`) names a space template: the
+    emulator holds none, so any is unknown (404 naming `template.id`)."""
+    template = body.obj("template")
+    if template is not None:
+        template_id = Fields(template, ("id", "params"), "template.").string("id", required=True)
+        raise not_found(f"template.id: no space template {template_id!r} (the emulator has none)")
 
 
 def check_source(tx: Tx, org: str, value: Any) -> dict[str, Any]:

@@ -171,6 +171,21 @@ SOCIAL_ACCOUNT = Obj(
 )
 
 
+HEADER: dict[str, Shape] = {
+    "preset": PRESETS,
+    "logo": THEMED_URL,
+    "primaryLink": CONTENT_REF,
+    "backgroundColor": THEMED_COLOR,
+    "linkColor": THEMED_COLOR,
+    "links": Arr(HEADER_ITEM),
+}
+FOOTER: dict[str, Shape] = {
+    "logo": THEMED_URL,
+    "groups": Arr(FOOTER_GROUP),
+    "copyright": Str(max_len=512),
+}
+
+
 def _flag(name: str, nullable: bool = False) -> Obj:
     return Obj({name: Nullable(Bool()) if nullable else Bool()}, (name,))
 
@@ -194,21 +209,8 @@ GROUPS: dict[str, Shape] = {
     "styling": STYLING,
     "internationalization": Obj({"locale": Enum(LOCALES)}, ("locale",)),
     "favicon": FAVICON,
-    "header": Obj(
-        {
-            "preset": PRESETS,
-            "logo": THEMED_URL,
-            "primaryLink": CONTENT_REF,
-            "backgroundColor": THEMED_COLOR,
-            "linkColor": THEMED_COLOR,
-            "links": Arr(HEADER_ITEM),
-        },
-        ("preset", "links"),
-    ),
-    "footer": Obj(
-        {"logo": THEMED_URL, "groups": Arr(FOOTER_GROUP), "copyright": Str(max_len=512)},
-        ("groups",),
-    ),
+    "header": Obj(HEADER, ("preset", "links")),
+    "footer": Obj(FOOTER, ("groups",)),
     "announcement": ANNOUNCEMENT,
     "themes": Obj({"default": THEME_MODES, "toggeable": Bool()}, ("default", "toggeable")),
     "feedback": _flag("enabled"),
@@ -259,23 +261,8 @@ OVERRIDE = Obj(
         "internationalization": Obj({"locale": Nullable(Enum(LOCALES))}, ("locale",)),
         "favicon": Nullable(FAVICON),
         "announcement": ANNOUNCEMENT,
-        "header": Obj(
-            _nullable(
-                {
-                    "preset": PRESETS,
-                    "logo": THEMED_URL,
-                    "primaryLink": CONTENT_REF,
-                    "backgroundColor": THEMED_COLOR,
-                    "linkColor": THEMED_COLOR,
-                    "links": Arr(HEADER_ITEM),
-                }
-            )
-        ),
-        "footer": Obj(
-            _nullable(
-                {"logo": THEMED_URL, "groups": Arr(FOOTER_GROUP), "copyright": Str(max_len=512)}
-            )
-        ),
+        "header": Obj(_nullable(HEADER)),
+        "footer": Obj(_nullable(FOOTER)),
         "themes": Obj(_nullable({"default": THEME_MODES, "toggeable": Bool()})),
         "feedback": _flag("enabled", nullable=True),
         "externalLinks": Obj({"target": Nullable(LINK_TARGETS)}, ("target",)),

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from docsync.emulator.computed_sources import refuse_template
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.refs import live_space
@@ -73,10 +74,7 @@ def space_or_new(ctx: Ctx, org: str, body: Fields, title: str | None) -> Row:
     """The space a section or site space create names by `spaceId`, or for `spaceId: null` a
     new space titled `title` (production's "create a new space"), which has no `pageId`. A
     `template` names a space template: the emulator holds none, so any is unknown (404)."""
-    template = body.obj("template")
-    if template is not None:
-        template_id = Fields(template, ("id", "params"), "template.").string("id", required=True)
-        raise not_found(f"template.id: no space template {template_id!r} (the emulator has none)")
+    refuse_template(body)
     space_id = body.string("spaceId", required=True, nullable=True)
     if space_id is not None:
         return find_space(ctx, org, space_id, "spaceId")

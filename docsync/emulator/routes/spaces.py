@@ -9,7 +9,7 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access
-from docsync.emulator.computed_sources import check_source
+from docsync.emulator.computed_sources import check_source, refuse_template
 from docsync.emulator.content import (
     default_level,
     find,
@@ -141,10 +141,7 @@ def _made_from(ctx: Ctx, org: str, body: Fields) -> dict[str, Any]:
     given = [name for name in MADE_FROM if body.has(name)]
     if len(given) > 1:
         raise bad_request("computedSource: give a template or a computed source, not both")
-    if body.has("template"):
-        template = body.obj("template", required=True) or {}
-        template_id = Fields(template, ("id", "params"), "template.").string("id", required=True)
-        raise not_found(f"template.id: no space template {template_id!r} (the emulator has none)")
+    refuse_template(body)
     if body.has("computedSource"):
         return {"computedSource": check_source(ctx.tx, org, body.data["computedSource"])}
     return {}
