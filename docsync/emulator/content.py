@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,10 +40,10 @@ def find(ctx: Ctx, kind: str, id_: str, access: Access = Access.READ) -> Row:
 
 
 def live_collection(ctx: Ctx, org: str, id_: str, field: str) -> Row:
-    """A collection of `org` named by a body field; 400 (naming the field) when unknown."""
+    """A collection of `org` named by a body field; 404 (naming the field) when unknown."""
     row = ctx.tx.get_row("collection", id_)
     if row is None or row.org != org:
-        raise bad_request(f"{field}: no collection {id_!r} in organization {org!r}")
+        raise not_found(f"{field}: no collection {id_!r} in organization {org!r}")
     return row
 
 
@@ -89,7 +90,9 @@ def _ancestors(ctx: Ctx, collection: str | None) -> list[str]:
 def move(ctx: Ctx, row: Row) -> None:
     """POST .../move: `{parent?: id|null, position?: {before|after: pointer}}` (one required).
 
-    409 when nothing would change, 400 for an unknown parent, a cycle or a bad position.
+    409 when nothing would change; 404 for a parent or an anchor the target collection does
+    not hold; 400 for a cycle or a malformed position. A position `{}` is the end of the level;
+    `after` and `before` both, the place between two adjacent items.
     """
     body = Fields(ctx.body(), ("parent", "position"))
     if not body.has("parent") and not body.has("position"):
@@ -97,45 +100,62 @@ def move(ctx: Ctx, row: Row) -> None:
     assert row.org is not None
     parent = row.parent
     if body.has("parent"):
-        parent = body.string("parent", nullable=True, min_len=1)
+        parent = body.string("parent", nullable=True)
         if parent is not None:
             live_collection(ctx, row.org, parent, "parent")
             if row.kind == "collection" and row.id in _ancestors(ctx, parent):
                 raise bad_request("parent: a collection cannot move inside itself")
-    anchor = _position(body.obj("position"))
-    if parent == row.parent and anchor is None:
+    position = body.obj("position")
+    anchors = _position(position)
+    if parent == row.parent and position is None:
         raise conflict("move-no-change", "Operation would not result in any update")
     if parent != row.parent:
         ctx.tx.set_parent(row.kind, row.id, parent)
-    if anchor is not None:
-        side, target = anchor
+    for side, target in anchors.items():
         if target == (row.kind, row.id):
-            raise bad_request("position: an item cannot be placed next to itself")
+            raise bad_request(f"position.{side}: an item cannot be placed next to itself")
         sibling = ctx.tx.get_row(*target)
         if sibling is None or sibling.org != row.org or sibling.parent != parent:
-            raise bad_request(f"position.{side}: {target[1]!r} is not in the target collection")
-        where = {"before": target} if side == "before" else {"after": target}
-        ctx.tx.move(row.kind, row.id, kinds=CONTAINERS, **where)
+            raise not_found(f"position.{side}: no {target[0]} {target[1]!r} in the target level")
+    if len(anchors) == 2:
+        _between(ctx, row, parent, anchors["after"], anchors["before"])
+        anchors = {"after": anchors["after"]}
+    ctx.tx.move(row.kind, row.id, kinds=CONTAINERS, **anchors)
 
 
-def _position(value: dict[str, Any] | None) -> tuple[str, tuple[str, str]] | None:
+def _between(
+    ctx: Ctx, row: Row, parent: str | None, after: tuple[str, str], before: tuple[str, str]
+) -> None:
+    """400 unless `after` and `before` are adjacent items of the level `row` goes to."""
+    siblings = [
+        (r.kind, r.id)
+        for r in ctx.tx.rows(CONTAINERS, org=row.org, parent=parent, any_parent=False)
+        if (r.kind, r.id) != (row.kind, row.id)
+    ]
+    if (after, before) not in itertools.pairwise(siblings):
+        raise bad_request(
+            f"position: after {after[1]!r} and before {before[1]!r} are not adjacent items of "
+            "the level: there is no place between them"
+        )
+
+
+def _position(value: dict[str, Any] | None) -> dict[str, tuple[str, str]]:
+    """The anchors of a position by side (`{}` or none: the end of the level)."""
     if value is None:
-        return None
+        return {}
     fields = Fields(value, ("before", "after"), "position.")
-    sides = [side for side in ("before", "after") if fields.has(side)]
-    if len(sides) != 1:
-        raise bad_request("position: give exactly one of before or after")
-    side = sides[0]
+    return {side: _pointer(fields, side) for side in ("before", "after") if fields.has(side)}
+
+
+def _pointer(fields: Fields, side: str) -> tuple[str, str]:
     pointer = fields.obj(side, required=True) or {}
     kind = Fields(pointer, ("type", "space", "collection"), f"position.{side}.").enum(
         "type", CONTAINERS, required=True
     )
     assert kind is not None
-    target = Fields(pointer, ("type", kind), f"position.{side}.").string(
-        kind, required=True, min_len=1
-    )
+    target = Fields(pointer, ("type", kind), f"position.{side}.").string(kind, required=True)
     assert target is not None
-    return side, (kind, target)
+    return kind, target
 
 
 def transfer_tree(ctx: Ctx, row: Row, org: str, parent: str | None) -> None:

@@ -10,14 +10,12 @@ rolls it back and becomes the error body) and adds rate-limit headers. Body vali
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import json
 import logging
+import re
 import secrets
 import string
-import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -37,10 +35,20 @@ from docsync.emulator.store import Tx
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PAGE_SIZE = 50
-MAX_PAGE_SIZE = 1000
 _ID_ALPHABET = string.ascii_letters + string.digits
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: the path parameters production types as `EntityId` (`^[a-zA-Z0-9_-]+$`); others are strings
+ENTITY_IDS = ("organizationId", "teamId", "spaceId", "collectionId")
+_ENTITY_ID = re.compile(r"[a-zA-Z0-9_-]+")
+
+
+def check_entity_ids(params: dict[str, str]) -> None:
+    """400 naming the first `EntityId` path parameter outside production's pattern: such an id
+    names nothing (a DELETE of it is not a 204 "there was nothing")."""
+    for name in ENTITY_IDS:
+        value = params.get(name)
+        if value is not None and not _ENTITY_ID.fullmatch(value):
+            raise bad_request(f"{name}: must match ^[a-zA-Z0-9_-]+$; got {value[:80]!r}")
 
 
 def new_id() -> str:
@@ -177,90 +185,6 @@ class Unanswered(Response):
         return None
 
 
-# -- query parameters ----------------------------------------------------------------------
-
-
-def query_bool(ctx: Ctx, name: str) -> bool | None:
-    """A boolean query parameter (`true`/`false`), None when absent; 400 otherwise."""
-    value = ctx.query.get(name)
-    if value is None:
-        return None
-    if value.lower() in ("true", "1"):
-        return True
-    if value.lower() in ("false", "0"):
-        return False
-    raise bad_request(f"{name}: must be true or false, got {value!r}")
-
-
-def query_enum(
-    ctx: Ctx, name: str, values: Sequence[str], default: str | None = None
-) -> str | None:
-    """A query parameter restricted to `values`; 400 naming the allowed ones."""
-    value = ctx.query.get(name)
-    if value is None:
-        return default
-    if value not in values:
-        raise bad_request(f"{name}: must be one of {', '.join(values)}, got {value!r}")
-    return value
-
-
-def _page_token(offset: int) -> str:
-    raw = f"{offset}.{zlib.crc32(f'docsync-emulator/{offset}'.encode()):08x}"
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
-
-
-def _page_offset(token: str) -> int:
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
-        offset = int(raw.split(".", 1)[0])
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        offset = -1
-    if offset < 0 or _page_token(offset) != token:
-        raise bad_request("page: not a page token returned in next.page by this list")
-    return offset
-
-
-def page_window(ctx: Ctx) -> tuple[int, int]:
-    """The `(offset, limit)` a list request asks for: `limit` 0..1000 (0 and absent mean 50),
-    `page` a token from an earlier answer's `next.page`; 400 otherwise."""
-    raw_limit = ctx.query.get("limit")
-    limit = DEFAULT_PAGE_SIZE
-    if raw_limit is not None:
-        try:
-            limit = int(raw_limit)
-        except ValueError:
-            raise bad_request(f"limit: must be an integer, got {raw_limit!r}") from None
-        if not 0 <= limit <= MAX_PAGE_SIZE:
-            raise bad_request(f"limit: must be between 0 and {MAX_PAGE_SIZE}, got {limit}")
-        # production's schema allows 0; an empty page would leave a client nothing to page
-        # through, so 0 means the default page size
-        limit = limit or DEFAULT_PAGE_SIZE
-    page = ctx.query.get("page")
-    return (0 if page is None else _page_offset(page)), limit
-
-
-def page_answer(items: list[Any], total: int, offset: int, limit: int) -> Response:
-    """The answer of one page: `{items, count, next?: {page}}`; `next` is absent on the last."""
-    body: dict[str, Any] = {"items": items, "count": total}
-    if offset + limit < total:
-        body["next"] = {"page": _page_token(offset + limit)}
-    return ok(body)
-
-
-def paginate(
-    ctx: Ctx, items: Sequence[Any], render: Callable[[Sequence[Any]], list[Any]] | None = None
-) -> Response:
-    """Answer a list held whole: the page `page_window` asks for, `count` the total.
-
-    With `render`, `items` are sort keys or rows and only the page's slice is rendered (in one
-    batch).
-    """
-    offset, limit = page_window(ctx)
-    page_items = items[offset : offset + limit]
-    rendered = list(page_items) if render is None else render(page_items)
-    return page_answer(rendered, len(items), offset, limit)
-
-
 # -- the route wrapper ---------------------------------------------------------------------
 
 Handler = Callable[[Ctx], Response]
@@ -302,6 +226,7 @@ def api_route(method: str, path: str, handler: Handler, *, description_only: boo
                 if exceeded:
                     state.stats.record_fault("429")
                     raise ApiError(429, RATE_LIMIT_MESSAGE)
+                check_entity_ids(request.path_params)
                 ctx = Ctx(request, tx, state, user, raw_body, iso(state.now()))
                 response = handler(ctx)
         except ApiError as error:

@@ -115,9 +115,11 @@ class Fields:
             for i, item in enumerate(value)
         ]
 
-    def localized(self, name: str, max_len: int) -> dict[str, str] | None:
+    def localized(
+        self, name: str, max_len: int, *, nullable: bool = False
+    ) -> dict[str, str] | None:
         """A localized string (`localizedTitle`): language code -> text of at most `max_len`."""
-        value = self.obj(name)
+        value = self.obj(name, nullable=nullable)
         if value is None:
             return None
         for language, text in value.items():

@@ -108,7 +108,7 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
         "createdAt": data["createdAt"],
         "updatedAt": data["updatedAt"],
         "editMode": data.get("editMode", "live"),
-        "mergeRules": {"type": "inherit"},
+        "mergeRules": data.get("mergeRules") or {"type": "inherit"},
         "urls": {"location": ctx.url(f"/spaces/{row.id}"), "app": app},
         "organization": row.org,
         "revision": data.get("revision") or f"rev_{row.id}",

@@ -52,6 +52,19 @@ async function main() {
     item: { type: "site-section", id: reference.id },
     position: { before: { type: "site-section-group", id: group.id } },
   }));
+  // production's nested groups, drafts and localized titles: a group in the group, out and back
+  const inner = await call("addSectionGroupToSite#2", api.orgs.addSectionGroupToSite(org, site.id, { title: "Deep dives", parent: group.id, draft: true }));
+  await call("updateSiteSectionGroupById", api.orgs.updateSiteSectionGroupById(org, site.id, inner.id, { localizedTitle: { fr: "Plongées" }, draft: false }));
+  await call("updateSiteSectionGroupById#2", api.orgs.updateSiteSectionGroupById(org, site.id, inner.id, { parentSectionGroupId: null }));
+  await call("updateSiteSectionGroupById#3", api.orgs.updateSiteSectionGroupById(org, site.id, inner.id, { parentSectionGroupId: group.id }));
+  const link = await call("addExternalLinkToSite", api.orgs.addExternalLinkToSite(org, site.id, {
+    title: "Status",
+    url: "https://status.acme.example",
+    parent: inner.id,
+    localizedTitle: { fr: "Statut" },
+    localizedDescription: { fr: "État du service" },
+  }));
+  const groups = await call("listSiteSectionGroups", api.orgs.listSiteSectionGroups(org, site.id));
   const structure = await call("getSiteStructure", api.orgs.getSiteStructure(org, site.id));
   await call("updateSiteAdaptiveSchema", api.orgs.updateSiteAdaptiveSchema(org, site.id, {
     jsonSchema: {
@@ -62,6 +75,12 @@ async function main() {
   }));
   await call("publishSite", api.orgs.publishSite(org, site.id));
   const published = await call("getPublishedContentSite", api.orgs.getPublishedContentSite(org, site.id));
+  // a redirect to a page by its path, answered as the page of the site space that publishes it
+  const redirect = await call("createSiteRedirect", api.orgs.createSiteRedirect(org, site.id, {
+    source: "/start",
+    destination: { kind: "path", spaceId: space.id, path: "getting-started" },
+  }));
+  const resolved = await call("getSiteRedirectBySource", api.orgs.getSiteRedirectBySource(org, site.id, { source: "/start" }));
   await call("createOpenApiSpec", api.orgs.createOpenApiSpec(org, { slug: "public-api", source: { url: "https://acme.example/openapi.yaml" } }));
   await call("listOpenApiSpecs", api.orgs.listOpenApiSpecs(org));
   await call("deleteOrganizationSamlProvider", api.orgs.deleteOrganizationSamlProvider(org, saml.id));
@@ -69,6 +88,11 @@ async function main() {
     seen,
     grants,
     root: structure.structure.map((item) => item.title),
+    learn: structure.structure[1].children.map((item) => item.title),
+    deep: structure.structure[1].children[1].children.map((item) => [item.object, item.title]),
+    groups: groups.items.map((item) => [item.title, item.sectionGroup || null, item.draft]),
+    localized: [groups.items[1].localizedTitle, link.localizedTitle, link.localizedDescription],
+    redirect: [redirect.destination.kind, resolved.redirect.id === redirect.id, resolved.target],
     published: published.site.published,
     proxy: published.site.proxy.origin,
   }));

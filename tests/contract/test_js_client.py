@@ -31,6 +31,15 @@ def test_official_js_client_configures_an_organization(emulator: EmulatorHandle)
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
-    assert len(seen["seen"]) == 27 and all(200 <= s < 300 for s in seen["seen"].values())
+    assert len(seen["seen"]) == 35 and all(200 <= s < 300 for s in seen["seen"].values())
     assert seen["root"] == ["Reference", "Learn"]  # sorted, the section moved into its group
+    # a group nested in Learn (moved out to the root and back: last of Learn), holding a link
+    assert seen["learn"] == ["Guides", "Deep dives"]
+    assert seen["deep"] == [["site-external-link", "Status"]]
+    (learn, outer, learn_draft), (deep, held_by, deep_draft) = seen["groups"]
+    assert (learn, outer, learn_draft) == ("Learn", None, False)
+    assert deep == "Deep dives" and held_by is not None and deep_draft is False  # was a draft
+    assert seen["localized"] == [{"fr": "Plongées"}, {"fr": "Statut"}, {"fr": "État du service"}]
+    kind, same, target = seen["redirect"]
+    assert kind == "site-page" and same and target.startswith(emulator.url)
     assert seen["published"] is True and seen["proxy"] == "acme.example/docs"

@@ -55,7 +55,8 @@ def test_collections_crud_and_nesting(emulator: EmulatorHandle) -> None:
     )
     for body in ({"title": "x" * 51}, {"description": "d" * 101}, {"defaultLevel": "boss"}):
         assert client.patch(f"/v1/collections/{dev}", json=body).status_code == 400
-    assert client.post(f"{ACME}/collections", json={"parent": "nope"}).status_code == 400
+    unknown = client.post(f"{ACME}/collections", json={"parent": "nope"})
+    assert unknown.status_code == 404 and unknown.json()["error"]["message"].startswith("parent:")
     assert client.get("/v1/collections/nope").status_code == 404
 
 
@@ -93,7 +94,8 @@ def test_spaces_crud(emulator: EmulatorHandle) -> None:
         response = client.patch(url, json=body)
         assert response.status_code == 400, body
         assert response.json()["error"]["message"].startswith(next(iter(body)))
-    assert client.post(f"{ACME}/spaces", json={"parent": "nope"}).status_code == 400
+    unknown = client.post(f"{ACME}/spaces", json={"parent": "nope"})
+    assert unknown.status_code == 404 and unknown.json()["error"]["message"].startswith("parent:")
     assert client.get("/v1/spaces/nope").status_code == 404
     assert emulator.client("tok_olga").get(url).status_code == 404
 
@@ -113,7 +115,8 @@ def test_soft_delete_and_restore_window(emulator: EmulatorHandle) -> None:
     assert "Old Notes" in _titles(emulator, f"{ACME}/spaces")
     client.delete(url)
     copy = client.post(f"{url}/duplicate")
-    assert copy.status_code == 400 and "restore it" in copy.json()["error"]["message"]
+    # duplicating a space in the bin is a 404 (restore it first), as managing its grants is
+    assert copy.status_code == 404 and "restore it" in copy.json()["error"]["message"]
     emulator.advance_clock(6 * 86400)
     assert client.get(url).status_code == 200
     emulator.advance_clock(2 * 86400)
@@ -133,8 +136,20 @@ def test_move_spaces_and_collections(emulator: EmulatorHandle) -> None:
     assert _titles(emulator, f"/v1/collections/{dev}/spaces") == ["A", "B", "C"]
     assert client.post(f"/v1/spaces/{a}/move", json={"parent": dev}).status_code == 409
     assert client.post(f"/v1/spaces/{a}/move", json={}).status_code == 400
-    bad = {"before": {"type": "space", "space": "space_handbook"}}
-    assert client.post(f"/v1/spaces/{a}/move", json={"position": bad}).status_code == 400
+    # an anchor the target level does not hold names nothing there: 404 naming the side
+    elsewhere = {"before": {"type": "space", "space": "space_handbook"}}
+    unknown = client.post(f"/v1/spaces/{a}/move", json={"position": elsewhere})
+    assert unknown.status_code == 404 and "position.before" in unknown.json()["error"]["message"]
+    # production's position takes both sides: the place between two adjacent items, or none
+    between = {"after": {"type": "space", "space": b}, "before": {"type": "space", "space": c}}
+    assert client.post(f"/v1/spaces/{a}/move", json={"position": between}).status_code == 200
+    assert _titles(emulator, f"/v1/collections/{dev}/spaces") == ["B", "A", "C"]
+    apart = {"after": {"type": "space", "space": c}, "before": {"type": "space", "space": b}}
+    refused = client.post(f"/v1/spaces/{a}/move", json={"position": apart})
+    assert refused.status_code == 400 and "adjacent" in refused.json()["error"]["message"]
+    # `{}` is production's default place: the end of the level
+    assert client.post(f"/v1/spaces/{a}/move", json={"position": {}}).status_code == 200
+    assert _titles(emulator, f"/v1/collections/{dev}/spaces") == ["B", "C", "A"]
     moved = client.post(f"/v1/spaces/{a}/move", json={"parent": None})
     assert moved.status_code == 200 and "parent" not in moved.json()
     inner = _collection(emulator, "Inner", dev)

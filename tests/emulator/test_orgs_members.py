@@ -46,11 +46,11 @@ def test_patch_limits_and_references(emulator: EmulatorHandle) -> None:
     client = emulator.client()
     cases = {
         "title": ["A", "x" * 256, 5],
-        "hostname": ["ab", "x" * 33, "Bad_Host"],
+        "hostname": ["ab", "x" * 33],
         "defaultRole": ["owner", 3],
         "inviteLinks": ["yes"],
         "emailDomains": ["acme.example", [1]],
-        "defaultContent": [{"type": "site", "site": "nope"}, {"type": "space", "site": "x"}, "x"],
+        "defaultContent": [{"type": "space", "site": "x"}, "x"],
         "logo": ["not a url"],
     }
     for field, values in cases.items():
@@ -59,6 +59,11 @@ def test_patch_limits_and_references(emulator: EmulatorHandle) -> None:
             assert response.status_code == 400, (field, value)
             assert response.json()["error"]["message"].startswith(field), response.text
     assert client.patch(ACME, json={"title": "x" * 255}).status_code == 200
+    unknown = client.patch(ACME, json={"defaultContent": {"type": "site", "site": "nope"}})
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["message"].startswith("defaultContent.site: no site 'nope'")
+    # OrganizationHostname is a length only (3-32), in the description and in production
+    assert client.patch(ACME, json={"hostname": "Bad_Host"}).json()["hostname"] == "Bad_Host"
     assert client.patch(ACME, json={"plan": "pro"}).status_code == 400
     assert client.patch(ACME, json={"defaultContent": None}).status_code == 200
     assert client.get(ACME).json()["title"] == "x" * 255

@@ -74,7 +74,7 @@ def test_limits(emulator: EmulatorHandle) -> None:
 def test_default_team_integrity(emulator: EmulatorHandle) -> None:
     client = emulator.client()
     response = client.post(SAML, json={"label": "Okta", "defaultTeam": "nope"})
-    assert response.status_code == 400 and "defaultTeam" in response.json()["error"]["message"]
+    assert response.status_code == 404 and "defaultTeam" in response.json()["error"]["message"]
     team = _team(emulator)
     provider = _provider(emulator, defaultTeam=team)
     refused = client.delete(f"/v1/orgs/org_acme/teams/{team}")

@@ -69,6 +69,27 @@ def _broken(base: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         ("themes.default", "dim", "themes.default: must be one of"),
         ("colour", "red", "colour: unknown field"),
         ("socialAccounts", {}, "socialAccounts: must be an array"),
+        (
+            "socialAccounts",
+            [{"platform": "myspace", "handle": "acme", "display": {"footer": True}}],
+            "socialAccounts[0].platform: must be one of",
+        ),
+        ("header.links", [{"title": "Docs", "links": []}], "header.links[0].to: is required"),
+        (
+            "header.links",
+            [{"title": "Docs", "links": [], "to": {"kind": "nope"}}],
+            "header.links[0].to: must be a content reference",
+        ),
+        (
+            "footer.groups",
+            [{"title": "More", "links": [{"title": "Blog", "to": {"kind": "page"}}]}],
+            "footer.groups[0].links[0].to: must be a content reference {kind, ...} "
+            "(footer.groups[0].links[0].to.page: is required)",
+        ),
+        ("favicon", {"emoji": "x", "icon": {}}, "favicon: must be {icon: {light, dark}}"),
+        ("styling.font", {"id": "brand"}, "styling.font: must be a font name or a font def"),
+        ("privacyPolicy", {"url": "not a url"}, "privacyPolicy.url: must match"),
+        ("ai.suggestions", ["Why?"] * 6, "ai.suggestions: must have at most 5 items"),
     ],
 )
 def test_refusals_name_the_path(
@@ -127,3 +148,67 @@ def test_site_space_override_effective_null_delete(emulator: EmulatorHandle) -> 
     kit.ok(kit.client.patch(url, json={"trademark": {"enabled": False}}))
     assert kit.ok(kit.client.delete(kit.url(site, "site-spaces", one)), 205) is None
     assert kit.client.get(url).status_code == 404
+
+
+RICH: dict[str, Any] = {
+    "header": {
+        "preset": "default",
+        "links": [
+            {
+                "title": "Guides",
+                "to": {"kind": "space", "space": "space_guides"},
+                "links": [{"title": "API", "to": {"kind": "url", "url": "https://api.example"}}],
+                "style": "button-primary",
+                "condition": "visitor.beta",
+            },
+            {"title": "Menu", "to": None, "links": []},
+        ],
+    },
+    "footer": {
+        "groups": [
+            {
+                "title": "More",
+                "links": [{"title": "Spec", "to": {"kind": "openapi", "spec": "pets"}}],
+            }
+        ],
+        "copyright": "Acme",
+    },
+    "favicon": {"emoji": "📘"},
+    "socialAccounts": [
+        {"platform": "github", "handle": "acme", "display": {"footer": True, "header": False}}
+    ],
+    "ai": {"mode": "assistant", "greeting": "Hi", "suggestions": ["How do I start?"]},
+}
+
+
+def test_every_group_production_declares_round_trips(emulator: EmulatorHandle) -> None:
+    kit = SitesKit(emulator)
+    _, url = _site(kit)
+    body = kit.ok(kit.client.get(url)) | RICH
+    body["styling"]["font"] = {
+        "id": "brand",
+        "custom": True,
+        "fontFamily": "Brand Sans",
+        "fontFaces": [{"weight": 400, "sources": [{"url": "https://fonts.example/b.woff2"}]}],
+    }
+    body["styling"]["headingFont"] = None
+    stored = kit.ok(kit.client.put(url, json=body))
+    assert {k: v for k, v in stored.items() if k != "updatedAt"} == body
+    assert kit.ok(kit.client.get(url, params={"unmasked": "true"})) == stored
+    refused = kit.client.get(url, params={"unmasked": "1"})
+    assert refused.status_code == 400 and "unmasked" in refused.text
+
+
+def test_an_override_of_one_sidebar_field_keeps_the_other(emulator: EmulatorHandle) -> None:
+    kit = SitesKit(emulator)
+    site = kit.create_site(title="Docs")["id"]
+    one = kit.add_site_space(site, "space_api")["id"]
+    url = kit.url(site, "site-spaces", one, "customization")
+    body = {"styling": {"sidebar": {"list": "pill"}}, "header": {"links": RICH["header"]["links"]}}
+    effective = kit.ok(kit.client.patch(url, json=body))
+    assert effective["styling"]["sidebar"] == {"background": "default", "list": "pill"}
+    assert effective["header"] == {"preset": "default", "links": RICH["header"]["links"]}
+    cleared = kit.ok(kit.client.patch(url, json={"styling": {"sidebar": {"list": None}}}))
+    assert cleared["styling"]["sidebar"] == {"background": "default", "list": "default"}
+    refused = kit.client.patch(url, json={"feedback": {}})
+    assert refused.status_code == 400 and "feedback.enabled: is required" in refused.text

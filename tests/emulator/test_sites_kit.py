@@ -98,6 +98,8 @@ def _mark(item: dict[str, Any], text: str) -> str:
 
 
 def _outline_item(item: dict[str, Any]) -> list[Any]:
+    if item["object"] == "site-external-link":
+        return [f"link:{item['title']}", []]
     if item["object"] == "site-section-group":
         return [f"group:{item['title']}", [_outline_item(s) for s in item["children"]]]
     return [_mark(item, item["title"]), [_mark(ss, ss["path"]) for ss in item["siteSpaces"]]]

@@ -96,20 +96,24 @@ def test_refusals_name_the_field(emulator: EmulatorHandle) -> None:
         ({"source": "/a"}, "destination: is required"),
         ({"source": "/a", "destination": {"kind": "nope"}}, "destination.kind: must be one of"),
         ({"source": "/a", "destination": {"kind": "external"}}, "destination.url: is required"),
-        (
-            {
-                "source": "/a",
-                "destination": {"kind": "site-section", "siteSectionId": other_section},
-            },
-            f"destination.siteSectionId: no section {other_section!r} in site {site!r}",
-        ),
-        (
-            {"source": "/a", "destination": {"kind": "path", "spaceId": "s", "path": "p"}},
-            "destination.kind: 'path' destinations",
-        ),
+        ({"source": "/a", "destination": {"kind": "path", "path": "p"}}, "destination.spaceId"),
     ]
     for body, message in cases:
         assert _error(kit, kit.client.post(url, json=body), 400).startswith(message), body
+    # a well-formed destination naming what the site does not hold: 404 naming the field
+    unknown: list[tuple[dict[str, Any], str]] = [
+        (
+            {"kind": "site-section", "siteSectionId": other_section},
+            f"destination.siteSectionId: no section {other_section!r} in site {site!r}",
+        ),
+        (
+            {"kind": "path", "spaceId": "space_api", "path": "p"},
+            f"destination.spaceId: no site space of site {site!r} publishes space 'space_api'",
+        ),
+    ]
+    for destination, message in unknown:
+        body = {"source": "/a", "destination": destination}
+        assert _error(kit, kit.client.post(url, json=body), 404).startswith(message), body
     assert _list(kit, site)["count"] == 0 and _list(kit, other)["count"] == 0
 
 
@@ -149,6 +153,30 @@ def test_bulk_upsert_creates_updates_deletes_and_publishes(emulator: EmulatorHan
     third = _bulk(kit, site, [{"source": "/a", "destination": None}])["results"]
     assert third == [{"status": "deleted", "source": "/a", "draft": False}]
     assert [r["source"] for r in _list(kit, site)["items"]] == ["/b"]
+
+
+def test_a_path_destination_is_answered_as_the_page_it_names(emulator: EmulatorHandle) -> None:
+    """Production takes `{kind: path, spaceId, path}` on create and bulk upsert and answers the
+    resolved page (SiteRedirectDestination has no `path` kind)."""
+    kit = SitesKit(emulator)
+    site, _, site_space = _site(kit)
+    url = kit.url(site, "redirects")
+    by_path = {"kind": "path", "spaceId": "space_guides", "path": "/getting-started/"}
+    made = kit.ok(kit.client.post(url, json={"source": "/start", "destination": by_path}), 201)
+    page = made["destination"]
+    assert page["kind"] == "site-page" and page["siteSpaceId"] == site_space
+    again = {**by_path, "path": "getting-started"}  # the same page: the same id
+    bulk = _bulk(kit, site, [{"source": "/begin", "destination": again}])["results"]
+    assert bulk[0]["status"] == "created"
+    assert _list(kit, site)["items"][0]["destination"] == page
+    resolved = kit.ok(kit.client.get(kit.url(site, "redirect"), params={"source": "/start"}))
+    assert resolved["target"].endswith(f"/guides/{page['pageId']}")
+    unpublished = {**by_path, "spaceId": "space_api"}
+    missing = _bulk(kit, site, [{"source": "/api", "destination": unpublished}])["results"]
+    assert missing[0]["status"] == "error" and "space_api" in missing[0]["error"]
+    # an update's destination is production's SiteRedirectDestination: no `path` kind
+    refused = kit.client.patch(f"{url}/{made['id']}", json={"destination": by_path})
+    assert _error(kit, refused, 400).startswith("destination.kind: must be one of")
 
 
 def test_bulk_limits_refuse_the_whole_request(emulator: EmulatorHandle) -> None:

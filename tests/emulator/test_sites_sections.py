@@ -114,7 +114,7 @@ def test_patch_condition_keeps_when_absent_and_path_clash(emulator: EmulatorHand
     assert kept["condition"] == "visitor.claims.beta" and kept["title"] == "Handbook"
     assert "condition" not in kit.ok(kit.client.patch(url, json={"condition": None}))
     clash = kit.client.patch(kit.url(site, "sections", api), json={"path": "guides"})
-    assert clash.status_code == 400 and "already has path 'guides'" in clash.text
+    assert clash.status_code == 409 and "already has path 'guides'" in clash.text
     assert kit.ok(kit.client.patch(url, json={"path": "guides"}))["path"] == "guides"
     assert kit.client.patch(kit.url(site, "sections", "nope"), json={}).status_code == 404
 

@@ -95,7 +95,7 @@ def test_patch_reads_back_and_path_clash(emulator: EmulatorHandle) -> None:
     assert swapped["condition"] == "visitor.claims.beta" and swapped["path"] == "v2"
     assert "condition" not in kit.ok(kit.client.patch(url, json={"condition": None}))
     clash = kit.client.patch(kit.url(site, "site-spaces", api["id"]), json={"path": "v2"})
-    assert clash.status_code == 400 and "already has path 'v2'" in clash.text
+    assert clash.status_code == 409 and "already has path 'v2'" in clash.text
     assert kit.ok(kit.client.patch(url, json={"path": "v2"}))["path"] == "v2"  # its own path
     assert kit.client.patch(kit.url(site, "site-spaces", "nope"), json={}).status_code == 404
 
@@ -146,7 +146,7 @@ def test_pagination_across_pages(emulator: EmulatorHandle) -> None:
         params = {"limit": 3, "page": page["next"]["page"]}
     assert pages == 3 and seen == expected
     bad = kit.client.get(kit.url(site, "site-spaces"), params={"page": "forged"})
-    assert bad.status_code == 400
+    assert bad.status_code == 404 and bad.json()["error"]["message"].startswith("page:")
 
 
 def test_published_urls_and_prefer_minimal(emulator: EmulatorHandle) -> None:

@@ -17,7 +17,8 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import conflict
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.refs import live_children
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import space_view
@@ -29,8 +30,7 @@ BASE = "/v1/collections/{collectionId}"
 def list_collections(ctx: Ctx) -> Response:
     org = ctx.org()["id"]
     rows = ctx.tx.rows("collection", org=org)
-    nested = ctx.query.get("nested", "true").lower() not in ("false", "0")
-    if not nested:
+    if query_bool(ctx, "nested") is False:
         rows = [row for row in rows if row.parent is None]
     return paginate(ctx, [collection_view(ctx, row) for row in rows])
 
@@ -39,7 +39,7 @@ def create_collection(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     body = Fields(ctx.body(required=False), ("title", "parent", "description", "defaultLevel"))
     title = body.string("title", max_len=50) or ""
-    parent = body.string("parent", min_len=1)  # production refuses null here
+    parent = body.string("parent")  # production refuses null here
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     data = {

@@ -10,7 +10,8 @@ from starlette.routing import BaseRoute
 from docsync.emulator.auth import Access, member_id
 from docsync.emulator.errors import conflict, not_found
 from docsync.emulator.grants import drop_user
-from docsync.emulator.http import Ctx, api_route, empty, ok, paginate, query_enum
+from docsync.emulator.http import Ctx, api_route, empty, ok
+from docsync.emulator.paging import paginate, query_enum
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
 from docsync.emulator.views import member_view, member_views

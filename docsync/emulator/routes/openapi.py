@@ -15,12 +15,15 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
 
 # docs-platform-api.md §2.18 (lowercase); the production contract also allows uppercase.
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+#: production's OpenAPISpecSlug allows capitals (a documented conflict: --contract production)
+PRODUCTION_SLUG = r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"
 BASE = "/v1/orgs/{organizationId}/openapi"
 SPEC = BASE + "/{specSlug}"
 
@@ -122,7 +125,8 @@ def list_specs(ctx: Ctx) -> Response:
 def create_spec(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     body = Fields(ctx.body(), ("slug", "source"))
-    slug = body.string("slug", required=True, min_len=1, max_len=100, pattern=SLUG_PATTERN)
+    pattern = PRODUCTION_SLUG if ctx.production else SLUG_PATTERN
+    slug = body.string("slug", required=True, min_len=1, max_len=100, pattern=pattern)
     assert slug is not None
     if ctx.tx.get("openapi-spec", _spec_id(org, slug)) is not None:
         # production lists 400 (and no 409) for createOpenAPISpec
@@ -138,7 +142,8 @@ def get_spec(ctx: Ctx) -> Response:
 
 def put_spec(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
-    slug = check_string("specSlug", ctx.params["specSlug"], 1, 100, SLUG_PATTERN)
+    pattern = PRODUCTION_SLUG if ctx.production else SLUG_PATTERN
+    slug = check_string("specSlug", ctx.params["specSlug"], 1, 100, pattern)
     row, was_created = _write(ctx, org, slug, _source(Fields(ctx.body(), ("source",))))
     return ok(spec_view(ctx, row), 201 if was_created else 200)
 

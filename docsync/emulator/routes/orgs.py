@@ -7,13 +7,16 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access, can, membership
-from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, ok, paginate
+from docsync.emulator.errors import bad_request, not_found
+from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.validate import ROLES, URL_PATTERN, Fields, check_string
 from docsync.emulator.views import user_view
 
 _FIELDS = (
+    "mergeRules",
     "title",
     "emailDomains",
     "hostname",
@@ -48,7 +51,7 @@ def org_view(ctx: Ctx, org: dict[str, Any], member: dict[str, Any]) -> dict[str,
         "ai": bool(org.get("ai")),
         "inviteLinks": bool(org.get("inviteLinks")),
         "plan": org.get("plan", "free_2024"),
-        "mergeRules": {"type": "none"},
+        "mergeRules": org.get("mergeRules") or {"type": "none"},
         "urls": urls,
         "trial": {"status": "notapplicable", "count": 0},
         "permissions": {
@@ -94,10 +97,10 @@ def _default_content(ctx: Ctx, org: str, value: Any) -> dict[str, Any] | None:
         raise bad_request("defaultContent: must be {type: site, site: <site id>} or null")
     fields = Fields(value, ("type", "site"), "defaultContent.")
     fields.enum("type", ("site",), required=True)
-    site = fields.string("site", required=True, min_len=1)
+    site = fields.string("site", required=True)
     found = ctx.tx.get_row("site", site or "")
     if found is None or found.org != org:
-        raise bad_request(f"defaultContent.site: no site {site!r} in organization {org!r}")
+        raise not_found(f"defaultContent.site: no site {site!r} in organization {org!r}")
     return {"type": "site", "site": site}
 
 
@@ -110,9 +113,7 @@ def update_org(ctx: Ctx) -> Response:
     if body.has("emailDomains"):
         changes["emailDomains"] = body.strings("emailDomains", max_len=255) or []
     if body.has("hostname"):
-        changes["hostname"] = body.string(
-            "hostname", min_len=3, max_len=32, pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$"
-        )
+        changes["hostname"] = body.string("hostname", min_len=3, max_len=32)
     if body.has("defaultRole"):
         changes["defaultRole"] = body.enum("defaultRole", ROLES, nullable=True)
     if body.has("defaultContent"):
@@ -123,6 +124,9 @@ def update_org(ctx: Ctx) -> Response:
     for flag in ("sso", "ai", "inviteLinks"):
         if body.has(flag):
             changes[flag] = body.boolean(flag)
+    if body.has("mergeRules"):
+        merge_rules.ORGANIZATION.check(body.data["mergeRules"], "mergeRules")
+        changes["mergeRules"] = body.data["mergeRules"]
     updated = {**org, **changes}
     ctx.tx.update("organization", org["id"], updated)
     return ok(org_view(ctx, updated, ctx.member))

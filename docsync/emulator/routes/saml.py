@@ -8,8 +8,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.errors import not_found
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, URL_PATTERN, Fields
 from docsync.emulator.views import team_view
@@ -64,10 +65,10 @@ def _read(ctx: Ctx, org: str, body: Fields, creating: bool) -> dict[str, Any]:
     if body.has("ssoURL"):
         values["ssoURL"] = body.string("ssoURL", max_len=2048, pattern=URL_PATTERN)
     if body.has("defaultTeam"):
-        team = body.string("defaultTeam", min_len=1)  # null: 400, as production
+        team = body.string("defaultTeam")  # null: 400, as production
         found = ctx.tx.get_row("team", team) if team else None
         if found is None or found.org != org:
-            raise bad_request(f"defaultTeam: no team {team!r} in organization {org!r}")
+            raise not_found(f"defaultTeam: no team {team!r} in organization {org!r}")
         values["defaultTeam"] = team
     if body.has("defaultRole"):
         values["defaultRole"] = body.enum("defaultRole", ROLES, nullable=True)

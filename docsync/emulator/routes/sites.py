@@ -13,8 +13,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, conflict
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate, query_bool
+from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.refs import site_is_default_content
 from docsync.emulator.routes import (
     sites_adaptive,
@@ -48,6 +49,7 @@ _PATCHABLE = (
     "defaultSiteSpace",
     "defaultSiteSection",
     "adaptiveContent",
+    "styleguide",
     "proxy",
 )
 
@@ -153,13 +155,17 @@ def update_site(ctx: Ctx) -> Response:
         changes["adaptiveContent"] = {"enabled": adaptive.boolean("enabled", required=True)}
     if body.has("proxy"):
         changes["proxy"] = body.string("proxy", nullable=True, max_len=512, pattern=PROXY_PATTERN)
+    if body.string("styleguide", nullable=True) is not None:
+        # production attaches a style guide space of the organization; the emulator holds no
+        # style guide (createSpace makes none), so any id names nothing; null detaches nothing
+        raise not_found(f"styleguide: no style guide space {body.data['styleguide']!r}")
     if body.has("defaultSiteSection"):
-        section_id = body.string("defaultSiteSection", min_len=1) or ""
+        section_id = body.string("defaultSiteSection") or ""
         section = tree.find_child(ctx.tx, site, tree.SECTION, section_id, "defaultSiteSection")
         changes["defaultSection"] = section.id
     site = tree.patch(ctx.tx, site, changes)
     if body.has("defaultSiteSpace"):
-        _default_site_space(ctx, site, body.string("defaultSiteSpace", min_len=1) or "")
+        _default_site_space(ctx, site, body.string("defaultSiteSpace") or "")
     return ok(site_view(ctx, tree.reload(ctx.tx, site)))
 
 

@@ -21,7 +21,10 @@ from docsync.emulator.validate import URL_PATTERN, Fields
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/external-links"
 LINK = BASE + "/{siteExternalLinkId}"
-FIELDS = ("title", "description", "icon", "url", "parent", "draft", "condition")
+FIELDS = (
+    *("title", "description", "icon", "url", "parent", "draft", "condition"),
+    *("localizedTitle", "localizedDescription"),
+)
 
 
 def _values(body: Fields, creating: bool) -> dict[str, Any]:
@@ -40,12 +43,17 @@ def _values(body: Fields, creating: bool) -> dict[str, Any]:
         values["condition"] = body.string("condition", nullable=True, max_len=1024)
     if body.has("draft"):
         values["draft"] = body.boolean("draft")
+    # production: null clears them on PATCH; on create only the description takes null
+    if body.has("localizedTitle"):
+        values["localizedTitle"] = body.localized("localizedTitle", 128, nullable=not creating)
+    if body.has("localizedDescription"):
+        values["localizedDescription"] = body.localized("localizedDescription", 256, nullable=True)
     return values
 
 
 def _group(ctx: Ctx, site: Row, body: Fields, creating: bool) -> Row | None:
     """The group `parent` names (404 naming the field when the site has none such)."""
-    group_id = body.string("parent", nullable=not creating, min_len=1)
+    group_id = body.string("parent", nullable=not creating)
     if group_id is None:
         return None
     return tree.find_child(ctx.tx, site, tree.GROUP, group_id, "parent")

@@ -8,8 +8,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, paginate
+from docsync.emulator.errors import bad_request, conflict
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id
+from docsync.emulator.paging import paginate
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_structure import place, position, to_root_after
 from docsync.emulator.routes.sites_views import answer, section_view, section_views
@@ -54,14 +55,14 @@ def list_sections(ctx: Ctx) -> Response:
 def create_section(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    allowed = ("spaceId", "title", "icon", "siteSectionGroupId", "draft", "pageId")
+    allowed = ("spaceId", "template", "title", "icon", "siteSectionGroupId", "draft", "pageId")
     body = Fields(ctx.body(), allowed)
     title = body.string("title", nullable=True, min_len=2, max_len=128)
     icon = body.string("icon", nullable=True, max_len=50)
     draft = bool(body.boolean("draft"))
-    page_id = body.string("pageId", min_len=1)
+    page_id = body.string("pageId")
     space = tree.space_or_new(ctx, org, body, title)
-    group_id = body.string("siteSectionGroupId", min_len=1)
+    group_id = body.string("siteSectionGroupId")
     group = None
     if group_id is not None:
         group = tree.find_child(ctx.tx, site, tree.GROUP, group_id, "siteSectionGroupId")
@@ -114,8 +115,8 @@ def update_section(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.section_paths(ctx.tx, site, excluding=section.id):
-            raise bad_request(
-                f"path: another section of site {site.id!r} already has path {path!r}"
+            raise conflict(
+                "path-taken", f"path: another section of site {site.id!r} already has path {path!r}"
             )
         changes["path"] = path
     if body.has("condition"):
@@ -131,7 +132,7 @@ def update_section(ctx: Ctx) -> Response:
     if body.has("description"):
         changes["description"] = body.string("description", nullable=True, max_len=256)
     if body.has("defaultSiteSpace"):
-        ss_id = body.string("defaultSiteSpace", min_len=1) or ""
+        ss_id = body.string("defaultSiteSpace") or ""
         row = tree.find_child(ctx.tx, site, tree.SITE_SPACE, ss_id, "defaultSiteSpace")
         if row.parent != section.id:
             raise bad_request(
@@ -158,7 +159,9 @@ def move_section(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     section = _section(ctx, site)
     body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, body.obj("position"), "siteSection", (tree.SECTION,))
+    side, anchor = position(
+        ctx, site, section, body.obj("position"), "siteSection", (tree.SECTION,)
+    )
     place(ctx, section, side, anchor)
     return answer(ctx, section_view(ctx, site, tree.reload(ctx.tx, section)))
 

@@ -15,16 +15,8 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import (
-    Ctx,
-    api_route,
-    created,
-    empty,
-    new_id,
-    ok,
-    page_answer,
-    page_window,
-)
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import page_answer, page_window
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import published_url
 from docsync.emulator.store import Doc, Row

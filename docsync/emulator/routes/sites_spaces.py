@@ -8,8 +8,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, empty, paginate, query_bool
+from docsync.emulator.errors import bad_request, conflict
+from docsync.emulator.http import Ctx, api_route, empty
+from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_structure import place, position
 from docsync.emulator.routes.sites_views import answer, site_space_view, site_spaces_views
@@ -51,13 +52,13 @@ def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
 def add_site_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
-    body = Fields(ctx.body(), ("spaceId", "sectionId", "draft", "pageId", "title"))
+    body = Fields(ctx.body(), ("spaceId", "template", "sectionId", "draft", "pageId", "title"))
     title = body.string("title", min_len=2, max_len=128)
     extra = {"draft": bool(body.boolean("draft")), "pageId": body.string("pageId", nullable=True)}
     if title is not None:
         extra["title"] = title
     space = tree.space_or_new(ctx, org, body, title)
-    parent = _level(ctx, site, body.string("sectionId", min_len=1))
+    parent = _level(ctx, site, body.string("sectionId"))
     row = tree.add_site_space(ctx, site, parent, space, extra)
     location = ctx.url(f"/orgs/{org}/sites/{site.id}/site-spaces/{row.id}")
     return answer(ctx, site_space_view(ctx, site, row), 201, location)
@@ -72,8 +73,9 @@ def update_site_space(ctx: Ctx) -> Response:
     if body.has("path"):
         path = body.string("path", min_len=1, max_len=100)
         if path in tree.level_paths(ctx.tx, row.parent or "", excluding=row.id):
-            raise bad_request(
-                f"path: another site space of the same level already has path {path!r}"
+            raise conflict(
+                "path-taken",
+                f"path: another site space of the same level already has path {path!r}",
             )
         changes["path"] = path
     if body.has("condition"):
@@ -85,7 +87,7 @@ def update_site_space(ctx: Ctx) -> Response:
         changes["space"] = tree.find_space(ctx, org, body.string("spaceId") or "", "spaceId").id
         changes["pageId"] = None  # production: a new space drops the custom home page
     if body.has("pageId"):
-        changes["pageId"] = body.string("pageId", nullable=True, min_len=1)
+        changes["pageId"] = body.string("pageId", nullable=True)
     row = tree.patch(ctx.tx, row, changes)
     return answer(ctx, site_space_view(ctx, site, row))
 
@@ -104,7 +106,7 @@ def move_site_space(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     row = _site_space(ctx, site)
     body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, body.obj("position"), "siteSpace", (tree.SITE_SPACE,))
+    side, anchor = position(ctx, site, row, body.obj("position"), "siteSpace", (tree.SITE_SPACE,))
     place(ctx, row, side, anchor)
     return answer(ctx, site_space_view(ctx, site, tree.reload(ctx.tx, row)))
 

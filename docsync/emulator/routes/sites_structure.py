@@ -51,9 +51,11 @@ def place(ctx: Ctx, row: Row, side: str | None = None, anchor: Row | None = None
 
 
 def to_root_after(ctx: Ctx, site: Row, item: Row, group: Row) -> None:
-    """Take a section or link out of `group` and put it at the root right after the group."""
+    """Take a section, link or group out of `group` and put it at the root right after the
+    group (after the root group that holds it, for a nested group)."""
+    anchor = tree.top_group(ctx.tx, site, group)
     ctx.tx.set_parent(item.kind, item.id, site.id)
-    ctx.tx.move(item.kind, item.id, after=(tree.GROUP, group.id), kinds=tree.ROOT_KINDS)
+    ctx.tx.move(item.kind, item.id, after=(tree.GROUP, anchor.id), kinds=tree.ROOT_KINDS)
 
 
 def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
@@ -62,7 +64,7 @@ def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
         raise bad_request(f"{where}: must be an object {{type, {id_key}}}")
     fields = Fields(value, ("type", id_key), f"{where}.")
     kind = fields.enum("type", POINTER_TYPES, required=True)
-    id_ = fields.string(id_key, required=True, min_len=1)
+    id_ = fields.string(id_key, required=True)
     assert kind is not None and id_ is not None
     return kind, id_
 
@@ -74,17 +76,26 @@ def resolve(ctx: Ctx, site: Row, target: tuple[str, str], where: str) -> Row:
 
 
 def position(
-    ctx: Ctx, site: Row, value: object, id_key: str = "id", kinds: tuple[str, ...] = POINTER_TYPES
+    ctx: Ctx,
+    site: Row,
+    row: Row,
+    value: object,
+    id_key: str = "id",
+    kinds: tuple[str, ...] = POINTER_TYPES,
 ) -> tuple[str | None, Row | None]:
-    """The side and anchor of a `{before|after: pointer}` position (absent: `(None, None)`)."""
+    """The side and anchor of a `{before|after: pointer}` position for `row` (absent or `{}`:
+    `(None, None)`, the end of its level). Production's schema allows both sides: then the two
+    must be adjacent siblings of the item, and it goes between them."""
     if value is None:
         return None, None
     if not isinstance(value, dict):
         raise bad_request("position: must be an object {before} or {after}")
+    if "before" in value and "after" in value:
+        return _between(ctx, site, row, value, id_key, kinds)
     fields = Fields(value, ("before", "after"), "position.")
     sides = [side for side in ("before", "after") if fields.has(side)]
-    if len(sides) != 1:
-        raise bad_request("position: give exactly one of before or after")
+    if not sides:  # production's position has no required side: {} is the default place
+        return None, None
     side = sides[0]
     return side, _anchor(ctx, site, value[side], side, id_key, kinds)
 
@@ -102,21 +113,20 @@ def _anchor(
 def sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
     """The position of a sort; an unknown anchor is a 400 there, as production answers."""
     try:
-        return _sort_position(ctx, site, row, value)
+        return position(ctx, site, row, value)
     except ApiError as error:
         if error.status == 404:
             raise bad_request(error.message) from None
         raise
 
 
-def _sort_position(ctx: Ctx, site: Row, row: Row, value: object) -> tuple[str | None, Row | None]:
-    """The position of a sort: `before`, `after`, or both (production's schema allows both:
-    then the two must be adjacent siblings, and the item goes between them)."""
-    if not (isinstance(value, dict) and "before" in value and "after" in value):
-        return position(ctx, site, value)
+def _between(
+    ctx: Ctx, site: Row, row: Row, value: dict[str, object], id_key: str, kinds: tuple[str, ...]
+) -> tuple[str | None, Row | None]:
+    """`after` and `before` both: the place between two adjacent siblings of the item."""
     Fields(value, ("before", "after"), "position.")
-    before = _anchor(ctx, site, value["before"], "before", "id", POINTER_TYPES)
-    after = _anchor(ctx, site, value["after"], "after", "id", POINTER_TYPES)
+    before = _anchor(ctx, site, value["before"], "before", id_key, kinds)
+    after = _anchor(ctx, site, value["after"], "after", id_key, kinds)
     siblings = [
         (r.kind, r.id)
         for r in ctx.tx.rows(sibling_kinds(row), parent=row.parent)

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from docsync.emulator.computed_sources import refuse_template
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.refs import live_space
@@ -32,7 +33,8 @@ GROUP = "site-section-group"
 SITE_SPACE = "site-space"
 LINK = "site-external-link"
 ROOT_KINDS = (SECTION, GROUP, LINK)
-GROUP_KINDS = (SECTION, LINK)
+#: a group holds what the root holds: sections, (nested) groups and links
+GROUP_KINDS = ROOT_KINDS
 PATH_MAX = 100
 
 
@@ -70,8 +72,10 @@ def find_space(ctx: Ctx, org: str, space_id: str, field: str) -> Row:
 
 def space_or_new(ctx: Ctx, org: str, body: Fields, title: str | None) -> Row:
     """The space a section or site space create names by `spaceId`, or for `spaceId: null` a
-    new space titled `title` (production's "create a new space"), which has no `pageId`."""
-    space_id = body.string("spaceId", required=True, nullable=True, min_len=1)
+    new space titled `title` (production's "create a new space"), which has no `pageId`. A
+    `template` names a space template: the emulator holds none, so any is unknown (404)."""
+    refuse_template(body)
+    space_id = body.string("spaceId", required=True, nullable=True)
     if space_id is not None:
         return find_space(ctx, org, space_id, "spaceId")
     if body.data.get("pageId") is not None:
@@ -102,17 +106,35 @@ def root_items(tx: Tx, site: Row) -> list[Row]:
     return tx.rows(ROOT_KINDS, parent=site.id)
 
 
+def items_under(tx: Tx, parent: str) -> list[Row]:
+    """Every section, group and link under `parent` (the site or a group), depth first in
+    structure order: a group's items right after the group."""
+    found: list[Row] = []
+    for item in tx.rows(ROOT_KINDS, parent=parent):
+        found.append(item)
+        if item.kind == GROUP:
+            found.extend(items_under(tx, item.id))
+    return found
+
+
 def groups(tx: Tx, site: Row) -> list[Row]:
-    """The site's section groups, in root order."""
-    return tx.rows(GROUP, parent=site.id)
+    """The site's section groups, nested ones included, in structure order."""
+    return [row for row in items_under(tx, site.id) if row.kind == GROUP]
 
 
 def sections(tx: Tx, site: Row) -> list[Row]:
     """Every section of the site in structure order (a group's sections where the group is)."""
-    found: list[Row] = []
-    for item in root_items(tx, site):
-        found.extend([item] if item.kind == SECTION else tx.rows(SECTION, parent=item.id))
-    return found
+    return [row for row in items_under(tx, site.id) if row.kind == SECTION]
+
+
+def top_group(tx: Tx, site: Row, group: Row) -> Row:
+    """The group at the root of the site that holds `group` (itself when it is at the root)."""
+    while group.parent != site.id:
+        outer = tx.get_row(GROUP, group.parent or "")
+        if outer is None:
+            break
+        group = outer
+    return group
 
 
 def level(tx: Tx, parent: str) -> list[Row]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from starlette.responses import Response
 
 from docsync.emulator.auth import Access, can
-from docsync.emulator.errors import not_found
+from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, empty, ok
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.store import Row
@@ -17,9 +18,15 @@ from docsync.emulator.views import space_view
 Doc = dict[str, Any]
 
 
+def segment(text: str) -> str:
+    """One path segment of a published URL: a basename or path is any text (production's
+    SiteSpacePath is a length only), percent-encoded so that the URL stays a URI."""
+    return quote(text, safe="")
+
+
 def published_url(ctx: Ctx, site: Row) -> str:
     """Where the site is (or would be) published: the emulator's `/published/<org>/<basename>`."""
-    name = site.data.get("basename") or site.id
+    name = segment(str(site.data.get("basename") or site.id))
     return f"{str(ctx.request.base_url).rstrip('/')}/published/{site.org}/{name}"
 
 
@@ -79,10 +86,10 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
     return body
 
 
-def _join(base: str | None, segment: str, is_default: bool) -> str | None:
+def _join(base: str | None, path: str, is_default: bool) -> str | None:
     if base is None:
         return None
-    return base if is_default else f"{base}/{segment}"
+    return base if is_default else f"{base}/{segment(path)}"
 
 
 def _urls(url: str | None) -> Doc:
@@ -172,22 +179,30 @@ def section_views(ctx: Ctx, site: Row) -> list[Doc]:
 
 
 def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
-    """A `SiteSectionGroup`: its sections in order as `sections`, with its links as `children`."""
+    """A `SiteSectionGroup`: its items in order as `children` (sections, links and nested
+    groups), its own sections as `sections`."""
     default = tree.default_section(ctx.tx, site)
     children = [
-        section_view(ctx, site, m, default) if m.kind == tree.SECTION else link_view(m)
+        section_view(ctx, site, m, default)
+        if m.kind == tree.SECTION
+        else group_view(ctx, site, m)
+        if m.kind == tree.GROUP
+        else link_view(m)
         for m in ctx.tx.rows(tree.GROUP_KINDS, parent=row.id)
     ]
     body: Doc = {
         "object": "site-section-group",
         "id": row.id,
         "title": row.data["title"],
-        "draft": False,
+        "draft": bool(row.data.get("draft")),
         "sections": [c for c in children if c["object"] == tree.SECTION],
         "children": children,
     }
-    if row.data.get("icon") is not None:
-        body["icon"] = row.data["icon"]
+    for key in ("icon", "localizedTitle"):
+        if row.data.get(key) is not None:
+            body[key] = row.data[key]
+    if row.parent != site.id:
+        body["sectionGroup"] = row.parent
     return body
 
 
@@ -200,7 +215,7 @@ def link_view(row: Row) -> Doc:
         "url": row.data["url"],
         "draft": bool(row.data.get("draft")),
     }
-    for key in ("description", "icon", "condition"):
+    for key in ("description", "icon", "condition", "localizedTitle", "localizedDescription"):
         if row.data.get(key) is not None:
             body[key] = row.data[key]
     if row.parent != row.data["site"]:
@@ -237,9 +252,16 @@ def structure_view(ctx: Ctx, site: Row) -> Doc:
     return {"type": "sections", "structure": items}
 
 
+PREFERENCES = ("return=minimal", "return=representation")
+
+
 def answer(ctx: Ctx, body: Doc, status: int = 200, location: str | None = None) -> Response:
-    """`body`, or 204 without it when the request says `Prefer: return=minimal` (production)."""
-    if ctx.request.headers.get("prefer", "").strip() == "return=minimal":
+    """`body`, or 204 without it when the request says `Prefer: return=minimal` (production);
+    another `Prefer` than production's two is a 400 (nothing is written)."""
+    prefer = ctx.request.headers.get("prefer")
+    if prefer is not None and prefer.strip() not in PREFERENCES:
+        raise bad_request(f"prefer: must be one of {', '.join(PREFERENCES)}; got {prefer[:80]!r}")
+    if prefer is not None and prefer.strip() == "return=minimal":
         response = empty(204)
         response.headers["Preference-Applied"] = "return=minimal"
         if location:

@@ -7,7 +7,9 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access
+from docsync.emulator.computed_sources import check_source, refuse_template
 from docsync.emulator.content import (
     default_level,
     find,
@@ -16,9 +18,10 @@ from docsync.emulator.content import (
     move,
     transfer_tree,
 )
-from docsync.emulator.errors import bad_request, conflict
+from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
 
@@ -108,13 +111,13 @@ def create_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     if "visibility" in ctx.body(required=False):
         raise bad_request("visibility: is read-only and cannot be written")
-    body = Fields(
-        ctx.body(required=False), ("title", "emoji", "parent", "language", "editMode", "empty")
-    )
-    parent = body.string("parent", min_len=1)  # null: 400, as production
+    fields = ("title", "emoji", "parent", "language", "editMode", "empty", *MADE_FROM)
+    body = Fields(ctx.body(required=False), fields)
+    parent = body.string("parent")  # null: 400, as production
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     body.boolean("empty")
+    source = _made_from(ctx, org, body)
     space_id = insert_space(
         ctx,
         org,
@@ -123,8 +126,25 @@ def create_space(ctx: Ctx) -> Response:
         emoji=body.string("emoji", max_len=50) or "",
         editMode=body.enum("editMode", ("live", "locked")) or "live",
         language=body.enum("language", LANGUAGES),
+        **source,
     )
     return created(space_view(ctx, find(ctx, "space", space_id)), ctx.url(f"/spaces/{space_id}"))
+
+
+#: what production's createSpace makes a space from, besides nothing (one at most)
+MADE_FROM = ("template", "computedSource")
+
+
+def _made_from(ctx: Ctx, org: str, body: Fields) -> dict[str, Any]:
+    """The row fields of a space made from a computed source; a template names nothing (the
+    emulator holds none: 404); both at once is a 400 (production's body is one of them)."""
+    given = [name for name in MADE_FROM if body.has(name)]
+    if len(given) > 1:
+        raise bad_request("computedSource: give a template or a computed source, not both")
+    refuse_template(body)
+    if body.has("computedSource"):
+        return {"computedSource": check_source(ctx.tx, org, body.data["computedSource"])}
+    return {}
 
 
 def get_space(ctx: Ctx) -> Response:
@@ -135,8 +155,14 @@ def update_space(ctx: Ctx) -> Response:
     row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
     body = Fields(
         _refuse_read_only(ctx),
-        ("title", "emoji", "icon", "editMode", "defaultLevel", "language"),
+        ("title", "emoji", "icon", "editMode", "defaultLevel", "language", "mergeRules"),
     )
+    given = [name for name in ("emoji", "icon") if body.data.get(name) is not None]
+    if given and len([name for name in ("emoji", "icon") if body.has(name)]) > 1:
+        # production's body is one of {emoji}, {icon} or {emoji: null, icon: null}
+        raise bad_request(
+            f"{given[0]}: give an emoji or an icon alone, or null for both to remove them"
+        )
     data = dict(row.data)
     if body.has("title"):
         data["title"] = body.string("title", max_len=50)
@@ -150,6 +176,9 @@ def update_space(ctx: Ctx) -> Response:
         data["defaultLevel"] = default_level(body)
     if body.has("language"):
         data["language"] = body.enum("language", LANGUAGES)  # null: 400, as production
+    if body.has("mergeRules"):
+        merge_rules.SPACE.check(body.data["mergeRules"], "mergeRules")
+        data["mergeRules"] = body.data["mergeRules"]
     data["updatedAt"] = ctx.now
     ctx.tx.update("space", row.id, data)
     return ok(space_view(ctx, find(ctx, "space", row.id)))
@@ -190,10 +219,10 @@ def transfer_space(ctx: Ctx) -> Response:
     body = Fields(ctx.body(), ("organization", "collection"))
     if not body.has("organization") and not body.has("collection"):
         raise bad_request("body: give organization, collection or both")
-    target = body.string("organization", min_len=1) or row.org
+    target = body.string("organization") or row.org
     assert target is not None
     ctx.org(Access.CONTENT, target)
-    collection = body.string("collection", nullable=True, min_len=1)
+    collection = body.string("collection", nullable=True)
     if collection is not None:
         live_collection(ctx, target, collection, "collection")
     if target == row.org and collection == row.parent:
@@ -205,7 +234,8 @@ def transfer_space(ctx: Ctx) -> Response:
 def duplicate_space(ctx: Ctx) -> Response:
     row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
     if row.data.get("deletedAt"):
-        raise bad_request(f"Space {row.id!r} is deleted: restore it before duplicating it")
+        # as for its grants: a space in the bin is not found until restored
+        raise not_found(f"Space {row.id!r} is deleted: restore it before duplicating it")
     data = {**row.data, "title": f"{row.data['title']} (copy)"[:50]}
     data.update(createdAt=ctx.now, updatedAt=ctx.now, deletedAt=None)
     space_id = new_id()

@@ -11,7 +11,8 @@ from starlette.routing import BaseRoute
 from docsync.emulator.auth import Access, member_id, membership
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_team
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
 from docsync.emulator.store import Row
 from docsync.emulator.validate import Fields
@@ -29,13 +30,13 @@ def _team(ctx: Ctx, org: str) -> Row:
 
 
 def resolve_member(ctx: Ctx, org: str, key: str, field: str) -> str:
-    """The user id of an organization member given by user id or email; 400 when unknown."""
+    """The user id of an organization member given by user id or email; 404 when unknown."""
     if membership(ctx.tx, org, key) is not None:
         return key
     for user in ctx.tx.users_by_email(key):
         if membership(ctx.tx, org, str(user["id"])) is not None:
             return str(user["id"])
-    raise bad_request(f"{field}: {key!r} is not a member of organization {org!r} (id or email)")
+    raise not_found(f"{field}: {key!r} is not a member of organization {org!r} (id or email)")
 
 
 def _set_role(ctx: Ctx, org: str, team: str, uid: str, role: str) -> None:
@@ -56,7 +57,7 @@ def list_teams(ctx: Ctx) -> Response:
     if owner is not None:
         found = membership(ctx.tx, org, owner)
         if found is None:
-            raise bad_request(f"owner: {owner!r} is not a member of organization {org!r}")
+            raise not_found(f"owner: {owner!r} is not a member of organization {org!r}")
         if found.get("role") != "admin":
             rows = [
                 r

@@ -15,7 +15,8 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok, paginate
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.paging import paginate
 from docsync.emulator.refs import live_space
 from docsync.emulator.store import Row
 from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
@@ -106,7 +107,7 @@ def _production_data(ctx: Ctx, org: str, raw: dict[str, Any]) -> dict[str, Any]:
     body = Fields(raw, PRODUCTION_FIELDS)
     language = body.enum("language", TRANSLATION_LANGUAGES, required=True)
     source = Fields(body.obj("source", required=True) or {}, ("space", "language"), "source.")
-    space = source.string("space", required=True, min_len=1)
+    space = source.string("space", required=True)
     source_language = source.enum("language", TRANSLATION_LANGUAGES, required=True)
     assert space is not None
     if live_space(ctx.tx, org, space) is None:

@@ -1,0 +1,206 @@
+"""Contract fuzzing: schemathesis generates requests from production's document for every
+configuration operation the emulator serves, and checks what the emulator answers.
+
+`run(mode, examples=...)` serves a fresh emulator of the contract mode in-process (schemathesis's
+ASGI transport: no socket, the emulator's own routes and store), fills its organization with one
+of each resource (`populate`, so that generated requests reach real sites, sections, teams...),
+then runs schemathesis's engine with a fixed seed and four checks:
+
+- `not_a_server_error`: no 5xx;
+- `response_schema_conformance`: every answer valid for its status under production's schema;
+- `negative_data_rejection`: a request production's schemas refuse is refused (4xx);
+- `positive_data_acceptance`: a request they accept is not refused as malformed (400).
+
+The document is production's with the narrowings of `fuzz_document.NARROWED`. A failure names
+the operation, the check, what the emulator answered and a curl line that reproduces it; the
+failures `fuzz_forgiven` explains are counted apart. `scripts/fuzz` runs longer, with the
+coverage and stateful phases, and prints the figures.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import schemathesis
+from schemathesis.engine import events, from_schema
+from schemathesis.python import asgi
+from starlette.types import ASGIApp
+
+from docsync.emulator.app import EmulatorConfig, create_app
+from docsync.emulator.defaults import Contract
+from tests.contract.document import load_spec
+from tests.contract.fuzz_document import fuzz_document
+from tests.contract.fuzz_forgiven import forgiven
+from tests.contract.fuzz_org import populate
+from tests.emulator_harness import SEED
+
+CHECKS = (
+    "not_a_server_error",
+    "response_schema_conformance",
+    "negative_data_rejection",
+    "positive_data_acceptance",
+)
+TOKEN = "tok_ada"
+BASE = f"http://{asgi.HOST}/v1"
+PHASES = ("examples", "coverage", "fuzzing", "stateful")
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One refused check: the operation, the check, what was answered, how to reproduce it."""
+
+    operation: str
+    check: str
+    message: str
+    answer: str
+    curl: str
+
+    def __str__(self) -> str:
+        curl = self.curl if len(self.curl) <= 600 else self.curl[:600] + "..."
+        answer = self.answer if len(self.answer) <= 300 else self.answer[:300] + "..."
+        return f"{self.operation}: {self.check}: {self.message}\n    answered: {answer}\n    {curl}"
+
+
+@dataclass
+class Report:
+    """What one run sent and found."""
+
+    mode: Contract
+    #: requests by operation (`METHOD /template`)
+    requests: Counter[str] = field(default_factory=Counter)
+    #: requests by phase (coverage, fuzzing, stateful)
+    phases: Counter[str] = field(default_factory=Counter)
+    failures: list[Failure] = field(default_factory=list)
+    #: failures `fuzz_forgiven.FORGIVEN` explains, by operation and check
+    forgiven: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(self.requests.values())
+
+    def summary(self) -> str:
+        phases = ", ".join(f"{name} {count}" for name, count in self.phases.items())
+        return (
+            f"fuzz --contract {self.mode}: {self.total} requests ({phases}) over "
+            f"{len(self.requests)} operations, {len(self.failures)} failures, "
+            f"{len(self.errors)} errors, {sum(self.forgiven.values())} forgiven "
+            f"(tests/contract/fuzz_forgiven.py), {self.seconds:.1f} s"
+        )
+
+    def problems(self) -> str:
+        """Every failure (once per operation and check) and error, for a test's message."""
+        seen: dict[tuple[str, str], Failure] = {}
+        for failure in self.failures:
+            seen.setdefault((failure.operation, failure.check), failure)
+        lines = [str(f) for f in seen.values()] + [f"error: {e}" for e in self.errors]
+        return "\n".join(lines)
+
+
+def _config(examples: int, scenarios: int, seed: int, phases: tuple[str, ...]) -> Any:
+    return schemathesis.Config.from_dict(
+        {
+            "seed": seed,
+            # no replay of earlier runs' failures: a run depends on its seed alone
+            "cache": {"enabled": False},
+            "headers": {"Authorization": f"Bearer {TOKEN}"},
+            "parameters": {"path.organizationId": "org_acme"},
+            "generation": {"max-examples": examples, "no-shrink": True, "database": "none"},
+            "checks": {"enabled": False, **{check: {"enabled": True} for check in CHECKS}},
+            "phases": {
+                **{phase: {"enabled": phase in phases} for phase in PHASES},
+                "stateful": {
+                    "enabled": "stateful" in phases,
+                    "generation": {"max-examples": scenarios},
+                },
+            },
+            "output": {"sanitization": {"enabled": True}},
+        }
+    )
+
+
+def _operation(recorder: Any, case_id: str) -> str:
+    """`METHOD /template` of one case: a stateful scenario's recorder holds several operations
+    under one label, each case knows its own."""
+    node = recorder.cases.get(case_id)
+    return str(node.value.operation.label) if node is not None else str(recorder.label)
+
+
+def _answer(recorder: Any, case_id: str) -> str:
+    interaction = recorder.interactions.get(case_id)
+    response = interaction.response if interaction is not None else None
+    if response is None:
+        return "no answer"
+    return f"{response.status_code} {response.content.decode('utf-8', 'replace')}"
+
+
+def _failures(recorder: Any) -> Iterator[Failure]:
+    for case_id, nodes in recorder.checks.items():
+        for node in nodes:
+            if node.status.name != "FAILURE" or node.failure_info is None:
+                continue
+            failure = node.failure_info.failure
+            yield Failure(
+                _operation(recorder, case_id),
+                node.name,
+                f"{failure.title}: {failure.message}".replace("\n", " ")[:400],
+                _answer(recorder, case_id),
+                node.failure_info.code_sample,
+            )
+
+
+def emulator_app(mode: Contract) -> ASGIApp:
+    """A fresh emulator of `mode`, seeded with the example seed and `populate`d."""
+    app = create_app(EmulatorConfig(seed=SEED, contract=mode))
+    with asgi.get_client(app) as client:
+        populate(client, f"http://{asgi.HOST}", TOKEN)
+    return app
+
+
+def run(
+    mode: Contract,
+    *,
+    examples: int,
+    scenarios: int = 100,
+    seed: int = 25,
+    phases: tuple[str, ...] = ("fuzzing",),
+) -> Report:
+    """Fuzz a fresh emulator of `mode`: `examples` per operation in the fuzzing phase,
+    `scenarios` stateful sequences; the report counts requests per operation and phase."""
+    if "stateful" in phases and scenarios < 1:
+        raise ValueError("the stateful phase needs at least one scenario")
+    spec = load_spec()
+    if spec is None:
+        raise RuntimeError("the production contract is absent: run bash scripts/contract.sh")
+    app = emulator_app(mode)
+    config = _config(examples, scenarios, seed, phases)
+    schema = schemathesis.openapi.from_dict(fuzz_document(spec, mode, BASE), config=config)
+    schema.app = app
+    schema.config.base_url = BASE
+    report = Report(mode)
+    started = time.perf_counter()
+    for event in from_schema(schema).execute():
+        if isinstance(event, events.ScenarioFinished):
+            _record(report, event.phase.value, event.recorder)
+        elif isinstance(event, events.NonFatalError):
+            report.errors.append(f"{event.label}: {event.value}")
+        elif isinstance(event, events.FatalError):
+            report.errors.append(f"fatal: {event.exception}")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _record(report: Report, phase: str, recorder: Any) -> None:
+    for case_id in recorder.interactions:
+        report.requests[_operation(recorder, case_id)] += 1
+        report.phases[phase] += 1
+    for failure in _failures(recorder):
+        if forgiven(failure.operation, failure.check, failure.answer) is None:
+            report.failures.append(failure)
+        else:
+            report.forgiven[f"{failure.operation}: {failure.check}"] += 1

@@ -1,0 +1,86 @@
+"""The organization the contract fuzzer starts from: one of each resource the emulator serves.
+
+Generated requests name resources by ids they draw or learn from earlier answers; with a site
+that has sections, a group, a link, site spaces, redirects and a share link, a visitor-auth site,
+a team, a SAML provider, a collection with a space, grants, an OpenAPI spec and a translation
+already there, the first requests of each operation reach real resources instead of 404s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ORG = "/v1/orgs/org_acme"
+
+
+class _Api:
+    """Calls that must succeed: a refusal stops the run with the request and the answer."""
+
+    def __init__(self, client: Any, base: str, token: str) -> None:
+        self.client = client
+        self.base = base
+        self.headers = {"Authorization": f"Bearer {token}"}
+
+    def __call__(self, method: str, path: str, body: Any = None) -> Any:
+        response = self.client.request(method, self.base + path, json=body, headers=self.headers)
+        if response.status_code >= 300:
+            raise RuntimeError(
+                f"fuzz organization: {method} {path} answered {response.status_code}: "
+                f"{response.text[:300]}"
+            )
+        return response.json() if response.content else None
+
+
+def populate(client: Any, base: str, token: str) -> None:
+    """Create the fuzzer's organization in the emulator behind `client` (a requests session)."""
+    api = _Api(client, base, token)
+    team = api("PUT", f"{ORG}/teams", {"title": "Platform", "members": ["u_lin"]})["id"]
+    api(
+        "POST",
+        f"{ORG}/saml",
+        {
+            "label": "Okta",
+            "ssoURL": "https://idp.example/sso",
+            "entityID": "https://idp.example/entity",
+            "certificate": "MIIC-fuzz",
+            "defaultTeam": team,
+        },
+    )
+    collection = api("POST", f"{ORG}/collections", {"title": "Developers"})["id"]
+    guides = api("POST", f"{ORG}/spaces", {"title": "Guides", "parent": collection})["id"]
+    reference = api("POST", f"{ORG}/spaces", {"title": "API Reference"})["id"]
+    api("POST", f"/v1/collections/{collection}/permissions", {"role": "edit", "teams": [team]})
+    api("POST", f"/v1/spaces/{guides}/permissions", {"role": "read", "users": ["u_sam"]})
+    site = api("POST", f"{ORG}/sites", {"title": "Developer Docs"})["id"]
+    sites = f"{ORG}/sites/{site}"
+    api("PATCH", sites, {"basename": "docs", "visibility": "public"})
+    section = api("POST", f"{sites}/sections", {"spaceId": guides, "title": "Guides"})["id"]
+    api("POST", f"{sites}/sections", {"spaceId": reference, "title": "API"})
+    api("POST", f"{sites}/site-spaces", {"spaceId": reference, "sectionId": section})
+    group = api("POST", f"{sites}/section-groups", {"title": "Learn", "sections": [section]})
+    api("POST", f"{sites}/external-links", {"title": "Status", "url": "https://status.example"})
+    api(
+        "POST",
+        f"{sites}/external-links",
+        {"title": "Blog", "url": "https://blog.example", "parent": group["id"]},
+    )
+    api(
+        "POST",
+        f"{sites}/redirects",
+        {
+            "source": "/old",
+            "destination": {"kind": "site-section", "siteSectionId": section},
+        },
+    )
+    api("POST", f"{sites}/share-links", {"name": "Partners"})
+    api("POST", f"{sites}/permissions", {"role": "edit", "teams": [team]})
+    api("POST", f"{sites}/publish")
+    handbook = api("POST", f"{ORG}/sites", {"title": "Handbook", "visibility": "visitor-auth"})
+    api("POST", f"{ORG}/sites/{handbook['id']}/site-spaces", {"spaceId": "space_handbook"})
+    api("GET", f"{ORG}/sites/{handbook['id']}/publishing/auth")
+    api("POST", f"{ORG}/openapi", {"slug": "petstore", "source": {"text": "openapi: 3.1.0"}})
+    api(
+        "POST",
+        f"{ORG}/translations",
+        {"source": {"space": guides, "language": "en"}, "language": "fr"},
+    )
