@@ -18,6 +18,12 @@ from docsync.core.nullability import NullChecked
 Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 DefaultLevel = Literal["admin", "create", "review", "edit", "comment", "read", "inherit"]
 State = Literal["present", "absent"]
+#: production's TranslationLanguage: a translation's language, the keys of a localized text
+Language = Literal[
+    "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko",
+    "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th",
+    "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+]  # fmt: skip
 
 #: roles from the most access to the least, a guest (None) last: a move down lowers access
 RANKS: tuple[Role | None, ...] = ("admin", "create", "review", "edit", "comment", "read", None)

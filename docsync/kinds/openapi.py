@@ -12,6 +12,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
+from docsync.core.nullability import NullChecked
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
@@ -35,7 +36,7 @@ SLUG_PATTERN = explained(
 )
 
 
-class OpenApiSource(Model):
+class OpenApiSource(NullChecked, Model):
     """Where the specification comes from: exactly one of ``url`` and ``text``."""
 
     url: Uri | None = None
@@ -64,7 +65,7 @@ OPENAPI = Declaration(
     export_file="content.yaml",
     entry=OpenApiEntry,
     order=60,
-    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug"),
+    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT"),
 )
 
 

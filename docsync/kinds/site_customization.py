@@ -3,23 +3,49 @@
 replaces it whole, so applying reads what is live, merges the written fields in, and writes the
 whole object back. Used by the site kind.
 
-A mapping is walked into its fields; a list or a scalar is one value (`header.links` written is
-the whole list). `null` removes an optional field (`announcement: null`).
+A mapping is walked into its fields; a list, a scalar or a whole setting (a content reference,
+a favicon, a font) is one value (`header.links` written is the whole list). `null` removes an
+optional field (`announcement: null`). What is written is checked offline against production's
+schema (`SiteCustomization`); what the merge makes, at plan, for the keys production requires.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Routes
 from docsync.core.model import Action, leaf_change
+from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.customization_base import (
+    Favicon,
+    Flag,
+    Localized128,
+    Setting,
+    UrlSetting,
+    managed,
+    report_incomplete,
+)
+from docsync.kinds.customization_groups import (
+    Ai,
+    Announcement,
+    ExternalLinks,
+    Footer,
+    Header,
+    Insights,
+    Internationalization,
+    PageActions,
+    Themes,
+)
+from docsync.kinds.customization_links import SocialAccount
+from docsync.kinds.customization_styling import Styling
 from docsync.kinds.customization_tree import (
     ANSWER,
-    leaves,
     live_customization,
     merged,
     value_at,
@@ -32,7 +58,40 @@ from docsync.kinds.site_space_reading import written_overrides
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
-_ABSENT = object()
+
+class SiteCustomization(Setting):
+    """A site's look, as production's `PUT .../customization` takes it; only the fields written
+    are managed, nested ones included."""
+
+    required = (
+        "styling", "internationalization", "favicon", "header", "footer", "themes", "feedback",
+        "ai", "advancedCustomization", "trademark", "externalLinks", "pagination", "pageActions",
+        "privacyPolicy", "socialPreview", "socialAccounts", "insights",
+    )  # fmt: skip
+    title: Annotated[str | None, NULL] = Limits(default=None, min_length=2, max_length=128)
+    """The published site's title; null: the default content's title."""
+    localizedTitle: Annotated[Localized128 | None, NULL] = None
+    styling: Styling | None = None
+    internationalization: Internationalization | None = None
+    favicon: Favicon | None = None
+    header: Header | None = None
+    footer: Footer | None = None
+    announcement: Annotated[Announcement | None, NULL] = None
+    themes: Themes | None = None
+    feedback: Flag | None = None
+    """`enabled`: readers may rate pages."""
+    ai: Ai | None = None
+    advancedCustomization: Flag | None = None
+    pageActions: PageActions | None = None
+    externalLinks: ExternalLinks | None = None
+    pagination: Flag | None = None
+    """`enabled`: previous and next links at the foot of pages."""
+    trademark: Flag | None = None
+    """`enabled`: "Powered by GitBook" shows."""
+    privacyPolicy: UrlSetting | None = None
+    socialPreview: UrlSetting | None = None
+    socialAccounts: list[SocialAccount] | None = Limits(default=None, max_length=10)
+    insights: Insights | None = None
 
 
 @dataclass
@@ -42,8 +101,6 @@ class Customization(OnSite):
 
     fields: dict[str, Any] = field(default_factory=dict)
 
-
-# -- reading ---------------------------------------------------------------------------------
 
 # -- the part's kind -------------------------------------------------------------------------
 
@@ -56,7 +113,11 @@ CUSTOMIZATION = Declaration(
     part=True,
     singleton=True,
     order=93,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/customization", update="PUT"),
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/customization",
+        item="/v1/orgs/{org}/sites/{site}/customization",
+        update="PUT",
+    ),
 )
 
 
@@ -81,15 +142,18 @@ class CustomizationKind(SitePart):
         written = desired.entry.customization
         if written is None:
             return None
-        current = live_customization(live) or {}
+        found = live_customization(live)
+        current = found or {}
         changed = {
             path: value
-            for path, value in leaves(written).items()
+            for path, value in managed(written).items()
             if value_at(current, path) != value
         }
         if not changed:
             return None
         base = (*desired.path, "customization")
+        if found is not None and report_incomplete(written, found, changed, base, "site", ctx):
+            return None
         lines = [
             leaf_change(
                 "customization",

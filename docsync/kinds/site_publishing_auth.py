@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from pydantic import Field as Limits
+
 from docsync.api.answers import TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.entries import Model, Uri
+from docsync.core.entries import URI_PATTERN, Model
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 #: what docsync keeps of the API's answer (never `privateKey`)
 KEPT = ("backend", "fallbackURL", "logoutURL")
 VISITOR_AUTH = "visitor-auth"
+#: production's fallback and logout URLs: a URI, of no length limit
+AuthUrl = Annotated[str, Limits(pattern=URI_PATTERN, json_schema_extra={"format": "uri"})]
 
 
 class PublishingAuthEntry(NullChecked, Model):
@@ -35,9 +39,9 @@ class PublishingAuthEntry(NullChecked, Model):
 
     backend: Literal["custom", "integration"] | None = None
     """`custom` (your own backend signs visitors' tokens) or `integration` (an installed one)."""
-    fallbackURL: Annotated[Uri | None, NULL] = None
+    fallbackURL: Annotated[AuthUrl | None, NULL] = None
     """Where a visitor without a valid token is sent; null unsets it."""
-    logoutURL: Annotated[Uri | None, NULL] = None
+    logoutURL: Annotated[AuthUrl | None, NULL] = None
     """Where the site's log-out sends visitors; null unsets it."""
 
 

@@ -153,7 +153,12 @@ REDIRECT = Declaration(
     ),
     entry=RedirectEntry,
     order=90,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/redirects", id_name="redirectId", update="PUT"),
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/redirects",
+        item="/v1/orgs/{org}/sites/{site}/redirects",  # the bulk upsert: its items are entries
+        id_name="redirectId",
+        update="PUT",
+    ),
 )
 
 

@@ -14,16 +14,36 @@ as it is now.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field as Limits
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Routes
 from docsync.core.model import Action, leaf_change
+from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite, Ref
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.customization_base import (
+    Favicon,
+    Localized128,
+    Setting,
+    managed,
+    report_incomplete,
+)
+from docsync.kinds.customization_groups import (
+    OverrideAnnouncement,
+    OverrideExternalLinks,
+    OverrideFlag,
+    OverrideFooter,
+    OverrideHeader,
+    OverrideInternationalization,
+    OverrideThemes,
+    OverrideUrl,
+)
+from docsync.kinds.customization_styling import OverrideStyling
 from docsync.kinds.customization_tree import (
     ANSWER,
-    leaves,
     live_customization,
     merged,
     value_at,
@@ -31,6 +51,28 @@ from docsync.kinds.customization_tree import (
 from docsync.kinds.lost import Writes
 from docsync.kinds.override_units import body, overrides, unit_of
 from docsync.kinds.site_part import SitePart
+
+
+class SiteSpaceOverride(Setting):
+    """What a site space overrides of its site's customization, as production's
+    `overrideSiteSpaceCustomizationById` takes it; `null` on a field unsets its override."""
+
+    title: Annotated[str | None, NULL] = Limits(default=None, min_length=2, max_length=128)
+    localizedTitle: Annotated[Localized128 | None, NULL] = None
+    styling: OverrideStyling | None = None
+    internationalization: OverrideInternationalization | None = None
+    favicon: Annotated[Favicon | None, NULL] = None
+    announcement: OverrideAnnouncement | None = None
+    """Production takes no null here: write `enabled: false` to hide the site's."""
+    header: OverrideHeader | None = None
+    footer: OverrideFooter | None = None
+    themes: OverrideThemes | None = None
+    feedback: OverrideFlag | None = None
+    externalLinks: OverrideExternalLinks | None = None
+    pagination: OverrideFlag | None = None
+    trademark: OverrideFlag | None = None
+    privacyPolicy: OverrideUrl | None = None
+    socialPreview: OverrideUrl | None = None
 
 
 @dataclass
@@ -54,7 +96,7 @@ def site_after(site: DesiredResource, live: LiveResource | None) -> dict[str, An
     written = site.entry.customization
     if written is None:
         return now
-    return merged(now, {".".join(p): v for p, v in leaves(written).items()})
+    return merged(now, {".".join(p): v for p, v in managed(written).items()})
 
 
 # -- planning --------------------------------------------------------------------------------
@@ -73,6 +115,8 @@ def plan_space_customization(
         return None
     inherited = site_after(site, site_live)
     effective = _effective(space_live)
+    # what the site space shows is known when read, or for a new one, its live site's
+    known = effective is not None or live_customization(site_live) is not None
     if effective is None:  # a new site space shows its site's settings
         effective = inherited
     base = (*space.path, "customization")
@@ -82,7 +126,8 @@ def plan_space_customization(
         fields: dict[str, Any] = {}
     else:
         changed = {}
-        for path, value in leaves(written).items():
+        wanted = managed(written)
+        for path, value in wanted.items():
             unit = unit_of(path)
             if unit is None:
                 ctx.problem(
@@ -93,16 +138,14 @@ def plan_space_customization(
                     "externalLinks, pagination, trademark, privacyPolicy and socialPreview",
                 )
                 continue
-            if value is None and unit != path:
-                ctx.problem(
-                    (*base, *path),
-                    f"null unsets an override: write it on `{'.'.join(unit)}`, not below",
-                )
-                continue
             after = value if value is not None else value_at(inherited, path)
             if value_at(effective, path) != after:
                 changed[path] = after
-        fields = {".".join(p): value_at(written, p) for p in changed}
+        fields = {".".join(p): wanted[p] for p in changed}
+        if known and report_incomplete(
+            written, effective, {p: wanted[p] for p in changed}, base, "site space", ctx
+        ):
+            return None
     if not changed:
         return None
     lines = [

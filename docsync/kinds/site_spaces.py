@@ -22,6 +22,7 @@ from docsync.kinds import site_found
 from docsync.kinds.base import ExportNames, Path
 from docsync.kinds.lost import IN_STRUCTURE, Writes
 from docsync.kinds.nested import NestedKind, read_flag
+from docsync.kinds.site_space_customization import SiteSpaceOverride
 from docsync.kinds.site_state import Parent, Planned
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ class SiteSpaceEntry(Entry):
     path: str | None = Limits(default=None, min_length=1, max_length=100)
     condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
-    customization: Annotated[dict[str, Any] | None, NULL] = None
+    customization: Annotated[SiteSpaceOverride | None, NULL] = None
     """Overrides of the site's customization for this site space; only the fields written are
     managed (`null` on one unsets its override); `customization: null` removes the override."""
 

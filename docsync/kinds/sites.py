@@ -25,6 +25,7 @@ from docsync.kinds.listing import Place
 from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.nested_apply import reorder
 from docsync.kinds.site_checks import check_sites
+from docsync.kinds.site_customization import SiteCustomization
 from docsync.kinds.site_part import part_writing, site_parts
 from docsync.kinds.site_picture import site_structures
 from docsync.kinds.site_planning import plan_site
@@ -93,7 +94,7 @@ class SiteEntry(Entry):
     secrets docsync never reads into a plan, a log or an export."""
     publishingAuth: PublishingAuthEntry | None = None
     """How visitors of a visitor-auth site sign in; only the fields written are managed."""
-    customization: dict[str, Any] | None = None
+    customization: SiteCustomization | None = None
     """The site's look (production's customization settings); only the fields written are
     managed, nested ones included."""
 

@@ -9,14 +9,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Ref
+from docsync.core.entries import Entry, Language, Ref
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -37,11 +37,7 @@ def _source(name: str) -> Any:
 
 
 #: production's TranslationLanguage
-TranslationLanguage = Literal[
-    "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko",
-    "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th",
-    "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
-]  # fmt: skip
+TranslationLanguage = Language
 
 
 class TranslationEntry(Entry):
@@ -100,7 +96,7 @@ TRANSLATION = Declaration(
     alt_key=("space", "language"),
     entry=TranslationEntry,
     order=70,
-    routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId"),
+    routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId", update="PUT"),
 )
 
 

@@ -96,20 +96,21 @@ def prune_names() -> str:
     )
 
 
-def _models_in(annotation: object) -> Iterator[type[BaseModel]]:
-    """The models an annotation holds (`Model | None`, `list[Model]`, `Annotated[...]`)."""
+def _models_in(annotation: object, item: str = "") -> Iterator[tuple[type[BaseModel], str]]:
+    """The models an annotation holds (`Model | None`, `list[Model]`, `Annotated[...]`), each
+    with `[]` when it is an item of a list."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        yield annotation
+        yield annotation, item
         return
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated or origin in (typing.Union, types.UnionType, list, dict):
         for arg in typing.get_args(annotation):
-            yield from _models_in(arg)
+            yield from _models_in(arg, "[]" if origin is list else item)
 
 
 def _nullable_fields(model: type[BaseModel], prefix: str, seen: set[type]) -> list[str]:
     """The fields of `model`, and of the models inside it, that take `null`; not those of the
-    lists of nested kinds, which are listed under their own kind."""
+    lists of nested kinds in an entry, which are listed under their own kind."""
     if model in seen:
         return []
     seen = seen | {model}
@@ -118,10 +119,10 @@ def _nullable_fields(model: type[BaseModel], prefix: str, seen: set[type]) -> li
     for name, field in model.model_fields.items():
         if nullable(model, name):
             out.append(f"{prefix}{name}")
-        if name in nested_sections:
+        if name in nested_sections and not prefix:
             continue
-        for inner in _models_in(field.annotation):
-            out += _nullable_fields(inner, f"{prefix}{name}.", seen)
+        for inner, item in _models_in(field.annotation):
+            out += _nullable_fields(inner, f"{prefix}{name}{item}.", seen)
     return out
 
 

@@ -8,7 +8,7 @@ import types
 import typing
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Tag, ValidationError
 
 from docsync.core.checking import did_you_mean
 from docsync.core.entries import PATTERN_MESSAGES
@@ -24,12 +24,15 @@ def validate_manifest(ctx: CheckContext) -> Manifest | None:
         return Manifest.model_validate(ctx.data)
     except ValidationError as error:
         for item in error.errors(include_url=False):
-            path = tuple(part for part in item["loc"] if part not in PRUNE_TAGS)
+            loc = tuple(part for part in item["loc"] if part not in PRUNE_TAGS)
+            path, holder, tags = _located(loc)
             kind = item["type"]
             if kind == "extra_forbidden":
-                ctx.report(path, _unknown_field(path), key=True)
+                ctx.report(path, _unknown_field(path, holder), key=True)
             elif path and path[-1] == "[key]":  # a bad key of a mapping (`prune: {team: ...}`)
                 ctx.report(path[:-1], _message(item), key=True)
+            elif kind in ("union_tag_invalid", "union_tag_not_found"):
+                ctx.report(*_tag_problem(path, item, tags))
             else:
                 ctx.report(path, _message(item))
         return None
@@ -55,43 +58,80 @@ def _message(item: Any) -> str:
     return message[:1].lower() + message[1:]
 
 
-def _unknown_field(path: tuple[Any, ...]) -> str:
+def _unknown_field(path: tuple[Any, ...], holder: type[BaseModel] | None) -> str:
     name = str(path[-1])
-    model = _model_at(path[:-1])
-    fields = list(model.model_fields) if model is not None else []
+    fields = list(holder.model_fields) if holder is not None else []
     return f"unknown field '{name}'{did_you_mean(name, fields)}"
 
 
-def _model_at(path: tuple[Any, ...]) -> type[BaseModel] | None:
-    """The model class that validates the value at ``path`` of a manifest."""
+def _tag_problem(path: tuple[Any, ...], item: Any, tags: list[str]) -> tuple[tuple[Any, ...], str]:
+    """A value of several shapes told apart by `kind` (a content reference) whose `kind` is
+    missing or none of them: located at `kind` when it is written."""
+    expected = ", ".join(repr(tag) for tag in tags)
+    written = item.get("input")
+    if isinstance(written, dict) and "kind" in written:
+        tag = str(written["kind"])
+        return (*path, "kind"), f"should be one of {expected}; got {tag!r}{did_you_mean(tag, tags)}"
+    return path, f"should be a mapping with `kind`: one of {expected}"
+
+
+def _located(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], type[BaseModel] | None, list[str]]:
+    """The manifest path of an error's location (without the tags pydantic puts in it to name
+    the shape of a value that has several), the model holding its last part, and the tags of
+    the value there when it has several shapes."""
     annotation: Any = Manifest
-    for part in path:
-        annotation = _unwrap(annotation, isinstance(part, int))
-        if isinstance(part, int):
+    path: list[Any] = []
+    holder: type[BaseModel] | None = None
+    for part in loc:
+        annotation = _unwrap(annotation)
+        shapes = _shapes(annotation)
+        if isinstance(part, str) and part in shapes:
+            annotation = shapes[part]
             continue
-        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
-            return None
-        field = annotation.model_fields.get(part)
-        if field is None:
-            return None
-        annotation = field.annotation
-    annotation = _unwrap(annotation, False)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
+        path.append(part)
+        holder = annotation if _is_model(annotation) else None
+        annotation = _step(annotation, part)
+    return tuple(path), holder, list(_shapes(_unwrap(annotation)))
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _step(annotation: Any, part: Any) -> Any:
+    """The annotation of `part` within a value of `annotation` (None: unknown)."""
+    if _is_model(annotation):
+        field = annotation.model_fields.get(part) if isinstance(part, str) else None
+        return field.annotation if field is not None else None
+    origin = typing.get_origin(annotation)
+    if origin is list and isinstance(part, int):
+        return typing.get_args(annotation)[0]
+    if origin is dict:
+        return typing.get_args(annotation)[1]
     return None
 
 
-def _unwrap(annotation: Any, item: bool) -> Any:
-    """Strip Optional and Annotated; step into list items when ``item`` is true."""
+def _shapes(annotation: Any) -> dict[str, Any]:
+    """A union's members by their tag (`Tag("url")`), when it is one told apart by tags."""
+    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+        return {}
+    found: dict[str, Any] = {}
+    for member in typing.get_args(annotation):
+        if typing.get_origin(member) is typing.Annotated:
+            for meta in member.__metadata__:
+                if isinstance(meta, Tag):
+                    found[meta.tag] = member
+    return found
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional and Annotated."""
     while True:
         origin = typing.get_origin(annotation)
-        if origin in (typing.Union, types.UnionType):
-            options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if origin in (typing.Union, types.UnionType) and len(options) == 1:
             annotation = options[0]
         elif origin is typing.Annotated:
             annotation = typing.get_args(annotation)[0]
-        elif origin is list and item:
-            annotation = typing.get_args(annotation)[0]
-            item = False
         else:
             return annotation

@@ -5,9 +5,14 @@ into the live object."""
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
-from docsync.kinds.site_customization import Customization, leaves, merged
+import pytest
+
+from docsync.core.errors import PlanProblems
+from docsync.kinds.customization_tree import leaves, merged
+from docsync.kinds.site_customization import Customization
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -19,6 +24,7 @@ LIVE: dict[str, Any] = {
     },
     "trademark": {"enabled": True},
     "header": {"preset": "default", "links": []},
+    "footer": {"groups": []},
     "announcement": {"enabled": True, "message": "Hi", "style": "info"},
 }
 
@@ -66,12 +72,16 @@ def test_written_fields_as_they_are_plan_nothing() -> None:
 
 
 def test_a_list_is_one_value_and_null_removes() -> None:
-    link = '{title: Blog, to: {kind: url, url: "https://acme.example/blog"}}'
+    link = '{title: Blog, to: {kind: url, url: "https://acme.example/blog"}, links: []}'
     plan = k.plan(manifest(f"{{header: {{links: [{link}]}}, announcement: null}}"), live())
     _, payload = the_action(plan)
     assert payload.fields == {
         "header.links": [
-            {"title": "Blog", "to": {"kind": "url", "url": "https://acme.example/blog"}}
+            {
+                "title": "Blog",
+                "to": {"kind": "url", "url": "https://acme.example/blog"},
+                "links": [],
+            }
         ],
         "announcement": None,
     }
@@ -88,7 +98,8 @@ def test_the_merge_keeps_what_is_not_written() -> None:
         "primaryColor": {"light": "#0B5FFF", "dark": "#346DDB"}
     }
     assert "announcement" not in whole and "updatedAt" not in whole
-    assert whole["footer"] == {"copyright": "Acme"} and whole["header"] == LIVE["header"]
+    assert whole["footer"] == {"groups": [], "copyright": "Acme"}
+    assert whole["header"] == LIVE["header"]
     assert LIVE["styling"]["primaryColor"]["light"] == "#346DDB"  # the live object is not changed
 
 
@@ -118,3 +129,20 @@ def test_a_value_from_env_is_sensitive() -> None:
     assert "s3cret-notice" not in shown and "customization.trademark.enabled" in shown
     # The secret is hidden, not where it is: the reviewer reads which field changes.
     assert "customization.footer.copyright = (sensitive)" in shown, shown
+
+
+def test_an_object_the_merge_would_leave_without_its_required_keys_is_a_located_problem() -> None:
+    """Production's PUT refuses an announcement without `enabled` and `style`: writing only its
+    message on a site that has none is refused when planned, at the announcement's line."""
+    without = {k: v for k, v in LIVE.items() if k != "announcement"}
+    with pytest.raises(PlanProblems) as raised:
+        k.plan(manifest("{announcement: {message: Hello}}"), live(without))
+    assert str(raised.value).endswith(
+        "sites[0].customization.announcement: the site has no `announcement` now, so the "
+        "fields written make one, and production needs `enabled`, `style` in it: write them too"
+    )
+    with pytest.raises(PlanProblems, match=re.escape("`styling: {}` writes it empty")):
+        k.plan(manifest("{styling: {}}"), live())
+    # where the site has one, the fields written change it; a new site's is not known yet
+    assert k.plan(manifest("{announcement: {message: Hello}}"), live()).actions
+    assert k.plan(manifest("{announcement: {message: Hello}}"), {"site": []}).actions

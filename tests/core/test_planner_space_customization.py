@@ -13,6 +13,7 @@ import pytest
 
 from docsync.core.errors import PlanProblems
 from docsync.kinds.site_space_customization import SpaceCustomization, body, unit_of
+from docsync.manifest.problems import ManifestError
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -107,13 +108,20 @@ def test_a_new_site_space_gets_its_override_after_its_create() -> None:
 
 
 def test_what_production_does_not_override_is_a_located_problem() -> None:
+    with pytest.raises(PlanProblems, match=re.escape("`styling` cannot be overridden")) as raised:
+        k.plan(manifest("{styling: {}}"), live())
+    assert "siteSpaces[1].customization.styling" in str(raised.value)
+
+
+def test_what_production_refuses_in_an_override_is_refused_by_validate() -> None:
     for written, says in (
-        ("{ai: {mode: assistant}}", "cannot be overridden for a site space"),
-        ("{styling: {primaryColor: {light: null}}}", "write it on `styling.primaryColor`"),
+        ("{ai: {mode: assistant}}", "customization.ai: unknown field 'ai'"),
+        ("{styling: {primaryColor: {light: null}}}", "primaryColor.light: null is not accepted"),
+        ("{announcement: null}", "customization.announcement: null is not accepted"),
+        ("{announcement: {link: null}}", "customization.announcement.link: null is not"),
     ):
-        with pytest.raises(PlanProblems, match=re.escape(says)) as raised:
+        with pytest.raises(ManifestError, match=re.escape(says)):
             k.plan(manifest(written), live())
-        assert "siteSpaces[1].customization." in str(raised.value)
 
 
 def test_the_body_sends_whole_units_and_keeps_the_other_mode() -> None:
@@ -133,3 +141,8 @@ def test_a_value_from_env_is_sensitive() -> None:
     assert [c.sensitive for c in action.changes] == [True, False]
     shown = render_plan(plan)
     assert "s3cret-notice" not in shown and "customization.trademark.enabled" in shown
+
+
+def test_an_override_unit_the_merge_would_leave_incomplete_is_a_located_problem() -> None:
+    with pytest.raises(PlanProblems, match=re.escape("the site space has no `announcement`")):
+        k.plan(manifest("{announcement: {message: Old}}"), live())
