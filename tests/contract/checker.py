@@ -108,12 +108,16 @@ class Contract:
             self._valid.add(key)
         return errors
 
-    def _errors(self, pointer: str, value: Any) -> list[ValidationError]:
+    def _validator(self, pointer: str) -> Draft202012Validator:
         validator = self._validators.get(pointer)
         if validator is None:
             validator = Draft202012Validator({"$ref": f"{_URI}#{pointer}"}, registry=self._registry)
             self._validators[pointer] = validator
-        return sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path))
+        return validator
+
+    def _errors(self, pointer: str, value: Any) -> list[ValidationError]:
+        errors = self._validator(pointer).iter_errors(value)
+        return sorted(errors, key=lambda e: list(e.absolute_path))
 
     def _violations(
         self, operation: str, side: str, errors: list[ValidationError], prefix: str = ""
@@ -182,6 +186,18 @@ class Contract:
         schema_pointer = f"{pointer}/content/application~1json/schema"
         found += self._violations(operation, "request", self._validate(schema_pointer, value))
         return found
+
+    def accepts(self, method: str, path: str, value: Any) -> bool:
+        """Whether production's request schema of `method path` takes `value` as its JSON body,
+        no documented conflict forgiven: `check_request`'s verdict, stopping at the first error."""
+        template = self.operation_of(method, path)
+        assert template is not None, f"{method} {path} is not a production operation"
+        op_pointer = f"/paths/{_escape(template)}/{method.lower()}"
+        _, pointer = self._deref(
+            self._resolve(op_pointer).get("requestBody"), f"{op_pointer}/requestBody"
+        )
+        schema_pointer = f"{pointer}/content/application~1json/schema"
+        return bool(self._validator(schema_pointer).is_valid(value))
 
     # -- answers ---------------------------------------------------------------------------
 
