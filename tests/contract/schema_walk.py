@@ -159,8 +159,7 @@ class Walk:
             self.find(where, "null", f"the model {said} null; production does the opposite")
         if not prod_shapes or not my_shapes:
             return
-        prod_by = self._by_signature(prod_shapes, my_shapes)
-        mine_by = _grouped(my_shapes)
+        prod_by, mine_by = _grouped(prod_shapes), _grouped(my_shapes)
         for signature, shape in prod_by.items():
             if signature not in mine_by:
                 self.find(where, signature, f"production takes a {signature}, the model not")
@@ -170,12 +169,6 @@ class Walk:
                 )
         for signature in mine_by.keys() - prod_by.keys():
             self.find(where, signature, f"the model takes a {signature}, production not")
-
-    def _by_signature(
-        self, prod: list[dict[str, Any]], mine: list[dict[str, Any]]
-    ) -> dict[str, dict[str, Any]]:
-        """Production's shapes by signature (see `_grouped`)."""
-        return _grouped(prod)
 
     def shape(self, where: str, prod: dict[str, Any], mine: dict[str, Any]) -> None:
         if prod.get("type") != mine.get("type"):

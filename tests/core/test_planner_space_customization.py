@@ -7,12 +7,21 @@ from __future__ import annotations
 
 import copy
 import re
+import typing
 from typing import Any
 
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.site_space_customization import SpaceCustomization, body, unit_of
+from docsync.core.nullability import nullable
+from docsync.kinds.customization_base import Setting
+from docsync.kinds.override_units import units
+from docsync.kinds.site_space_customization import (
+    SiteSpaceOverride,
+    SpaceCustomization,
+    body,
+    unit_of,
+)
 from docsync.manifest.problems import ManifestError
 from docsync.render.text import render_plan
 from tests.core import plankit as k
@@ -146,3 +155,23 @@ def test_a_value_from_env_is_sensitive() -> None:
 def test_an_override_unit_the_merge_would_leave_incomplete_is_a_located_problem() -> None:
     with pytest.raises(PlanProblems, match=re.escape("the site space has no `announcement`")):
         k.plan(manifest("{announcement: {message: Old}}"), live())
+
+
+def _unsettable(model: type[Setting], prefix: tuple[str, ...] = ()) -> set[tuple[str, ...]]:
+    """The paths of the override model's fields that take null, its groups walked."""
+    found: set[tuple[str, ...]] = set()
+    for name, info in model.model_fields.items():
+        if nullable(model, name):
+            found.add((*prefix, name))
+            continue
+        for inner in typing.get_args(info.annotation) or (info.annotation,):
+            if isinstance(inner, type) and issubclass(inner, Setting):
+                found |= _unsettable(inner, (*prefix, name))
+    return found
+
+
+def test_the_override_units_are_what_the_model_lets_null_unset() -> None:
+    """The units the planner compares and sends are the fields the override model takes null
+    on (the unit's override unset), but `announcement`, which production takes whole, never
+    null."""
+    assert set(units()) - {("announcement",)} == _unsettable(SiteSpaceOverride)
