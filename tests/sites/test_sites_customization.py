@@ -96,6 +96,8 @@ sites:
                 theme: muted
                 primaryColor: {light: "#AA0000"}
                 tint: {color: {light: "#FEE", dark: "#211"}}
+                sidebar: {list: line}
+                codeTheme: {default: {dark: dracula}}
               header: {logo: {light: "https://acme.example/v1.png"}}
               announcement: {enabled: true, message: Old version, style: warning}
               trademark: {enabled: null}
