@@ -1,6 +1,7 @@
-"""A customization as a tree of fields: its managed values by path (`styling.primaryColor.light`)
-and the live object with written values merged in. The site's customization and its site
-spaces' overrides are both compared and written through these."""
+"""A customization as a tree of fields: a value by its path (`styling.primaryColor.light`) and
+the live object with written values merged in; what a manifest manages of it is
+`customization_base.managed`. The site's customization and its site spaces' overrides are both
+compared and written through these."""
 
 from __future__ import annotations
 
@@ -24,18 +25,6 @@ def writable(found: dict[str, Any]) -> dict[str, Any]:
 def live_customization(site: LiveResource | None) -> dict[str, Any] | None:
     found = site.raw.get("_customization") if site is not None else None
     return found if isinstance(found, dict) else None
-
-
-def leaves(written: dict[str, Any], prefix: Leaf = ()) -> dict[Leaf, Any]:
-    """Every managed value of a written customization by its path."""
-    found: dict[Leaf, Any] = {}
-    for name, value in written.items():
-        path = (*prefix, str(name))
-        if isinstance(value, dict) and value:
-            found |= leaves(value, path)
-        else:
-            found[path] = value
-    return found
 
 
 def value_at(tree: dict[str, Any], path: Leaf) -> Any:

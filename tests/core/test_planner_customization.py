@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.customization_tree import leaves, merged
-from docsync.kinds.site_customization import Customization
+from docsync.kinds.customization_base import managed
+from docsync.kinds.customization_tree import merged
+from docsync.kinds.site_customization import Customization, SiteCustomization
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 
@@ -103,12 +104,26 @@ def test_the_merge_keeps_what_is_not_written() -> None:
     assert LIVE["styling"]["primaryColor"]["light"] == "#346DDB"  # the live object is not changed
 
 
-def test_leaves() -> None:
-    assert leaves({"a": {"b": 1, "c": {}}, "d": [1]}) == {
-        ("a", "b"): 1,
-        ("a", "c"): {},
-        ("d",): [1],
-    }
+def test_the_managed_values_are_the_leaves_written_in_the_order_written() -> None:
+    written = SiteCustomization.model_validate(
+        {
+            "trademark": {"enabled": False},
+            "styling": {"primaryColor": {"light": "#FFF"}, "theme": "bold"},
+            "favicon": {"emoji": "📘"},
+            "header": {"primaryLink": {"url": "https://acme.example", "kind": "url"}},
+            "footer": {},
+            "socialAccounts": [],
+        }
+    )
+    assert list(managed(written).items()) == [
+        (("trademark", "enabled"), False),
+        (("styling", "primaryColor", "light"), "#FFF"),
+        (("styling", "theme"), "bold"),
+        (("favicon",), {"emoji": "📘"}),  # one value, written whole
+        (("header", "primaryLink"), {"url": "https://acme.example", "kind": "url"}),
+        (("footer",), {}),
+        (("socialAccounts",), []),
+    ]
 
 
 def test_a_new_site_gets_its_customization_after_its_create() -> None:
