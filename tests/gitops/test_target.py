@@ -12,6 +12,7 @@ from docsync.core.model import Action, Plan, Unmanaged
 from docsync.engine.target import address_problem, narrow
 from docsync.kinds.catalogue import CATALOGUE, bare_sections
 from tests.gitops.conftest import Cli, write
+from tests.kit import ORG, EmulatorHandle, cli_for, listed
 
 
 def plan() -> Plan:
@@ -154,3 +155,18 @@ def test_a_target_naming_nothing_is_refused_with_the_closest_addresses(
     assert cli("plan", path, "--target", 'team["eng-*"]').exit_code == 0
     refused = cli("apply", path, "--auto-approve", "--target", 'team["nobody"]')
     assert refused.exit_code == 1 and "no such resource" in refused.stderr
+
+
+def test_in_both_contracts_a_target_naming_nothing_is_refused_and_nothing_changes(
+    either_contract: EmulatorHandle, tmp_path: Path
+) -> None:
+    docsync = cli_for(either_contract)
+    path = write(tmp_path / "m.yaml", "organization: org_acme\nteams: [{title: eng-web}]\n")
+    for command in (["plan"], ["apply", "--auto-approve"]):
+        result = docsync(*command, path, "--target", 'team["eng-webb"]')
+        assert result.exit_code == 1, result.output
+        assert (
+            'no such resource in the manifests or the organization; the closest: team["eng-web"]'
+            in (result.stderr)
+        )
+    assert "eng-web" not in [t["title"] for t in listed(either_contract, f"{ORG}/teams")]
