@@ -11,8 +11,8 @@ the field's `resolve` hook, run where the field is read.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal
 
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
@@ -36,6 +36,12 @@ class Place:
     site: Row | None = None
 
     @property
+    def site_row(self) -> Row:
+        """The site, for a site's part."""
+        assert self.site is not None
+        return self.site
+
+    @property
     def parent(self) -> str | None:
         """The parent id of what is created here (None at the organization's level)."""
         return None if self.site is None else self.site.id
@@ -55,7 +61,8 @@ Resolve = Callable[[At, Any, str], Any]
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a body; `get` reads it with `validate.Fields` (400 naming it)."""
+    """One field of a body, read with `validate.Fields` (400 naming it); as such, any JSON
+    value, which its `resolve` hook checks."""
 
     name: str
     ops: frozenset[Op] = BOTH
@@ -71,67 +78,51 @@ class Field:
     #: a field of the API description's body alone: production's body does not take it
     description_only: bool = False
 
+    #: the `validate.Fields` reader of its type; a subclass's own fields are its limits
+    reader: ClassVar[str] = "value"
+
     def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        raise NotImplementedError
+        limits = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _COMMON}
+        read = getattr(body, self.reader)
+        return read(self.name, required=required, nullable=nullable, **limits)
+
+
+_COMMON = frozenset(f.name for f in fields(Field))
 
 
 @dataclass(frozen=True)
 class Text(Field):
+    reader = "string"
     min_len: int | None = None
     max_len: int | None = None
     pattern: str | None = None
 
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.string(
-            self.name,
-            required=required,
-            nullable=nullable,
-            min_len=self.min_len,
-            max_len=self.max_len,
-            pattern=self.pattern,
-        )
-
 
 @dataclass(frozen=True)
 class Choice(Field):
+    reader = "enum"
     values: Sequence[str] = ()
-
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.enum(self.name, self.values, required=required, nullable=nullable)
 
 
 @dataclass(frozen=True)
 class Flag(Field):
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.boolean(self.name, required=required, nullable=nullable)
+    reader = "boolean"
 
 
 @dataclass(frozen=True)
 class Texts(Field):
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.strings(self.name, required=required)
+    reader = "strings"
 
 
 @dataclass(frozen=True)
 class Localized(Field):
+    reader = "localized"
     max_len: int = 0
-
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.localized(self.name, self.max_len, nullable=nullable)
 
 
 @dataclass(frozen=True)
 class Obj(Field):
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.obj(self.name, required=required, nullable=nullable)
-
-
-@dataclass(frozen=True)
-class Raw(Field):
-    """Any JSON value, as written: its `resolve` hook checks it."""
-
-    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
-        return body.data.get(self.name)
+    reader = "obj"
 
 
 @dataclass(frozen=True)
@@ -149,10 +140,10 @@ class Body:
     #: JSON object, and no field is read here
     read_whole: bool = False
 
-    def allowed(self, op: Op, production: bool) -> list[str]:
-        return [
-            f.name for f in self.fields if op in f.ops and not (production and f.description_only)
-        ]
+    def written(self, op: Op, production: bool) -> list[Field]:
+        """The fields a create or an update takes, in the order they are checked (a field may
+        be declared twice, once per operation, where their orders differ)."""
+        return [f for f in self.fields if op in f.ops and not (production and f.description_only)]
 
 
 def read_body(body: Body, at: At, op: Op) -> Doc:
@@ -164,14 +155,12 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
         return {}
     if op == "update":
         refuse_read_only(raw, body.read_only)
-    allowed = body.allowed(op, ctx.production)
-    fields = Fields(raw, allowed)
+    written = body.written(op, ctx.production)
+    fields = Fields(raw, [f.name for f in written])
     if body.check is not None:
         body.check(fields, op)
     values: Doc = {}
-    for declared in body.fields:
-        if declared.name not in allowed:
-            continue
+    for declared in written:
         required = op in declared.required
         if not fields.has(declared.name) and not required:
             if op == "create" and declared.default is not ABSENT:

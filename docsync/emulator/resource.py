@@ -33,6 +33,23 @@ Operation = Literal["list", "create", "get", "update", "delete"]
 OPERATIONS: tuple[Operation, ...] = ("list", "create", "get", "update", "delete")
 
 
+@dataclass(frozen=True)
+class Permissions:
+    """The access a resource's writes need (reading needs membership alone)."""
+
+    #: creating, updating, and an item's actions
+    write: Access = Access.CONTENT
+    delete: Access = Access.CONTENT_ADMIN
+
+
+#: content: created and changed by admins and creators, deleted by admins
+CONTENT = Permissions()
+#: the organization's administration (members, teams, SAML): admins alone
+ADMIN = Permissions(Access.ADMIN, Access.ADMIN)
+#: a site's items and parts: whoever may change the site
+SITE_PART = Permissions(Access.CONTENT, Access.CONTENT)
+
+
 def gone(ctx: Ctx) -> Response:
     """What production answers to a delete that deleted something."""
     return empty(205)
@@ -46,7 +63,8 @@ class Rules:
     # -- finding ---------------------------------------------------------------------------
     def key(self, ctx: Ctx, res: Resource, place: Place) -> str:
         """The store id the path names."""
-        return ctx.params[res.item]
+        named = ctx.params[res.item]
+        return f"{place.org}/{named}" if res.org_keyed else named
 
     def hidden(self, ctx: Ctx, row: Row) -> bool:
         """A stored row the API does not show (it is not found, listed or deleted)."""
@@ -84,9 +102,9 @@ class Rules:
         return reload(ctx, row)
 
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
-        """Delete the row (refusing with a 409 what would break another resource); False when
-        there was nothing left to delete (a space already in the bin)."""
-        return ctx.tx.delete(row.kind, row.id)
+        """Delete the row and what it holds (refusing with a 409 what would break another
+        resource); False when there was nothing left to delete (a space already in the bin)."""
+        return ctx.tx.delete_tree(row.kind, row.id) > 0
 
     # -- operations ------------------------------------------------------------------------
     def serve_list(self, ctx: Ctx, res: Resource) -> Response:
@@ -96,7 +114,7 @@ class Rules:
         return paginate(ctx, rows, lambda page: self.render(ctx, res, page))
 
     def serve_create(self, ctx: Ctx, res: Resource) -> Response:
-        place = res.scope.enter(ctx, res.write)
+        place = res.scope.enter(ctx, res.access.write)
         values = read_body(res.body, At(ctx, place), "create")
         key = self.new_key(ctx, place, values)
         data: Doc = {"id": key} if res.id_in_data else {}
@@ -122,7 +140,7 @@ class Rules:
         return ok(res.view(ctx, row))
 
     def serve_update(self, ctx: Ctx, res: Resource) -> Response:
-        place, row = res.scope.find(ctx, res, res.write)
+        place, row = res.scope.find(ctx, res, res.access.write)
         values = read_body(res.body, At(ctx, place, row), "update")
         return self.answer(ctx, res, place, self.change(ctx, res, place, row, values))
 
@@ -132,7 +150,7 @@ class Rules:
 
     def serve_delete(self, ctx: Ctx, res: Resource) -> Response:
         """205 when it deleted, 204 when there was nothing to delete (a retried delete)."""
-        place, row = res.scope.existing(ctx, res, res.delete)
+        place, row = res.scope.existing(ctx, res, res.access.delete)
         if row is None or not self.remove(ctx, place, row):
             return empty(204)
         return res.deleted(ctx)
@@ -165,9 +183,9 @@ class Resource:
     operations: tuple[Operation, ...] = OPERATIONS
     create_method: str = "POST"
     update_method: str = "PATCH"
-    #: the access creating and updating need, and deleting
-    write: Access = Access.CONTENT
-    delete: Access = Access.CONTENT_ADMIN
+    access: Permissions = CONTENT
+    #: its store id is `<organization>/<the path's id>` (members by user, specs by slug)
+    org_keyed: bool = False
     #: an item's path, when it is not the list's path and the id ("/v1/collections/{...}")
     item_path: str = ""
     #: where a created item is (its `Location`: with `{org}`, `{site}`, `{id}`), if answered
@@ -197,19 +215,19 @@ class Resource:
     def action(
         self,
         suffix: str,
-        apply: Callable[[Ctx, Row], None],
-        access: Access = Access.CONTENT,
+        apply: Callable[[Ctx, Place, Row], None],
+        access: Access | None = None,
         *,
         description_only: bool = False,
     ) -> BaseRoute:
-        """`POST <item>/<suffix>`: a change of one item (a move, a restore), answered with its
-        view."""
+        """`POST <item>/<suffix>`: a change of one item (a move, a restore), answered as an
+        update is; it needs what the resource's writes need unless `access` says."""
         item = self.item_path or f"{self.path}/{{{self.item}}}"
 
         def handler(ctx: Ctx) -> Response:
-            _, row = self.scope.find(ctx, self, access)
-            apply(ctx, row)
-            return ok(self.view(ctx, reload(ctx, row)))
+            place, row = self.scope.find(ctx, self, access or self.access.write)
+            apply(ctx, place, row)
+            return self.rules.answer(ctx, self, place, reload(ctx, row))
 
         handler.__name__ = f"{suffix}_{self.kind.replace('-', '_')}"
         return api_route("POST", f"{item}/{suffix}", handler, description_only=description_only)

@@ -84,7 +84,7 @@ COLLECTIONS = Resource(
 )
 
 
-def _transfer(ctx: Ctx, row: Row) -> None:
+def _transfer(ctx: Ctx, place: Place, row: Row) -> None:
     target = Fields(ctx.body(), ("organization",)).string("organization", required=True)
     assert target is not None
     ctx.org(Access.CONTENT, target)
@@ -105,7 +105,7 @@ def collection_spaces(ctx: Ctx) -> Response:
 
 routes: list[BaseRoute] = [
     *COLLECTIONS.routes(),
-    COLLECTIONS.action("move", move),
+    COLLECTIONS.action("move", lambda ctx, place, row: move(ctx, row)),
     COLLECTIONS.action("transfer", _transfer, Access.CONTENT_ADMIN),
     api_route("GET", BASE + "/spaces", collection_spaces),
 ]

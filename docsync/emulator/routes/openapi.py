@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
-from docsync.emulator.body import UPDATE, Body, Choice, Place
+from docsync.emulator.body import UPDATE, Body, Choice
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, created, new_id, ok
 from docsync.emulator.paging import paginate
@@ -135,14 +135,8 @@ def put_spec(ctx: Ctx) -> Response:
 
 
 class SpecRules(Rules):
-    def key(self, ctx: Ctx, res: Resource, place: Place) -> str:
-        return _spec_id(place.org, ctx.params[res.item])
-
     def serve_create(self, ctx: Ctx, res: Resource) -> Response:
         return create_spec(ctx)
-
-    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
-        return bool(ctx.tx.delete_tree("openapi-spec", row.id))
 
 
 SPECS = Resource(
@@ -153,6 +147,7 @@ SPECS = Resource(
     missing="No OpenAPI specification {id!r} in {org!r}",
     body=Body((Choice("visibility", ops=UPDATE, required=UPDATE, values=VISIBILITIES),)),
     rules=SpecRules(),
+    org_keyed=True,
 )
 
 

@@ -7,11 +7,10 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Text
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, ok
-from docsync.emulator.resource import Resource
+from docsync.emulator.resource import ADMIN, Resource
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, URL_PATTERN
 from docsync.emulator.views import team_view
@@ -70,8 +69,7 @@ SAML = Resource(
             Choice("defaultRole", nullable=BOTH, values=ROLES),
         )
     ),
-    write=Access.ADMIN,
-    delete=Access.ADMIN,
+    access=ADMIN,
     location="/orgs/{org}/saml/{id}",
     defaults={"defaultRole": None},
     deleted=Ctx.deleted,  # docs-platform-api.md §4.14: 204; production: 205

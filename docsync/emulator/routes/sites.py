@@ -180,8 +180,8 @@ SITES = Resource(
 )
 
 
-def _publish(published: bool) -> Callable[[Ctx, Row], None]:
-    def apply(ctx: Ctx, row: Row) -> None:
+def _publish(published: bool) -> Callable[[Ctx, Place, Row], None]:
+    def apply(ctx: Ctx, place: Place, row: Row) -> None:
         tree.patch(ctx.tx, row, {"published": published})
 
     return apply

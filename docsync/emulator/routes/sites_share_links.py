@@ -12,11 +12,10 @@ import secrets
 
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
 from docsync.emulator.body import CREATE, UPDATE, Body, Flag, Place, Text
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import SITE_PART, Resource, Rules
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import published_url
 from docsync.emulator.scopes import IN_SITE
@@ -75,7 +74,7 @@ SHARE_LINKS = Resource(
     ),
     rules=ShareLinkRules(),
     operations=("list", "create", "update", "delete"),
-    delete=Access.CONTENT,
+    access=SITE_PART,
     location="/orgs/{org}/sites/{site}/share-links/{id}",
     id_in_data=True,
     defaults={"active": True},

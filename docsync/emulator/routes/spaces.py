@@ -9,7 +9,7 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access
-from docsync.emulator.body import BOTH, At, Body, Choice, Op, Place, Raw, Text
+from docsync.emulator.body import BOTH, At, Body, Choice, Field, Op, Place, Text
 from docsync.emulator.computed_sources import check_source, refuse_template
 from docsync.emulator.content import (
     LEVELS,
@@ -180,7 +180,7 @@ SPACES = Resource(
             Choice("editMode", values=("live", "locked")),
             Choice("defaultLevel", values=LEVELS, nullable=BOTH),
             Choice("language", values=LANGUAGES),  # null: 400, as production
-            Raw("mergeRules", resolve=_merge_rules),
+            Field("mergeRules", nullable=BOTH, resolve=_merge_rules),
         ),
         read_only=_READ_ONLY,
         check=_one_of_emoji_icon,
@@ -190,7 +190,7 @@ SPACES = Resource(
 )
 
 
-def _restore(ctx: Ctx, row: Row) -> None:
+def _restore(ctx: Ctx, place: Place, row: Row) -> None:
     """A space that is not deleted is answered as it is (200): production lists no refusal, and
     a restore retried after its answer was lost must not fail."""
     if row.data.get("deletedAt"):
@@ -199,7 +199,7 @@ def _restore(ctx: Ctx, row: Row) -> None:
             ctx.tx.set_parent("space", row.id, None)
 
 
-def _transfer(ctx: Ctx, row: Row) -> None:
+def _transfer(ctx: Ctx, place: Place, row: Row) -> None:
     body = Fields(ctx.body(), ("organization", "collection"))
     if not body.has("organization") and not body.has("collection"):
         raise bad_request("body: give organization, collection or both")
@@ -229,7 +229,7 @@ def duplicate_space(ctx: Ctx) -> Response:
 routes: list[BaseRoute] = [
     *SPACES.routes(),
     SPACES.action("restore", _restore),
-    SPACES.action("move", move),
+    SPACES.action("move", lambda ctx, place, row: move(ctx, row)),
     SPACES.action("transfer", _transfer, Access.CONTENT_ADMIN, description_only=True),
     api_route("POST", BASE + "/duplicate", duplicate_space),
 ]

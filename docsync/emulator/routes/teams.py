@@ -15,7 +15,7 @@ from docsync.emulator.grants import drop_team
 from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import ADMIN, Resource, Rules
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_views, team_view
@@ -84,9 +84,9 @@ class TeamRules(Rules):
                 f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
                 f"{saml['label']!r}: change or delete the provider first",
             )
-        ctx.tx.delete_tree("team", row.id)
+        removed = super().remove(ctx, place, row)
         drop_team(ctx.tx, place.org, row.id)
-        return True
+        return removed
 
 
 TEAMS = Resource(
@@ -103,8 +103,7 @@ TEAMS = Resource(
     ),
     rules=TeamRules(),
     create_method="PUT",
-    write=Access.ADMIN,
-    delete=Access.ADMIN,
+    access=ADMIN,
     id_in_data=True,
     deleted=Ctx.deleted,  # docs-platform-api.md §4.13: 204; production: 205
 )
