@@ -198,6 +198,12 @@ class Resource:
     #: description's 204 where it has one)
     deleted: Callable[[Ctx], Response] = gone
 
+    def key_in(self, ctx: Ctx, place: Place) -> str:
+        return self.rules.key(ctx, self, place)
+
+    def hides(self, ctx: Ctx, row: Row) -> bool:
+        return self.rules.hidden(ctx, row)
+
     def routes(self) -> list[BaseRoute]:
         """Its routes, in the order list, create, get, update, delete."""
         item = self.item_path or f"{self.path}/{{{self.item}}}"

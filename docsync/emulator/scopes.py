@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from docsync.emulator import content
 from docsync.emulator.auth import Access
@@ -19,10 +19,28 @@ from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx
 from docsync.emulator.store import Row
 
-if TYPE_CHECKING:
-    from docsync.emulator.resource import Resource
-
 SITE = "site"
+
+
+class Findable(Protocol):
+    """What a scope finds a resource's rows by (a `resource.Resource`)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def item(self) -> str:
+        """The name of the id in an item's path."""
+
+    @property
+    def missing(self) -> str:
+        """The 404 of an id that names nothing, with `{id}`, `{org}` and `{site}`."""
+
+    def key_in(self, ctx: Ctx, place: Place) -> str:
+        """The store id the path names."""
+
+    def hides(self, ctx: Ctx, row: Row) -> bool:
+        """A stored row the API does not show."""
 
 
 def find_site(ctx: Ctx, org: str, site_id: str | None = None) -> Row:
@@ -47,15 +65,15 @@ class Scope:
     def owns(self, place: Place, row: Row) -> bool:
         return row.org == place.org
 
-    def existing(self, ctx: Ctx, res: Resource, access: Access) -> tuple[Place, Row | None]:
+    def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
         """The row the path names (None when there is none here), the place checked first."""
         place = self.enter(ctx, access)
-        row = ctx.tx.get_row(res.kind, res.rules.key(ctx, res, place))
-        if row is None or not self.owns(place, row) or res.rules.hidden(ctx, row):
+        row = ctx.tx.get_row(res.kind, res.key_in(ctx, place))
+        if row is None or not self.owns(place, row) or res.hides(ctx, row):
             return place, None
         return place, row
 
-    def find(self, ctx: Ctx, res: Resource, access: Access) -> tuple[Place, Row]:
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
         """The row the path names; 404 (the resource's `missing` message) when there is none."""
         place, row = self.existing(ctx, res, access)
         if row is None:
@@ -81,13 +99,13 @@ class SiteScope(Scope):
 class ByIdScope(Scope):
     """Listed and created under `/orgs/{organizationId}/...`, reached by `/<resources>/{id}`."""
 
-    def existing(self, ctx: Ctx, res: Resource, access: Access) -> tuple[Place, Row | None]:
+    def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
         row = ctx.tx.get_row(res.kind, ctx.params[res.item])
-        if row is None or res.rules.hidden(ctx, row):
+        if row is None or res.hides(ctx, row):
             return Place(""), None
         return self.find(ctx, res, access)
 
-    def find(self, ctx: Ctx, res: Resource, access: Access) -> tuple[Place, Row]:
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
         row = content.find(ctx, res.kind, ctx.params[res.item], access)
         assert row.org is not None
         return Place(row.org), row
