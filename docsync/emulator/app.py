@@ -25,6 +25,7 @@ from docsync.emulator.store import Store
 ROUTE_MODULES = [
     "orgs",
     "members",
+    "invite_links",
     "teams",
     "saml",
     "collections",

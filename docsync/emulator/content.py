@@ -15,6 +15,8 @@ from docsync.emulator.validate import ROLES, Fields
 
 RETENTION = timedelta(days=7)
 CONTAINERS = ("space", "collection")
+#: a `defaultLevel`: a role, null (guest) or "inherit"
+LEVELS = (*ROLES, "inherit")
 
 
 def is_purged(row: Row, now: str) -> bool:
@@ -49,7 +51,7 @@ def live_collection(ctx: Ctx, org: str, id_: str, field: str) -> Row:
 
 def default_level(body: Fields) -> Any:
     """The `defaultLevel` field: a role, null (guest) or "inherit"."""
-    return body.enum("defaultLevel", (*ROLES, "inherit"), nullable=True)
+    return body.enum("defaultLevel", LEVELS, nullable=True)
 
 
 def collection_view(ctx: Ctx, row: Row) -> dict[str, Any]:

@@ -20,6 +20,10 @@ Indexes keep every request proportional to what it reads, not to the organizatio
 siblings by parent, resources by organization, memberships (`member`, `team-member`) and user grants
 by user, team grants by team, users by token and by email, and the next free position.
 
+The rows and what their readers share are `store_rows`; a transaction's reads are
+`store_reads` (by id, kind, parent) and `store_indexed` (by a data field, counts, pages); its
+writes are here.
+
 Reads are remembered across transactions until the next write (the read memo): a plan reads each
 organization, member row and space many times over, and decoding JSON is most of a read's cost.
 Any write, a rolled-back transaction, and a commit by another connection to the same file forget
@@ -33,10 +37,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
 
-from docsync.emulator import jsonio
+from docsync.emulator.store_indexed import IndexedReads
+from docsync.emulator.store_rows import Doc, Memo, Row
+
+__all__ = ["Doc", "Row", "Store", "Tx"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -61,299 +66,12 @@ CREATE INDEX IF NOT EXISTS users_by_email ON docs (py_lower(json_extract(data, '
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-Doc = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Row:
-    """One stored resource with its bookkeeping columns."""
-
-    kind: str
-    id: str
-    org: str | None
-    parent: str | None
-    position: int
-    data: Doc
-
-
-def _row(values: tuple[Any, ...]) -> Row:
-    kind, id_, org, parent, position, data = values
-    return Row(kind, id_, org, parent, position, jsonio.loads(data))
-
-
-_COLUMNS = "kind, id, org, parent, position, data"
-_BATCH = 500  # ids per `IN (...)` query, well below SQLite's limit on parameters
 # Entries of the read memo past which it starts afresh: about 50 MB of decoded rows at most.
 _MEMO_MAX = 200_000
 
-Memo = dict[tuple[Any, ...], Any]
 
-
-class Tx:
+class Tx(IndexedReads):
     """The operations of one transaction; obtained from `Store.transaction()` only."""
-
-    def __init__(self, conn: sqlite3.Connection, memo: Memo) -> None:
-        self._conn = conn
-        # The store's read memo: repeated reads are served from here; any write empties it.
-        # Callers never change a Row's data (or a Doc read from here) in place.
-        self._memo = memo
-
-    def _changed(self) -> None:
-        self._memo.clear()
-
-    # -- reading ---------------------------------------------------------------------------
-    def get(self, kind: str, id_: str) -> Doc | None:
-        """The data of one resource, or None when there is no such resource."""
-        row = self.get_row(kind, id_)
-        return None if row is None else row.data
-
-    def get_row(self, kind: str, id_: str) -> Row | None:
-        """One resource with its org, parent and position, or None."""
-        key = ("get", kind, id_)
-        if key in self._memo:
-            memo: Row | None = self._memo[key]
-            return memo
-        cur = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM docs WHERE kind = ? AND id = ?", (kind, id_)
-        )
-        found = cur.fetchone()
-        row = None if found is None else _row(found)
-        self._memo[key] = row
-        return row
-
-    def rows(
-        self,
-        kind: str | Sequence[str],
-        *,
-        org: str | None = None,
-        parent: str | None = None,
-        any_parent: bool = True,
-    ) -> list[Row]:
-        """Resources of one kind (or several kinds) ordered by position.
-
-        `org` filters on the organization; `parent` on the parent id. To list only the resources
-        with NO parent, pass `parent=None, any_parent=False`.
-        """
-        kinds = [kind] if isinstance(kind, str) else list(kind)
-        key = ("rows", tuple(kinds), org, parent, any_parent)
-        if key in self._memo:
-            return list(self._memo[key])
-        sql = f"SELECT {_COLUMNS} FROM docs WHERE kind IN ({','.join('?' * len(kinds))})"
-        args: list[Any] = list(kinds)
-        if org is not None:
-            sql += " AND org = ?"
-            args.append(org)
-        if parent is not None:
-            sql += " AND parent = ?"
-            args.append(parent)
-        elif not any_parent:
-            sql += " AND parent IS NULL"
-        sql += " ORDER BY position, id"
-        found = [_row(values) for values in self._conn.execute(sql, args)]
-        self._memo[key] = found
-        for row in found:
-            self._memo[("get", row.kind, row.id)] = row
-        return list(found)
-
-    def get_many(self, kind: str, ids: Sequence[str]) -> dict[str, Row]:
-        """The resources of one kind among `ids`, by id in the order of `ids` (missing ids are
-        absent): one batch read of those not read before."""
-        memo = self._memo
-        missing = [id_ for id_ in dict.fromkeys(ids) if ("get", kind, id_) not in memo]
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
-            for id_ in chunk:
-                memo[("get", kind, id_)] = None
-            marks = ",".join("?" * len(chunk))
-            cur = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM docs WHERE kind = ? AND id IN ({marks})", (kind, *chunk)
-            )
-            for values in cur:
-                row = _row(values)
-                memo[("get", kind, row.id)] = row
-        found: dict[str, Row] = {}
-        for id_ in ids:
-            row = memo[("get", kind, id_)]
-            if row is not None:
-                found[id_] = row
-        return found
-
-    def preload(self, kind: str, parents: Sequence[str]) -> list[Row]:
-        """`rows(kind, parent=p)` for every p of `parents` in one batch read, remembered for the
-        calls that follow; returns them all, parent by parent."""
-        memo = self._memo
-        missing = [
-            p for p in dict.fromkeys(parents) if ("rows", (kind,), None, p, True) not in memo
-        ]
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
-            by_parent: dict[str, list[Row]] = {p: [] for p in chunk}
-            marks = ",".join("?" * len(chunk))
-            cur = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_parent WHERE parent IN ({marks}) "
-                "AND kind = ? "
-                "ORDER BY position, id",
-                (*chunk, kind),
-            )
-            for values in cur:
-                row = _row(values)
-                by_parent[str(row.parent)].append(row)
-                memo[("get", row.kind, row.id)] = row
-            for parent, found in by_parent.items():
-                memo[("rows", (kind,), None, parent, True)] = found
-        return [row for p in dict.fromkeys(parents) for row in self.rows(kind, parent=p)]
-
-    def by_user(self, kind: str, org: str, user: str) -> list[Row]:
-        """The `member`, `team-member` or `user-grant` rows of one user in `org` (indexed)."""
-        return self._by_field(kind, org, "user", user)
-
-    def by_team(self, kind: str, org: str, team: str) -> list[Row]:
-        """The rows of `kind` in `org` whose `team` field is `team` (indexed): a team's grants."""
-        return self._by_field(kind, org, "team", team)
-
-    def _by_field(self, kind: str, org: str, field: str, value: str) -> list[Row]:
-        key = ("by", kind, org, field, value)
-        if key not in self._memo:
-            cur = self._conn.execute(
-                f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_{field} WHERE kind = ? "
-                f"AND org = ? AND json_extract(data, '$.{field}') = ? ORDER BY position, id",
-                (kind, org, value),
-            )
-            self._memo[key] = [_row(values) for values in cur]
-        return list(self._memo[key])
-
-    def count_by_user(self, kind: str, org: str, users: Sequence[str]) -> dict[str, int]:
-        """How many `kind` rows of `org` each of `users` has (indexed; absent users count 0)."""
-        memo = self._memo
-        missing = [u for u in dict.fromkeys(users) if ("count_by_user", kind, org, u) not in memo]
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
-            for user in chunk:
-                memo[("count_by_user", kind, org, user)] = 0
-            cur = self._conn.execute(
-                "SELECT json_extract(data, '$.user'), COUNT(*) FROM docs "
-                "WHERE kind = ? AND org = ? "
-                f"AND json_extract(data, '$.user') IN ({','.join('?' * len(chunk))}) "
-                "GROUP BY json_extract(data, '$.user')",
-                (kind, org, *chunk),
-            )
-            for user, n in cur:
-                memo[("count_by_user", kind, org, str(user))] = int(n)
-        counts = {u: memo[("count_by_user", kind, org, u)] for u in dict.fromkeys(users)}
-        return {u: n for u, n in counts.items() if n}
-
-    def count_in_sites(self, kind: str, sites: Sequence[str], *, alive: str) -> dict[str, int]:
-        """How many `kind` rows each site of `sites` holds (their `site` field, indexed), counting
-        only those whose `alive` field names a resource of that name's kind that still exists
-        (a site space whose space was purged does not count)."""
-        counts: dict[str, int] = {}
-        unique = list(dict.fromkeys(sites))
-        for start in range(0, len(unique), _BATCH):
-            chunk = unique[start : start + _BATCH]
-            cur = self._conn.execute(
-                "SELECT json_extract(d.data, '$.site'), COUNT(*) FROM docs d "
-                "WHERE d.kind = ? "
-                f"AND json_extract(d.data, '$.site') IN ({','.join('?' * len(chunk))}) "
-                "AND EXISTS (SELECT 1 FROM docs r WHERE r.kind = ? "
-                "AND r.id = json_extract(d.data, '$.' || ?)) "
-                "GROUP BY json_extract(d.data, '$.site')",
-                (kind, *chunk, alive, alive),
-            )
-            counts.update((str(site), int(n)) for site, n in cur)
-        return counts
-
-    def count(self, kind: str, *, parent: str) -> int:
-        """How many resources of `kind` are under `parent`, without reading them."""
-        return self.count_under(kind, [parent])[parent]
-
-    def count_under(self, kind: str, parents: Sequence[str]) -> dict[str, int]:
-        """How many resources of `kind` each of `parents` holds (indexed), by parent."""
-        memo = self._memo
-        missing = [p for p in dict.fromkeys(parents) if ("count", kind, p) not in memo]
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
-            for parent in chunk:
-                memo[("count", kind, parent)] = 0
-            cur = self._conn.execute(
-                "SELECT parent, COUNT(*) FROM docs INDEXED BY docs_by_parent "
-                f"WHERE parent IN ({','.join('?' * len(chunk))}) AND kind = ? GROUP BY parent",
-                (*chunk, kind),
-            )
-            for parent, n in cur:
-                memo[("count", kind, str(parent))] = int(n)
-        return {p: memo[("count", kind, p)] for p in parents}
-
-    def window(
-        self,
-        kind: str,
-        parent: str,
-        *,
-        equal: Sequence[tuple[str, Any]] = (),
-        contains: tuple[str, str] | None = None,
-        order: Sequence[tuple[str, bool]] = (("position", False),),
-        offset: int = 0,
-        limit: int,
-    ) -> tuple[list[Row], int]:
-        """One page of the `kind` rows under `parent` and how many there are in all (indexed by
-        parent; only the page's rows are decoded), for a list that costs what it returns.
-
-        `equal` keeps rows whose data field has the value, `contains` those whose field holds
-        the text (any case); `order` is (data field or "position", descending) pairs.
-        """
-        where = "parent = ? AND kind = ?"
-        args: list[Any] = [parent, kind]
-        for name, value in equal:
-            where += f" AND {_json(name)} = ?"
-            args.append(int(value) if isinstance(value, bool) else value)
-        if contains is not None:
-            where += f" AND instr(py_lower({_json(contains[0])}), ?) > 0"
-            args.append(contains[1].lower())
-        total = self._conn.execute(
-            f"SELECT COUNT(*) FROM docs INDEXED BY docs_by_parent WHERE {where}", args
-        ).fetchone()[0]
-        terms = [
-            f"{'position' if name == 'position' else _json(name)} {'DESC' if down else 'ASC'}"
-            for name, down in order
-        ]
-        cur = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM docs INDEXED BY docs_by_parent WHERE {where} "
-            f"ORDER BY {', '.join([*terms, 'id'])} LIMIT ? OFFSET ?",
-            (*args, limit, offset),
-        )
-        return [_row(values) for values in cur], int(total)
-
-    def user_by_token(self, token: str) -> Doc | None:
-        """The user whose API token is `token` (indexed), or None."""
-        key = ("token", token)
-        if key not in self._memo:
-            cur = self._conn.execute(
-                "SELECT data FROM docs WHERE kind = 'user' AND json_extract(data, '$.token') = ?",
-                (token,),
-            )
-            found = cur.fetchone()
-            self._memo[key] = None if found is None else dict(jsonio.loads(found[0]))
-        user: Doc | None = self._memo[key]
-        return user
-
-    def users_by_email(self, email: str) -> list[Doc]:
-        """The users whose email is `email`, in any case (indexed)."""
-        cur = self._conn.execute(
-            "SELECT data FROM docs WHERE kind = 'user' "
-            "AND py_lower(json_extract(data, '$.email')) = py_lower(?) ORDER BY position, id",
-            (email,),
-        )
-        return [dict(jsonio.loads(values[0])) for values in cur]
-
-    def docs(self, kind: str, *, org: str | None = None, parent: str | None = None) -> list[Doc]:
-        """The data of `rows(kind, org=..., parent=...)`, in position order."""
-        return [row.data for row in self.rows(kind, org=org, parent=parent)]
-
-    def children(self, parent: str) -> list[Row]:
-        """Every resource (any kind) whose parent is `parent`, in position order."""
-        cur = self._conn.execute(
-            f"SELECT {_COLUMNS} FROM docs WHERE parent = ? ORDER BY position, id", (parent,)
-        )
-        return [_row(values) for values in cur]
 
     # -- writing ---------------------------------------------------------------------------
     def insert(
@@ -489,17 +207,6 @@ class Tx:
     def _next_position(self) -> int:
         found = self._conn.execute("SELECT MAX(position) FROM docs").fetchone()
         return 0 if found[0] is None else int(found[0]) + 1
-
-
-def _field(name: str) -> str:
-    """A data field name for a JSON path in SQL: code names it, never a request."""
-    if not name.isidentifier():
-        raise ValueError(f"not a field name: {name!r}")
-    return name
-
-
-def _json(name: str) -> str:
-    return f"json_extract(data, '$.{_field(name)}')"
 
 
 def _lower(text: str | None) -> str | None:

@@ -36,13 +36,16 @@ class Fields:
         self.prefix = prefix
         unknown = sorted(set(data) - set(allowed))
         if unknown:
-            raise bad_request(
-                f"{prefix}{unknown[0]}: unknown field (accepted: {', '.join(sorted(allowed))})"
-            )
+            accepted = ", ".join(sorted(set(allowed)))
+            raise bad_request(f"{prefix}{unknown[0]}: unknown field (accepted: {accepted})")
 
     def has(self, name: str) -> bool:
         """Whether the field is present (even when null)."""
         return name in self.data
+
+    def value(self, name: str, *, required: bool = False, nullable: bool = False) -> Any:
+        """A field of any JSON type, as written (the caller checks it)."""
+        return self._get(name, required, nullable)
 
     def _get(self, name: str, required: bool, nullable: bool) -> Any:
         if name not in self.data:
@@ -95,11 +98,12 @@ class Fields:
         name: str,
         *,
         required: bool = False,
+        nullable: bool = False,
         max_items: int = 1000,
         max_len: int | None = None,
     ) -> list[str] | None:
         """A list of strings."""
-        value = self._get(name, required, False)
+        value = self._get(name, required, nullable)
         if value is None:
             return None
         if not isinstance(value, list):
@@ -116,10 +120,10 @@ class Fields:
         ]
 
     def localized(
-        self, name: str, max_len: int, *, nullable: bool = False
+        self, name: str, max_len: int, *, required: bool = False, nullable: bool = False
     ) -> dict[str, str] | None:
         """A localized string (`localizedTitle`): language code -> text of at most `max_len`."""
-        value = self.obj(name, nullable=nullable)
+        value = self.obj(name, required=required, nullable=nullable)
         if value is None:
             return None
         for language, text in value.items():

@@ -28,6 +28,7 @@ KIND_MODULES = (
     "collections",
     "external_links",
     "grants",
+    "invite_links",
     "members",
     "openapi",
     "saml",

@@ -2,8 +2,9 @@
 
 Generated requests name resources by ids they draw or learn from earlier answers; with a site
 that has sections, a group, a link, site spaces, redirects and a share link, a visitor-auth site,
-a team, a SAML provider, a collection with a space, grants, an OpenAPI spec and a translation
-already there, the first requests of each operation reach real resources instead of 404s.
+a team, an invite link, a SAML provider, a collection with a space, grants, an OpenAPI spec and
+a translation already there, the first requests of each operation reach real resources instead
+of 404s.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def populate(client: Any, base: str, token: str) -> None:
     """Create the fuzzer's organization in the emulator behind `client` (a requests session)."""
     api = _Api(client, base, token)
     team = api("PUT", f"{ORG}/teams", {"title": "Platform", "members": ["u_lin"]})["id"]
+    api("POST", f"{ORG}/link-invites", {"role": "read"})
     api(
         "POST",
         f"{ORG}/saml",

@@ -46,6 +46,7 @@ DRAFT = "drafts are work in progress in the app: docsync manages what readers se
 LOCALIZED = "localized titles and descriptions are not in the manifest yet: what the app sets stays"
 TEMPLATE = "content to start a new space from: docsync publishes spaces that exist"
 POSITION = "where in its parent: docsync places collections and spaces by `collection`/`parent`"
+INVITES = "an invite to one space or collection is not in the manifest: `inviteLinks` are the org's"
 
 UNMANAGED: dict[tuple[str, str], str] = {
     (f"PUT {_ORG}/teams", "members"): "written by the team's `members` through PUT .../members",
@@ -103,6 +104,8 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (f"PATCH {_SITE}/share-links/{{shareLinkId}}", "name"): (
         "a share link's name is its key: a link of another name is another link"
     ),
+    **{(f"POST {_ORG}/link-invites", field): INVITES for field in ("level", "space", "collection")},
+    (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): INVITES,
 }
 
 KEY = "the entry's natural key, which docsync matches by: an empty one would name nothing"

@@ -47,6 +47,7 @@ LIVE: dict[str, Any] = {
         {"id": "tr2", "source": {"space": "sp1", "language": "en"}, "language": "fr"},
     ],
     "site": [DOCS],
+    "invite_link": [{"id": "inv1", "role": "read"}, {"id": "inv2", "role": None}],
 }
 
 CASES = [
@@ -98,6 +99,16 @@ CASES = [
         ['delete translation["Dev/Guides:fr"]'],
     ),
     ("settings", "settings: {defaultContent: {site: Docs}}", ["update settings"]),
+    (
+        "invite links: keyed by role, null a guest link, exact",
+        "inviteLinks: [{role: null}, {role: edit}]",
+        ['create invite_link["edit"]', 'delete invite_link["read"]'],
+    ),
+    (
+        "invite links: none written, every one deleted",
+        "inviteLinks: []",
+        ['delete invite_link["read"]', 'delete invite_link["guest"]'],
+    ),
     ("site unchanged", "sites: [{title: Docs}]", []),
     (
         "section rename by id",

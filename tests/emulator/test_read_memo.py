@@ -7,20 +7,20 @@ from typing import Any
 
 import pytest
 
-from docsync.emulator import store as store_module
+from docsync.emulator import store_rows
 from docsync.emulator.store import Store
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How many rows were decoded from the database (not answered from the memo)."""
     counted = {"rows": 0}
-    real = store_module._row
+    real = store_rows.decode
 
     def counting(values: tuple[Any, ...]) -> Any:
         counted["rows"] += 1
         return real(values)
 
-    monkeypatch.setattr(store_module, "_row", counting)
+    monkeypatch.setattr(store_rows, "decode", counting)
     return counted
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from docsync.emulator import store as store_module
+from docsync.emulator import store_rows
 from docsync.emulator.app import EmulatorConfig
 from tests.emulator.test_sites_kit import SITES, SitesKit, sites_seed
 from tests.emulator_harness import EmulatorHandle, in_process
@@ -232,13 +232,13 @@ def test_redirects_go_with_their_site_and_outlive_their_section(
 def _rows_decoded(monkeypatch: pytest.MonkeyPatch, redirects: int) -> list[int]:
     """Rows decoded by a bulk upsert of 20 and a list page of 20, in a site of `redirects`."""
     counted = {"rows": 0}
-    real = store_module._row
+    real = store_rows.decode
 
     def counting(values: tuple[Any, ...]) -> Any:
         counted["rows"] += 1
         return real(values)
 
-    monkeypatch.setattr(store_module, "_row", counting)
+    monkeypatch.setattr(store_rows, "decode", counting)
     with in_process(EmulatorConfig(seed=sites_seed())) as (client, _):
         site = client.post(SITES, json={"title": "Docs"}).json()["id"]
         url = f"{SITES}/{site}/redirects"

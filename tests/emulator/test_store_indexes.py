@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from docsync.emulator import store as store_module
+from docsync.emulator import store_rows
 from docsync.emulator.app import EmulatorConfig
 from docsync.emulator.state import EmulatorState
 from docsync.emulator.store import Store
@@ -67,13 +67,13 @@ def _served(users: int) -> AbstractContextManager[tuple[httpx.Client, EmulatorSt
 def _rows_read(monkeypatch: pytest.MonkeyPatch, users: int) -> dict[str, int]:
     """Rows each single-resource request decodes, in an organization of `users` members."""
     counted = {"rows": 0}
-    real = store_module._row
+    real = store_rows.decode
 
     def counting(values: tuple[Any, ...]) -> Any:
         counted["rows"] += 1
         return real(values)
 
-    monkeypatch.setattr(store_module, "_row", counting)
+    monkeypatch.setattr(store_rows, "decode", counting)
     base = "/v1/orgs/org_acme"
     requests = [
         ("GET", "/v1/user", None),

@@ -153,6 +153,8 @@ FLAT = [
     Flat("members", "email", "kim@acme.example", "{email: kim@acme.example, role: read}",
          "{email: kim@acme.example, role: edit}", "members",
          None, ("PATCH", "/members/[^/]+$"), ("DELETE", "/members/[^/]+$")),
+    Flat("inviteLinks", "role", "read", "{role: read}", None, "link-invites",
+         ("POST", "/link-invites$"), None, ("DELETE", "/link-invites/[^/]+$")),
 ]  # fmt: skip
 
 

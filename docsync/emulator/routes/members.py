@@ -7,23 +7,18 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access, member_id
-from docsync.emulator.errors import conflict, not_found
+from docsync.emulator.auth import Access
+from docsync.emulator.body import BOTH, At, Body, Choice, Place
+from docsync.emulator.errors import conflict
 from docsync.emulator.grants import drop_user
-from docsync.emulator.http import Ctx, api_route, empty, ok
+from docsync.emulator.http import Ctx
 from docsync.emulator.paging import paginate, query_enum
+from docsync.emulator.resource import ADMIN, Resource, Rules
 from docsync.emulator.store import Row
-from docsync.emulator.validate import ROLES, Fields
+from docsync.emulator.validate import ROLES
 from docsync.emulator.views import member_view, member_views
 
 BASE = "/v1/orgs/{organizationId}/members"
-
-
-def _member(ctx: Ctx, org: str) -> dict[str, Any]:
-    found = ctx.tx.get("member", member_id(org, ctx.params["userId"]))
-    if found is None:
-        raise not_found(f"User {ctx.params['userId']!r} is not a member of organization {org!r}")
-    return found
 
 
 def _check_last_admin(ctx: Ctx, org: str, uid: str) -> None:
@@ -87,50 +82,44 @@ def _name(user: dict[str, Any]) -> str:
     return str(user.get("displayName") or user["id"])
 
 
-def get_member(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return ok(member_view(ctx, org, _member(ctx, org)))
+def _role(at: At, role: str | None, name: str) -> str | None:
+    assert at.row is not None
+    if role != "admin" and at.row.data.get("role") == "admin":
+        _check_last_admin(at.ctx, at.place.org, at.row.data["user"])
+    return role
 
 
-def update_member(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    member = _member(ctx, org)
-    body = Fields(ctx.body(), ("role",))
-    if body.has("role"):
-        role = body.enum("role", ROLES, nullable=True)
-        if role != "admin" and member.get("role") == "admin":
-            _check_last_admin(ctx, org, member["user"])
-        member = {**member, "role": role}
-        ctx.tx.update("member", member_id(org, member["user"]), member)
-    return ok(member_view(ctx, org, member))
+class MemberRules(Rules):
+    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
+        return list_members(ctx)
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        uid = row.data["user"]
+        if row.data.get("role") == "admin":
+            _check_last_admin(ctx, place.org, uid)
+        ctx.tx.delete("member", row.id)
+        for membership in ctx.tx.by_user("team-member", place.org, uid):
+            ctx.tx.delete("team-member", membership.id)
+        drop_user(ctx.tx, place.org, uid)
+        return True
 
 
-def delete_member(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    uid = ctx.params["userId"]
-    member = ctx.tx.get("member", member_id(org, uid))
-    if member is None:
-        return empty(204)
-    if member.get("role") == "admin":
-        _check_last_admin(ctx, org, uid)
-    ctx.tx.delete("member", member_id(org, uid))
-    for row in ctx.tx.by_user("team-member", org, uid):
-        ctx.tx.delete("team-member", row.id)
-    drop_user(ctx.tx, org, uid)
-    return ctx.deleted()  # docs-platform-api.md §4.12: 204; production: 205
+def _sso(ctx: Ctx, place: Place, row: Row) -> None:
+    ctx.tx.update("member", row.id, {**row.data, "sso": True})
 
 
-def set_sso(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    member = {**_member(ctx, org), "sso": True}
-    ctx.tx.update("member", member_id(org, member["user"]), member)
-    return ok(member_view(ctx, org, member))
+MEMBERS = Resource(
+    "member",
+    BASE,
+    "userId",
+    lambda ctx, row: member_view(ctx, str(row.org), row.data),
+    missing="User {id!r} is not a member of organization {org!r}",
+    body=Body((Choice("role", values=ROLES, nullable=BOTH, resolve=_role),)),
+    rules=MemberRules(),
+    org_keyed=True,
+    operations=("list", "get", "update", "delete"),
+    access=ADMIN,
+    deleted=Ctx.deleted,  # docs-platform-api.md §4.12: 204; production: 205
+)
 
-
-routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_members),
-    api_route("GET", BASE + "/{userId}", get_member),
-    api_route("PATCH", BASE + "/{userId}", update_member),
-    api_route("DELETE", BASE + "/{userId}", delete_member),
-    api_route("POST", BASE + "/{userId}/sso", set_sso),
-]
+routes: list[BaseRoute] = [*MEMBERS.routes(), MEMBERS.action("sso", _sso, Access.ADMIN)]

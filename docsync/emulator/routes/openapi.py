@@ -14,9 +14,11 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
+from docsync.emulator.body import UPDATE, Body, Choice
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.http import Ctx, api_route, created, new_id, ok
 from docsync.emulator.paging import paginate
+from docsync.emulator.resource import Resource, Rules
 from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
 
@@ -24,19 +26,13 @@ from docsync.emulator.validate import URL_PATTERN, Fields, check_string
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 #: production's OpenAPISpecSlug allows capitals (a documented conflict: --contract production)
 PRODUCTION_SLUG = r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"
+VISIBILITIES = ("private", "public")
 BASE = "/v1/orgs/{organizationId}/openapi"
 SPEC = BASE + "/{specSlug}"
 
 
 def _spec_id(org: str, slug: str) -> str:
     return f"{org}/{slug}"
-
-
-def _find(ctx: Ctx, org: str) -> Row:
-    row = ctx.tx.get_row("openapi-spec", _spec_id(org, ctx.params["specSlug"]))
-    if row is None:
-        raise not_found(f"No OpenAPI specification {ctx.params['specSlug']!r} in {org!r}")
-    return row
 
 
 def spec_view(ctx: Ctx, row: Row) -> dict[str, Any]:
@@ -117,11 +113,6 @@ def _digest(source: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(source, sort_keys=True).encode()).hexdigest()
 
 
-def list_specs(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return paginate(ctx, [spec_view(ctx, r) for r in ctx.tx.rows("openapi-spec", org=org)])
-
-
 def create_spec(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     body = Fields(ctx.body(), ("slug", "source"))
@@ -135,11 +126,6 @@ def create_spec(ctx: Ctx) -> Response:
     return created(spec_view(ctx, row))
 
 
-def get_spec(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return ok(spec_view(ctx, _find(ctx, org)))
-
-
 def put_spec(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     pattern = PRODUCTION_SLUG if ctx.production else SLUG_PATTERN
@@ -148,25 +134,26 @@ def put_spec(ctx: Ctx) -> Response:
     return ok(spec_view(ctx, row), 201 if was_created else 200)
 
 
-def patch_spec(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    row = _find(ctx, org)
-    visibility = Fields(ctx.body(), ("visibility",)).enum(
-        "visibility", ("private", "public"), required=True
-    )
-    ctx.tx.update("openapi-spec", row.id, {**row.data, "visibility": visibility})
-    return ok(spec_view(ctx, _find(ctx, org)))
+class SpecRules(Rules):
+    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+        return create_spec(ctx)
 
 
-def delete_spec(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT_ADMIN)["id"]
-    removed = ctx.tx.delete_tree("openapi-spec", _spec_id(org, ctx.params["specSlug"]))
-    return empty(205 if removed else 204)
+SPECS = Resource(
+    "openapi-spec",
+    BASE,
+    "specSlug",
+    spec_view,
+    missing="No OpenAPI specification {id!r} in {org!r}",
+    body=Body((Choice("visibility", ops=UPDATE, required=UPDATE, values=VISIBILITIES),)),
+    rules=SpecRules(),
+    org_keyed=True,
+)
 
 
 def _versions(ctx: Ctx) -> list[Row]:
-    org = ctx.org()["id"]
-    return ctx.tx.rows("openapi-version", parent=_find(ctx, org).id)
+    _, spec = SPECS.scope.find(ctx, SPECS, Access.READ)
+    return ctx.tx.rows("openapi-version", parent=spec.id)
 
 
 def _version(ctx: Ctx) -> Row:
@@ -202,12 +189,8 @@ def version_content(ctx: Ctx) -> Response:
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_specs),
-    api_route("POST", BASE, create_spec),
-    api_route("GET", SPEC, get_spec),
+    *SPECS.routes(),
     api_route("PUT", SPEC, put_spec),
-    api_route("PATCH", SPEC, patch_spec),
-    api_route("DELETE", SPEC, delete_spec),
     api_route("GET", SPEC + "/versions", list_versions),
     api_route("GET", SPEC + "/versions/latest", get_version),
     api_route("GET", SPEC + "/versions/latest/content", version_content),

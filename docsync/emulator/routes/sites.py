@@ -7,16 +7,29 @@ description leaves open are documented in docs/emulator-sites.md.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
+from docsync.emulator.body import (
+    BOTH,
+    CREATE,
+    UPDATE,
+    At,
+    Body,
+    Choice,
+    Obj,
+    Place,
+    Text,
+    Texts,
+    stored,
+)
 from docsync.emulator.errors import bad_request, conflict, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
-from docsync.emulator.paging import paginate, query_bool
+from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.paging import query_bool
 from docsync.emulator.refs import site_is_default_content
+from docsync.emulator.resource import Resource, Rules
 from docsync.emulator.routes import (
     sites_adaptive,
     sites_external_links,
@@ -31,7 +44,7 @@ from docsync.emulator.routes.sites_customization import (
     site_customization,
 )
 from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
-from docsync.emulator.store import Row
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES, Fields
 
 SITE_TYPES = ("basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium")
@@ -40,79 +53,30 @@ AGENTS_CONTEXT = ("excluded", "included")
 PROXY_PATTERN = r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$"
 BASE = "/v1/orgs/{organizationId}/sites"
 SITE = BASE + "/{siteId}"
-_PATCHABLE = (
-    "title",
-    "visibility",
-    "basename",
-    "agentsContext",
-    "defaultLevel",
-    "defaultSiteSpace",
-    "defaultSiteSection",
-    "adaptiveContent",
-    "styleguide",
-    "proxy",
-)
 
 
-def list_sites(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    rows = ctx.tx.rows(tree.SITE, org=org)
-    space = ctx.query.get("space")
-    if space is not None:
-        rows = [
-            r
-            for r in rows
-            if any(s.data["space"] == space for s in tree.all_site_spaces(ctx.tx, r))
-        ]
-    title = ctx.query.get("title")
-    if title is not None:
-        rows = [r for r in rows if title.lower() in str(r.data["title"]).lower()]
-    published = query_bool(ctx, "published")
-    if published is not None:
-        rows = [r for r in rows if bool(r.data.get("published")) is published]
-    types = ctx.query.getlist("type")
-    for value in types:
-        if value not in SITE_TYPES:
-            raise bad_request(f"type: must be one of {', '.join(SITE_TYPES)}, got {value!r}")
-    if types:
-        rows = [r for r in rows if r.data["type"] in types]
-    return paginate(ctx, rows, lambda page: site_views(ctx, page))
-
-
-def create_site(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    body = Fields(ctx.body(required=False), ("type", "title", "visibility", "spaces"))
-    site_type = body.enum("type", SITE_TYPES) or "basic"
-    title = body.string("title", min_len=2, max_len=128) or "Untitled site"
-    visibility = body.enum("visibility", VISIBILITIES) or "public"
-    spaces = [
-        tree.find_space(ctx, org, space, f"spaces[{i}]")
-        for i, space in enumerate(body.strings("spaces") or [])
+def _spaces(at: At, ids: list[str] | None, name: str) -> list[Row]:
+    return [
+        tree.find_space(at.ctx, at.place.org, space, f"{name}[{i}]")
+        for i, space in enumerate(ids or [])
     ]
-    site_id = new_id()
-    data: dict[str, Any] = {
-        "id": site_id,
-        "type": site_type,
-        "title": title,
-        "visibility": visibility,
-        "published": False,
-        "agentsContext": "excluded",
-        "defaultLevel": "inherit",
-        "createdAt": ctx.now,
-        "defaultSection": None,
-        "defaultSiteSpace": None,
-    }
-    ctx.tx.insert(tree.SITE, site_id, data, org=org)
-    site = tree.find_site(ctx, org, site_id)
-    for space in spaces:
-        tree.add_site_space(ctx, site, site, space)
-    location = ctx.url(f"/orgs/{org}/sites/{site_id}")
-    return created(site_view(ctx, tree.reload(ctx.tx, site)), location)
 
 
-def get_site(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return ok(site_view(ctx, tree.find_site(ctx, org)))
+def _adaptive(at: At, value: Doc | None, name: str) -> Doc:
+    adaptive = Fields(value or {}, ("enabled",), f"{name}.")
+    return {"enabled": adaptive.boolean("enabled", required=True)}
+
+
+def _no_styleguide(at: At, value: str | None, name: str) -> None:
+    if value is not None:
+        # production attaches a style guide space of the organization; the emulator holds no
+        # style guide (createSpace makes none), so any id names nothing; null detaches nothing
+        raise not_found(f"{name}: no style guide space {value!r}")
+
+
+def _section_of(at: At, value: str | None, name: str) -> str:
+    assert at.row is not None
+    return tree.find_child(at.ctx.tx, at.row, tree.SECTION, value or "", name).id
 
 
 def _default_site_space(ctx: Ctx, site: Row, id_: str) -> None:
@@ -133,69 +97,94 @@ def _default_site_space(ctx: Ctx, site: Row, id_: str) -> None:
     )
 
 
-def update_site(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    site = tree.find_site(ctx, org)
-    # `agentsContext` is the description's alone: production's updateSiteById has no such field.
-    patchable = [f for f in _PATCHABLE if not (ctx.production and f == "agentsContext")]
-    body = Fields(ctx.body(), patchable)
-    changes: dict[str, Any] = {}
-    if body.has("title"):
-        changes["title"] = body.string("title", min_len=2, max_len=128)
-    if body.has("visibility"):
-        changes["visibility"] = body.enum("visibility", VISIBILITIES)
-    if body.has("basename"):
-        changes["basename"] = body.string("basename", min_len=1, max_len=100)
-    if body.has("agentsContext"):
-        changes["agentsContext"] = body.enum("agentsContext", AGENTS_CONTEXT)
-    if body.has("defaultLevel"):
-        changes["defaultLevel"] = body.enum("defaultLevel", (*ROLES, "inherit"), nullable=True)
-    if body.has("adaptiveContent"):
-        adaptive = Fields(body.obj("adaptiveContent") or {}, ("enabled",), "adaptiveContent.")
-        changes["adaptiveContent"] = {"enabled": adaptive.boolean("enabled", required=True)}
-    if body.has("proxy"):
-        changes["proxy"] = body.string("proxy", nullable=True, max_len=512, pattern=PROXY_PATTERN)
-    if body.string("styleguide", nullable=True) is not None:
-        # production attaches a style guide space of the organization; the emulator holds no
-        # style guide (createSpace makes none), so any id names nothing; null detaches nothing
-        raise not_found(f"styleguide: no style guide space {body.data['styleguide']!r}")
-    if body.has("defaultSiteSection"):
-        section_id = body.string("defaultSiteSection") or ""
-        section = tree.find_child(ctx.tx, site, tree.SECTION, section_id, "defaultSiteSection")
-        changes["defaultSection"] = section.id
-    site = tree.patch(ctx.tx, site, changes)
-    if body.has("defaultSiteSpace"):
-        _default_site_space(ctx, site, body.string("defaultSiteSpace") or "")
-    return ok(site_view(ctx, tree.reload(ctx.tx, site)))
+class SiteRules(Rules):
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        space = ctx.query.get("space")
+        if space is not None:
+            rows = [
+                r
+                for r in rows
+                if any(s.data["space"] == space for s in tree.all_site_spaces(ctx.tx, r))
+            ]
+        title = ctx.query.get("title")
+        if title is not None:
+            rows = [r for r in rows if title.lower() in str(r.data["title"]).lower()]
+        published = query_bool(ctx, "published")
+        if published is not None:
+            rows = [r for r in rows if bool(r.data.get("published")) is published]
+        types = ctx.query.getlist("type")
+        for value in types:
+            if value not in SITE_TYPES:
+                raise bad_request(f"type: must be one of {', '.join(SITE_TYPES)}, got {value!r}")
+        return [r for r in rows if r.data["type"] in types] if types else rows
+
+    def render(self, ctx: Ctx, res: Resource, page: Sequence[Row]) -> list[Doc]:
+        return site_views(ctx, page)
+
+    def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
+        for space in values["spaces"]:
+            tree.add_site_space(ctx, row, row, space)
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        site = tree.patch(ctx.tx, row, stored(res.body, values))
+        if "defaultSiteSpace" in values:
+            _default_site_space(ctx, site, values["defaultSiteSpace"] or "")
+        return tree.reload(ctx.tx, site)
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        if site_is_default_content(ctx.tx, place.org, row.id):
+            raise conflict(
+                "site-is-default-content",
+                f"Site {row.data['title']!r} is the defaultContent of organization "
+                f"{place.org!r}: change the organization's defaultContent first, then delete "
+                "the site",
+            )
+        ctx.tx.delete_tree(tree.SITE, row.id)
+        return True
 
 
-def delete_site(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT_ADMIN)["id"]
-    row = ctx.tx.get_row(tree.SITE, ctx.params["siteId"])
-    if row is None or row.org != org:
-        return empty(204)
-    if site_is_default_content(ctx.tx, org, row.id):
-        raise conflict(
-            "site-is-default-content",
-            f"Site {row.data['title']!r} is the defaultContent of organization {org!r}: "
-            "change the organization's defaultContent first, then delete the site",
-        )
-    ctx.tx.delete_tree(tree.SITE, row.id)
-    return empty(205)
+SITES = Resource(
+    tree.SITE,
+    BASE,
+    "siteId",
+    site_view,
+    missing="Site {id!r} not found in organization {org!r}",
+    body=Body(
+        (
+            Choice("type", ops=CREATE, values=SITE_TYPES, default="basic"),
+            Text("title", min_len=2, max_len=128, default="Untitled site"),
+            Choice("visibility", values=VISIBILITIES, default="public"),
+            Texts("spaces", ops=CREATE, stored=False, resolve=_spaces, default=()),
+            Text("basename", ops=UPDATE, min_len=1, max_len=100),
+            # the description's alone: production's updateSiteById has no such field
+            Choice("agentsContext", ops=UPDATE, values=AGENTS_CONTEXT, description_only=True),
+            Choice("defaultLevel", ops=UPDATE, values=(*ROLES, "inherit"), nullable=BOTH),
+            Obj("adaptiveContent", ops=UPDATE, resolve=_adaptive),
+            Text("proxy", ops=UPDATE, nullable=BOTH, max_len=512, pattern=PROXY_PATTERN),
+            Text("styleguide", ops=UPDATE, nullable=BOTH, stored=False, resolve=_no_styleguide),
+            Text("defaultSiteSection", ops=UPDATE, store_as="defaultSection", resolve=_section_of),
+            Text("defaultSiteSpace", ops=UPDATE, stored=False),
+        ),
+        optional_on_create=True,
+    ),
+    rules=SiteRules(),
+    location="/orgs/{org}/sites/{id}",
+    id_in_data=True,
+    defaults={
+        "published": False,
+        "agentsContext": "excluded",
+        "defaultLevel": "inherit",
+        "defaultSection": None,
+        "defaultSiteSpace": None,
+    },
+)
 
 
-def _set_published(ctx: Ctx, published: bool) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    site = tree.patch(ctx.tx, tree.find_site(ctx, org), {"published": published})
-    return ok(site_view(ctx, site))
+def _publish(published: bool) -> Callable[[Ctx, Place, Row], None]:
+    def apply(ctx: Ctx, place: Place, row: Row) -> None:
+        tree.patch(ctx.tx, row, {"published": published})
 
-
-def publish_site(ctx: Ctx) -> Response:
-    return _set_published(ctx, True)
-
-
-def unpublish_site(ctx: Ctx) -> Response:
-    return _set_published(ctx, False)
+    return apply
 
 
 def get_published(ctx: Ctx) -> Response:
@@ -217,13 +206,9 @@ def get_published(ctx: Ctx) -> Response:
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_sites),
-    api_route("POST", BASE, create_site),
-    api_route("GET", SITE, get_site),
-    api_route("PATCH", SITE, update_site),
-    api_route("DELETE", SITE, delete_site),
-    api_route("POST", SITE + "/publish", publish_site),
-    api_route("POST", SITE + "/unpublish", unpublish_site),
+    *SITES.routes(),
+    SITES.action("publish", _publish(True)),
+    SITES.action("unpublish", _publish(False)),
     api_route("GET", SITE + "/published", get_published),
     *sites_adaptive.routes,
     *sites_structure.routes,

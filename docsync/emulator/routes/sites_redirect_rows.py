@@ -45,11 +45,16 @@ def by_source(tx: Tx, site: Row, source: str, draft: bool) -> Row | None:
 
 def insert_redirect(tx: Tx, site: Row, data: Doc) -> Row:
     tx.insert(KIND, data["id"], data, org=site.org, parent=site.id)
-    key = _source_key(site.id, data["draft"], data["source"])
-    tx.insert(BY_SOURCE, key, {"redirect": data["id"]}, org=site.org, parent=site.id)
+    index_redirect(tx, site, data)
     row = tx.get_row(KIND, data["id"])
     assert row is not None
     return row
+
+
+def index_redirect(tx: Tx, site: Row, data: Doc) -> None:
+    """Find the redirect by its source and draft flag (`by_source`)."""
+    key = _source_key(site.id, data["draft"], data["source"])
+    tx.insert(BY_SOURCE, key, {"redirect": data["id"]}, org=site.org, parent=site.id)
 
 
 def remove_redirect(tx: Tx, row: Row) -> None:

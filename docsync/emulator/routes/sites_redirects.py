@@ -11,9 +11,11 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
+from docsync.emulator.body import CREATE, UPDATE, At, Body, Flag, Obj, Place, Text, stored
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.paging import page_answer, page_window, query_bool, query_enum
+from docsync.emulator.resource import SITE_PART, Resource, Rules
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_redirect_rows import (
     KIND,
@@ -22,20 +24,19 @@ from docsync.emulator.routes.sites_redirect_rows import (
     by_source,
     change_redirect,
     checked_destination,
-    insert_redirect,
+    index_redirect,
     outside_site,
     redirect_view,
     remove_redirect,
-    source_of,
     source_taken,
 )
 from docsync.emulator.routes.sites_redirects_bulk import bulk_upsert
 from docsync.emulator.routes.sites_views import published_url, segment
+from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.store import Doc, Row
-from docsync.emulator.validate import Fields, check_string
+from docsync.emulator.validate import check_string
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/redirects"
-REDIRECT = BASE + "/{siteRedirectId}"
 ORDERS: dict[str, tuple[tuple[str, bool], ...]] = {
     "createdAt": (("position", True),),  # the most recently created first
     "updatedAt": (("touched", True), ("position", True)),
@@ -43,82 +44,74 @@ ORDERS: dict[str, tuple[tuple[str, bool], ...]] = {
 }
 
 
-def list_redirects(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    order = query_enum(ctx, "orderBy", list(ORDERS), "createdAt") or "createdAt"
-    draft = bool(query_bool(ctx, "draft"))
-    search = ctx.query.get("search")
-    offset, limit = page_window(ctx)
-    rows, total = ctx.tx.window(
-        KIND,
-        site.id,
-        equal=[("draft", draft)],
-        contains=("source", search) if search else None,
-        order=ORDERS[order],
-        offset=offset,
-        limit=limit,
-    )
-    return page_answer([redirect_view(row) for row in rows], total, offset, limit)
+class RedirectRules(Rules):
+    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
+        """One page, ordered and filtered by the store: a list costs what it answers."""
+        site = res.scope.enter(ctx, Access.READ).site_row
+        order = query_enum(ctx, "orderBy", list(ORDERS), "createdAt") or "createdAt"
+        draft = bool(query_bool(ctx, "draft"))
+        search = ctx.query.get("search")
+        offset, limit = page_window(ctx)
+        rows, total = ctx.tx.window(
+            KIND,
+            site.id,
+            equal=[("draft", draft)],
+            contains=("source", search) if search else None,
+            order=ORDERS[order],
+            offset=offset,
+            limit=limit,
+        )
+        return page_answer([redirect_view(row) for row in rows], total, offset, limit)
+
+    def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
+        source, draft = values["source"], values["draft"]
+        if by_source(ctx.tx, place.site_row, source, draft) is not None:
+            raise source_taken(place.site_row, source, draft)
+        return {"touched": ctx.now}
+
+    def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
+        index_redirect(ctx.tx, place.site_row, row.data)
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        source = str(values.get("source", row.data["source"]))
+        draft = bool(values.get("draft", row.data["draft"]))
+        other = by_source(ctx.tx, place.site_row, source, draft)
+        if other is not None and other.id != row.id:
+            raise source_taken(place.site_row, source, draft)
+        return change_redirect(ctx.tx, place.site_row, row, stored(res.body, values), ctx.now)
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        remove_redirect(ctx.tx, row)
+        return True
 
 
-def create_redirect(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = Fields(ctx.body(), ("source", "captureWildcard", "draft", "permanent", "destination"))
-    source = source_of(body)
-    draft = bool(body.boolean("draft"))
-    data: Doc = {
-        "id": new_id(),
-        "source": source,
-        "draft": draft,
-        "captureWildcard": bool(body.boolean("captureWildcard")),
-        "permanent": bool(body.boolean("permanent")),
-        "destination": checked_destination(
-            ctx, site, body.obj("destination", required=True), "destination", inputs=True
-        ),
-        "createdAt": ctx.now,
-        "touched": ctx.now,
-    }
-    if by_source(ctx.tx, site, source, draft) is not None:
-        raise source_taken(site, source, draft)
-    row = insert_redirect(ctx.tx, site, data)
-    return created(redirect_view(row))
+def _destination(at: At, value: Doc, name: str) -> Doc:
+    return checked_destination(at.ctx, at.place.site_row, value, name, inputs=at.row is None)
 
 
-def _find(ctx: Ctx, site: Row) -> Row:
-    row = ctx.tx.get_row(KIND, ctx.params["siteRedirectId"])
-    if row is None or row.parent != site.id:
-        raise not_found(f"No redirect {ctx.params['siteRedirectId']!r} in site {site.id!r}")
-    return row
-
-
-def update_redirect(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = _find(ctx, site)
-    body = Fields(ctx.body(), ("source", "captureWildcard", "draft", "permanent", "destination"))
-    changes: Doc = {}
-    if body.has("source"):
-        changes["source"] = source_of(body)
-    for flag in ("captureWildcard", "draft", "permanent"):
-        if body.has(flag):
-            changes[flag] = bool(body.boolean(flag))
-    if body.has("destination"):
-        value = body.obj("destination")
-        changes["destination"] = checked_destination(ctx, site, value, "destination", inputs=False)
-    source = str(changes.get("source", row.data["source"]))
-    draft = bool(changes.get("draft", row.data["draft"]))
-    other = by_source(ctx.tx, site, source, draft)
-    if other is not None and other.id != row.id:
-        raise source_taken(site, source, draft)
-    return ok(redirect_view(change_redirect(ctx.tx, site, row, changes, ctx.now)))
-
-
-def delete_redirect(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = ctx.tx.get_row(KIND, ctx.params["siteRedirectId"])
-    if row is None or row.parent != site.id:
-        return empty(204)
-    remove_redirect(ctx.tx, row)
-    return empty(205)
+REDIRECTS = Resource(
+    KIND,
+    BASE,
+    "siteRedirectId",
+    lambda ctx, row: redirect_view(row),
+    missing="No redirect {id!r} in site {site!r}",
+    scope=IN_SITE,
+    body=Body(
+        (
+            Text("source", required=CREATE, min_len=1, max_len=SOURCE_MAX, pattern=SOURCE_PATTERN),
+            # a create reads `draft` first, an update after `captureWildcard`
+            Flag("draft", ops=CREATE, default=False),
+            Flag("captureWildcard", default=False),
+            Flag("draft", ops=UPDATE),
+            Flag("permanent", default=False),
+            Obj("destination", required=CREATE, resolve=_destination),
+        )
+    ),
+    rules=RedirectRules(),
+    operations=("list", "create", "update", "delete"),
+    access=SITE_PART,
+    id_in_data=True,
+)
 
 
 def _target(ctx: Ctx, site: Row, destination: Doc) -> str | None:
@@ -157,10 +150,7 @@ def get_by_source(ctx: Ctx) -> Response:
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_redirects),
-    api_route("POST", BASE, create_redirect),
+    *REDIRECTS.routes(),
     api_route("PUT", BASE, bulk_upsert),
-    api_route("PATCH", REDIRECT, update_redirect),
-    api_route("DELETE", REDIRECT, delete_redirect),
     api_route("GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirect", get_by_source),
 ]

@@ -8,29 +8,19 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, conflict
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id
-from docsync.emulator.paging import paginate
+from docsync.emulator.body import BOTH, At, Body, Flag, Localized, Text
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx, created, new_id
+from docsync.emulator.resource import SITE_PART, Resource
 from docsync.emulator.routes import sites_tree as tree
-from docsync.emulator.routes.sites_structure import place, position, to_root_after
-from docsync.emulator.routes.sites_views import answer, section_view, section_views
-from docsync.emulator.store import Row
+from docsync.emulator.routes.sites_items import ItemRules, group_named, mover, of_item, path_free
+from docsync.emulator.routes.sites_views import section_view, section_views
+from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/sections"
-SECTION = BASE + "/{siteSectionId}"
-_PATCHABLE = (
-    "title",
-    "path",
-    "defaultSiteSpace",
-    "condition",
-    "icon",
-    "description",
-    "siteSectionGroupId",
-    "localizedTitle",
-    "localizedDescription",
-    "draft",
-)
+SECTION_HOLDER = "another section of site {site!r}"
 
 
 def refuse_root_site_spaces(ctx: Ctx, site: Row, what: str) -> None:
@@ -41,15 +31,6 @@ def refuse_root_site_spaces(ctx: Ctx, site: Row, what: str) -> None:
             f"either root site spaces or sections, not both: {what} is refused. Delete the root "
             "site spaces first, then add sections"
         )
-
-
-def _section(ctx: Ctx, site: Row) -> Row:
-    return tree.find_child(ctx.tx, site, tree.SECTION, ctx.params["siteSectionId"])
-
-
-def list_sections(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    return paginate(ctx, section_views(ctx, site))
 
 
 def create_section(ctx: Ctx) -> Response:
@@ -93,83 +74,58 @@ def create_section(ctx: Ctx) -> Response:
     return created(section_view(ctx, site, tree.reload(ctx.tx, section)), location)
 
 
-def _move_group(ctx: Ctx, site: Row, section: Row, group_id: str | None) -> None:
-    """PATCH `siteSectionGroupId`: into a group (last), or to the root right after its group."""
-    if group_id is None:
-        if section.parent != site.id:
-            group = tree.find_child(ctx.tx, site, tree.GROUP, section.parent or "")
-            to_root_after(ctx, site, section, group)
-        return
-    group = tree.find_child(ctx.tx, site, tree.GROUP, group_id, "siteSectionGroupId")
-    if section.parent != group.id:
-        ctx.tx.set_parent(tree.SECTION, section.id, group.id)
+def _site_space_of(at: At, ss_id: str | None, name: str) -> str:
+    """A section's `defaultSiteSpace`: one of its own site spaces."""
+    assert at.row is not None
+    row = tree.find_child(at.ctx.tx, at.place.site_row, tree.SITE_SPACE, ss_id or "", name)
+    if row.parent != at.row.id:
+        raise bad_request(f"{name}: site space {ss_id!r} is not in section {at.row.id!r}")
+    return row.id
 
 
-def update_section(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    section = _section(ctx, site)
-    body = Fields(ctx.body(), _PATCHABLE)
-    changes: dict[str, Any] = {}
-    if body.has("title"):
-        changes["title"] = body.string("title", min_len=2, max_len=128)
-    if body.has("path"):
-        path = body.string("path", min_len=1, max_len=100)
-        if path in tree.section_paths(ctx.tx, site, excluding=section.id):
-            raise conflict(
-                "path-taken", f"path: another section of site {site.id!r} already has path {path!r}"
-            )
-        changes["path"] = path
-    if body.has("condition"):
-        changes["condition"] = body.string("condition", nullable=True, max_len=1024)
-    if body.has("localizedTitle"):
-        changes["localizedTitle"] = body.localized("localizedTitle", 128)
-    if body.has("localizedDescription"):
-        changes["localizedDescription"] = body.localized("localizedDescription", 256)
-    if body.has("draft"):
-        changes["draft"] = body.boolean("draft")
-    if body.has("icon"):
-        changes["icon"] = body.string("icon", nullable=True, max_len=50)
-    if body.has("description"):
-        changes["description"] = body.string("description", nullable=True, max_len=256)
-    if body.has("defaultSiteSpace"):
-        ss_id = body.string("defaultSiteSpace") or ""
-        row = tree.find_child(ctx.tx, site, tree.SITE_SPACE, ss_id, "defaultSiteSpace")
-        if row.parent != section.id:
-            raise bad_request(
-                f"defaultSiteSpace: site space {ss_id!r} is not in section {section.id!r}"
-            )
-        changes["defaultSiteSpace"] = row.id
-    if body.has("siteSectionGroupId"):
-        _move_group(ctx, site, section, body.string("siteSectionGroupId", nullable=True))
-    section = tree.patch(ctx.tx, section, changes)
-    return answer(ctx, section_view(ctx, site, section))
+def _other_paths(at: At) -> list[str]:
+    assert at.row is not None
+    return tree.section_paths(at.ctx.tx, at.place.site_row, excluding=at.row.id)
 
 
-def delete_section(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = ctx.tx.get_row(tree.SECTION, ctx.params["siteSectionId"])
-    if row is None or row.data.get("site") != site.id:
-        return empty(204)
-    ctx.tx.delete_tree(tree.SECTION, row.id)
-    tree.settle_defaults(ctx.tx, site)
-    return empty(205)
+class SectionRules(ItemRules):
+    settles = True
+    group_field = "siteSectionGroupId"
+
+    def items(self, ctx: Ctx, site: Row) -> list[Doc]:
+        return section_views(ctx, site)
+
+    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+        return create_section(ctx)
 
 
-def move_section(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    section = _section(ctx, site)
-    body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(
-        ctx, site, section, body.obj("position"), "siteSection", (tree.SECTION,)
-    )
-    place(ctx, section, side, anchor)
-    return answer(ctx, section_view(ctx, site, tree.reload(ctx.tx, section)))
-
+SECTIONS = Resource(
+    tree.SECTION,
+    BASE,
+    "siteSectionId",
+    of_item(section_view),
+    missing="no section {id!r} in site {site!r}",
+    scope=IN_SITE,
+    body=Body(
+        (
+            Text("title", min_len=2, max_len=128),
+            Text("path", min_len=1, max_len=100, resolve=path_free(_other_paths, SECTION_HOLDER)),
+            Text("condition", nullable=BOTH, max_len=1024),
+            Localized("localizedTitle", max_len=128),
+            Localized("localizedDescription", max_len=256),
+            Flag("draft"),
+            Text("icon", nullable=BOTH, max_len=50),
+            Text("description", nullable=BOTH, max_len=256),
+            Text("defaultSiteSpace", resolve=_site_space_of),
+            Text("siteSectionGroupId", nullable=BOTH, stored=False, resolve=group_named),
+        )
+    ),
+    rules=SectionRules(),
+    operations=("list", "create", "update", "delete"),
+    access=SITE_PART,
+)
 
 routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_sections),
-    api_route("POST", BASE, create_section),
-    api_route("PATCH", SECTION, update_section),
-    api_route("DELETE", SECTION, delete_section),
-    api_route("POST", SECTION + "/move", move_section),
+    *SECTIONS.routes(),
+    SECTIONS.action("move", mover("siteSection", (tree.SECTION,))),
 ]

@@ -10,27 +10,27 @@ from __future__ import annotations
 
 import secrets
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
-from docsync.emulator.paging import page_answer, page_window
+from docsync.emulator.body import CREATE, UPDATE, Body, Flag, Place, Text
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx
+from docsync.emulator.resource import SITE_PART, Resource, Rules
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import published_url
+from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.store import Doc, Row
-from docsync.emulator.validate import Fields
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/share-links"
-LINK = BASE + "/{shareLinkId}"
 KIND = "site-share-link"
 #: production's ShareLinkName
 NAME_MAX = 50
 
 
-def _view(ctx: Ctx, site: Row, row: Row) -> Doc:
+def _view(ctx: Ctx, row: Row) -> Doc:
     data = row.data
+    site = ctx.tx.get_row(tree.SITE, str(row.parent))
+    assert site is not None
     return {
         "object": "share-link",
         "id": row.id,
@@ -41,70 +41,43 @@ def _view(ctx: Ctx, site: Row, row: Row) -> Doc:
     }
 
 
-def _find(ctx: Ctx, site: Row) -> Row | None:
-    row = ctx.tx.get_row(KIND, ctx.params["shareLinkId"])
-    return row if row is not None and row.parent == site.id else None
+class ShareLinkRules(Rules):
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        search = (ctx.query.get("search") or "").lower()
+        return [
+            row
+            for row in rows
+            if search in str(row.data["name"]).lower() or search == str(row.data["key"]).lower()
+        ]
+
+    def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
+        return {"key": secrets.token_urlsafe(24)}
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        if not values:
+            raise bad_request("body: write `active`, `name` or both")
+        return super().change(ctx, res, place, row, values)
 
 
-def list_links(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    search = (ctx.query.get("search") or "").lower()
-    rows = [
-        row
-        for row in ctx.tx.rows(KIND, parent=site.id)
-        if search in str(row.data["name"]).lower() or search == str(row.data["key"]).lower()
-    ]
-    offset, limit = page_window(ctx)
-    page = rows[offset : offset + limit]
-    return page_answer([_view(ctx, site, row) for row in page], len(rows), offset, limit)
+SHARE_LINKS = Resource(
+    KIND,
+    BASE,
+    "shareLinkId",
+    _view,
+    missing="No share link {id!r} in site {site!r}",
+    scope=IN_SITE,
+    body=Body(
+        (
+            Text("name", required=CREATE, max_len=NAME_MAX),
+            Flag("active", ops=UPDATE),
+        )
+    ),
+    rules=ShareLinkRules(),
+    operations=("list", "create", "update", "delete"),
+    access=SITE_PART,
+    location="/orgs/{org}/sites/{site}/share-links/{id}",
+    id_in_data=True,
+    defaults={"active": True},
+)
 
-
-def create_link(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = Fields(ctx.body(), ("name",))
-    data: Doc = {
-        "id": new_id(),
-        "name": body.string("name", required=True, max_len=NAME_MAX),
-        "active": True,
-        "key": secrets.token_urlsafe(24),
-        "createdAt": ctx.now,
-    }
-    ctx.tx.insert(KIND, data["id"], data, org=site.org, parent=site.id)
-    row = ctx.tx.get_row(KIND, data["id"])
-    assert row is not None
-    location = ctx.url(f"/orgs/{site.org}/sites/{site.id}/share-links/{row.id}")
-    return created(_view(ctx, site, row), location)
-
-
-def update_link(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = _find(ctx, site)
-    if row is None:
-        raise not_found(f"No share link {ctx.params['shareLinkId']!r} in site {site.id!r}")
-    body = Fields(ctx.body(), ("active", "name"))
-    changes: Doc = {}
-    if body.has("name"):
-        changes["name"] = body.string("name", max_len=NAME_MAX)
-    if body.has("active"):
-        changes["active"] = body.boolean("active")
-    if not changes:
-        raise bad_request("body: write `active`, `name` or both")
-    row = tree.patch(ctx.tx, row, changes)
-    return ok(_view(ctx, site, row))
-
-
-def delete_link(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = _find(ctx, site)
-    if row is None:
-        return empty(204)
-    ctx.tx.delete(KIND, row.id)
-    return empty(205)
-
-
-routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_links),
-    api_route("POST", BASE, create_link),
-    api_route("PATCH", LINK, update_link),
-    api_route("DELETE", LINK, delete_link),
-]
+routes: list[BaseRoute] = SHARE_LINKS.routes()

@@ -2,36 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, conflict
-from docsync.emulator.http import Ctx, api_route, empty
-from docsync.emulator.paging import paginate, query_bool
+from docsync.emulator.body import BOTH, At, Body, Flag, Place, Text
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx
+from docsync.emulator.paging import query_bool
+from docsync.emulator.resource import SITE_PART, Resource
 from docsync.emulator.routes import sites_tree as tree
-from docsync.emulator.routes.sites_structure import place, position
+from docsync.emulator.routes.sites_items import ItemRules, mover, of_item, path_free
 from docsync.emulator.routes.sites_views import answer, site_space_view, site_spaces_views
-from docsync.emulator.store import Row
+from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces"
-SITE_SPACE = BASE + "/{siteSpaceId}"
-
-
-def _site_space(ctx: Ctx, site: Row) -> Row:
-    return tree.find_child(ctx.tx, site, tree.SITE_SPACE, ctx.params["siteSpaceId"])
-
-
-def list_site_spaces(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    items = site_spaces_views(ctx, site)
-    default = query_bool(ctx, "default")
-    if default is not None:
-        items = [item for item in items if item["default"] is default]
-    return paginate(ctx, items)
+LEVEL_HOLDER = "another site space of the same level"
 
 
 def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
@@ -64,57 +52,57 @@ def add_site_space(ctx: Ctx) -> Response:
     return answer(ctx, site_space_view(ctx, site, row), 201, location)
 
 
-def update_site_space(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    site = tree.find_site(ctx, org)
-    row = _site_space(ctx, site)
-    body = Fields(ctx.body(), ("path", "condition", "spaceId", "pageId", "hidden", "draft"))
-    changes: dict[str, Any] = {}
-    if body.has("path"):
-        path = body.string("path", min_len=1, max_len=100)
-        if path in tree.level_paths(ctx.tx, row.parent or "", excluding=row.id):
-            raise conflict(
-                "path-taken",
-                f"path: another site space of the same level already has path {path!r}",
-            )
-        changes["path"] = path
-    if body.has("condition"):
-        changes["condition"] = body.string("condition", nullable=True, max_len=1024)
-    for flag in ("hidden", "draft"):
-        if body.has(flag):
-            changes[flag] = body.boolean(flag)
-    if body.has("spaceId"):
-        changes["space"] = tree.find_space(ctx, org, body.string("spaceId") or "", "spaceId").id
-        changes["pageId"] = None  # production: a new space drops the custom home page
-    if body.has("pageId"):
-        changes["pageId"] = body.string("pageId", nullable=True)
-    row = tree.patch(ctx.tx, row, changes)
-    return answer(ctx, site_space_view(ctx, site, row))
+def _level_paths(at: At) -> list[str]:
+    assert at.row is not None
+    return tree.level_paths(at.ctx.tx, at.row.parent or "", excluding=at.row.id)
 
 
-def delete_site_space(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = ctx.tx.get_row(tree.SITE_SPACE, ctx.params["siteSpaceId"])
-    if row is None or row.data.get("site") != site.id:
-        return empty(204)
-    ctx.tx.delete(tree.SITE_SPACE, row.id)
-    tree.settle_defaults(ctx.tx, site)
-    return empty(205)
+def _space_of(at: At, space_id: str | None, name: str) -> str:
+    return tree.find_space(at.ctx, at.place.org, space_id or "", name).id
 
 
-def move_site_space(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = _site_space(ctx, site)
-    body = Fields(ctx.body(required=False), ("position",))
-    side, anchor = position(ctx, site, row, body.obj("position"), "siteSpace", (tree.SITE_SPACE,))
-    place(ctx, row, side, anchor)
-    return answer(ctx, site_space_view(ctx, site, tree.reload(ctx.tx, row)))
+class SiteSpaceRules(ItemRules):
+    settles = True
 
+    def items(self, ctx: Ctx, site: Row) -> list[Doc]:
+        items = site_spaces_views(ctx, site)
+        default = query_bool(ctx, "default")
+        if default is None:
+            return items
+        return [item for item in items if item["default"] is default]
+
+    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+        return add_site_space(ctx)
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        if "spaceId" in values:  # production: a new space drops the custom home page
+            values = {"pageId": None, **values}
+        return super().change(ctx, res, place, row, values)
+
+
+SITE_SPACES = Resource(
+    tree.SITE_SPACE,
+    BASE,
+    "siteSpaceId",
+    of_item(site_space_view),
+    missing="no site space {id!r} in site {site!r}",
+    scope=IN_SITE,
+    body=Body(
+        (
+            Text("path", min_len=1, max_len=100, resolve=path_free(_level_paths, LEVEL_HOLDER)),
+            Text("condition", nullable=BOTH, max_len=1024),
+            Flag("hidden"),
+            Flag("draft"),
+            Text("spaceId", store_as="space", resolve=_space_of),
+            Text("pageId", nullable=BOTH),
+        )
+    ),
+    rules=SiteSpaceRules(),
+    operations=("list", "create", "update", "delete"),
+    access=SITE_PART,
+)
 
 routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_site_spaces),
-    api_route("POST", BASE, add_site_space),
-    api_route("PATCH", SITE_SPACE, update_site_space),
-    api_route("DELETE", SITE_SPACE, delete_site_space),
-    api_route("POST", SITE_SPACE + "/move", move_site_space),
+    *SITE_SPACES.routes(),
+    SITE_SPACES.action("move", mover("siteSpace", (tree.SITE_SPACE,))),
 ]

@@ -58,6 +58,17 @@ def to_root_after(ctx: Ctx, site: Row, item: Row, group: Row) -> None:
     ctx.tx.move(item.kind, item.id, after=(tree.GROUP, anchor.id), kinds=tree.ROOT_KINDS)
 
 
+def regroup(ctx: Ctx, site: Row, item: Row, group: Row | None) -> None:
+    """An update's group for a section, link or group: into `group` (last), or for None to the
+    root right after the group that held it."""
+    if group is None:
+        if item.parent != site.id:
+            held = tree.find_child(ctx.tx, site, tree.GROUP, item.parent or "")
+            to_root_after(ctx, site, item, held)
+    elif item.parent != group.id:
+        ctx.tx.set_parent(item.kind, item.id, group.id)
+
+
 def pointer(value: object, where: str, id_key: str = "id") -> tuple[str, str]:
     """`(type, id)` of a `{type, <id_key>}` pointer object (400 naming `where` when malformed)."""
     if not isinstance(value, dict):

@@ -24,10 +24,11 @@ from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.refs import live_space
 from docsync.emulator.routes.spaces import insert_space
+from docsync.emulator.scopes import SITE as SITE
+from docsync.emulator.scopes import find_site as find_site
 from docsync.emulator.store import Row, Tx
 from docsync.emulator.validate import Fields
 
-SITE = "site"
 SECTION = "site-section"
 GROUP = "site-section-group"
 SITE_SPACE = "site-space"
@@ -36,15 +37,6 @@ ROOT_KINDS = (SECTION, GROUP, LINK)
 #: a group holds what the root holds: sections, (nested) groups and links
 GROUP_KINDS = ROOT_KINDS
 PATH_MAX = 100
-
-
-def find_site(ctx: Ctx, org: str, site_id: str | None = None) -> Row:
-    """The site of the path (or `site_id`) in `org`; 404 otherwise."""
-    site_id = site_id if site_id is not None else ctx.params["siteId"]
-    row = ctx.tx.get_row(SITE, site_id)
-    if row is None or row.org != org:
-        raise not_found(f"Site {site_id!r} not found in organization {org!r}")
-    return row
 
 
 def find_child(tx: Tx, site: Row, kind: str, id_: str, field: str | None = None) -> Row:

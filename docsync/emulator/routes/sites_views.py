@@ -181,15 +181,7 @@ def section_views(ctx: Ctx, site: Row) -> list[Doc]:
 def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
     """A `SiteSectionGroup`: its items in order as `children` (sections, links and nested
     groups), its own sections as `sections`."""
-    default = tree.default_section(ctx.tx, site)
-    children = [
-        section_view(ctx, site, m, default)
-        if m.kind == tree.SECTION
-        else group_view(ctx, site, m)
-        if m.kind == tree.GROUP
-        else link_view(m)
-        for m in ctx.tx.rows(tree.GROUP_KINDS, parent=row.id)
-    ]
+    children = _level_views(ctx, site, ctx.tx.rows(tree.GROUP_KINDS, parent=row.id))
     body: Doc = {
         "object": "site-section-group",
         "id": row.id,
@@ -204,6 +196,19 @@ def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
     if row.parent != site.id:
         body["sectionGroup"] = row.parent
     return body
+
+
+def _level_views(ctx: Ctx, site: Row, rows: Sequence[Row]) -> list[Doc]:
+    """The sections, groups and links of one level (the root, a group), in order."""
+    default = tree.default_section(ctx.tx, site)
+    return [
+        section_view(ctx, site, row, default)
+        if row.kind == tree.SECTION
+        else group_view(ctx, site, row)
+        if row.kind == tree.GROUP
+        else link_view(row)
+        for row in rows
+    ]
 
 
 def link_view(row: Row) -> Doc:
@@ -240,16 +245,7 @@ def structure_view(ctx: Ctx, site: Row) -> Doc:
     tree.preload_levels(ctx.tx, site)
     if not tree.has_sections(ctx.tx, site):
         return {"type": "siteSpaces", "structure": site_spaces_views(ctx, site)}
-    default = tree.default_section(ctx.tx, site)
-    items = [
-        section_view(ctx, site, row, default)
-        if row.kind == tree.SECTION
-        else group_view(ctx, site, row)
-        if row.kind == tree.GROUP
-        else link_view(row)
-        for row in tree.root_items(ctx.tx, site)
-    ]
-    return {"type": "sections", "structure": items}
+    return {"type": "sections", "structure": _level_views(ctx, site, tree.root_items(ctx.tx, site))}
 
 
 PREFERENCES = ("return=minimal", "return=representation")

@@ -9,9 +9,10 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator import merge_rules
 from docsync.emulator.auth import Access
+from docsync.emulator.body import BOTH, At, Body, Choice, Field, Op, Place, Text
 from docsync.emulator.computed_sources import check_source, refuse_template
 from docsync.emulator.content import (
-    default_level,
+    LEVELS,
     find,
     is_purged,
     live_collection,
@@ -20,8 +21,10 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
-from docsync.emulator.paging import paginate
+from docsync.emulator.http import Ctx, api_route, created, new_id
+from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.scopes import BY_ID
+from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
 
@@ -69,24 +72,6 @@ LANGUAGES = (
 ORG_BASE = "/v1/orgs/{organizationId}/spaces"
 BASE = "/v1/spaces/{spaceId}"
 _READ_ONLY = ("visibility", "organization", "id", "createdAt", "updatedAt", "deletedAt")
-
-
-def _refuse_read_only(ctx: Ctx) -> dict[str, object]:
-    data = ctx.body()
-    for name in _READ_ONLY:
-        if name in data:
-            raise bad_request(f"{name}: is read-only and cannot be written")
-    return data
-
-
-def list_spaces(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    rows = [
-        row
-        for row in ctx.tx.rows("space", org=org)
-        if not row.data.get("deletedAt") and not is_purged(row, ctx.now)
-    ]
-    return paginate(ctx, [space_view(ctx, row) for row in rows])
 
 
 def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fields: Any) -> str:
@@ -147,75 +132,74 @@ def _made_from(ctx: Ctx, org: str, body: Fields) -> dict[str, Any]:
     return {}
 
 
-def get_space(ctx: Ctx) -> Response:
-    return ok(space_view(ctx, find(ctx, "space", ctx.params["spaceId"])))
-
-
-def update_space(ctx: Ctx) -> Response:
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
-    body = Fields(
-        _refuse_read_only(ctx),
-        ("title", "emoji", "icon", "editMode", "defaultLevel", "language", "mergeRules"),
-    )
+def _one_of_emoji_icon(body: Fields, op: Op) -> None:
     given = [name for name in ("emoji", "icon") if body.data.get(name) is not None]
     if given and len([name for name in ("emoji", "icon") if body.has(name)]) > 1:
         # production's body is one of {emoji}, {icon} or {emoji: null, icon: null}
         raise bad_request(
             f"{given[0]}: give an emoji or an icon alone, or null for both to remove them"
         )
-    data = dict(row.data)
-    if body.has("title"):
-        data["title"] = body.string("title", max_len=50)
-    if body.has("emoji"):
-        data["emoji"] = body.string("emoji", max_len=50, nullable=True) or ""
-    if body.has("icon"):
-        data["icon"] = body.string("icon", max_len=2048, pattern=URL_PATTERN, nullable=True)
-    if body.has("editMode"):
-        data["editMode"] = body.enum("editMode", ("live", "locked"))
-    if body.has("defaultLevel"):
-        data["defaultLevel"] = default_level(body)
-    if body.has("language"):
-        data["language"] = body.enum("language", LANGUAGES)  # null: 400, as production
-    if body.has("mergeRules"):
-        merge_rules.SPACE.check(body.data["mergeRules"], "mergeRules")
-        data["mergeRules"] = body.data["mergeRules"]
-    data["updatedAt"] = ctx.now
-    ctx.tx.update("space", row.id, data)
-    return ok(space_view(ctx, find(ctx, "space", row.id)))
 
 
-def delete_space(ctx: Ctx) -> Response:
-    row = ctx.tx.get_row("space", ctx.params["spaceId"])
-    if row is None or is_purged(row, ctx.now):
-        return empty(204)
-    find(ctx, "space", row.id, Access.CONTENT_ADMIN)
-    if row.data.get("deletedAt"):
-        return empty(204)
-    ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
-    drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
-    return empty(205)
+def _merge_rules(at: At, value: Any, name: str) -> Any:
+    merge_rules.SPACE.check(value, name)
+    return value
 
 
-def restore_space(ctx: Ctx) -> Response:
+class SpaceRules(Rules):
+    def hidden(self, ctx: Ctx, row: Row) -> bool:
+        return is_purged(row, ctx.now)
+
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        return [row for row in rows if not row.data.get("deletedAt")]
+
+    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+        return create_space(ctx)
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        """A soft delete: the space is in the bin, restored within 7 days."""
+        if row.data.get("deletedAt"):
+            return False
+        ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
+        drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
+        return True
+
+
+SPACES = Resource(
+    "space",
+    ORG_BASE,
+    "spaceId",
+    space_view,
+    scope=BY_ID,
+    item_path=BASE,
+    body=Body(
+        (
+            Text("title", max_len=50),
+            Text("emoji", max_len=50, nullable=BOTH, resolve=lambda at, v, name: v or ""),
+            Text("icon", max_len=2048, pattern=URL_PATTERN, nullable=BOTH),
+            Choice("editMode", values=("live", "locked")),
+            Choice("defaultLevel", values=LEVELS, nullable=BOTH),
+            Choice("language", values=LANGUAGES),  # null: 400, as production
+            Field("mergeRules", nullable=BOTH, resolve=_merge_rules),
+        ),
+        read_only=_READ_ONLY,
+        check=_one_of_emoji_icon,
+    ),
+    rules=SpaceRules(),
+    stamps=("createdAt", "updatedAt"),
+)
+
+
+def _restore(ctx: Ctx, place: Place, row: Row) -> None:
     """A space that is not deleted is answered as it is (200): production lists no refusal, and
     a restore retried after its answer was lost must not fail."""
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
-    if not row.data.get("deletedAt"):
-        return ok(space_view(ctx, row))
-    ctx.tx.update("space", row.id, {**row.data, "deletedAt": None, "updatedAt": ctx.now})
-    if row.parent and ctx.tx.get("collection", row.parent) is None:
-        ctx.tx.set_parent("space", row.id, None)
-    return ok(space_view(ctx, find(ctx, "space", row.id)))
+    if row.data.get("deletedAt"):
+        ctx.tx.update("space", row.id, {**row.data, "deletedAt": None, "updatedAt": ctx.now})
+        if row.parent and ctx.tx.get("collection", row.parent) is None:
+            ctx.tx.set_parent("space", row.id, None)
 
 
-def move_space(ctx: Ctx) -> Response:
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
-    move(ctx, row)
-    return ok(space_view(ctx, find(ctx, "space", row.id)))
-
-
-def transfer_space(ctx: Ctx) -> Response:
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT_ADMIN)
+def _transfer(ctx: Ctx, place: Place, row: Row) -> None:
     body = Fields(ctx.body(), ("organization", "collection"))
     if not body.has("organization") and not body.has("collection"):
         raise bad_request("body: give organization, collection or both")
@@ -228,7 +212,6 @@ def transfer_space(ctx: Ctx) -> Response:
     if target == row.org and collection == row.parent:
         raise conflict("space-transfer-no-change", "Transfer would not result in any update")
     transfer_tree(ctx, row, target, collection)
-    return ok(space_view(ctx, find(ctx, "space", row.id)))
 
 
 def duplicate_space(ctx: Ctx) -> Response:
@@ -244,13 +227,9 @@ def duplicate_space(ctx: Ctx) -> Response:
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", ORG_BASE, list_spaces),
-    api_route("POST", ORG_BASE, create_space),
-    api_route("GET", BASE, get_space),
-    api_route("PATCH", BASE, update_space),
-    api_route("DELETE", BASE, delete_space),
-    api_route("POST", BASE + "/restore", restore_space),
-    api_route("POST", BASE + "/move", move_space),
-    api_route("POST", BASE + "/transfer", transfer_space, description_only=True),
+    *SPACES.routes(),
+    SPACES.action("restore", _restore),
+    SPACES.action("move", lambda ctx, place, row: move(ctx, row)),
+    SPACES.action("transfer", _transfer, Access.CONTENT_ADMIN, description_only=True),
     api_route("POST", BASE + "/duplicate", duplicate_space),
 ]

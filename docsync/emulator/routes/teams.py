@@ -9,24 +9,19 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, member_id, membership
+from docsync.emulator.body import BOTH, CREATE, At, Body, Place, Text, Texts
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_team
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
-from docsync.emulator.store import Row
+from docsync.emulator.resource import ADMIN, Resource, Rules
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_views, team_view
 
 TEAM_ROLES = ("owner", "member")
 BASE = "/v1/orgs/{organizationId}/teams"
-
-
-def _team(ctx: Ctx, org: str) -> Row:
-    row = ctx.tx.get_row("team", ctx.params["teamId"])
-    if row is None or row.org != org:
-        raise not_found(f"Team {ctx.params['teamId']!r} not found in organization {org!r}")
-    return row
 
 
 def resolve_member(ctx: Ctx, org: str, key: str, field: str) -> str:
@@ -39,6 +34,13 @@ def resolve_member(ctx: Ctx, org: str, key: str, field: str) -> str:
     raise not_found(f"{field}: {key!r} is not a member of organization {org!r} (id or email)")
 
 
+def _resolve_members(at: At, keys: list[str] | None, name: str) -> list[str]:
+    return [
+        resolve_member(at.ctx, at.place.org, key, f"{name}[{i}]")
+        for i, key in enumerate(keys or [])
+    ]
+
+
 def _set_role(ctx: Ctx, org: str, team: str, uid: str, role: str) -> None:
     key = f"{team}/{uid}"
     if ctx.tx.get("team-member", key) is None:
@@ -47,80 +49,73 @@ def _set_role(ctx: Ctx, org: str, team: str, uid: str, role: str) -> None:
         ctx.tx.update("team-member", key, {"user": uid, "role": role})
 
 
-def list_teams(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    rows = ctx.tx.rows("team", org=org)
-    title = ctx.query.get("title")
-    if title is not None:
-        rows = [r for r in rows if title.lower() in r.data["title"].lower()]
-    owner = ctx.query.get("owner")
-    if owner is not None:
-        found = membership(ctx.tx, org, owner)
+class TeamRules(Rules):
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        title = ctx.query.get("title")
+        if title is not None:
+            rows = [r for r in rows if title.lower() in r.data["title"].lower()]
+        owner = ctx.query.get("owner")
+        if owner is None:
+            return rows
+        found = membership(ctx.tx, place.org, owner)
         if found is None:
-            raise not_found(f"owner: {owner!r} is not a member of organization {org!r}")
-        if found.get("role") != "admin":
-            rows = [
-                r
-                for r in rows
-                if (ctx.tx.get("team-member", f"{r.id}/{owner}") or {}).get("role") == "owner"
-            ]
-    ctx.tx.count_under("team-member", [r.id for r in rows])  # one read for every team_view
-    return paginate(ctx, [team_view(ctx, r) for r in rows])
+            raise not_found(f"owner: {owner!r} is not a member of organization {place.org!r}")
+        if found.get("role") == "admin":
+            return rows
+        return [
+            r
+            for r in rows
+            if (ctx.tx.get("team-member", f"{r.id}/{owner}") or {}).get("role") == "owner"
+        ]
+
+    def render(self, ctx: Ctx, res: Resource, page: Sequence[Row]) -> list[Doc]:
+        ctx.tx.count_under("team-member", [r.id for r in page])  # one read for every team_view
+        return super().render(ctx, res, page)
+
+    def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
+        for uid in dict.fromkeys(values.get("members", [])):
+            _set_role(ctx, place.org, row.id, uid, "member")
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        saml = saml_using_team(ctx.tx, place.org, row.id)
+        if saml is not None:
+            raise conflict(
+                "team-is-saml-default",
+                f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
+                f"{saml['label']!r}: change or delete the provider first",
+            )
+        removed = super().remove(ctx, place, row)
+        drop_team(ctx.tx, place.org, row.id)
+        return removed
 
 
-def create_team(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    body = Fields(ctx.body(), ("title", "members"))
-    title = body.string("title", required=True, min_len=1, max_len=64)
-    members = [
-        resolve_member(ctx, org, key, f"members[{i}]")
-        for i, key in enumerate(body.strings("members") or [])
-    ]
-    team_id = new_id()
-    ctx.tx.insert("team", team_id, {"id": team_id, "title": title, "createdAt": ctx.now}, org=org)
-    for uid in dict.fromkeys(members):
-        _set_role(ctx, org, team_id, uid, "member")
-    row = ctx.tx.get_row("team", team_id)
-    assert row is not None
-    return created(team_view(ctx, row))
-
-
-def get_team(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return ok(team_view(ctx, _team(ctx, org)))
-
-
-def update_team(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    row = _team(ctx, org)
-    body = Fields(ctx.body(), ("title",))
-    title = body.string("title", required=True, min_len=1, max_len=64)
-    ctx.tx.update("team", row.id, {**row.data, "title": title})
-    updated = ctx.tx.get_row("team", row.id)
-    assert updated is not None
-    return ok(team_view(ctx, updated))
-
-
-def delete_team(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    row = ctx.tx.get_row("team", ctx.params["teamId"])
-    if row is None or row.org != org:
-        return empty(204)
-    saml = saml_using_team(ctx.tx, org, row.id)
-    if saml is not None:
-        raise conflict(
-            "team-is-saml-default",
-            f"Team {row.data['title']!r} is the defaultTeam of SAML provider "
-            f"{saml['label']!r}: change or delete the provider first",
+TEAMS = Resource(
+    "team",
+    BASE,
+    "teamId",
+    team_view,
+    missing="Team {id!r} not found in organization {org!r}",
+    body=Body(
+        (
+            Text("title", required=BOTH, min_len=1, max_len=64),
+            Texts("members", ops=CREATE, stored=False, resolve=_resolve_members),
         )
-    ctx.tx.delete_tree("team", row.id)
-    drop_team(ctx.tx, org, row.id)
-    return ctx.deleted()  # docs-platform-api.md §4.13: 204; production: 205
+    ),
+    rules=TeamRules(),
+    create_method="PUT",
+    access=ADMIN,
+    id_in_data=True,
+    deleted=Ctx.deleted,  # docs-platform-api.md §4.13: 204; production: 205
+)
+
+
+def _team(ctx: Ctx, access: Access = Access.READ) -> tuple[str, Row]:
+    place, row = TEAMS.scope.find(ctx, TEAMS, access)
+    return place.org, row
 
 
 def list_team_members(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    team = _team(ctx, org)
+    org, team = _team(ctx)
     rows = ctx.tx.rows("team-member", parent=team.id)
     members = ctx.tx.get_many("member", [member_id(org, r.data["user"]) for r in rows])
     pairs = [
@@ -140,8 +135,7 @@ def list_team_members(ctx: Ctx) -> Response:
 
 
 def update_team_members(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    team = _team(ctx, org)
+    org, team = _team(ctx, Access.ADMIN)
     body = Fields(ctx.body(), ("add", "remove", "memberships"))
     add = [
         resolve_member(ctx, org, k, f"add[{i}]") for i, k in enumerate(body.strings("add") or [])
@@ -172,8 +166,7 @@ def update_team_members(ctx: Ctx) -> Response:
 
 
 def put_team_member(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    team = _team(ctx, org)
+    org, team = _team(ctx, Access.ADMIN)
     uid = resolve_member(ctx, org, ctx.params["userId"], "userId")
     role = Fields(ctx.body(required=False), ("role",)).enum("role", TEAM_ROLES)
     current = ctx.tx.get("team-member", f"{team.id}/{uid}")
@@ -182,8 +175,7 @@ def put_team_member(ctx: Ctx) -> Response:
 
 
 def delete_team_member(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)["id"]
-    team = _team(ctx, org)
+    _, team = _team(ctx, Access.ADMIN)
     key = f"{team.id}/{ctx.params['userId']}"
     if ctx.tx.get("team-member", key) is None:
         return empty(204)
@@ -218,11 +210,7 @@ def list_member_teams(ctx: Ctx) -> Response:
 
 routes: list[BaseRoute] = [
     api_route("GET", "/v1/orgs/{organizationId}/members/{userId}/teams", list_member_teams),
-    api_route("GET", BASE, list_teams),
-    api_route("PUT", BASE, create_team),
-    api_route("GET", BASE + "/{teamId}", get_team),
-    api_route("PATCH", BASE + "/{teamId}", update_team),
-    api_route("DELETE", BASE + "/{teamId}", delete_team),
+    *TEAMS.routes(),
     api_route("GET", BASE + "/{teamId}/members", list_team_members),
     api_route("PUT", BASE + "/{teamId}/members", update_team_members),
     api_route("PUT", BASE + "/{teamId}/members/{userId}", put_team_member),

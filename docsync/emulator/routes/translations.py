@@ -10,20 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
-from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
-from docsync.emulator.paging import paginate
+from docsync.emulator.body import Body, Place
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx
 from docsync.emulator.refs import live_space
-from docsync.emulator.store import Row
+from docsync.emulator.resource import Resource, Rules, reload
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
 
 TITLE_MAX = 100  # the description gives no limit; this one is documented in docs/emulator.md
 BASE = "/v1/orgs/{organizationId}/translations"
-ITEM = BASE + "/{translationId}"
 #: the fields of production's createTranslation body
 PRODUCTION_FIELDS = ("source", "language", "instructions")
 #: a translation without instructions reads them back as an empty document
@@ -74,17 +73,6 @@ def view(ctx: Ctx, row: Row) -> dict[str, Any]:
     return settings_view(ctx, row) if _is_settings(row) else translation_view(ctx, row)
 
 
-def _find(ctx: Ctx, org: str) -> Row:
-    row = ctx.tx.get_row("translation", ctx.params["translationId"])
-    if row is None or row.org != org or (ctx.production and _is_settings(row)):
-        raise not_found(f"No translation {ctx.params['translationId']!r}")
-    return row
-
-
-def _visible(ctx: Ctx, rows: list[Row]) -> list[Row]:
-    return [r for r in rows if not (ctx.production and _is_settings(r))]
-
-
 def _settings_title(ctx: Ctx, body: dict[str, Any]) -> str:
     if ctx.production:
         raise bad_request(
@@ -124,65 +112,42 @@ def _production_data(ctx: Ctx, org: str, raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def list_translations(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    rows = _visible(ctx, ctx.tx.rows("translation", org=org))
-    return paginate(ctx, [view(ctx, r) for r in rows])
+class TranslationRules(Rules):
+    def hidden(self, ctx: Ctx, row: Row) -> bool:
+        return ctx.production and _is_settings(row)
 
-
-def create_translation(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    raw = ctx.body()
-    if "title" in raw:
+    def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
+        raw = ctx.body()
+        if "title" not in raw:
+            return _production_data(ctx, place.org, raw)
         title = _settings_title(ctx, raw)
-        data: dict[str, Any] = {
-            "title": title,
-            "languages": [],
-            "createdAt": ctx.now,
-            "updatedAt": ctx.now,
-        }
-    else:
-        data = _production_data(ctx, org, raw)
-    translation_id = new_id()
-    ctx.tx.insert("translation", translation_id, data, org=org)
-    row = ctx.tx.get_row("translation", translation_id)
-    assert row is not None
-    return created(view(ctx, row))
+        return {"title": title, "languages": [], "createdAt": ctx.now, "updatedAt": ctx.now}
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        raw = ctx.body()
+        if _is_settings(row):
+            data = {**row.data, "title": _settings_title(ctx, raw), "updatedAt": ctx.now}
+        else:
+            body = Fields(raw, ("instructions",))
+            if not body.has("instructions"):
+                raise bad_request("instructions: is required")
+            data = {**row.data, "instructions": _instructions(body), "updatedAt": ctx.now}
+        ctx.tx.update("translation", row.id, data)
+        return reload(ctx, row)
 
 
-def get_translation(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    return ok(view(ctx, _find(ctx, org)))
+#: Its two shapes are told apart by the body: their rules read it whole (`fresh`, `change`).
+TRANSLATIONS = Resource(
+    "translation",
+    BASE,
+    "translationId",
+    view,
+    missing="No translation {id!r}",
+    body=Body(read_whole=True),
+    rules=TranslationRules(),
+    update_method="PUT",
+    stamps=(),
+)
 
 
-def put_translation(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT)["id"]
-    row = _find(ctx, org)
-    raw = ctx.body()
-    if _is_settings(row):
-        data = {**row.data, "title": _settings_title(ctx, raw), "updatedAt": ctx.now}
-    else:
-        body = Fields(raw, ("instructions",))
-        if not body.has("instructions"):
-            raise bad_request("instructions: is required")
-        data = {**row.data, "instructions": _instructions(body), "updatedAt": ctx.now}
-    ctx.tx.update("translation", row.id, data)
-    return ok(view(ctx, _find(ctx, org)))
-
-
-def delete_translation(ctx: Ctx) -> Response:
-    org = ctx.org(Access.CONTENT_ADMIN)["id"]
-    row = ctx.tx.get_row("translation", ctx.params["translationId"])
-    if row is None or row.org != org or (ctx.production and _is_settings(row)):
-        return empty(204)
-    ctx.tx.delete("translation", row.id)
-    return empty(205)
-
-
-routes: list[BaseRoute] = [
-    api_route("GET", BASE, list_translations),
-    api_route("POST", BASE, create_translation),
-    api_route("GET", ITEM, get_translation),
-    api_route("PUT", ITEM, put_translation),
-    api_route("DELETE", ITEM, delete_translation),
-]
+routes: list[BaseRoute] = TRANSLATIONS.routes()

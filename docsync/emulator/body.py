@@ -1,0 +1,187 @@
+"""The fields a resource's create and update bodies take, declared once per resource.
+
+A `Field` says where the body may carry it (`ops`), where it is required or may be null, its
+default on create, and whether it is stored under its own name; its subclass says its type and
+limits (`Text(max_len=50)`, `Choice(ROLES)`). `read_body` checks a body against them, in their
+order, so the first problem is the first field's (every message is `validate.Fields`'s, naming
+the field). What the store says of a value (a team that must exist, a member given by email) is
+the field's `resolve` hook, run where the field is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal
+
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx
+from docsync.emulator.store import Doc, Row
+from docsync.emulator.validate import Fields
+
+Op = Literal["create", "update"]
+BOTH: frozenset[Op] = frozenset(("create", "update"))
+CREATE: frozenset[Op] = frozenset(("create",))
+UPDATE: frozenset[Op] = frozenset(("update",))
+NONE: frozenset[Op] = frozenset()
+#: a field without a default on create
+ABSENT: Any = object()
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a request's resources are: the organization, and the site of a site's parts."""
+
+    org: str
+    site: Row | None = None
+
+    @property
+    def site_row(self) -> Row:
+        """The site, for a site's part."""
+        assert self.site is not None
+        return self.site
+
+    @property
+    def parent(self) -> str | None:
+        """The parent id of what is created here (None at the organization's level)."""
+        return None if self.site is None else self.site.id
+
+
+@dataclass(frozen=True)
+class At:
+    """What a field's `resolve` hook knows: the request, the place, the row being updated."""
+
+    ctx: Ctx
+    place: Place
+    row: Row | None = None
+
+
+Resolve = Callable[[At, Any, str], Any]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a body, read with `validate.Fields` (400 naming it); as such, any JSON
+    value, which its `resolve` hook checks."""
+
+    name: str
+    ops: frozenset[Op] = BOTH
+    required: frozenset[Op] = NONE
+    nullable: frozenset[Op] = NONE
+    default: Any = ABSENT
+    #: kept in the row's data (under `store_as`, else its name); False: only the resource's
+    #: rules read it
+    stored: bool = True
+    store_as: str = ""
+    #: what the value becomes given the store (an id looked up, a member resolved)
+    resolve: Resolve | None = None
+    #: a field of the API description's body alone: production's body does not take it
+    description_only: bool = False
+
+    #: the `validate.Fields` reader of its type; a subclass's own fields are its limits
+    reader: ClassVar[str] = "value"
+
+    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
+        limits = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _COMMON}
+        read = getattr(body, self.reader)
+        return read(self.name, required=required, nullable=nullable, **limits)
+
+
+_COMMON = frozenset(f.name for f in fields(Field))
+
+
+@dataclass(frozen=True)
+class Text(Field):
+    reader = "string"
+    min_len: int | None = None
+    max_len: int | None = None
+    pattern: str | None = None
+
+
+@dataclass(frozen=True)
+class Choice(Field):
+    reader = "enum"
+    values: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Flag(Field):
+    reader = "boolean"
+
+
+@dataclass(frozen=True)
+class Texts(Field):
+    reader = "strings"
+
+
+@dataclass(frozen=True)
+class Localized(Field):
+    reader = "localized"
+    max_len: int = 0
+
+
+@dataclass(frozen=True)
+class Obj(Field):
+    reader = "obj"
+
+
+@dataclass(frozen=True)
+class Body:
+    """A resource's body fields in the order they are checked, and what an empty body is."""
+
+    fields: tuple[Field, ...] = ()
+    #: on create, an empty body reads as `{}` (production's body is optional)
+    optional_on_create: bool = False
+    #: names the update body may not write (400 "is read-only"), checked before anything else
+    read_only: tuple[str, ...] = ()
+    #: a rule across fields, checked once the names are known good and before any field
+    check: Callable[[Fields, Op], None] | None = None
+    #: the resource's rules read the body themselves (two shapes on one path): it must be a
+    #: JSON object, and no field is read here
+    read_whole: bool = False
+
+    def written(self, op: Op, production: bool) -> list[Field]:
+        """The fields a create or an update takes, in the order they are checked (a field may
+        be declared twice, once per operation, where their orders differ)."""
+        return [f for f in self.fields if op in f.ops and not (production and f.description_only)]
+
+
+def read_body(body: Body, at: At, op: Op) -> Doc:
+    """The values of the fields the request's body writes, checked and resolved in order; on
+    create, the defaults of the absent ones."""
+    ctx = at.ctx
+    raw = ctx.body(required=not (op == "create" and body.optional_on_create))
+    if body.read_whole:
+        return {}
+    if op == "update":
+        refuse_read_only(raw, body.read_only)
+    written = body.written(op, ctx.production)
+    fields = Fields(raw, [f.name for f in written])
+    if body.check is not None:
+        body.check(fields, op)
+    values: Doc = {}
+    for declared in written:
+        required = op in declared.required
+        if not fields.has(declared.name) and not required:
+            if op == "create" and declared.default is not ABSENT:
+                values[declared.name] = declared.default
+            continue
+        value = declared.get(fields, required, op in declared.nullable)
+        if declared.resolve is not None:
+            value = declared.resolve(at, value, declared.name)
+        values[declared.name] = value
+    return values
+
+
+def stored(body: Body, values: Doc) -> Doc:
+    """The values kept in the row's data."""
+    return {
+        f.store_as or f.name: values[f.name] for f in body.fields if f.stored and f.name in values
+    }
+
+
+def refuse_read_only(raw: Doc, names: Sequence[str]) -> None:
+    """400 for the first read-only name the body writes."""
+    for name in names:
+        if name in raw:
+            raise bad_request(f"{name}: is read-only and cannot be written")

@@ -1,0 +1,116 @@
+"""Where a declared resource lives, and how its path's id finds one of its rows there.
+
+- `IN_ORG`: under `/orgs/{organizationId}/...`; the caller's access to the organization is
+  checked first, then a row of another organization is one that does not exist.
+- `IN_SITE`: under a site of the organization (`.../sites/{siteId}/...`): its rows are the
+  site's (their parent, or the site their data names for an item deep in its structure).
+- `BY_ID`: listed and created under the organization, read by an id of its own
+  (`/collections/{collectionId}`): found first, then the caller's access to its organization.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from docsync.emulator import content
+from docsync.emulator.auth import Access
+from docsync.emulator.body import Place
+from docsync.emulator.errors import not_found
+from docsync.emulator.http import Ctx
+from docsync.emulator.store import Row
+
+SITE = "site"
+
+
+class Findable(Protocol):
+    """What a scope finds a resource's rows by (a `resource.Resource`)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def item(self) -> str:
+        """The name of the id in an item's path."""
+
+    @property
+    def missing(self) -> str:
+        """The 404 of an id that names nothing, with `{id}`, `{org}` and `{site}`."""
+
+    def key_in(self, ctx: Ctx, place: Place) -> str:
+        """The store id the path names."""
+
+    def hides(self, ctx: Ctx, row: Row) -> bool:
+        """A stored row the API does not show."""
+
+
+def find_site(ctx: Ctx, org: str, site_id: str | None = None) -> Row:
+    """The site of the path (or `site_id`) in `org`; 404 otherwise."""
+    site_id = site_id if site_id is not None else ctx.params["siteId"]
+    row = ctx.tx.get_row(SITE, site_id)
+    if row is None or row.org != org:
+        raise not_found(f"Site {site_id!r} not found in organization {org!r}")
+    return row
+
+
+class Scope:
+    """The organization's level: `/orgs/{organizationId}/<resources>/{id}`."""
+
+    def enter(self, ctx: Ctx, access: Access) -> Place:
+        """The place of the path, once the caller's access is checked."""
+        return Place(ctx.org(access)["id"])
+
+    def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
+        return ctx.tx.rows(kind, org=place.org)
+
+    def owns(self, place: Place, row: Row) -> bool:
+        return row.org == place.org
+
+    def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
+        """The row the path names (None when there is none here), the place checked first."""
+        place = self.enter(ctx, access)
+        row = ctx.tx.get_row(res.kind, res.key_in(ctx, place))
+        if row is None or not self.owns(place, row) or res.hides(ctx, row):
+            return place, None
+        return place, row
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        """The row the path names; 404 (the resource's `missing` message) when there is none."""
+        place, row = self.existing(ctx, res, access)
+        if row is None:
+            site = None if place.site is None else place.site.id
+            raise not_found(res.missing.format(id=ctx.params[res.item], org=place.org, site=site))
+        return place, row
+
+
+class SiteScope(Scope):
+    """A site's parts: `/orgs/{organizationId}/sites/{siteId}/<resources>/{id}`."""
+
+    def enter(self, ctx: Ctx, access: Access) -> Place:
+        org = ctx.org(access)["id"]
+        return Place(org, find_site(ctx, org))
+
+    def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
+        return ctx.tx.rows(kind, parent=place.parent)
+
+    def owns(self, place: Place, row: Row) -> bool:
+        return place.parent in (row.parent, row.data.get("site"))
+
+
+class ByIdScope(Scope):
+    """Listed and created under `/orgs/{organizationId}/...`, reached by `/<resources>/{id}`."""
+
+    def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
+        row = ctx.tx.get_row(res.kind, ctx.params[res.item])
+        if row is None or res.hides(ctx, row):
+            return Place(""), None
+        return self.find(ctx, res, access)
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        row = content.find(ctx, res.kind, ctx.params[res.item], access)
+        assert row.org is not None
+        return Place(row.org), row
+
+
+IN_ORG = Scope()
+IN_SITE = SiteScope()
+BY_ID = ByIdScope()
