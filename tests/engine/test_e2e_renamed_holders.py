@@ -65,6 +65,8 @@ def test_what_a_renamed_resource_holds_is_planned_with_the_rename(
     ):
         assert change in planned.stdout, change
     assert 'create site["Developer Docs"].section["Guides"]' not in planned.stdout
+    # The site space publishes the space renamed in this plan: the same space, no change.
+    assert 'site_space["latest"]' not in planned.stdout
     assert 'shareLinks[name="Preview"]' not in planned.stdout
     apply(docsync, manifest)
     assert_converged(docsync, manifest)
