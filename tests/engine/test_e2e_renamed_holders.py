@@ -74,3 +74,34 @@ def test_what_a_renamed_resource_holds_is_planned_with_the_rename(
     with either_contract.client() as client:
         links = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/share-links").json()["items"]
     assert sorted(link["name"] for link in links) == ["Partners", "Preview"]
+
+
+def test_a_resource_renamed_out_of_a_collection_lands_where_its_key_says(
+    either_contract: EmulatorHandle, write: Write
+) -> None:
+    """An entry without `collection` (a space) or `parent` (a collection) is keyed at the top
+    level: renamed with `was:` from inside a collection, it moves there. It kept its place, so
+    the next plan found no space or collection with its key and planned a new one."""
+    docsync = cli_for(either_contract)
+    before = """\
+organization: org_acme
+collections: [{title: Dev}, {title: Inner, parent: Dev}]
+spaces: [{title: Runbooks, collection: Dev}]
+"""
+    apply(docsync, write("before.yaml", before))
+    after = """\
+organization: org_acme
+collections: [{title: Dev}, {title: Outer, was: Dev/Inner}]
+spaces: [{title: Playbooks, was: Dev/Runbooks}]
+"""
+    manifest = write("after.yaml", after)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert 'parent = collection["Dev"] -> null' in planned.stdout
+    assert 'collection = collection["Dev"] -> null' in planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    spaces = {
+        s["title"]: s.get("parent") for s in listed(either_contract, "/v1/orgs/org_acme/spaces")
+    }
+    assert spaces["Playbooks"] is None
