@@ -9,7 +9,7 @@ where it is silent, from the production contract digest §4.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -41,6 +41,15 @@ def role_shown(role: str | None) -> str:
 
 #: regex -> what it asks for, said for people (`docsync validate` shows this, not the regex)
 PATTERN_MESSAGES: dict[str, str] = {}
+
+
+def was_names(entry: Any) -> set[str]:
+    """The titles of the live resource an entry renames (`was:`): the name written and, for a
+    resource keyed by its path (`Developers/Guides`), its last step. Reads of what a resource
+    holds (members, grants, a site's structure and parts) look for it under these too, or the
+    plan would compare the entry with nothing and make again what the resource holds."""
+    was = getattr(entry, "was", None)
+    return {was, was.rsplit("/", 1)[-1]} if isinstance(was, str) else set()
 
 
 def explained(pattern: str, message: str) -> str:

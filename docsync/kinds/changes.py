@@ -45,6 +45,9 @@ def fields_of(action: Action) -> Fields:
 
 
 def same_id(ctx: PlanContext, change: FieldChange) -> bool:
-    """Whether a reference's before and after name one live resource (a rename by pinned id)."""
+    """Whether a reference's before and after name one live resource (a rename by pinned id
+    or `was:`); a list of references (a group's sections) is compared as it is."""
+    if not isinstance(change.before, str) or not isinstance(change.after, str):
+        return False
     before = ctx.live_id_of(change.before)
     return before is not None and before == ctx.live_id_of(change.after)

@@ -164,6 +164,11 @@ class CrudKind(CrudRequests):
 
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         ctx = at.ctx
+        scope = self.declaration.scope
+        if scope and desired.was and scope not in desired.fields and live.fields.get(scope):
+            # Renamed (`was:`) from inside a container by an entry that writes none: its key
+            # stands at the top level, where it moves, or the next plan would not find it.
+            desired.fields[scope] = None
         changes = self.changes(desired, live, ctx)
         if not changes:
             return None

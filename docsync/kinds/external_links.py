@@ -82,6 +82,7 @@ class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
     writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-external-link"
+    layout = "sections"  # links stand among sections: a site with root site spaces has none
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         check_link_places(view, items, parent)

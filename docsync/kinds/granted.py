@@ -12,6 +12,7 @@ from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
+from docsync.core.entries import was_names
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
@@ -33,15 +34,16 @@ def managed(
     entries: Sequence[Any], items: Sequence[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], Permissions]]:
     """(live item, written permissions) of the entries that write `permissions`: an entry's
-    pinned id, else the items with its title (a title repeated in other parents reads them all;
-    the planner picks the one the entry is)."""
+    pinned id, else the items with its title or the one it had (`was:`; a title repeated in
+    other parents reads them all; the planner picks the one the entry is)."""
     out = []
     for entry in entries:
         written = getattr(entry, "permissions", None)
         if written is None or entry.state == "absent":
             continue
+        titles = {entry.title} | was_names(entry)
         for item in items:
-            if (item["id"] == entry.id) if entry.id else (item.get("title") == entry.title):
+            if (item["id"] == entry.id) if entry.id else (item.get("title") in titles):
                 out.append((item, written))
     return out
 

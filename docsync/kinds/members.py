@@ -82,9 +82,11 @@ class MemberKind(CrudKind):
         return resources
 
     def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        """The live member's key for an email (in any case) or a user id."""
-        found = find_member(str(entry.email), ctx)
-        return found.key if found else str(entry.email)
+        """The live member's key for an email (in any case) or a user id: an entry written by
+        `id` alone has the address of the member it names, as one written by email has."""
+        user = str(entry.email if entry.email is not None else entry.id)
+        found = find_member(user, ctx)
+        return found.key if found else user
 
     def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
         return value

@@ -15,7 +15,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import ChildChange, DefaultVia
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Path
-from docsync.kinds.changes import field_changes
+from docsync.kinds.changes import field_changes, same_id
 from docsync.kinds.listing import Place
 from docsync.kinds.nested_apply import AppliedChild
 from docsync.kinds.site_state import Extra, LiveTree, Parent, Planned, SiteState
@@ -149,6 +149,9 @@ class NestedKind(AppliedChild):
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         parent, tree = at.under
         changes = field_changes(self.fields, desired, live, tree.ctx)
+        # A reference whose target is only renamed in this plan (`was:`, a pinned id) names
+        # the same resource: not a change.
+        changes = [c for c in changes if not (c.reference and same_id(tree.ctx, c))]
         if not changes:
             return None
         where = tree.ctx.where(desired.path)

@@ -10,6 +10,12 @@ from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_
 from docsync.kinds.redirect_destinations import redirect_problems
 from docsync.kinds.site_adaptive import check_adaptive_schema
 
+#: a site of root site spaces has no level where groups or links could stand
+_NO_SECTIONS = (
+    "a site with 'siteSpaces' at its root has no sections for '{0}' to stand among: write "
+    "'sections' (each with its siteSpaces) instead, or leave '{0}' out"
+)
+
 
 def check_sites(view: CheckView, items: list[Item]) -> None:
     for site_path, site in items:
@@ -19,6 +25,10 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
                 "(a site without sections), not both"
             )
             view.report((*site_path, "siteSpaces"), message, key=True)
+        elif site.get("siteSpaces") is not None:
+            for among in ("sectionGroups", "externalLinks"):
+                if site.get(among):
+                    view.report((*site_path, among), _NO_SECTIONS.format(among), key=True)
         if isinstance(site.get("adaptiveSchema"), dict):
             schema_path = (*site_path, "adaptiveSchema")
             for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from docsync.api.answers import Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
+from docsync.core.entries import was_names
 from docsync.kinds.customization_tree import ANSWER as CUSTOMIZATION
 from docsync.kinds.nested import nested_kinds
 from docsync.kinds.site_answers import structure_shape
@@ -76,10 +77,13 @@ async def read_site_parts(
     for entry in manifest.sites if manifest else []:
         if entry.state == "absent":
             continue
-        # A pinned entry is its id's site, even when another site has its (new) title.
-        site = next(
-            (s for s in sites if (s["id"] == entry.id if entry.id else s["title"] == entry.title)),
-            None,
+        # A pinned entry is its id's site, even when another site has its (new) title; else
+        # the site with its title, or the one it renames (`was:`).
+        site = (
+            next((s for s in sites if s["id"] == entry.id), None)
+            if entry.id
+            else next((s for s in sites if s["title"] == entry.title), None)
+            or next((s for s in sites if s["title"] in was_names(entry)), None)
         )
         if site is None:
             continue

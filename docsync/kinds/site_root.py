@@ -32,13 +32,13 @@ def plan_root_order(tree: SiteState) -> None:
             desired.append(section.address)
         elif group not in desired:
             desired.append(group)
-    desired += [g for g in written or {} if g not in grouped]
+    by_id = ids(tree, _LINK)
+    _place_empty_groups(desired, [g for g in written or {} if g not in grouped], tree, by_id)
     groups = set(grouped) | set(written or {})
     kinds = {a: _GROUP if a in groups else _SECTION for a in desired}
     if tree.desired_of(_LINK) is not None:
         desired = with_links(desired, kinds, tree)
         kinds |= {a: _LINK for a in desired if a not in kinds}
-    by_id = ids(tree, _LINK)
     tree.plan_order(
         None,
         kinds,
@@ -47,6 +47,21 @@ def plan_root_order(tree: SiteState) -> None:
         any(a not in {by_id.get(i) for i in tree.live_tree.root_order} for a in desired),
         known_when_new=not groups,
     )
+
+
+def _place_empty_groups(
+    desired: list[str], empty: list[str], tree: SiteState, by_id: dict[str, str]
+) -> None:
+    """A group that holds no section has no place the manifest gives it: one that stands
+    already stays where it is (right after the item before it), and a new one goes last, where
+    the API puts it. So the export of a site with an empty group anywhere plans no move."""
+    standing = [a for a in (by_id.get(i) for i in tree.live_tree.root_order) if a is not None]
+    for group in sorted(empty, key=lambda g: standing.index(g) if g in standing else len(standing)):
+        if group not in standing:
+            desired.append(group)
+            continue
+        before = [a for a in standing[: standing.index(group)] if a in desired]
+        desired.insert(desired.index(before[-1]) + 1 if before else 0, group)
 
 
 def _current(

@@ -9,7 +9,7 @@ from pydantic import Field as Limits
 from docsync.api.answers import ID, TEXT, Obj
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry
+from docsync.core.entries import Entry, was_names
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, Plan
@@ -76,7 +76,7 @@ class TeamKind(CrudKind):
             chosen = teams  # export: every membership
         else:
             managed = [t for t in manifest.teams if t.members is not None and t.state != "absent"]
-            titles = {t.title for t in managed}
+            titles = {t.title for t in managed}.union(*(was_names(t) for t in managed))
             ids = {t.id for t in managed if t.id}
             chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
         lists = await gather_all(

@@ -1,7 +1,7 @@
 """Offline checks beyond field types, for every written list of every kind: a key, no key or
-pinned id twice, absent entries carrying nothing else, at most one default, paths unique where
-the declaration says so; then each kind's own checks (`Kind.check_list`). No kind is named here:
-the lists come from the catalogue."""
+pinned id twice, absent entries carrying nothing else, `was:` naming what no other entry takes
+or renames, at most one default, paths unique where the declaration says so; then each kind's
+own checks (`Kind.check_list`). No kind is named here: the lists come from the catalogue."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def run_checks(ctx: CheckContext) -> None:
                     continue
                 items = list(_items(parent, declared, base))
                 _check_list(ctx, declared, items)
+                if declared.renamable:
+                    _renames(ctx, declared, items)
                 if any(f.name == "default" for f in declared.fields):
                     _one_default(ctx, declared, items, _container(base))
                 if declared.paths_unique and declared.key != "path":  # else a key twice
@@ -98,6 +100,43 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
             if first != path:
                 message = f"two {kind} entries pin the same id; first at {ctx.where(first)}"
                 ctx.report((*path, "id"), message)
+
+
+def _renames(ctx: CheckContext, declared: Declaration, items: list[Item]) -> None:
+    """`was:` names what one entry renames: not a name another entry keeps (of a kind keyed
+    by its name alone), nor what another entry renames too. The plan refused either only when
+    the old name was live, and took neither for what it is: one resource cannot be both."""
+    kept: dict[str, tuple[Path, str]] = {}  # name -> the entry that takes it, and how
+    if not declared.scope:
+        for path, entry in items:
+            key = text(entry, declared.key)
+            if key is not None:
+                how = "deleted (`state: absent`)" if is_absent(entry) else "kept"
+                kept.setdefault(_folded(declared, key), (path, how))
+    claimed: dict[str, Path] = {}
+    for path, entry in items:
+        was = text(entry, "was")
+        if was is None or was == text(entry, declared.key):
+            continue
+        shown, name = ctx.show((*path, "was"), was), _folded(declared, was)
+        if name in kept:
+            taker, how = kept[name]
+            ctx.report(
+                (*path, "was"),
+                f"{declared.noun} {shown} is {how} by the entry at {ctx.where(taker)}, so this "
+                "one cannot rename it (one resource cannot be both): remove `was:` here, or "
+                "that entry",
+            )
+        elif claimed.setdefault(name, path) != path:
+            ctx.report(
+                (*path, "was"),
+                f"{declared.noun} {shown} is renamed by the entry at "
+                f"{ctx.where(claimed[name])} already: one resource takes one new name",
+            )
+
+
+def _folded(declared: Declaration, name: str) -> str:
+    return name.lower() if declared.key_folds_case else name
 
 
 def _check_absent(ctx: CheckContext, path: Path, entry: dict[str, Any], keys: set[str]) -> None:

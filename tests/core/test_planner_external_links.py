@@ -104,8 +104,9 @@ def test_links_not_written_are_left_alone() -> None:
         ),
         (links("{title: Status, after: Guides}"), "an external link needs `url`"),
         (
-            "sites:\n  - title: Docs\n    siteSpaces: [{space: Guides, path: guides}]\n"
-            '    externalLinks: [{title: Status, url: "https://status.acme.example"}]\n',
+            # Placed among sections the entry does not write (with root `siteSpaces`,
+            # `validate` refuses them: tests/manifest/test_manifest_section_groups.py).
+            'sites:\n  - title: Docs\n    externalLinks: [{title: Status, url: "https://status.acme.example"}]\n',
             "external links stand among a site's sections",
         ),
     ],

@@ -41,6 +41,25 @@ def test_role_change_is_one_patch(docsync: Docsync, emulator: EmulatorHandle, wr
     assert_converged(docsync, path)
 
 
+def test_members_written_by_id_are_addressed_by_their_email(
+    docsync: Docsync, emulator: EmulatorHandle, write: Write
+) -> None:
+    """`{id: <user id>, role}` as docs/manifest.md has it: each entry was addressed
+    `member["None"]` (noted "was member[...]"), and two of them were a dependency cycle."""
+    path = write(
+        "m.yaml",
+        "organization: org_acme\nmembers:\n"
+        "  - {id: u_lin, role: admin}\n  - {id: u_sam, role: comment}\n",
+    )
+    result = apply_ok(docsync, path)
+    assert 'update member["lin@acme.example"]' in result.stdout
+    assert 'update member["sam@acme.example"]' in result.stdout
+    assert "None" not in result.stdout and "# was" not in result.stdout
+    assert roles(emulator)["lin@acme.example"] == "admin"
+    assert roles(emulator)["sam@acme.example"] == "comment"
+    assert_converged(docsync, path)
+
+
 def test_member_not_in_the_organization_is_an_error(docsync: Docsync, write: Write) -> None:
     path = write(
         "m.yaml", "organization: org_acme\nmembers:\n  - {email: olga@other.example, role: read}\n"

@@ -46,3 +46,24 @@ def test_a_section_in_two_groups_is_located_naming_both(write) -> None:
         f"'More' and in group 'Start' (at {path}:8:35): a section is in one group at most; "
         "remove it from one",
     ]
+
+
+def test_groups_and_links_of_a_site_with_root_site_spaces_are_located(write) -> None:
+    """They have no sections to stand among: the plan left the groups out without a word."""
+    root = "organization: o\nsites:\n  - title: Docs\n    siteSpaces: [{space: A, path: a}]\n"
+    path = write(
+        "m.yaml",
+        root + "    sectionGroups: [{title: Start, sections: []}]\n"
+        '    externalLinks: [{title: Status, url: "https://status.acme.example"}]\n',
+    )
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == "".join(
+        f"{path}:{line}:5: sites[0].{among}: a site with 'siteSpaces' at its root has no "
+        f"sections for '{among}' to stand among: write 'sections' (each with its siteSpaces) "
+        f"instead, or leave '{among}' out\n"
+        for line, among in ((5, "sectionGroups"), (6, "externalLinks"))
+    )
+    # Empty, they say what the site has: none.
+    empty = write("e.yaml", root + "    sectionGroups: []\n    externalLinks: []\n")
+    assert run_validate(str(empty)).exit_code == 0

@@ -212,3 +212,21 @@ def test_links_in_a_group_apply_move_in_and_out_and_export(
     assert_converged(docsync, manifest)
     assert root(emulator, "Developer Docs")[1] == (link, "Home")
     assert group_children(emulator, "More") == [(section, "Reference"), (link, "Status")]
+
+
+def test_links_go_with_the_sections_when_the_site_takes_root_site_spaces(
+    emulator: EmulatorHandle, docsync: Docsync, write: Write
+) -> None:
+    """A site rewritten with `siteSpaces` at its root: its links (at the root and in a group)
+    are of the old layout and go with its sections and groups. They stayed, and the API refused
+    the first root site space of a site that still had them (one apply failed, every time)."""
+    apply(docsync, write("docs.yaml", GROUPED_HEAD + IN_GROUP))
+    flat = HEAD.split("    sections:")[0] + "    siteSpaces: [{space: Guides, path: guides}]\n"
+    manifest = write("docs.yaml", flat)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    for link in ("Home", "Status"):
+        assert f'delete site["Developer Docs"].external_link["{link}"]' in planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    assert root(emulator, "Developer Docs") == [("site-space", "Guides")]

@@ -3,10 +3,21 @@ before its fix."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.emulator_harness import EmulatorHandle
-from tests.kit import Docsync, Write, apply, converged, id_of, listed
+from tests.kit import (
+    Docsync,
+    Write,
+    apply,
+    converged,
+    export_plans_empty,
+    id_of,
+    listed,
+    site_part,
+)
 from tests.sites.kit import ORG, SitesRun, changed, site_of
 
 SCHEMA = """    adaptiveSchema:
@@ -256,3 +267,24 @@ def test_a_collection_whose_space_a_site_publishes_goes_only_with_that_site_spac
     assert "Box" not in {c["title"] for c in listed(emulator, f"{ORG}/collections")}
     spaces = {s["title"] for s in listed(emulator, f"{ORG}/spaces")}
     assert "Stays" in spaces and not {"Going", "Other"} & spaces
+
+
+def test_an_empty_group_stays_where_it_stands_and_its_export_plans_empty(
+    docsync: Docsync, write: Write, emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    """A group left empty before another section (its only section gone while the manifest
+    did not write groups) could not be exported: an empty group was always planned last, so
+    the export's plan moved it. It now stays where it stands; a new one still goes last."""
+    head = "organization: org_acme\nsites:\n  - title: Docs\n    sections:\n"
+    guides = "      - {title: Guides, siteSpaces: [{space: Internal Handbook, path: g}]}\n"
+    ops = "      - {title: Ops, siteSpaces: [{space: Internal Handbook, path: o}]}\n"
+    learn = "    sectionGroups: [{title: Learn, sections: [Guides]}]\n"
+    apply(docsync, write("a.yaml", head + guides + learn))
+    apply(docsync, write("b.yaml", head + ops))  # Guides goes: Learn stays first, empty
+    export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
+    groups = "    sectionGroups: [{title: Learn, sections: []}, {title: More, sections: []}]\n"
+    both = write("c.yaml", head + ops + groups)
+    apply(docsync, both)
+    converged(docsync, both)
+    root = site_part(emulator, "Docs", "structure")["structure"]
+    assert [item["title"] for item in root] == ["Learn", "Ops", "More"]

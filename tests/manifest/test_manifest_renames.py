@@ -1,0 +1,48 @@
+"""`docsync validate` on `was:`: a rename that cannot be one is located offline. The plan
+refused it only when the old name was live (`... is taken by another entry that keeps the
+name`), so `validate` passed a manifest that `plan` then refused."""
+
+from __future__ import annotations
+
+from tests.manifest.conftest import run_validate
+
+
+def test_a_name_another_entry_keeps_or_renames_too_is_located(write) -> None:
+    path = write(
+        "m.yaml",
+        "organization: o\n"
+        "teams:\n"
+        "  - {title: Writers}\n"
+        "  - {title: Authors, was: writers}\n"  # titles keep their case: another team
+        "  - {title: Editors, was: Writers}\n"
+        "sites:\n"
+        "  - title: Docs\n"
+        "    sections:\n"
+        "      - {title: Guides, was: Start, siteSpaces: [{space: A, path: a}]}\n"
+        "      - {title: Intro, was: Start, siteSpaces: [{space: A, path: b}]}\n",
+    )
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{path}:5:27: teams[2].was: team 'Writers' is kept by the entry at {path}:3:5, so "
+        "this one cannot rename it (one resource cannot be both): remove `was:` here, or "
+        "that entry\n"
+        f"{path}:10:29: sites[0].sections[1].was: section 'Start' is renamed by the entry at "
+        f"{path}:9:9 already: one resource takes one new name\n"
+    )
+
+
+def test_an_entry_that_deletes_the_old_name_takes_it_too(write) -> None:
+    path = write(
+        "m.yaml",
+        "organization: o\n"
+        "teams:\n"
+        "  - {title: Writers, state: absent}\n"
+        "  - {title: Authors, was: Writers}\n",
+    )
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert (
+        f"{path}:4:27: teams[1].was: team 'Writers' is deleted (`state: absent`) by the entry at "
+        f"{path}:3:5, so this one cannot rename it" in result.stderr
+    )
