@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ import pytest
 from click.testing import Result
 from hypothesis import settings
 
+from docsync.api import client
+from docsync.api.retry import RetryPolicy
 from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle, start_emulator
 from tests.kit import Docsync, Write, cli_env, invoke, write_file
@@ -119,3 +122,10 @@ def write(tmp_path: Path) -> Write:
         return write_file(tmp_path, name, text)
 
     return _write
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs retry after a thousandth of their backoff: a fault test checks what is
+    retried and that it converges, not how long it waits (tests/api/test_api_retries.py does)."""
+    monkeypatch.setattr(client, "RetryPolicy", partial(RetryPolicy, base=0.0005))

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from docsync.api import client
-from docsync.api.retry import RetryPolicy
 from tests.cli.conftest import ACME, Run, run_process
 from tests.emulator_harness import EmulatorHandle
 
@@ -79,9 +77,8 @@ def test_emulator_db_that_is_not_a_database(cli: Run, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_unreachable_server_names_the_url(cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the retries' waits are tested in tests/api; here only the last line matters
-    monkeypatch.setattr(client, "RetryPolicy", lambda: RetryPolicy(base=0.001))
+@pytest.mark.usefixtures("quick_retries")
+def test_unreachable_server_names_the_url(cli: Run) -> None:
     url = "http://127.0.0.1:9"
     result = cli("plan", ACME, "--api-url", url)
     assert result.exit_code == 1

@@ -125,6 +125,7 @@ def test_partial_failure_skips_dependents_then_converges(
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("quick_retries")
 def test_faults_converge_without_duplicates(
     docsync: Docsync, emulator: EmulatorHandle, write: Write
 ) -> None:
