@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 _ID_ALPHABET = string.ascii_letters + string.digits
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: the path parameters production types as `EntityId` (`^[a-zA-Z0-9_-]+$`); others are strings
-ENTITY_IDS = ("organizationId", "teamId", "spaceId", "collectionId")
+ENTITY_IDS = ("organizationId", "teamId", "spaceId", "collectionId", "inviteId")
 _ENTITY_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 

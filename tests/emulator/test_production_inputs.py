@@ -20,11 +20,12 @@ def _error(response: Any, status: int) -> str:
 
 def test_path_ids_outside_entity_id_name_nothing(emulator: EmulatorHandle) -> None:
     client = emulator.client()
-    # production types organization, team, space and collection ids as ^[a-zA-Z0-9_-]+$
+    # production types organization, team, space, collection and invite ids as ^[a-zA-Z0-9_-]+$
     for method, path, name, value in (
         ("DELETE", f"{ACME}/teams/%25", "teamId", "%"),
         ("GET", "/v1/spaces/a.b", "spaceId", "a.b"),
         ("GET", "/v1/orgs/org%20acme", "organizationId", "org acme"),
+        ("DELETE", f"{ACME}/link-invites/%C2%84", "inviteId", "\x84"),
     ):
         message = _error(client.request(method, path), 400)
         assert message == f"{name}: must match ^[a-zA-Z0-9_-]+$; got {value!r}", path
@@ -170,3 +171,12 @@ def test_a_space_made_from_a_computed_source(emulator: EmulatorHandle) -> None:
         ({"template": {"id": "t"}, "computedSource": source}, 400, "give a template or a computed"),
     ):
         assert says in _error(client.post(spaces, json=body), status), body
+
+
+def test_an_external_links_icon_may_be_empty(emulator: EmulatorHandle) -> None:
+    """Production's `Icon` is a string of at most 50 characters: an empty one is taken."""
+    kit = SitesKit(emulator)
+    site = kit.create_site(title="Docs")["id"]
+    kit.add_section(site, "space_guides")
+    link = {"title": "Status", "url": "https://status.acme.example", "icon": ""}
+    assert kit.client.post(kit.url(site, "external-links"), json=link).status_code == 201

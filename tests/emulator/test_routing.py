@@ -9,7 +9,9 @@ import pytest
 from starlette.routing import Match, Route
 
 from docsync.emulator.app import EmulatorConfig, collect_routes
+from docsync.emulator.http import ENTITY_IDS
 from docsync.emulator.routing import IndexedRouter
+from tests.contract.document import require_spec
 from tests.emulator_harness import in_process
 
 
@@ -69,3 +71,16 @@ def test_misses_are_answered_as_starlette_answers_them() -> None:
         slash = client.get("/v1/orgs/org_acme/teams/", follow_redirects=False)
         assert slash.status_code == 307
         assert slash.headers["location"].endswith("/v1/orgs/org_acme/teams")
+
+
+def test_every_entity_id_the_emulator_routes_is_checked_for_its_pattern() -> None:
+    """A path id production types `EntityId` and the emulator leaves unchecked is a DELETE of an
+    id production refuses answered 204 (found by `scripts/fuzz` for `inviteId`)."""
+    spec = require_spec()
+    typed = {
+        parameter["name"]
+        for parameter in spec["components"]["parameters"].values()
+        if parameter.get("schema", {}).get("$ref", "").endswith("/EntityId")
+    }
+    routed = {name for route in collect_routes() for name in re.findall(r"\{(\w+)", route.path)}
+    assert typed & routed == set(ENTITY_IDS)

@@ -60,7 +60,7 @@ LINKS = Resource(
             Text("title", required=CREATE, min_len=2, max_len=128),
             Text("url", required=CREATE, max_len=2048, pattern=URL_PATTERN),
             Text("description", nullable=BOTH, max_len=256),
-            Text("icon", nullable=BOTH, min_len=1, max_len=50),
+            Text("icon", nullable=BOTH, max_len=50),
             Text("condition", nullable=BOTH, max_len=1024),
             Flag("draft"),
             # production: null clears them on PATCH; on create only the description takes null
