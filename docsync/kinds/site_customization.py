@@ -22,6 +22,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.customization_base import (
     Favicon,
     Flag,
@@ -186,7 +187,9 @@ class CustomizationKind(SitePart):
         found = await run.api.get(path, shape=ANSWER)
         await run.api.write("PUT", path, merged(found, payload.fields))
 
-    def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is
         what reproduces the site)."""
         return live_customization(site)
