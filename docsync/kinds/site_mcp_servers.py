@@ -186,6 +186,7 @@ class McpServerKind(ListPart, SitePart):
                 [{"id": o.id, "body": _body(d.entry, o.fields)} for d, o in changes.changed],
                 [old.id for old in changes.deleted],
             ),
+            depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
         )
         action.audience_change = True
         action.notes.append(
