@@ -228,7 +228,9 @@ class McpServerKind(ListPart, SitePart):
             entry["transport"] = server["transport"]
             if server["headers"]:
                 entry["headers"] = {
-                    header: names.secret(site.address, f"mcp {server['name']} {header}")
+                    header: names.secret(
+                        site.address, f'mcpServers["{server["name"]}"].headers.{header}'
+                    )
                     for header in server["headers"]
                 }
             if server["condition"]:
