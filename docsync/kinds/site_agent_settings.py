@@ -8,30 +8,21 @@ document (`documents`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from docsync.api.answers import Obj
-from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Routes
-from docsync.core.model import Action, leaf_change
-from docsync.core.payloads import OnSite
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.base import ExportNames
-from docsync.kinds.customization_base import Setting, managed, report_incomplete
-from docsync.kinds.customization_tree import Leaf, merged, value_at
+from docsync.kinds.customization_base import Setting
+from docsync.kinds.customization_tree import Leaf
 from docsync.kinds.documents import Instructions, as_written, to_document
 from docsync.kinds.lost import Writes
-from docsync.kinds.site_part import SitePart
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
+from docsync.kinds.merged_part import MergedFields, MergedPart
 
 #: the groups PUT takes (the answer adds `object`, `updatedAt`, `updatedBy`, `urls`)
 GROUPS = ("scans", "findings", "editing")
 INSTRUCTIONS: Leaf = ("editing", "customInstructions")
-#: what the plan relies on in the answer: an object (only the written fields are compared)
-ANSWER = Obj({})
 
 
 class Scans(Setting):
@@ -64,23 +55,8 @@ class AgentSettings(Setting):
 
 
 @dataclass
-class AgentSettingsChange(OnSite):
-    """The written fields to merge into the live settings (`{dotted path: value}`)."""
-
-    fields: dict[str, Any] = field(default_factory=dict)
-
-
-def _live(site: LiveResource | None) -> dict[str, Any] | None:
-    found = site.raw.get("_agentSettings") if site is not None else None
-    return found if isinstance(found, dict) else None
-
-
-def _compared(path: Leaf, value: Any) -> Any:
-    return as_written(value) if path == INSTRUCTIONS and value is not None else value
-
-
-def _sent(path: str, value: Any) -> Any:
-    return to_document(value) if path == ".".join(INSTRUCTIONS) else value
+class AgentSettingsChange(MergedFields):
+    """The written fields to merge into the live settings."""
 
 
 AGENT_SETTINGS = Declaration(
@@ -100,76 +76,27 @@ AGENT_SETTINGS = Declaration(
 )
 
 
-class AgentSettingsKind(SitePart):
+class AgentSettingsKind(MergedPart):
     declaration = AGENT_SETTINGS
     writes = (Writes(),)  # a PUT of the whole object
     part_payload = AgentSettingsChange
+    suffix = "agent-settings"
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        """The site's agent settings, their groups alone, into `site["_agentSettings"]`."""
-        found = await api.get(f"{site_path}/agent-settings", shape=ANSWER)
-        site["_agentSettings"] = {k: found[k] for k in GROUPS if k in found}
+    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
+        return {k: found[k] for k in GROUPS if k in found}
 
-    def plan_part(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> Action | None:
-        """One update when a written field differs from the live one; the plan shows only those,
-        each at its path (`agentSettings.scans.topics`)."""
-        written = desired.entry.agentSettings
-        if written is None:
-            return None
-        found = _live(live)
-        current = found or {}
-        changed = {
-            path: value
-            for path, value in managed(written).items()
-            if _compared(path, value_at(current, path)) != _compared(path, value)
-        }
-        if not changed:
-            return None
-        base = (*desired.path, "agentSettings")
-        if found is not None and report_incomplete(written, found, changed, base, "site", ctx):
-            return None
-        lines = [
-            leaf_change(
-                "agentSettings",
-                path,
-                _compared(path, value_at(current, path)),
-                _compared(path, value),
-                sensitive=ctx.sensitive((*base, *path)),
-            )
-            for path, value in changed.items()
-        ]
-        mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
-        action = Action(
-            "update",
-            desired.kind,
-            f"{desired.address}.agentSettings",
-            lines,
-            ctx.where(base),
-            payload=AgentSettingsChange(
-                ref(desired.address),
-                {".".join(path): _sent(".".join(path), v) for path, v in changed.items()},
-            ),
-            depends_on=mine,
-        )
-        return ctx.add(action)
+    def compared(self, path: Leaf, value: Any) -> Any:
+        return as_written(value) if path == INSTRUCTIONS and value is not None else value
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        """Read the live settings, merge the written fields in, PUT the whole object: what the
-        manifest does not write stays as it is now, not as it was when the plan was made."""
-        assert isinstance(payload, AgentSettingsChange)
-        path = f"{site_path}/agent-settings"
-        found = await run.api.get(path, shape=ANSWER)
-        whole = merged({k: found[k] for k in GROUPS if k in found}, payload.fields)
-        await run.api.write("PUT", path, whole)
+    def sent(self, path: Leaf, value: Any) -> Any:
+        return to_document(value) if path == INSTRUCTIONS else value
 
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The whole live settings (what is not written is not managed, so the whole object is
         what reproduces the site), the instructions as text where they are plain paragraphs."""
-        found = _live(site)
+        found = self.live_object(site)
         if not found:
             return None
         out = {k: dict(v) if isinstance(v, dict) else v for k, v in found.items()}
