@@ -94,6 +94,10 @@ def test_site_ai_and_governance_apply_converge_change_and_export(
     assert planned.exit_code == 0, planned.output
     assert "mcpServers.Billing.headers" in planned.stdout and "(sensitive)" in planned.stdout
     outputs += [planned.output, rotated("plan", manifest, "--format", "json").output]
+    targeted = rotated("plan", manifest, "--target", 'site["Developer Docs"].mcpServers')
+    assert targeted.exit_code == 0, targeted.output
+    assert "Plan: 0 to create, 1 to update, 0 to delete." in targeted.stdout
+    outputs.append(targeted.output)
     before = either_contract.stats()
     applied = rotated("apply", "--plan", saved, "--auto-approve")
     assert applied.exit_code == 0, applied.output
