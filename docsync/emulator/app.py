@@ -37,6 +37,8 @@ ROUTE_MODULES = [
     "sites_share_links",
     "sites_publishing_auth",
     "sites_customization",
+    "sites_mcp_servers",
+    "agents",
     "permissions",
 ]
 

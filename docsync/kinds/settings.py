@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.answers import Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Ref, Role, Uri, explained
 from docsync.core.kind import Declaration, Field, Routes
@@ -17,7 +18,9 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames, Kind
 from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.documents import Instructions, as_written, to_document
 from docsync.kinds.lost import Writes
+from docsync.kinds.merge_rules import OrganizationMergeRules, merge_rules_value
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -75,7 +78,19 @@ class OrgSettings(NullChecked, Model):
     sso: bool | None = None
     ai: bool | None = None
     inviteLinks: bool | None = None
+    mergeRules: OrganizationMergeRules | None = None
+    """What a change request needs before it merges: `{type: rules, rules: [...]}` or
+    `{type: none}`; spaces follow it unless their own `mergeRules` say otherwise."""
+    agentInstructions: Instructions | None = None
+    """The docs agent's instructions for the whole organization (production's agent
+    instructions): text, a paragraph per blank line, or a document."""
 
+
+INSTRUCTIONS_PATH = "/v1/orgs/{org}/agent-instructions"
+#: where the organization's agent instructions, read apart, are kept in its item
+INSTRUCTIONS_SLOT = "_agentInstructions"
+#: what the plan relies on in the instructions' answer
+INSTRUCTIONS_ANSWER = Obj({"instructions": Obj({})})
 
 SETTINGS = Declaration(
     "settings",
@@ -95,6 +110,15 @@ SETTINGS = Declaration(
         Field("ai"),
         Field("logo", live=_logo),
         Field("defaultContent", ref="site", live=_default_site, ref_at=("site",)),
+        Field("mergeRules", normalize=merge_rules_value),
+        Field(
+            "agentInstructions",
+            live=lambda org: org.get(INSTRUCTIONS_SLOT),
+            normalize=as_written,
+            wire="instructions",
+            update=False,
+            route=("PUT", INSTRUCTIONS_PATH),
+        ),
     ),
     export_file="org.yaml",
     entry=OrgSettings,
@@ -114,7 +138,16 @@ class SettingsKind(Kind):
         return manifest.settings is not None
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        return None  # the organization object, read when it was resolved, holds the settings
+        """The organization object, read when it was resolved, holds the settings but its agent
+        instructions, read apart when written (and for export)."""
+        settings = manifest.settings if manifest else None
+        if manifest is not None and "agentInstructions" not in getattr(
+            settings, "model_fields_set", ()
+        ):
+            return None
+        path = INSTRUCTIONS_PATH.format(org=org_id)
+        found = await api.get(path, shape=INSTRUCTIONS_ANSWER)
+        return found.get("instructions")
 
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
         """Manifests that name their organization by the title this plan changes would not
@@ -135,7 +168,7 @@ class SettingsKind(Kind):
         ]
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        org = live.organization
+        org = {**live.organization, INSTRUCTIONS_SLOT: raw} if raw else live.organization
         fields = {f.name: f.read(org) for f in self.fields}
         site = fields["defaultContent"]
         fields["defaultContent"] = live.address_of("site", site) or site
@@ -196,15 +229,19 @@ class SettingsKind(Kind):
         out: dict[str, Any] = {}
         for f in self.fields:
             value = resource.fields.get(f.name)
-            if value is None:
+            if value is None or value == "":  # no agent instructions: an empty document
                 continue
             out[f.name] = {"site": names.name(value)} if f.ref else value
         return out
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        await run.api.write(
-            "PATCH", f"/v1/orgs/{run.org_id}", run.resolve(fields_of(action).fields)
-        )
+        """One PATCH of the organization for its fields, one PUT for its agent instructions."""
+        fields = dict(run.resolve(fields_of(action).fields))
+        if "agentInstructions" in fields:
+            body = {"instructions": to_document(fields.pop("agentInstructions"))}
+            await run.api.write("PUT", INSTRUCTIONS_PATH.format(org=run.org_id), body)
+        if fields:
+            await run.api.write("PATCH", f"/v1/orgs/{run.org_id}", fields)
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         sso = next((c for c in action.changes if c.field == "sso"), None)

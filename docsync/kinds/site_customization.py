@@ -1,7 +1,7 @@
 """A site's customization: only the fields written are managed, nested ones included (writing
 `styling.primaryColor.light` manages that value only). The API reads the whole object and PUT
 replaces it whole, so applying reads what is live, merges the written fields in, and writes the
-whole object back. Used by the site kind.
+whole object back (`merged_part`). Used by the site kind.
 
 A mapping is walked into its fields; a list, a scalar or a whole setting (a content reference,
 a favicon, a font) is one value (`header.links` written is the whole list). `null` removes an
@@ -11,25 +11,21 @@ schema (`SiteCustomization`); what the merge makes, at plan, for the keys produc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
-from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.kind import Declaration, Routes
-from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
-from docsync.core.payloads import OnSite
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.customization_base import (
     Favicon,
     Flag,
     Localized128,
     Setting,
     UrlSetting,
-    managed,
-    report_incomplete,
 )
 from docsync.kinds.customization_groups import (
     Ai,
@@ -45,18 +41,12 @@ from docsync.kinds.customization_groups import (
 from docsync.kinds.customization_links import SocialAccount
 from docsync.kinds.customization_styling import Styling
 from docsync.kinds.customization_tree import (
-    ANSWER,
     live_customization,
-    merged,
-    value_at,
     writable,
 )
 from docsync.kinds.lost import Writes
-from docsync.kinds.site_part import SitePart
+from docsync.kinds.merged_part import MergedFields, MergedPart
 from docsync.kinds.site_space_reading import written_overrides
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
 
 
 class SiteCustomization(Setting):
@@ -95,11 +85,8 @@ class SiteCustomization(Setting):
 
 
 @dataclass
-class Customization(OnSite):
-    """The written fields to merge into the live customization (`{path: value}` with dotted
-    paths, so the payload says exactly what is managed)."""
-
-    fields: dict[str, Any] = field(default_factory=dict)
+class Customization(MergedFields):
+    """The written fields to merge into the live customization."""
 
 
 # -- the part's kind -------------------------------------------------------------------------
@@ -121,72 +108,22 @@ CUSTOMIZATION = Declaration(
 )
 
 
-class CustomizationKind(SitePart):
+class CustomizationKind(MergedPart):
     declaration = CUSTOMIZATION
     writes = (Writes(),)  # a PUT of the whole object
     part_payload = Customization
+    suffix = "customization"
 
     def written(self, entry: Any) -> bool:
         # A site space inherits what it does not override: the site's settings are read too.
         return entry.customization is not None or bool(written_overrides(entry))
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        """The site's whole customization into `site["_customization"]`."""
-        site["_customization"] = writable(await api.get(f"{site_path}/customization", shape=ANSWER))
+    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
+        return writable(found)
 
-    def plan_part(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> Action | None:
-        """One update when a written field differs from the live one; the plan shows only those,
-        each at its path (`customization.styling.primaryColor.light`)."""
-        written = desired.entry.customization
-        if written is None:
-            return None
-        found = live_customization(live)
-        current = found or {}
-        changed = {
-            path: value
-            for path, value in managed(written).items()
-            if value_at(current, path) != value
-        }
-        if not changed:
-            return None
-        base = (*desired.path, "customization")
-        if found is not None and report_incomplete(written, found, changed, base, "site", ctx):
-            return None
-        lines = [
-            leaf_change(
-                "customization",
-                path,
-                value_at(current, path),
-                value,
-                sensitive=ctx.sensitive((*base, *path)),
-            )
-            for path, value in changed.items()
-        ]
-        mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
-        action = Action(
-            "update",
-            desired.kind,
-            f"{desired.address}.customization",
-            lines,
-            ctx.where(base),
-            payload=Customization(
-                ref(desired.address), {".".join(path): value for path, value in changed.items()}
-            ),
-            depends_on=mine,
-        )
-        return ctx.add(action)
-
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        """Read the live object, merge the written fields in, PUT the whole object: what the
-        manifest does not write stays as it is now, not as it was when the plan was made."""
-        assert isinstance(payload, Customization)
-        path = f"{site_path}/customization"
-        found = await run.api.get(path, shape=ANSWER)
-        await run.api.write("PUT", path, merged(found, payload.fields))
-
-    def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is
         what reproduces the site)."""
         return live_customization(site)

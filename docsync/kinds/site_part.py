@@ -13,6 +13,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.parts import Part
 
 if TYPE_CHECKING:
@@ -45,8 +46,9 @@ class SitePart(Part):
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         raise NotImplementedError(f"{type(self).__name__} must say how it is written")
 
-    def export_part(self, site: LiveResource, live: LiveState) -> Any:
-        """The part as a manifest writes it (None: nothing to write)."""
+    def export_part(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        """The part as a manifest writes it (None: nothing to write); `names` turns a secret
+        into the `env()` template that reads it."""
         return None
 
     def requests(self, action: Action) -> int:

@@ -21,6 +21,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.lost import Writes
 from docsync.kinds.site_part import SitePart
 
@@ -146,7 +147,9 @@ class PublishingAuthKind(SitePart):
         assert isinstance(payload, PublishingAuth)
         await run.api.write("PATCH", f"{site_path}/publishing/auth", payload.body)
 
-    def export_part(self, site: LiveResource, live: LiveState) -> dict[str, Any] | None:
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
         """The backend and the URLs that are set, as a manifest writes them."""
         found = _live(site)
         if not found:

@@ -16,6 +16,7 @@ from docsync.core.entries import was_names
 from docsync.kinds.customization_tree import ANSWER as CUSTOMIZATION
 from docsync.kinds.nested import nested_kinds
 from docsync.kinds.site_answers import structure_shape
+from docsync.kinds.site_mcp_servers import ANSWER as MCP_SERVER
 from docsync.kinds.site_part import site_parts
 from docsync.kinds.site_publishing_auth import ANSWER as PUBLISHING_AUTH
 from docsync.kinds.site_redirects import ANSWER as REDIRECT
@@ -43,6 +44,8 @@ def part_answers(site_path: str) -> dict[str, Shape]:
         f"{site_path}/share-links": SHARE_LINK,
         f"{site_path}/publishing/auth": PUBLISHING_AUTH,
         f"{site_path}/customization": CUSTOMIZATION,
+        f"{site_path}/agent-settings": CUSTOMIZATION,  # an object, as a customization
+        f"{site_path}/mcp-servers": MCP_SERVER,
         f"{site_path}/site-spaces/{{id}}/customization": CUSTOMIZATION,
     }
 

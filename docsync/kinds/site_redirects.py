@@ -20,6 +20,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.lost import Writes
 from docsync.kinds.parts import ListPart
 from docsync.kinds.redirect_destinations import (
@@ -263,7 +264,9 @@ class RedirectKind(ListPart, SitePart):
                 more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
                 raise ApiError("PUT", path, 200, f"redirects refused: {shown}{more}")
 
-    def export_part(self, site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> list[dict[str, Any]] | None:
         """The site's redirects as a manifest writes them (defaults left out). A redirect whose
         section or site space is gone cannot be written by name and is left out."""
         items = live_redirects(site, live)

@@ -22,6 +22,7 @@ from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import OnSite
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.base import ExportNames
 from docsync.kinds.lost import Writes, create_once
 from docsync.kinds.parts import ListPart
 from docsync.kinds.site_part import SitePart
@@ -178,7 +179,9 @@ class ShareLinkKind(ListPart, SitePart):
             if not new["active"]:
                 await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
 
-    def export_part(self, site: LiveResource, live: LiveState) -> list[dict[str, Any]] | None:
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> list[dict[str, Any]] | None:
         """The site's share links as a manifest writes them; a link without a name cannot be
         written (a manifest keys links by name) and is left out."""
         found = _live(site)

@@ -11,7 +11,7 @@ from pydantic import Field as Limits
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Model, explained
+from docsync.core.entries import DefaultLevel, Entry
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
@@ -24,8 +24,18 @@ from docsync.kinds.grants import SitePermissions
 from docsync.kinds.listing import Place
 from docsync.kinds.lost import BY_KEY, Writes
 from docsync.kinds.nested_apply import reorder
+from docsync.kinds.site_agent_settings import AgentSettings
 from docsync.kinds.site_checks import check_sites
 from docsync.kinds.site_customization import SiteCustomization
+from docsync.kinds.site_fields import (
+    PROXY_PATTERN,
+    AdaptiveContent,
+    SiteType,
+    Visibility,
+    dump_all,
+    proxy_of,
+)
+from docsync.kinds.site_mcp_servers import McpServerEntry
 from docsync.kinds.site_part import part_writing, site_parts
 from docsync.kinds.site_picture import site_structures
 from docsync.kinds.site_planning import plan_site
@@ -42,33 +52,6 @@ if TYPE_CHECKING:
     from docsync.core.loaded import ManifestDoc
 
 
-def _dump_all(value: Any) -> Any:
-    return value.model_dump() if hasattr(value, "model_dump") else value
-
-
-def _proxy(raw: dict[str, Any]) -> Any:
-    """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
-    proxy = raw.get("proxy")
-    origin = proxy.get("origin") if isinstance(proxy, dict) else proxy
-    if not origin:
-        return None
-    text = str(origin).split("://", 1)[-1].rstrip("/")
-    host, _, rest = text.partition("/")
-    return f"{host.lower()}/{rest}" if rest else host.lower()
-
-
-Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
-SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
-PROXY_PATTERN = explained(
-    r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$",
-    "must be a host and path without a scheme, like 'acme.example/docs'",
-)
-
-
-class AdaptiveContent(Model):
-    enabled: bool
-
-
 class SiteEntry(Entry):
     """A docs site, keyed by title."""
 
@@ -81,6 +64,9 @@ class SiteEntry(Entry):
     proxy: Annotated[str | None, NULL] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
     agentsContext: Literal["excluded", "included"] | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    """The role everyone in the organization has on the site; `inherit`: the organization's
+    default; null: none (guests)."""
     adaptiveContent: AdaptiveContent | None = None
     adaptiveSchema: dict[str, Any] | None = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
@@ -97,6 +83,12 @@ class SiteEntry(Entry):
     customization: SiteCustomization | None = None
     """The site's look (production's customization settings); only the fields written are
     managed, nested ones included."""
+    agentSettings: AgentSettings | None = None
+    """The site's docs agent (production's agent settings); only the fields written are
+    managed, nested ones included."""
+    mcpServers: list[McpServerEntry] | None = None
+    """The MCP servers the site's assistant may call, keyed by name; when written, the exact
+    list. Their header values are secrets docsync never shows or exports."""
 
 
 SITE = Declaration(
@@ -109,9 +101,10 @@ SITE = Declaration(
         Field("visibility"),
         Field("type", update=False),
         Field("basename", create=False),
-        Field("proxy", create=False, live=_proxy, normalize=lambda v: _proxy({"proxy": v})),
+        Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
         Field("agentsContext", create=False),
-        Field("adaptiveContent", create=False, normalize=_dump_all),
+        Field("defaultLevel", create=False),
+        Field("adaptiveContent", create=False, normalize=dump_all),
         Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
     ),
     needs=("space",),
@@ -137,6 +130,7 @@ class SiteKind(GrantedKind):
             "type": Opt(TEXT),
             "published": Opt(FLAG),
             "basename": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
         }
     )
     answers = part_answers(SITE.routes.item_path if SITE.routes else "")
@@ -240,7 +234,7 @@ class SiteKind(GrantedKind):
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
             entry |= export_tree(tree, names, lambda item: _overrides(item, resource))
-        parts = {part.section: part.export_part(resource, live) for part in site_parts()}
+        parts = {part.section: part.export_part(resource, live, names) for part in site_parts()}
         entry |= {name: value for name, value in parts.items() if value}
         return entry
 

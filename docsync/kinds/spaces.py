@@ -11,7 +11,7 @@ from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import DefaultLevel, Entry, Ref
+from docsync.core.entries import DefaultLevel, Entry, Language, Ref
 from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
@@ -23,6 +23,7 @@ from docsync.kinds.granted import GrantedKind
 from docsync.kinds.grants import Permissions
 from docsync.kinds.listing import Place
 from docsync.kinds.lost import Writes
+from docsync.kinds.merge_rules import SpaceMergeRules, merge_rules_value
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -38,6 +39,11 @@ class SpaceEntry(Entry):
     """The collection by title (or id); null: top level."""
     editMode: Literal["live", "locked"] | None = None
     defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    language: Language | None = None
+    """The language of the space's content."""
+    mergeRules: SpaceMergeRules | None = None
+    """What a change request needs before it merges: `{type: inherit}` (the organization's),
+    `{type: rules, rules: [...]}` or `{type: none}`."""
     permissions: Permissions | None = None
     """Direct grants to teams and members; when written, exact per principal type."""
 
@@ -53,6 +59,8 @@ SPACE = Declaration(
         Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
         Field("editMode", create=False),
         Field("defaultLevel", create=False),
+        Field("language"),
+        Field("mergeRules", create=False, normalize=merge_rules_value),
         Field(
             "collection",
             ref="collection",
@@ -82,6 +90,8 @@ class SpaceKind(GrantedKind):
             "emoji": Opt(TEXT),
             "editMode": Opt(TEXT),
             "defaultLevel": Opt(TEXT),
+            "language": Opt(TEXT),
+            "mergeRules": Opt(Obj({"type": TEXT})),
             "deletedAt": Opt(TEXT),
         }
     )

@@ -48,9 +48,18 @@ NARROWED: dict[str, str] = {
     "JSONDocument": (
         "a translation's `instructions` are a JSONDocument, GitBook's content model of pages "
         "(105 schemas of blocks and inlines); the emulator holds no page content and keeps "
-        "instructions as written ({object: document, ...}), so the fuzzer writes them as an "
-        "object whose `object` is 'document' and reads back what was written"
+        "instructions (a translation's, the docs agent's) as written, checking the document's "
+        "frame, so the fuzzer writes them as that frame ({object: document, data, nodes of "
+        "blocks {object: block, type}}) and reads back what was written"
     ),
+}
+
+
+#: a block of a document as the fuzzer writes it (JSONDocument's note)
+BLOCK = {
+    "type": "object",
+    "properties": {"object": {"type": "string", "enum": ["block"]}, "type": {"type": "string"}},
+    "required": ["object", "type"],
 }
 
 
@@ -87,8 +96,12 @@ def fuzz_document(spec: dict[str, Any], mode: Contract, base_url: str) -> dict[s
     schemas["PlainObject"] = {"type": "object", **schemas["PlainObject"]}
     schemas["JSONDocument"] = {
         "type": "object",
-        "properties": {"object": {"type": "string", "enum": ["document"]}},
-        "required": ["object"],
+        "properties": {
+            "object": {"type": "string", "enum": ["document"]},
+            "data": {"type": "object"},
+            "nodes": {"type": "array", "items": BLOCK},
+        },
+        "required": ["object", "data", "nodes"],
     }
     _close_bodies(doc)
     return doc

@@ -1,10 +1,10 @@
 """The organization the contract fuzzer starts from: one of each resource the emulator serves.
 
 Generated requests name resources by ids they draw or learn from earlier answers; with a site
-that has sections, a group, a link, site spaces, redirects and a share link, a visitor-auth site,
-a team, an invite link, a SAML provider, a collection with a space, grants, an OpenAPI spec and
-a translation already there, the first requests of each operation reach real resources instead
-of 404s.
+that has sections, a group, a link, site spaces, redirects, a share link and an MCP server, a
+visitor-auth site, a team, an invite link, a SAML provider, a collection with a space, grants,
+an OpenAPI spec and a translation already there, the first requests of each operation reach
+real resources instead of 404s.
 """
 
 from __future__ import annotations
@@ -75,6 +75,11 @@ def populate(client: Any, base: str, token: str) -> None:
         },
     )
     api("POST", f"{sites}/share-links", {"name": "Partners"})
+    api(
+        "POST",
+        f"{sites}/mcp-servers",
+        {"name": "Billing", "url": "https://mcp.example", "headers": {}},
+    )
     api("POST", f"{sites}/permissions", {"role": "edit", "teams": [team]})
     api("POST", f"{sites}/publish")
     handbook = api("POST", f"{ORG}/sites", {"title": "Handbook", "visibility": "visitor-auth"})

@@ -67,6 +67,8 @@ OWN_BY_MODEL = {
         "members",
     ): "grants, one action each: invite, PATCH, DELETE",
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
+    (SiteEntry, "agentSettings"): "merged into the live object, PUT .../agent-settings whole",
+    (SiteEntry, "mcpServers"): "a list reconciled by docsync through .../mcp-servers",
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (PublishingAuthEntry, "backend"): (
         "selects production's oneOf branch of PATCH .../publishing/auth (custom or "

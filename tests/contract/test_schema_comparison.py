@@ -66,6 +66,7 @@ def test_every_listed_difference_is_still_one(contract: Contract) -> None:
 BASE: dict[str, dict[str, Any]] = {
     "redirect": {"source": "/old", "destination": {"url": "https://acme.example/new"}},
     "share_link": {"name": "Partners"},
+    "mcp_server": {"name": "Billing", "url": "https://mcp.acme.example"},
     "translation": {"space": "Guides"},
 }
 
@@ -99,7 +100,23 @@ def _samples(contract: Contract, sent: Sent, operation: str) -> Iterator[Sample]
         return {sent.items: [value]} if sent.items else value
 
     if sent.fields is None:
-        yield from _filled(production, node, (), lambda v: (wrap(v), v))
+        # a part written in a shape of docsync's own is not sampled: a valid one is put there
+        opaque = [
+            tuple(w.split(".")) for op, w, a in unmanaged.DIFFERS if (op, a) == (operation, "shape")
+        ]
+        for path in opaque:
+            node = _opaque(production, node, path)
+
+        def whole(value: Any) -> tuple[Any, Any]:
+            for path in opaque:
+                holder = value
+                for name in path[:-1]:
+                    holder = holder.get(name) if isinstance(holder, dict) else None
+                if isinstance(holder, dict):  # not where a broken sample put another value
+                    value = put(value, path, SHAPED[path[-1]])
+            return wrap(value), value
+
+        yield from _filled(production, node, (), whole)
         return
     # the shape of production's body that takes what docsync sends (a redirect to upsert)
     shape = max(
@@ -117,6 +134,21 @@ def _samples(contract: Contract, sent: Sent, operation: str) -> Iterator[Sample]
                 (f.name,),
                 lambda v, f=f: (wrap(minimal | {f.wire_name: v}), base | {f.name: v}),
             )
+
+
+#: a valid value of each field written in a shape of docsync's own, by its name
+SHAPED = {"customInstructions": {"object": "document", "data": {}, "nodes": []}}
+
+
+def _opaque(production: Doc, node: Any, path: tuple[str, ...]) -> Any:
+    """`node` with the schema at `path` made an object of no known field (nothing to sample)."""
+    if not path:
+        return {"type": "object"}
+    shapes, _ = production.alternatives(node)
+    (shape,) = shapes
+    properties = dict(shape["properties"])
+    properties[path[0]] = _opaque(production, properties[path[0]], path[1:])
+    return {**shape, "properties": properties}
 
 
 def _filled(

@@ -53,21 +53,16 @@ UNMANAGED: dict[tuple[str, str], str] = {
     ("POST /collections/{collectionId}/move", "position"): POSITION,
     ("POST /spaces/{spaceId}/move", "position"): POSITION,
     (SPACES, "editMode"): "sent by the PATCH that follows the create (the only one that takes it)",
-    (SPACES, "language"): "a space's language is not in the manifest",
     (SPACES, "template"): TEMPLATE,
     (SPACES, "empty"): TEMPLATE,
     (SPACES, "computedSource"): "a space computed from a source (an OpenAPI spec) is the app's",
-    (SPACE, "language"): "a space's language is not in the manifest",
     (SPACE, "icon"): "a space's icon is not in the manifest (its `emoji` is)",
-    (SPACE, "mergeRules"): "change-request merge rules are not in the manifest",
-    (f"PATCH {_ORG}", "mergeRules"): "change-request merge rules are not in the manifest",
     (TRANSLATIONS, "source"): "written by `space` and `sourceLanguage` (see DIFFERS)",
     (TRANSLATIONS, "instructions"): "a translation's instructions are not in the manifest",
     (TRANSLATION, "instructions"): "a translation's instructions are not in the manifest",
     (SITES, "spaces"): "a site publishes spaces through its `siteSpaces` and `sections`",
     (SITE, "defaultSiteSection"): "written by `default: true` on a section",
     (SITE, "defaultSiteSpace"): "written by `default: true` on a site space of the site",
-    (SITE, "defaultLevel"): "a site's default level is not in the manifest (its grants are)",
     (SITE, "styleguide"): "a site's style guide space is not in the manifest",
     (SECTIONS, "spaceId"): "written by the section's first site space, created with it",
     (SECTIONS, "siteSectionGroupId"): "written by the group's `sections` (a PATCH of each)",
@@ -104,6 +99,9 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (f"PATCH {_SITE}/share-links/{{shareLinkId}}", "name"): (
         "a share link's name is its key: a link of another name is another link"
     ),
+    (f"PATCH {_SITE}/mcp-servers/{{siteMcpServerId}}", "name"): (
+        "an MCP server's name is its key: a server of another name is another server"
+    ),
     **{(f"POST {_ORG}/link-invites", field): INVITES for field in ("level", "space", "collection")},
     (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): INVITES,
 }
@@ -114,6 +112,10 @@ ICON = (
     "is checked, and an empty name (no icon) is written `null`"
 )
 EMOJI = "production's `emoji` format is its own list of emoji: the length is checked offline"
+INSTRUCTIONS = (
+    "a document (production's JSONDocument, 105 schemas of blocks) or text, a paragraph per "
+    "blank line, sent as a document of paragraphs: its frame is checked offline (documents.py)"
+)
 EXPRESSION = "an empty expression is written `null`, which removes the condition"
 
 DIFFERS: dict[tuple[str, str, str], str] = {
@@ -142,6 +144,8 @@ DIFFERS: dict[tuple[str, str, str], str] = {
         "the API description's slug is lowercase (`^[a-z0-9]+(?:-[a-z0-9]+)*$`), which wins "
         "where the two documents disagree (README)"
     ),
+    (f"PUT {_ORG}/agent-instructions", "instructions", "shape"): INSTRUCTIONS,
+    (f"PUT {_SITE}/agent-settings", "editing.customInstructions", "shape"): INSTRUCTIONS,
     (SITE, "agentsContext", "extra"): "a field of the API description that production lacks",
     (TRANSLATIONS, "title", "extra"): "the API description's translation settings (conflicts.py)",
     (TRANSLATION, "title", "extra"): "the API description's translation settings (conflicts.py)",

@@ -83,6 +83,17 @@ sites:
     sectionGroups: [{title: Learn, sections: [Guides]}]
 %s"""
 
+AI = """\
+organization: org_acme
+sites:
+  - title: Docs
+%s"""
+SERVERS = """\
+    mcpServers:
+      - {name: Billing, url: "https://mcp.acme.example", headers: {Authorization: token-1}}
+      - {name: Status, url: "https://status.acme.example/mcp"}
+"""
+
 CASES = {
     "presentation": Case(
         (
@@ -155,13 +166,32 @@ CASES = {
             ),
         ),
     ),
+    "site ai": Case(
+        ("agent_settings", "mcp_server"),
+        AI % "",
+        (
+            Step(
+                AI % ("    agentSettings: {scans: {topics: never}}\n" + SERVERS),
+                (
+                    drop("PUT", "/agent-settings$"),
+                    drop("POST", "/mcp-servers$"),
+                    refuse("POST", "/mcp-servers$"),
+                ),
+            ),
+            Step(
+                AI % SERVERS.replace("token-1", "token-2").rsplit("      - ", 1)[0],
+                (drop("PATCH", "/mcp-servers/[^/]+$"), drop("DELETE", "/mcp-servers/[^/]+$")),
+            ),
+        ),
+    ),
     "settings": Case(
         ("settings",),
         "organization: org_acme\n",
         (
             Step(
-                "organization: org_acme\nsettings: {defaultRole: edit, inviteLinks: false}\n",
-                (drop("PATCH", "/orgs/org_acme$"),),
+                "organization: org_acme\nsettings: {defaultRole: edit, inviteLinks: false, "
+                "mergeRules: {type: none}, agentInstructions: Be brief.}\n",
+                (drop("PATCH", "/orgs/org_acme$"), drop("PUT", "/agent-instructions$")),
             ),
         ),
     ),

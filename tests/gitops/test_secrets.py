@@ -27,6 +27,7 @@ SECRETS = {
     "FOOTER_NOTICE": "secret-footer-notice-6c1d",
     "REDIRECT_URL": "https://acme.example/secret-redirect-8e2a",
     "SPACE_NOTICE": "secret-site-space-notice-2f7c",
+    "MCP_TOKEN": "Bearer secret-mcp-token-5e9d",
 }
 MANIFEST = """\
 organization: org_acme
@@ -57,6 +58,10 @@ sites:
     shareLinks:
       - {name: Partner preview}
       - {name: Agency, active: false}
+    mcpServers:
+      - name: Billing
+        url: https://mcp.acme.example/billing
+        headers: {Authorization: "{{ env('MCP_TOKEN') }}", X-Team: platform}
   - title: Partner Docs
     visibility: visitor-auth
     siteSpaces: [{space: Guides, path: partners}]

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
 from docsync.emulator.body import Body, Place
+from docsync.emulator.documents import DOCUMENT, EMPTY_DOCUMENT
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
 from docsync.emulator.refs import live_space
@@ -25,8 +26,6 @@ TITLE_MAX = 100  # the description gives no limit; this one is documented in doc
 BASE = "/v1/orgs/{organizationId}/translations"
 #: the fields of production's createTranslation body
 PRODUCTION_FIELDS = ("source", "language", "instructions")
-#: a translation without instructions reads them back as an empty document
-EMPTY_DOCUMENT: dict[str, Any] = {"object": "document", "data": {}, "nodes": []}
 _STATS = (
     *("runs", "totalWords", "totalPages", "totalDuration"),
     *("latestRunDuration", "latestPages", "latestWords"),
@@ -86,8 +85,8 @@ def _settings_title(ctx: Ctx, body: dict[str, Any]) -> str:
 
 def _instructions(body: Fields) -> dict[str, Any] | None:
     instructions = body.obj("instructions")
-    if instructions is not None and instructions.get("object") != "document":
-        raise bad_request("instructions.object: must be 'document'")
+    if instructions is not None:
+        DOCUMENT.check(instructions, "instructions")
     return instructions
 
 
