@@ -82,6 +82,9 @@ class Action:
     notes: list[str] = field(default_factory=list)
     #: readers lose access (a narrower visibility, an unpublish): flagged in every rendering
     audience_change: bool = False
+    #: what runs on or for a site changes (an integration's scripts, the tools its assistant
+    #: may call, their credentials): flagged in every rendering
+    security_change: bool = False
 
     @property
     def key(self) -> str:

@@ -188,7 +188,7 @@ class McpServerKind(ListPart, SitePart):
             ),
             depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
         )
-        action.audience_change = True
+        action.security_change = True
         action.notes.append(
             "MCP SERVERS CHANGE: the tools the site's assistant may call, or the credentials it "
             "calls them with, change"

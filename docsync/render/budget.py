@@ -54,7 +54,7 @@ class LeftOut:
 
     #: actions whose changes are not shown (their headline may be, in the careful-look list)
     changes: list[Action] = field(default_factory=list)
-    #: destructive or audience-changing actions named nowhere in the comment
+    #: flagged actions (destructive, audience or security changes) named nowhere in the comment
     unnamed_risky: int = 0
     #: actions listed by their headline only, their changes being too long for the comment
     headline_only: int = 0
@@ -74,10 +74,9 @@ class LeftOut:
         ]
         if self.changes:
             named = (
-                f"{self.unnamed_risky:,} destructive or audience-changing one(s) among them "
-                "not named anywhere above"
+                f"{self.unnamed_risky:,} flagged one(s) among them not named anywhere above"
                 if self.unnamed_risky
-                else "every destructive or audience-changing action is named above"
+                else "every flagged action is named above"
             )
             lines += [
                 f"- the changes of **{len(self.changes):,} of {total:,} action(s)** ({named}):",

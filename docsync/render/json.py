@@ -76,6 +76,9 @@ class ActionDoc(BaseModel):
     notes: list[str]
     destructive: bool
     audience_change: bool
+    security_change: bool = Field(
+        False, description="What runs on or for a site changes: scripts, assistant tools"
+    )
 
 
 class UnmanagedDoc(BaseModel):
@@ -202,6 +205,7 @@ def action_document(action: Action) -> ActionDoc:
         notes=list(action.notes),
         destructive=action.verb in DESTRUCTIVE,
         audience_change=action.audience_change,
+        security_change=action.security_change,
     )
 
 

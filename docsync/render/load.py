@@ -52,6 +52,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
             depends_on=list(doc.depends_on),
             notes=list(doc.notes),
             audience_change=doc.audience_change,
+            security_change=doc.security_change,
         )
         for doc in document.actions
     ]

@@ -46,7 +46,7 @@ def code_span(text: str) -> str:
 
 
 def _risky(action: Action) -> bool:
-    return action.verb in DESTRUCTIVE or action.audience_change
+    return action.verb in DESTRUCTIVE or action.audience_change or action.security_change
 
 
 def _flag(action: Action) -> str:
@@ -54,6 +54,8 @@ def _flag(action: Action) -> str:
         return "🔴 "
     if action.audience_change:
         return "🟠 "
+    if action.security_change:
+        return "🟣 "
     return ""
 
 
@@ -150,6 +152,9 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
         flags.append(f"🔴 {destructive} destructive")
     if audience:
         flags.append(f"🟠 {audience} audience change{'s' if audience != 1 else ''}")
+    security = sum(1 for a in risky if a.security_change and not a.audience_change)
+    if security:
+        flags.append(f"🟣 {security} security change{'s' if security != 1 else ''}")
     out += [f"**Plan: {plan.summary()}**" + (" · " + " · ".join(flags) if flags else ""), ""]
     out += [*kind_table(plan.actions), ""]
     return "\n".join(out) + "\n"
@@ -163,8 +168,9 @@ def render_markdown(
     whole_plan: str = WHOLE_PLAN,
 ) -> str:
     """Never longer than `budget` characters (0: no limit, the whole plan). Past it the
-    summary, every destructive or audience-changing action and the access tables stay first;
-    what does not fit is counted per kind in a note that says where the whole plan is."""
+    summary, every flagged action (destructive, audience or security change) and the access
+    tables stay first; what does not fit is counted per kind in a note that says where the
+    whole plan is."""
     risky = [a for a in plan.actions if _risky(a)]
     ordered = risky + [a for a in plan.actions if not _risky(a)]
     parts = _Parts(plan, title or plan.organization, risky, unmanaged=budget <= 0)

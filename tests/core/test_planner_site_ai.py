@@ -105,7 +105,7 @@ def test_mcp_servers_are_exact_keyed_by_name_and_flagged() -> None:
         {"id": "m2", "body": {"url": "https://moved.acme.example/v2", "transport": "http"}}
     ]
     assert payload.deletes == ["m3"]
-    assert action.audience_change
+    assert action.security_change and not action.audience_change
     assert "mcpServers.New.headers" in [c.field for c in action.changes]
     shown = render_plan(plan) + render_markdown(plan)
     assert SECRET not in shown and "(sensitive)" in shown

@@ -50,7 +50,7 @@ def test_a_3000_action_plan_comment_stays_under_the_budget_and_names_the_artifac
     assert len(tables) == 20 and "| member ada@acme.example | admin | admin | = |" in text
     note = text[text.index("#### Left out of this comment") :]
     assert f"**The whole plan: {ARTIFACT}.**" in note
-    assert "(every destructive or audience-changing action is named above)" in note
+    assert "(every flagged action is named above)" in note
     # Exactly the actions whose changes are not shown, per kind and verb.
     shown = re.findall(r"^<details><summary>.*?<b>(\w+)</b> <code>(\w+)\[", text, re.M)
     counted = left_out(text)

@@ -122,7 +122,7 @@ _CHANGE = re.compile(r"^[+~-] (.*?)\s+= ")
 #: `+ members["lin@acme.example"]: (absent) -> "owner"`: an element of the field `members`
 _ELEMENT = re.compile(r"^[+~-] ((\w+)(?:\.\w+|\[[^\]]*\])+): ")
 _MD_HEAD = re.compile(
-    r"^<details><summary>(?:🔴 |🟠 )?<b>(\w+)</b> <code>(.+?)</code>"
+    r"^<details><summary>(?:🔴 |🟠 |🟣 )?<b>(\w+)</b> <code>(.+?)</code>"
     r"(?: — <code>(.+?)</code>)? \(\d+ changes?\)</summary>"
 )
 

@@ -67,8 +67,8 @@ def test_thousands_of_risky_actions_stay_within_the_budget_and_say_what_is_cut()
     shown = text.count("<details><summary>") - 1  # one for the unmanaged list
     left = int(re.search(r"the changes of \*\*([\d,]+) of 4,800", text)[1].replace(",", ""))  # type: ignore[index]
     assert shown + left == len(plan.actions)
-    named = len(re.findall(r"^- 🔴|^- 🟠", text, re.M))
-    unnamed = re.search(r"\(([\d,]+) destructive or audience-changing one\(s\) among", text)
+    named = len(re.findall(r"^- 🔴|^- 🟠|^- 🟣", text, re.M))
+    unnamed = re.search(r"\(([\d,]+) flagged one\(s\) among", text)
     assert unnamed and int(unnamed[1].replace(",", "")) == 1800 - named
     assert "**The whole plan: `docsync plan --format markdown --max-chars 0`" in text
     assert "**Plan: 3000 to create, 0 to update, 300 to unpublish, 1500 to delete**" in text
@@ -81,7 +81,7 @@ def test_destructive_and_audience_changing_actions_come_first() -> None:
     careful = text.index("#### Needs a careful look")
     assert careful < text.index("#### Actions")
     summaries = re.findall(r"<details><summary>(.*?)</summary>", text)
-    kinds = [("risky" if s.startswith(("🔴", "🟠")) else "plain") for s in summaries[:-1]]
+    kinds = [("risky" if s.startswith(("🔴", "🟠", "🟣")) else "plain") for s in summaries[:-1]]
     assert kinds[:50] == ["risky"] * 50
     assert "risky" not in kinds[50:]
     # Every risky action is in the careful-look list, before any detail.
@@ -176,3 +176,21 @@ def test_a_small_plan_shows_its_changes_unfolded_and_a_large_one_folded() -> Non
     assert "<details><summary>" not in small
     assert large.count("<details><summary>") == SHOWN_UNFOLDED + 1
     assert "<details open>" not in large
+
+
+def test_a_security_change_is_flagged_apart_from_audience_changes() -> None:
+    """What runs on a site (its assistant's tools, an integration's scripts) is no audience
+    change: the reviewer sees it counted and flagged as what it is."""
+    mcp = Action(
+        "update",
+        "site",
+        'site["Docs"].mcpServers',
+        [FieldChange("mcpServers", [], [{"name": "Billing"}])],
+        security_change=True,
+        notes=["MCP SERVERS CHANGE: the tools the site's assistant may call change"],
+    )
+    text = render_markdown(Plan("org_acme", [mcp]))
+    assert "to update, 0 to delete** · 🟣 1 security change\n" in text
+    careful = text[text.index("#### Needs a careful look") :]
+    assert '- 🟣 **update** `site["Docs"].mcpServers`' in careful
+    assert "audience" not in text
