@@ -68,12 +68,17 @@ class EmulatorHandle:
         """Replace the fault configuration (names of FaultConfig: fail_429=0.5, seed=7...)."""
         self._control("PUT", "faults", faults)
 
-    def wait_idle(self, timeout: float = IDLE_TIMEOUT) -> None:
-        """Return once no /v1 request is being answered (what a killed client sent is done)."""
+    def wait_idle(self, timeout: float = IDLE_TIMEOUT, *, settle: float = 0.0) -> None:
+        """Return once no /v1 request is being answered (what a killed client sent is done),
+        and none has started for `settle` seconds: a request a killed client had written may
+        still sit in the socket's buffer, not yet counted, on a loaded machine."""
         if self.in_flight is None:
             return
         deadline = time.monotonic() + timeout
-        while self.in_flight.count:
+        quiet_since = time.monotonic()
+        while self.in_flight.count or time.monotonic() - quiet_since < settle:
+            if self.in_flight.count:
+                quiet_since = time.monotonic()
             if time.monotonic() > deadline:
                 raise RuntimeError(
                     f"the emulator still answers {self.in_flight.count} request(s) after "

@@ -107,7 +107,7 @@ def test_kill_9_mid_apply_then_apply_again_converges_without_duplicates(
     # The request the killed process had sent is still carried out (after the 40 ms latency);
     # the next apply starts once it has landed, as a person or a CI retry would, not before:
     # a create that commits after the next apply read the teams is a duplicate no client can see.
-    emulator.wait_idle()
+    emulator.wait_idle(settle=0.5)
     emulator.set_faults()
     apply_ok(docsync, path)
     assert_converged(docsync, path)
