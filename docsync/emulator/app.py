@@ -40,6 +40,8 @@ ROUTE_MODULES = [
     "sites_mcp_servers",
     "agents",
     "permissions",
+    "integrations",
+    "integrations_on",
 ]
 
 

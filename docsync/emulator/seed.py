@@ -1,4 +1,5 @@
-"""Load and apply the seed (../shared/INTERFACE.md §3): users, organizations, members, spaces.
+"""Load and apply the seed (../shared/INTERFACE.md §3): users, organizations, members, spaces,
+and the integrations organizations can install (`seed_integrations.py`).
 
 Extensions beyond the interface: optional `collections` and `teams`, optional extra organization
 fields (emailDomains, hostname, defaultRole, inviteLinks, sso, ai, type, plan), member `sso`.
@@ -13,6 +14,7 @@ from typing import Any
 import yaml
 
 from docsync.emulator.errors import SeedError
+from docsync.emulator.seed_integrations import apply_integrations, check_integrations
 from docsync.emulator.store import Tx
 
 ROLES = ("admin", "create", "review", "edit", "comment", "read")
@@ -80,7 +82,8 @@ def _need(entry: dict[str, Any], key: str, where: str) -> str:
 
 def check_seed(seed: dict[str, Any], origin: str) -> None:
     """Raise SeedError for the first problem: missing fields, unknown references, duplicates."""
-    unknown = set(seed) - {"users", "organizations", "spaces", "collections", "teams"}
+    known = {"users", "organizations", "spaces", "collections", "teams", "integrations"}
+    unknown = set(seed) - known
     if unknown:
         raise SeedError(f"{origin}: unknown top-level keys {sorted(unknown)}")
     users: set[str] = set()
@@ -119,6 +122,7 @@ def check_seed(seed: dict[str, Any], origin: str) -> None:
             for member in entry.get("members") or [] if key == "teams" else []:
                 if member not in users:
                     raise SeedError(f"{where}: members must name seeded user ids")
+    check_integrations(_entries(seed, "integrations", origin), origin)
 
 
 def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
@@ -188,3 +192,4 @@ def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
                 org=team["organization"],
                 parent=team["id"],
             )
+    apply_integrations(tx, seed.get("integrations") or [])

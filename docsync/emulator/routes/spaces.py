@@ -22,6 +22,7 @@ from docsync.emulator.content import (
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx, api_route, created, new_id
+from docsync.emulator.integrations import drop_space
 from docsync.emulator.resource import Resource, Rules
 from docsync.emulator.scopes import BY_ID
 from docsync.emulator.store import Row
@@ -162,6 +163,7 @@ class SpaceRules(Rules):
             return False
         ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
         drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
+        drop_space(ctx.tx, row.id)  # nor integrations installed on it
         return True
 
 
