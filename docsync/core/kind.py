@@ -23,7 +23,8 @@ def _same(value: Any) -> Any:
 @dataclass(frozen=True)
 class Routes:
     """Where a kind's resources are in the API: the list (read, and created in) and an item
-    (updated and deleted), as path templates with `{org}`, `{id}` and, under a site, `{site}`;
+    (updated and deleted), as path templates with `{org}`, `{id}`, under a site `{site}`, or
+    the key where the API names an item by it (an integration's `{name}`, filled by its kind);
     `id_name` is what the API description calls the id (`teamId`), by which `-v` counts
     requests. A field written by a request of its own says so (`Field.route`)."""
 

@@ -252,5 +252,7 @@ class Walk:
         values = (prod.get("additionalProperties"), mine.get("additionalProperties"))
         if all(isinstance(v, dict) for v in values):
             self.value(f"{where}.*", values[0], values[1])
+        elif values[1] is True and values[0] in (None, True):
+            return  # both take any value (an integration's configuration)
         elif values[0] not in (None, True, False) or values[1] not in (None, False):
             self.find(where, "values", f"production values {values[0]}, model {values[1]}")

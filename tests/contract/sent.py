@@ -10,6 +10,7 @@ line here.
 
 from __future__ import annotations
 
+import collections
 import functools
 import typing
 from dataclasses import dataclass
@@ -111,8 +112,14 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
+def concrete(template: str) -> str:
+    """A route template with a sample in every placeholder (`{org}`, `{id}`, `{site}`, a key
+    such as an integration's `{name}`)."""
+    return template.format_map(collections.defaultdict(lambda: "x", org="o", site="s"))
+
+
 def operation_of(contract: Contract, sent: Sent) -> str | None:
-    path = sent.path.format(org="o", id="x", site="s")
+    path = concrete(sent.path)
     template = contract.operation_of(sent.method, path)
     return f"{sent.method} {template}" if template else None
 

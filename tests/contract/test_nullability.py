@@ -30,12 +30,17 @@ from docsync.kinds.team_members import TeamMemberRef
 from docsync.kinds.translations import TranslationEntry
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
+from tests.contract.sent import concrete
 from tests.emulator_harness import EmulatorHandle
 
 #: (model, field) -> (method, concrete path) of the request a written `null` becomes (a delete)
 NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
     (SiteSpaceEntry, "customization"): ("DELETE", "/v1/orgs/o/sites/s/site-spaces/x/customization"),
 }
+#: read off the catalogue: no test imports a kind's module it can do without
+IntegrationEntry = CATALOGUE.named("integration").entry
+SiteInstallations = CATALOGUE.named("integration_site").entry
+SpaceInstallations = CATALOGUE.named("integration_space").entry
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {
     "id",
@@ -89,6 +94,14 @@ OWN_BY_MODEL = {
     (TranslationEntry, "title"): "description translation settings (documented conflict)",
     (TranslationEntry, "space"): "createTranslation source.space: a space id, a string",
     (TranslationEntry, "sourceLanguage"): "createTranslation source.language: a string",
+    (
+        IntegrationEntry,
+        "name",
+    ): "the key, in the path of POST /v1/integrations/{name}/installations",
+    (IntegrationEntry, "sites"): "installations reconciled through .../installations/{id}/sites",
+    (IntegrationEntry, "spaces"): "installations reconciled through .../installations/{id}/spaces",
+    (SiteInstallations, "root"): "the sites by title: POST .../sites {siteId}, PATCH, DELETE",
+    (SpaceInstallations, "root"): "the spaces by title: POST .../spaces {space}, PATCH, DELETE",
 }
 
 
@@ -106,7 +119,7 @@ def _request(declared: Declaration, field: Field) -> tuple[str, str, str] | None
         method, path = routes.create, routes.list
     else:
         return None
-    return method, path.format(org="o", id="x", site="s"), field.wire_name
+    return method, concrete(path), field.wire_name
 
 
 #: (model, field) -> (method, concrete path, wire field) of the request that carries the field,

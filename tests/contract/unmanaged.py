@@ -46,6 +46,8 @@ DRAFT = "drafts are work in progress in the app: docsync manages what readers se
 LOCALIZED = "localized titles and descriptions are not in the manifest yet: what the app sets stays"
 TEMPLATE = "content to start a new space from: docsync publishes spaces that exist"
 POSITION = "where in its parent: docsync places collections and spaces by `collection`/`parent`"
+INSTALLATION = "PATCH /integrations/{integrationName}/installations/{installationId}"
+SELECTION = "which sites or spaces an installation may reach is written by its `sites`/`spaces`"
 INVITES = "an invite to one space or collection is not in the manifest: `inviteLinks` are the org's"
 
 UNMANAGED: dict[tuple[str, str], str] = {
@@ -60,6 +62,9 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (TRANSLATIONS, "source"): "written by `space` and `sourceLanguage` (see DIFFERS)",
     (TRANSLATIONS, "instructions"): "a translation's instructions are not in the manifest",
     (TRANSLATION, "instructions"): "a translation's instructions are not in the manifest",
+    (INSTALLATION, "externalIds"): "an installation's external ids are its integration's own",
+    (INSTALLATION, "site_selection"): SELECTION,
+    (INSTALLATION, "space_selection"): SELECTION,
     (SITES, "spaces"): "a site publishes spaces through its `siteSpaces` and `sections`",
     (SITE, "defaultSiteSection"): "written by `default: true` on a section",
     (SITE, "defaultSiteSpace"): "written by `default: true` on a site space of the site",
