@@ -93,6 +93,19 @@ SERVERS = """\
       - {name: Billing, url: "https://mcp.acme.example", headers: {Authorization: token-1}}
       - {name: Status, url: "https://status.acme.example/mcp"}
 """
+INSTALLED = """\
+organization: org_acme
+spaces: [{title: Guides}]
+sites: [{title: Docs}, {title: Blog}]
+integrations:
+%s"""
+ANALYTICS = """\
+  - name: google-analytics
+    configuration: {tracking_id: %s}
+    sites: {Docs: {configuration: {anonymize: true}}%s}
+    spaces: {Guides: {configuration: {label: %s}}}
+"""
+ON = "/installations/[^/]+/(sites|spaces)"
 
 CASES = {
     "presentation": Case(
@@ -181,6 +194,34 @@ CASES = {
             Step(
                 AI % SERVERS.replace("token-1", "token-2").rsplit("      - ", 1)[0],
                 (drop("PATCH", "/mcp-servers/[^/]+$"), drop("DELETE", "/mcp-servers/[^/]+$")),
+            ),
+        ),
+    ),
+    "integrations": Case(
+        ("integration", "integration_site", "integration_space"),
+        INSTALLED % "  []\n",
+        (
+            Step(
+                INSTALLED % (ANALYTICS % ("G-1", ", Blog: {}", "hb")),
+                (
+                    refuse("POST", "/installations$"),
+                    drop("POST", "/installations$"),
+                    drop("PATCH", "/installations/[^/]+$"),
+                    drop("POST", f"{ON}$", 2),
+                    drop("PATCH", f"{ON}/[^/]+$", 2),
+                ),
+            ),
+            Step(
+                INSTALLED % (ANALYTICS % ("G-2", "", "guides")),
+                (
+                    drop("PATCH", "/installations/[^/]+$"),
+                    drop("DELETE", f"{ON}/[^/]+$"),
+                    drop("PATCH", f"{ON}/[^/]+$"),
+                ),
+            ),
+            Step(
+                INSTALLED % "  - {name: google-analytics, state: absent}\n",
+                (drop("DELETE", "/installations/[^/]+$"),),
             ),
         ),
     ),
