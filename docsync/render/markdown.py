@@ -160,6 +160,9 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
     return "\n".join(out) + "\n"
 
 
+_ACTIONS = "#### Actions\n\n"
+
+
 def render_markdown(
     plan: Plan,
     *,
@@ -177,7 +180,7 @@ def render_markdown(
     shown = len(plan.actions) <= SHOWN_UNFOLDED
     if budget <= 0:
         return parts.text([_details(a, shown) for a in ordered])
-    details, used = [], len(parts.text([]))
+    details, used = [], len(parts.text([])) + len(_ACTIONS)  # the heading comes with them
     for action in ordered:  # the whole plan when it fits, each action's changes in full
         details.append(_details(action, shown))
         used += len(details[-1])
@@ -234,7 +237,7 @@ class _Parts:
         if self.tables:
             text += "".join(self.tables)
         if details:
-            text += "#### Actions\n\n" + "".join(details)
+            text += _ACTIONS + "".join(details)
         lines = [""]
         if self.plan.unmanaged:
             count = len(self.plan.unmanaged)
