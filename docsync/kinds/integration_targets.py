@@ -44,7 +44,8 @@ class Level:
 
     @property
     def slot(self) -> str:
-        return f"_{self.field}"
+        """Where the installation's item holds them as read (saved plans fingerprint it)."""
+        return f"_{self.kind}s"
 
     def path(self, name: str, installation: str) -> str:
         return f"/v1/integrations/{name}/installations/{installation}/{self.field}"
@@ -95,7 +96,7 @@ def exported_configuration(
 async def read_levels(
     api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool
 ) -> None:
-    """An installation's sites and spaces into `item["_sites"]`, `item["_spaces"]`: those its
+    """An installation's sites and spaces into its item's slots (`Level.slot`): those its
     entry writes (every level of an entry that uninstalls it, to say what goes with it), or all."""
     entry = written.get(item["name"])
     absent = getattr(entry, "state", None) == "absent"
@@ -109,13 +110,22 @@ async def read_levels(
 def configuration_changes(
     written: dict[str, Any] | None, before: dict[str, Any], path: Path, ctx: PlanContext, new: bool
 ) -> list[FieldChange]:
-    """One change per configuration key written that differs (each, for a new one)."""
-    out = []
+    """One change per configuration key written that differs, at its path (a key not set
+    before is added); for a new installation, the keys written as one value. A secret key is
+    named at its path and shown `(sensitive)`."""
+    out, plain = [], {}
     for key, value in (written or {}).items():
-        if new or before.get(key) != value:
-            sensitive = ctx.sensitive((*path, key))
-            out.append(leaf_change("configuration", (key,), before.get(key), value, sensitive))
-    return out
+        if not new and before.get(key) == value:
+            continue
+        if ctx.sensitive((*path, key)):
+            out.append(leaf_change("configuration", (key,), before.get(key), value, True))
+        elif new:
+            plain[key] = value
+        elif key not in before:
+            out.append(FieldChange("configuration", {}, {key: value}))
+        else:
+            out.append(leaf_change("configuration", (key,), before[key], value, False))
+    return [FieldChange("configuration", None, plain)] * bool(plain) + out
 
 
 @dataclass

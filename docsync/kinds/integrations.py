@@ -19,7 +19,7 @@ from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
 from docsync.core.kind import Declaration, Field, Routes
-from docsync.core.model import Action, FieldChange, leaf_change
+from docsync.core.model import Action, FieldChange
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames
@@ -29,6 +29,7 @@ from docsync.kinds.integration_sites import SiteInstallations
 from docsync.kinds.integration_spaces import SpaceInstallations
 from docsync.kinds.integration_targets import (
     LEVELS,
+    configuration_changes,
     exported_configuration,
     plan_levels,
     read_levels,
@@ -113,17 +114,12 @@ class IntegrationKind(CrudKind):
         if written is None:
             return []
         before = (live.fields.get("configuration") if live else None) or {}
-        out = []
         path = (*desired.path, "configuration")
-        for key, value in written.items():
-            sensitive = ctx.sensitive((*path, key))
-            if sensitive:
-                ctx.sensitive_fields.add((desired.address, "configuration"))
-                if live is not None:
-                    ctx.sensitive_fields.add((live.address, "configuration"))
-            if live is None or before.get(key) != value:
-                out.append(leaf_change("configuration", (key,), before.get(key), value, sensitive))
-        return out
+        if any(ctx.sensitive((*path, key)) for key in written):
+            ctx.sensitive_fields.add((desired.address, "configuration"))
+            if live is not None:
+                ctx.sensitive_fields.add((live.address, "configuration"))
+        return configuration_changes(written, before, path, ctx, live is None)
 
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         """The configuration sent whole: the live one with the keys written."""

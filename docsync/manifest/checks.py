@@ -77,7 +77,8 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
             needs = f"'{key_field}'"
             if declared.alt_key:
                 needs += " or " + " and ".join(f"'{f}'" for f in declared.alt_key)
-            ctx.report(path, f"a {kind} needs {needs} (or an 'id' pinning a live {kind})")
+            article = "an" if kind[:1].lower() in "aeiou" else "a"  # an integration
+            ctx.report(path, f"{article} {kind} needs {needs} (or an 'id' pinning a live {kind})")
         if is_absent(entry):
             keys = {key_field, *declared.alt_key} | ({scope_field} if scope_field else set())
             _check_absent(ctx, path, entry, keys)
