@@ -1,12 +1,14 @@
 """What `validate` checks of a site entry beyond its model, before any request: one layout
-(sections or root site spaces), the adaptive schema production accepts, and its redirects
-(destinations naming what the site does not write)."""
+(sections or root site spaces), the adaptive schema production accepts, its redirects
+(destinations naming what the site does not write), and the integration its publishing auth
+names (installed on it by the manifest)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_entries, text
+from docsync.core.paths import Path
 from docsync.kinds.redirect_destinations import redirect_problems
 from docsync.kinds.site_adaptive import check_adaptive_schema
 
@@ -35,6 +37,48 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
                 view.report(path, message, key=path != schema_path)
         for path, message in redirect_problems(site, site_path):
             view.report(path, message)
+        check_auth_integration(view, site_path, site)
+
+
+def check_auth_integration(view: CheckView, site_path: Path, site: dict[str, Any]) -> None:
+    """`publishingAuth.integration` names an integration the manifest installs on this site:
+    production signs visitors in with the one installed there (its PATCH names none)."""
+    auth = site.get("publishingAuth")
+    name = text(auth, "integration") if isinstance(auth, dict) else None
+    if auth is None or name is None:
+        return
+    path = (*site_path, "publishingAuth", "integration")
+    if auth.get("backend") != "integration":
+        backend = view.show((*site_path, "publishingAuth", "backend"), auth.get("backend"))
+        view.report(
+            path,
+            f"'integration' goes with `backend: integration`, and this backend is {backend}: "
+            "write `backend: integration`, or leave 'integration' out",
+        )
+        return
+    installed = {
+        text(entry, "name"): (where, entry)
+        for where, entry in raw_entries(view.data, "integrations", ())
+        if not is_absent(entry) and text(entry, "name")
+    }
+    if name not in installed:
+        hint = did_you_mean(name, [n for n in installed if n])
+        view.report(
+            path,
+            f"{name!r} names no integration this manifest installs: declare it under "
+            f"'integrations' with this site in its 'sites'{hint}",
+        )
+        return
+    where, entry = installed[name]
+    title = text(site, "title")
+    sites = entry.get("sites")
+    if title is not None and isinstance(sites, dict) and title not in sites:
+        at = view.where((*where, "sites"), key=True)
+        view.report(
+            path,
+            f"integration {name!r} is not installed on site {title!r}: add {title!r} to its "
+            f"'sites'" + (f" ({at})" if at else ""),
+        )
 
 
 def check_link_places(view: CheckView, items: list[Item], site: dict[str, Any]) -> None:

@@ -44,6 +44,9 @@ class PublishingAuthEntry(NullChecked, Model):
     """Where a visitor without a valid token is sent; null unsets it."""
     logoutURL: Annotated[AuthUrl | None, NULL] = None
     """Where the site's log-out sends visitors; null unsets it."""
+    integration: str | None = Limits(default=None, min_length=1)
+    """With `backend: integration`: the integration that signs visitors in, which `integrations`
+    must install on this site (production uses the one installed there; validate checks it)."""
 
 
 @dataclass

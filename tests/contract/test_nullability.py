@@ -79,6 +79,10 @@ OWN_BY_MODEL = {
         "selects production's oneOf branch of PATCH .../publishing/auth (custom or "
         "integration): a checker that reads fields one by one cannot tell, and null is neither"
     ),
+    (PublishingAuthEntry, "integration"): (
+        "checked offline against `integrations`: production's PATCH names no integration (it "
+        "uses the one installed on the site)"
+    ),
     (TeamMemberRef, "user"): "the team's batch PUT .../members {add, remove}: a user id",
     (TeamMemberRef, "role"): "the team's batch PUT .../members {memberships}: a role",
     **{
