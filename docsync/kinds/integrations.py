@@ -123,11 +123,15 @@ class IntegrationKind(CrudKind):
 
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         """The configuration sent whole: the live one with the keys written."""
-        action = super().plan_update(desired, live, at)
-        if action is not None:
-            merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
-            fields_of(action).fields = {"configuration": merged}
-        return action
+        changes = self.changes(desired, live, at.ctx)
+        if not changes:
+            return None
+        merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
+        payload = self.payload_type(key=desired.key, fields={"configuration": merged})
+        where = at.ctx.where(desired.path)
+        action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
+        action.payload = payload
+        return at.ctx.add(action)
 
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, at: Place

@@ -1,0 +1,192 @@
+"""Integration installations planned without HTTP: one action per installation that changes
+(on the organization, a site, a space), one change per configuration key, a secret key named
+and hidden, a site left out of an exact list uninstalled and flagged when published, an
+uninstall saying what goes with it; and `publishingAuth.integration` checked offline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from docsync.manifest.problems import ManifestError
+from docsync.render.text import render_plan
+from tests.core import plankit as k
+
+GA = 'integration["google-analytics"]'
+SECRET = "G-SECRET-77"
+
+
+def live(
+    configuration: dict[str, Any] | None = None,
+    sites: list[dict[str, Any]] | None = None,
+    spaces: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Docs (published) and Blog, the space Guides, and google-analytics installed (`i1`) with
+    its installations on sites and spaces as their lists answer them."""
+    installed: dict[str, Any] = {
+        "id": "i1",
+        "name": "google-analytics",
+        "configuration": configuration or {"tracking_id": "G-1"},
+    }
+    if sites is not None:
+        installed["_integration_sites"] = sites
+    if spaces is not None:
+        installed["_integration_spaces"] = spaces
+    return {
+        "site": [k.site("s1", "Docs", [], published=True), k.site("s2", "Blog", [])],
+        "space": [{"id": "sp1", "title": "Guides"}],
+        "integration": [installed],
+    }
+
+
+def on_site(site: str, **configuration: Any) -> dict[str, Any]:
+    return {"site": site, "configuration": configuration}
+
+
+def manifest(entry: str) -> str:
+    return f"sites: [{{title: Docs, published: true}}, {{title: Blog}}]\nintegrations:\n{entry}"
+
+
+def test_a_new_installation_is_one_create_per_level_with_its_configuration() -> None:
+    plan = k.plan(
+        manifest(
+            "  - name: intercom\n    configuration: {app_id: ic-1}\n"
+            "    sites: {Blog: {configuration: {launcher: true}}}\n    spaces: {Guides: {}}\n"
+        ),
+        live(),
+    )
+    assert k.steps(plan) == [
+        'create integration["intercom"]',
+        'create integration["intercom"].site["Blog"]',
+        'create integration["intercom"].space["Guides"]',
+    ]
+    made = plan.actions[0]
+    assert [(c.field, c.before, c.after) for c in made.changes] == [
+        ("configuration", None, {"app_id": "ic-1"})
+    ]
+    assert not any(a.audience_change for a in plan.actions)  # Blog is not published
+
+
+def test_one_key_changed_is_one_update_showing_that_key_only() -> None:
+    plan = k.plan(
+        manifest(
+            "  - name: google-analytics\n    configuration: {tracking_id: G-1}\n"
+            "    sites: {Docs: {configuration: {anonymize: false, sample_rate: 5}}}\n"
+        ),
+        live(sites=[on_site("s1", anonymize=True, sample_rate=5)]),
+    )
+    assert k.steps(plan) == [f'update {GA}.site["Docs"]']
+    (change,) = plan.actions[0].changes
+    assert (change.before, change.after) == (
+        {"anonymize": True},
+        {"anonymize": False},
+    )
+    text = render_plan(plan, color=False)
+    assert "anonymize" in text and "sample_rate" not in text and "tracking_id" not in text
+
+
+def test_a_key_set_for_the_first_time_is_shown_added() -> None:
+    plan = k.plan(
+        manifest("  - name: google-analytics\n    configuration: {tracking_id: G-1, mode: x}\n"),
+        live(),
+    )
+    text = render_plan(plan, color=False)
+    assert '+ configuration.mode: (absent) -> "x"' in text, text
+
+
+def test_a_site_left_out_of_the_exact_list_is_one_uninstall_flagged_when_published() -> None:
+    plan = k.plan(
+        manifest("  - name: google-analytics\n    sites: {Blog: {}}\n"),
+        live(sites=[on_site("s1"), on_site("s2")]),
+    )
+    assert k.steps(plan) == [f'delete {GA}.site["Docs"]']
+    assert plan.actions[0].audience_change  # Docs is published: visitors run its scripts
+
+
+def test_installing_on_a_published_site_is_flagged() -> None:
+    plan = k.plan(manifest("  - name: google-analytics\n    sites: {Docs: {}}\n"), live(sites=[]))
+    assert k.steps(plan) == [f'create {GA}.site["Docs"]']
+    assert plan.actions[0].audience_change
+
+
+def test_an_uninstall_says_what_goes_with_it() -> None:
+    plan = k.plan(
+        manifest("  - {name: google-analytics, state: absent}\n"),
+        live(sites=[on_site("s1")], spaces=[{"space": "sp1", "configuration": {}}]),
+    )
+    assert k.steps(plan) == [f"delete {GA}"]
+    (action,) = plan.actions
+    assert "uninstalls it from its sites too: Docs" in action.notes
+    assert "uninstalls it from its spaces too: Guides" in action.notes
+    assert action.audience_change
+
+
+def test_a_configuration_value_from_env_is_named_and_hidden() -> None:
+    plan = k.plan(
+        manifest(
+            "  - name: google-analytics\n    configuration: {tracking_id: \"{{ env('GA') }}\"}\n"
+        ),
+        live(),
+        environ={"GA": SECRET},
+    )
+    (action,) = plan.actions
+    (change,) = action.changes
+    assert change.sensitive and change.field == "configuration.tracking_id"
+    text = render_plan(plan, color=False)
+    assert SECRET not in text and "configuration.tracking_id" in text
+
+
+def test_sites_and_spaces_not_written_are_not_managed() -> None:
+    plan = k.plan(
+        manifest("  - name: google-analytics\n    configuration: {tracking_id: G-1}\n"),
+        live(),
+    )
+    assert plan.actions == []
+
+
+PUBLISHED_WITH = """\
+integrations:
+  - {name: okta-visitor-auth, sites: {Docs: {}}}
+sites:
+  - title: Docs
+    visibility: visitor-auth
+    publishingAuth: %s
+"""
+
+
+@pytest.mark.parametrize(
+    ("auth", "message"),
+    [
+        (
+            "{backend: integration, integration: okta-visitor-aut}",
+            "publishingAuth.integration: 'okta-visitor-aut' names no integration this manifest "
+            "installs: declare it under 'integrations' with this site in its 'sites'; did you "
+            "mean 'okta-visitor-auth'?",
+        ),
+        (
+            "{backend: custom, integration: okta-visitor-auth}",
+            "'integration' goes with `backend: integration`, and this backend is 'custom'",
+        ),
+    ],
+)
+def test_publishing_auth_names_an_integration_the_manifest_installs(
+    auth: str, message: str
+) -> None:
+    with pytest.raises(ManifestError) as raised:
+        k.load(PUBLISHED_WITH % auth)
+    assert message in str(raised.value)
+    k.load(PUBLISHED_WITH % "{backend: integration, integration: okta-visitor-auth}")
+
+
+def test_publishing_auth_names_an_integration_installed_on_its_site() -> None:
+    text = (PUBLISHED_WITH % "{backend: integration, integration: okta-visitor-auth}").replace(
+        "sites: {Docs: {}}", "sites: {Blog: {}}"
+    )
+    with pytest.raises(ManifestError) as raised:
+        k.load(text)
+    assert (
+        "integration 'okta-visitor-auth' is not installed on site 'Docs': add 'Docs' to its "
+        in (str(raised.value))
+    )
+    assert "manifest.yaml:3:" in str(raised.value)  # where its sites are written
