@@ -28,6 +28,8 @@ SECRETS = {
     "REDIRECT_URL": "https://acme.example/secret-redirect-8e2a",
     "SPACE_NOTICE": "secret-site-space-notice-2f7c",
     "MCP_TOKEN": "Bearer secret-mcp-token-5e9d",
+    "GA_TRACKING": "G-secret-tracking-4e1a",
+    "GA_SPACE_LABEL": "secret-space-label-7d3b",
 }
 MANIFEST = """\
 organization: org_acme
@@ -40,6 +42,11 @@ saml:
 openapi:
   - slug: public-api
     source: {url: "{{ env('SPEC_URL') }}"}
+integrations:
+  - name: google-analytics
+    configuration: {tracking_id: "{{ env('GA_TRACKING') }}"}
+    sites: {Developer Docs: {configuration: {anonymize: true}}}
+    spaces: {Guides: {configuration: {label: "{{ env('GA_SPACE_LABEL') }}"}}}
 collections:
   - {title: Developers, description: "{{ env('DEV_DESC') }}"}
 sites:
@@ -129,6 +136,9 @@ def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Pat
         docs, partners = (f"{ORG}/sites/{sites[t]}" for t in ("Developer Docs", "Partner Docs"))
         links = client.get(f"{docs}/share-links").json()["items"]
         key = client.get(f"{partners}/publishing/auth").json()["privateKey"]
+        (installed,) = client.get(f"{ORG}/installations").json()["items"]
+    # The integration's secret configuration was sent, and its rotation too.
+    assert installed["installation"]["configuration"] == {"tracking_id": rotated["GA_TRACKING"]}
     assert len(links) == 2
     urls = [link["urls"]["published"] for link in links]
     for needle in [*urls, *(url.rsplit("/", 1)[1] for url in urls), key]:
