@@ -3,8 +3,9 @@
 Generated requests name resources by ids they draw or learn from earlier answers; with a site
 that has sections, a group, a link, site spaces, redirects, a share link and an MCP server, a
 visitor-auth site, a team, an invite link, a SAML provider, a collection with a space, grants,
-an OpenAPI spec and a translation already there, the first requests of each operation reach
-real resources instead of 404s.
+an OpenAPI spec, an integration installed on the organization, a site and a space, and a
+translation already there, the first requests of each operation reach real resources instead
+of 404s.
 """
 
 from __future__ import annotations
@@ -86,6 +87,14 @@ def populate(client: Any, base: str, token: str) -> None:
     api("POST", f"{ORG}/sites/{handbook['id']}/site-spaces", {"spaceId": "space_handbook"})
     api("GET", f"{ORG}/sites/{handbook['id']}/publishing/auth")
     api("POST", f"{ORG}/openapi", {"slug": "petstore", "source": {"text": "openapi: 3.1.0"}})
+    # google-analytics (the example seed's) installed on the organization, a site and a space
+    installed = api(
+        "POST", "/v1/integrations/google-analytics/installations", {"organization": "org_acme"}
+    )["id"]
+    installation = f"/v1/integrations/google-analytics/installations/{installed}"
+    api("PATCH", installation, {"configuration": {"tracking_id": "G-FUZZ"}})
+    api("POST", f"{installation}/sites", {"siteId": site})
+    api("POST", f"{installation}/spaces", {"space": guides})
     api(
         "POST",
         f"{ORG}/translations",
