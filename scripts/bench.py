@@ -17,7 +17,7 @@ and, each client run in a process of its own (CPU and peak memory are that proce
             emulator's own overhead, in wall time and in CPU seconds (client + server, which a
             loaded machine does not inflate);
   lists     the emulator's member list (a page of up to 1,000) and a team's members list.
-Then the requests of planning grants on 200 spaces (scripts/bench_grants.py).
+Then the list requests of planning grants on 200 spaces and an integration on 50 sites.
 """
 
 from __future__ import annotations
@@ -423,8 +423,10 @@ def main() -> None:
             )
     report(rows, latency)
     from bench_grants import report as grants_report  # scripts/ is on the path
+    from bench_integrations import report as integrations_report
 
     grants_report(200)
+    integrations_report(50)
 
 
 if __name__ == "__main__":

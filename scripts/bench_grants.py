@@ -39,7 +39,7 @@ def manifest(spaces: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _stats(url: str) -> Counter[str]:
+def request_counts(url: str) -> Counter[str]:
     counts: dict[str, Any] = httpx.get(f"{url}/_emulator/stats", timeout=10).json()["requests"]
     return Counter(counts)
 
@@ -54,18 +54,18 @@ def measure(spaces: int) -> dict[str, Any]:
         path.write_text(manifest(spaces), "utf-8")
         env = {"DOCSYNC_API_URL": server.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
         runner = CliRunner()
-        before = _stats(server.url)
+        before = request_counts(server.url)
         applied = runner.invoke(cli, ["apply", str(path), "--auto-approve"], env=env)
         if applied.exit_code != 0:
             raise RuntimeError(applied.output)
-        wrote = _stats(server.url) - before
-        before = _stats(server.url)
+        wrote = request_counts(server.url) - before
+        before = request_counts(server.url)
         started = time.perf_counter()
         planned = runner.invoke(cli, ["plan", str(path), "--detailed-exitcode"], env=env)
         seconds = time.perf_counter() - started
         if planned.exit_code != 0:
             raise RuntimeError(planned.output)
-        read = _stats(server.url) - before
+        read = request_counts(server.url) - before
     grant_lists = sum(n for route, n in read.items() if "/permissions/" in route)
     invites = sum(n for route, n in wrote.items() if route.endswith("/permissions"))
     return {
