@@ -190,3 +190,15 @@ def test_publishing_auth_names_an_integration_installed_on_its_site() -> None:
         in (str(raised.value))
     )
     assert "manifest.yaml:3:" in str(raised.value)  # where its sites are written
+
+
+def test_a_space_is_named_by_its_collection_path() -> None:
+    items = live()
+    items["collection"] = [{"id": "c1", "title": "Developers"}]
+    items["space"] = [{"id": "sp1", "title": "Guides", "parent": "c1"}]
+    text = manifest("  - name: google-analytics\n    spaces: {Developers/Guides: {}}\n")
+    plan = k.plan(text, items)
+    assert k.steps(plan) == [f'create {GA}.space["Developers/Guides"]']
+    assert plan.actions[0].payload.target == "sp1"  # type: ignore[attr-defined]
+    items["integration"][0]["_integration_spaces"] = [{"space": "sp1", "configuration": {}}]
+    assert k.plan(text, items).actions == []  # installed there: nothing to do
