@@ -44,14 +44,16 @@ def request_counts(url: str) -> Counter[str]:
     return Counter(counts)
 
 
-def measure(spaces: int) -> dict[str, Any]:
+def apply_then_plan(text: str) -> tuple[Counter[str], Counter[str], float]:
+    """The requests of applying the manifest `text` to the example seed from scratch, then of
+    planning it again, and that plan's seconds."""
     seed = REPO / "examples" / "emulator-seed.yaml"
     with (
         EmulatorThread(EmulatorConfig(seed=str(seed))) as server,
         tempfile.TemporaryDirectory() as tmp,
     ):
-        path = Path(tmp) / "access.yaml"
-        path.write_text(manifest(spaces), "utf-8")
+        path = Path(tmp) / "manifest.yaml"
+        path.write_text(text, "utf-8")
         env = {"DOCSYNC_API_URL": server.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
         runner = CliRunner()
         before = request_counts(server.url)
@@ -65,7 +67,11 @@ def measure(spaces: int) -> dict[str, Any]:
         seconds = time.perf_counter() - started
         if planned.exit_code != 0:
             raise RuntimeError(planned.output)
-        read = request_counts(server.url) - before
+        return wrote, request_counts(server.url) - before, seconds
+
+
+def measure(spaces: int) -> dict[str, Any]:
+    wrote, read, seconds = apply_then_plan(manifest(spaces))
     grant_lists = sum(n for route, n in read.items() if "/permissions/" in route)
     invites = sum(n for route, n in wrote.items() if route.endswith("/permissions"))
     return {

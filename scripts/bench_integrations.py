@@ -8,22 +8,9 @@ Prints figures; asserts nothing. Usage:
 from __future__ import annotations
 
 import argparse
-import sys
-import tempfile
-import time
-from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from bench_grants import request_counts  # noqa: E402  (scripts/ is on the path)
-
-from docsync.cli import main as cli  # noqa: E402
-from docsync.emulator.app import EmulatorConfig  # noqa: E402
-from docsync.emulator.server import EmulatorThread  # noqa: E402
+from bench_grants import apply_then_plan  # scripts/ is on the path
 
 LEVELS = 2  # sites and spaces, both written on the installation
 LEVEL_ROUTES = ("/installations/{installationId}/sites", "/installations/{installationId}/spaces")
@@ -44,27 +31,7 @@ def manifest(sites: int) -> str:
 
 
 def measure(sites: int) -> dict[str, Any]:
-    seed = REPO / "examples" / "emulator-seed.yaml"
-    with (
-        EmulatorThread(EmulatorConfig(seed=str(seed))) as server,
-        tempfile.TemporaryDirectory() as tmp,
-    ):
-        path = Path(tmp) / "integrations.yaml"
-        path.write_text(manifest(sites), "utf-8")
-        env = {"DOCSYNC_API_URL": server.url, "DOCSYNC_TOKEN": "tok_ada", "NO_COLOR": "1"}
-        runner = CliRunner()
-        before = request_counts(server.url)
-        applied = runner.invoke(cli, ["apply", str(path), "--auto-approve"], env=env)
-        if applied.exit_code != 0:
-            raise RuntimeError(applied.output)
-        wrote = request_counts(server.url) - before
-        before = request_counts(server.url)
-        started = time.perf_counter()
-        planned = runner.invoke(cli, ["plan", str(path), "--detailed-exitcode"], env=env)
-        seconds = time.perf_counter() - started
-        if planned.exit_code != 0:
-            raise RuntimeError(planned.output)
-        read = request_counts(server.url) - before
+    wrote, read, seconds = apply_then_plan(manifest(sites))
     return {
         "level_lists": sum(n for r, n in read.items() if r.endswith(LEVEL_ROUTES)),
         "installation_reads": sum(n for r, n in read.items() if "/installations" in r),
@@ -80,7 +47,7 @@ def report(sites: int) -> None:
     print(
         f"  plan: {row['level_lists']} installation list requests (one per level: {LEVELS}), "
         f"{row['installation_reads']} installation requests, {row['plan_requests']} requests "
-        f"in all, {row['plan_seconds']:.1f} s"
+        f"in all, {row['plan_seconds']:.2f} s"
     )
     print(f"  apply from scratch: {row['installs']} installation requests (install and configure)")
 

@@ -181,9 +181,9 @@ class InstalledOnKind(Part):
         merged = {**before, **(written or {})}
         payload = Installed(wanted.integration, wanted.installation, wanted.target, merged)
         where = at.ctx.where(wanted.path)
-        action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
-        action.payload = payload
-        return at.ctx.add(action)
+        return at.ctx.add(
+            Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
+        )
 
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, at: Place

@@ -129,9 +129,9 @@ class IntegrationKind(CrudKind):
         merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
         payload = self.payload_type(key=desired.key, fields={"configuration": merged})
         where = at.ctx.where(desired.path)
-        action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
-        action.payload = payload
-        return at.ctx.add(action)
+        return at.ctx.add(
+            Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
+        )
 
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, at: Place
