@@ -135,6 +135,7 @@ class SpaceKind(GrantedKind):
             renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
             holder = collection and (
                 renamed
+                or (entry.was is None and _renamed_by_was(collection, ctx))
                 or ctx.desired.by_address.get(collection)
                 or ctx.live.by_address.get(collection)
             )
@@ -188,3 +189,16 @@ class SpaceKind(GrantedKind):
         title, parent = fields.get("title"), fields.get("collection")
         found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
         return str(found[-1]["id"]) if found else None
+
+
+def _renamed_by_was(collection: str, ctx: PlanContext) -> LiveResource | None:
+    """The live collection an entry renames with `was:` (the plan renames it in place), which
+    still holds its spaces by its live key: a space written without `was:` of its own is that
+    one. Keys are made before any match, so it is looked up here as the reconciliation will
+    (`was:` counts only when the new key names nothing live)."""
+    desired = ctx.desired.by_address.get(collection)
+    was = getattr(desired.entry, "was", None) if desired is not None else None
+    if was is None or collection in ctx.live.by_address:
+        return None
+    named = [r for r in ctx.live.by_kind["collection"] if was in (r.name, r.key)]
+    return named[0] if len(named) == 1 else None

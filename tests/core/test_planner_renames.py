@@ -37,6 +37,11 @@ def problems(manifest: str) -> list[str]:
             "spaces: [{title: Guides2, was: Guides, collection: Devs}]",
             ['update collection["Devs"]', 'update space["Devs/Guides2"]'],
         ),
+        # a space of the renamed collection, named by its new path, is the live one
+        (
+            "collections: [{title: Devs, was: Dev}]\nspaces: [{title: Guides, collection: Devs}]",
+            ['update collection["Devs"]'],
+        ),
         (
             "sites:\n  - title: Docs\n    sections:\n"
             "      - {title: Manuals, was: Guides, siteSpaces: [{space: Guides, path: g}]}",
@@ -53,6 +58,18 @@ def test_a_rename_is_one_update_of_the_same_resource(manifest: str, steps: list[
         assert action.live_id is not None and action.notes[0].startswith("was ")
     # A space in a renamed collection is not moved: its parent is the same collection.
     assert all(c.field != "collection" for a in plan.actions for c in a.changes)
+
+
+def test_a_space_of_a_collection_renamed_in_the_same_plan_is_deleted_by_its_new_path() -> None:
+    live = {"collection": LIVE["collection"], "space": LIVE["space"]}
+    manifest = (
+        "collections: [{title: Devs, was: Dev}]\n"
+        "spaces: [{title: Guides, collection: Devs, state: absent}]"
+    )
+    assert k.steps(k.plan(manifest, live)) == [
+        'update collection["Devs"]',
+        'delete space["Dev/Guides"]',
+    ]
 
 
 def test_a_name_taken_twice_is_refused_where_was_says_it() -> None:
