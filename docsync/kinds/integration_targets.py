@@ -213,8 +213,8 @@ class InstalledOnKind(Part):
 
 
 def _flag(action: Action, what: str) -> None:
-    action.notes.append(f"AUDIENCE CHANGE: {what} (its scripts run for every visitor)")
-    action.audience_change = True
+    action.notes.append(f"SECURITY CHANGE: {what} (its scripts run for every visitor)")
+    action.security_change = True
 
 
 def _published(target: str, ident: str | None, where: str, ctx: PlanContext) -> bool:

@@ -65,7 +65,7 @@ def test_a_new_installation_is_one_create_per_level_with_its_configuration() -> 
     assert [(c.field, c.before, c.after) for c in made.changes] == [
         ("configuration", None, {"app_id": "ic-1"})
     ]
-    assert not any(a.audience_change for a in plan.actions)  # Blog is not published
+    assert not any(a.security_change for a in plan.actions)  # Blog is not published
 
 
 def test_one_key_changed_is_one_update_showing_that_key_only() -> None:
@@ -101,13 +101,13 @@ def test_a_site_left_out_of_the_exact_list_is_one_uninstall_flagged_when_publish
         live(sites=[on_site("s1"), on_site("s2")]),
     )
     assert k.steps(plan) == [f'delete {GA}.site["Docs"]']
-    assert plan.actions[0].audience_change  # Docs is published: visitors run its scripts
+    assert plan.actions[0].security_change  # Docs is published: visitors run its scripts
 
 
 def test_installing_on_a_published_site_is_flagged() -> None:
     plan = k.plan(manifest("  - name: google-analytics\n    sites: {Docs: {}}\n"), live(sites=[]))
     assert k.steps(plan) == [f'create {GA}.site["Docs"]']
-    assert plan.actions[0].audience_change
+    assert plan.actions[0].security_change
 
 
 def test_an_uninstall_says_what_goes_with_it() -> None:
@@ -119,7 +119,7 @@ def test_an_uninstall_says_what_goes_with_it() -> None:
     (action,) = plan.actions
     assert "uninstalls it from its sites too: Docs" in action.notes
     assert "uninstalls it from its spaces too: Guides" in action.notes
-    assert action.audience_change
+    assert action.security_change and not action.audience_change
 
 
 def test_a_configuration_value_from_env_is_named_and_hidden() -> None:
