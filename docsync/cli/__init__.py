@@ -82,3 +82,26 @@ def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> 
 )
 def main() -> None:
     """Describe a documentation platform in YAML; plan and apply the difference."""
+
+
+def run() -> NoReturn:
+    """The `docsync` executable: `main`, then an exit without the interpreter's teardown, which
+    frees every object of the run one by one (70 ms of a plan) where the operating system
+    frees them at once. Output is flushed and logging shut down first; nothing else of docsync
+    waits for the end of the process."""
+    try:
+        main()
+        code = 0
+    except SystemExit as end:
+        if isinstance(end.code, str):
+            print(end.code, file=sys.stderr)
+        code = end.code if isinstance(end.code, int) else (0 if end.code is None else 1)
+    import logging
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 141  # the reader went away before the last of the output
+    os._exit(code)

@@ -75,7 +75,7 @@ class Model(BaseModel):
     """Strict about unknown fields; absent and explicit null stay distinguishable. The docstring
     under a field is its description in the JSON Schema (`docsync.manifest.described`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, defer_build=True)
 
 
 class Entry(NullChecked, Model):

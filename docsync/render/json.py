@@ -25,7 +25,7 @@ DESTRUCTIVE = frozenset({"delete", "replace"})
 
 
 class SensitiveValue(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     sensitive: Literal[True] = True
     sha256: str = Field(
         description="HMAC-SHA256 of the value's JSON under a key derived from the API token: "
@@ -34,7 +34,7 @@ class SensitiveValue(BaseModel):
 
 
 class ElementDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     path: str = Field(
         description='Where in the field: `members["ada@acme.example"]`, `properties.isBeta.type`, '
         '`emailDomains[1]`, `redirects[source="/start"]`'
@@ -47,7 +47,7 @@ class ElementDoc(BaseModel):
 
 
 class ChangeDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     field: str
     before: Any = Field(description="Live value; null when absent. A marker when sensitive.")
     after: Any = Field(description="Desired value; null when removed. A marker when sensitive.")
@@ -62,7 +62,7 @@ class ChangeDoc(BaseModel):
 
 
 class ActionDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     key: str = Field(description="Unique within the plan: '<verb> <address>'")
     verb: Literal[
         "create", "update", "delete", "replace", "restore", "reorder", "publish", "unpublish"
@@ -82,7 +82,7 @@ class ActionDoc(BaseModel):
 
 
 class UnmanagedDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     kind: str
     address: str
     id: str
@@ -92,14 +92,14 @@ class UnmanagedDoc(BaseModel):
 
 
 class StructureDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     site: str
     before: list[str] = Field(description="The tree as read, one line per item; [] for a new site")
     after: list[str] = Field(description="The tree the manifest asks for")
 
 
 class SummaryDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     create: int
     update: int
     delete: int

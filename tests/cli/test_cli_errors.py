@@ -157,14 +157,22 @@ def test_a_bug_is_one_internal_error_line_and_its_traceback_only_under_vv(
     assert "Traceback" in verbose.stderr and "KeyError: 'source'" in verbose.stderr
 
 
-def test_output_whose_reader_went_away_ends_quietly() -> None:
+@pytest.mark.parametrize("entry", ["main", "run"])
+def test_output_whose_reader_went_away_ends_quietly(entry: str) -> None:
     """`docsync validate manifests/ | head -1`: the second line met a closed pipe and docsync
-    called it "internal error: BrokenPipeError ... a bug in docsync"."""
+    called it "internal error: BrokenPipeError ... a bug in docsync". `run` is the executable's
+    entry, which ends without the interpreter's teardown."""
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first line
     try:
         done = subprocess.run(
-            [sys.executable, "-c", "from docsync.cli import main; main()", "validate", str(ACME)],
+            [
+                sys.executable,
+                "-c",
+                f"from docsync.cli import {entry}; {entry}()",
+                "validate",
+                str(ACME),
+            ],
             stdout=write,
             stderr=subprocess.PIPE,
             text=True,
@@ -174,3 +182,26 @@ def test_output_whose_reader_went_away_ends_quietly() -> None:
         os.close(write)
     assert done.stderr == ""
     assert done.returncode == 141  # as a tool that SIGPIPE ends: 128 + 13
+
+
+def test_the_executable_flushes_all_it_printed_before_it_ends(tmp_path: Path) -> None:
+    """`run` ends the process without the interpreter's teardown: what was printed, to a file
+    or a pipe, is all there, and the exit code is the command's."""
+    out = tmp_path / "out.txt"
+    with out.open("w") as sink:
+        done = subprocess.run(
+            [sys.executable, "-c", "from docsync.cli import run; run()", "schema"],
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 0 and done.stderr == ""
+    assert out.read_text().rstrip().endswith("}")
+    failed = subprocess.run(
+        [sys.executable, "-c", "from docsync.cli import run; run()", "validate", "missing.yaml"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert failed.returncode == 2 and "'missing.yaml' does not exist" in failed.stderr

@@ -21,7 +21,9 @@ try:
     main(sys.argv[3:])
 except SystemExit:
     pass
-found = [m for m in sys.modules if m.startswith(watched) and m not in allowed]
+# a module with no spec was never loaded: docsync's stand-in for httpx's command line
+loaded = [m for m, module in sys.modules.items() if getattr(module, "__spec__", None) is not None]
+found = [m for m in loaded if m.startswith(watched) and m not in allowed]
 print(json.dumps(sorted(found)), file=sys.stderr)
 """
 

@@ -34,7 +34,7 @@ def project() -> dict[str, object]:
 
 def test_the_distribution_has_its_own_name_a_semantic_version_and_the_command_docsync() -> None:
     assert project()["name"] == version.DISTRIBUTION == "docsync-iac"
-    assert project()["scripts"] == {"docsync": "docsync.cli:main"}
+    assert project()["scripts"] == {"docsync": "docsync.cli:run"}
     assert SEMVER.fullmatch(str(project()["version"])), project()["version"]
     assert project()["version"] == __version__ == version.release()
 
