@@ -50,16 +50,20 @@ NARROWED: dict[str, str] = {
         "(105 schemas of blocks and inlines); the emulator holds no page content and keeps "
         "instructions (a translation's, the docs agent's) as written, checking the document's "
         "frame, so the fuzzer writes them as that frame ({object: document, data, nodes of "
-        "blocks {object: block, type}}) and reads back what was written"
+        "blocks {object: block, type, and what else a block holds}}) and reads back what was "
+        "written"
     ),
 }
 
 
-#: a block of a document as the fuzzer writes it (JSONDocument's note)
+#: a block of a document as the fuzzer writes it (JSONDocument's note): open, as what else a
+#: block holds (its key, data, nodes, per production's 105 block and inline schemas) is kept as
+#: written, not checked
 BLOCK = {
     "type": "object",
     "properties": {"object": {"type": "string", "enum": ["block"]}, "type": {"type": "string"}},
     "required": ["object", "type"],
+    "additionalProperties": True,
 }
 
 
