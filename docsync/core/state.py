@@ -65,6 +65,8 @@ class LiveState:
         self.named: dict[tuple[str, str], list[LiveResource]] = defaultdict(list)
         self._folded: dict[tuple[str, str], LiveResource] | None = None
         self._derived: dict[str, Any] = {}
+        #: what a kind read besides its resources, by kind (an integration's schemas)
+        self.read_aside: dict[str, Any] = {}
 
     @property
     def org_id(self) -> str:

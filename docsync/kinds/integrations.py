@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
-from docsync.api.answers import ANY, ID, TEXT, Obj
+from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
@@ -25,6 +26,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.base import ExportNames
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.integration_schemas import check_configurations
 from docsync.kinds.integration_sites import SiteInstallations
 from docsync.kinds.integration_spaces import SpaceInstallations
 from docsync.kinds.integration_targets import (
@@ -80,8 +82,13 @@ INTEGRATION = Declaration(
 
 #: one item of the organization's installations, as docsync relies on it
 LISTED = Obj(
-    {"installation": Obj({"id": ID, "configuration": ANY}), "integration": Obj({"name": TEXT})}
+    {
+        "installation": Obj({"id": ID, "configuration": ANY}),
+        "integration": Obj({"name": TEXT, "configurations": Opt(ANY)}),
+    }
 )
+#: an integration read by its name (production's Integration), as docsync relies on it
+INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
 
 
 class IntegrationKind(CrudKind):
@@ -95,12 +102,30 @@ class IntegrationKind(CrudKind):
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The installations, and, for each whose entry writes `sites` or `spaces` (every one
-        for an export), its installations there: one list per installation and level."""
+        for an export), its installations there: one list per installation and level. Beside
+        them, the schemas of the configurations of each integration written (one read by name
+        of each not installed yet), which planning checks the configurations against."""
         listed = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
         items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
         written = {e.name: e for e in (getattr(manifest, self.section, None) or [])}
         await gather_all(*(read_levels(api, item, written, manifest is None) for item in items))
-        return items
+        schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
+        unread = sorted(n for n in written if n and n not in schemas)
+        found = await gather_all(*(self._schemas_of(api, name) for name in unread))
+        schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
+        return {"items": items, "schemas": schemas}
+
+    async def _schemas_of(self, api: ApiClient, name: str) -> dict[str, Any] | None:
+        """An integration's configuration schemas, read by its name; None: no such integration."""
+        try:
+            found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
+        except NotFound:
+            return None
+        return dict(found.get("configurations") or {})
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        live.read_aside[self.name] = {k: v or {} for k, v in raw["schemas"].items()}
+        return super().to_live(raw["items"], live)
 
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
         return str(raw["name"])
@@ -147,6 +172,7 @@ class IntegrationKind(CrudKind):
         from docsync.kinds.catalogue import kind_named  # built from this package
 
         kinds = {level.kind: kind_named(level.kind) for level in LEVELS}
+        check_configurations(self.name, ctx)
         result = super().plan(ctx)
         if result is not None:
             for desired in ctx.desired.by_kind[self.name]:

@@ -60,9 +60,11 @@ def plan(
     return diff(load(manifest, environ), live_state(items or {}, organization), TOP)
 
 
-def attempt(manifest: str, items: dict[str, Any] | None = None) -> PlanContext:
+def attempt(
+    manifest: str, items: dict[str, Any] | None = None, *, environ: dict[str, str] | None = None
+) -> PlanContext:
     """What the kinds planned for `manifest`, problems included (`plan` raises on those)."""
-    return plan_kinds(load(manifest), live_state(items or {}), TOP)
+    return plan_kinds(load(manifest, environ), live_state(items or {}), TOP)
 
 
 def steps(result: Plan) -> list[str]:

@@ -15,6 +15,23 @@ from tests.core import plankit as k
 
 GA = 'integration["google-analytics"]'
 SECRET = "G-SECRET-77"
+#: the schemas of the integrations' configurations, as read beside the installations
+SCHEMAS: dict[str, Any] = {
+    "google-analytics": {
+        "account": {
+            "properties": {"tracking_id": {"type": "string"}, "mode": {"type": "string"}},
+            "required": ["tracking_id"],
+        },
+        "site": {
+            "properties": {"anonymize": {"type": "boolean"}, "sample_rate": {"type": "number"}}
+        },
+        "space": {"properties": {"label": {"type": "string"}}},
+    },
+    "intercom": {
+        "account": {"properties": {"app_id": {"type": "string"}}},
+        "site": {"properties": {"launcher": {"type": "boolean"}}},
+    },
+}
 
 
 def live(
@@ -36,7 +53,7 @@ def live(
     return {
         "site": [k.site("s1", "Docs", [], published=True), k.site("s2", "Blog", [])],
         "space": [{"id": "sp1", "title": "Guides"}],
-        "integration": [installed],
+        "integration": {"items": [installed], "schemas": SCHEMAS},
     }
 
 
@@ -200,5 +217,67 @@ def test_a_space_is_named_by_its_collection_path() -> None:
     plan = k.plan(text, items)
     assert k.steps(plan) == [f'create {GA}.space["Developers/Guides"]']
     assert plan.actions[0].payload.target == "sp1"  # type: ignore[attr-defined]
-    items["integration"][0]["_integration_spaces"] = [{"space": "sp1", "configuration": {}}]
+    items["integration"]["items"][0]["_integration_spaces"] = [
+        {"space": "sp1", "configuration": {}}
+    ]
     assert k.plan(text, items).actions == []  # installed there: nothing to do
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        (
+            "  - name: google-analytics\n    sites: {Docs: {configuration: {anonymize: fals}}}\n",
+            "integrations[0].sites.Docs.configuration.anonymize: must be a boolean; got text",
+        ),
+        (
+            "  - name: google-analytics\n    configuration: {tracking_idd: G-2}\n",
+            "integrations[0].configuration.tracking_idd: not a property of this configuration "
+            "(it has: mode, tracking_id)",
+        ),
+        (
+            "  - name: intercom\n    configuration: {}\n    spaces: {Guides: {}}\n",
+            "",  # intercom requires nothing, and a space installation writes no configuration
+        ),
+        (
+            "  - name: google-analytics\n    state: absent\n",
+            "",  # an uninstall is not checked
+        ),
+        (
+            "  - name: google-analytic\n",
+            "integrations[0].name: no integration 'google-analytic' is known to the API",
+        ),
+    ],
+)
+def test_what_the_integration_refuses_is_a_located_problem_of_the_plan(
+    entry: str, problem: str
+) -> None:
+    """A configuration checked against its integration's own schemas (read beside the
+    installations): the apply would be refused, so the plan is, at the line."""
+    found = k.attempt(manifest(entry), live()).problems
+    if not problem:
+        assert found == []
+        return
+    assert len(found) == 1 and problem in found[0], found
+    assert found[0].startswith(("manifest.yaml:", "/")), found  # located: file:line:column
+
+
+def test_a_required_key_is_checked_with_what_the_installation_holds() -> None:
+    """The account configuration sent is the live one with the keys written: a required key
+    already set is kept; a new installation must write it."""
+    kept = manifest("  - name: google-analytics\n    configuration: {mode: x}\n")
+    assert k.attempt(kept, live()).problems == []
+    fresh = live()
+    fresh["integration"]["items"] = []
+    problems = k.attempt(kept, fresh).problems
+    assert len(problems) == 1 and "tracking_id required by the integration" in problems[0]
+
+
+def test_a_secret_of_the_wrong_type_is_refused_without_its_value() -> None:
+    text = (
+        "  - name: google-analytics\n"
+        "    sites: {Docs: {configuration: {sample_rate: \"{{ env('RATE') }}\"}}}\n"
+    )
+    problems = k.attempt(manifest(text), live(), environ={"RATE": "7713"}).problems
+    assert len(problems) == 1 and "must be a number; got text" in problems[0]
+    assert "7713" not in problems[0]

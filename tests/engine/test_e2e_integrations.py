@@ -108,3 +108,36 @@ def test_installations_apply_converge_change_and_export_without_their_secrets(
     files = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file()]
     for blob in outputs + files:
         assert SECRET not in blob, f"a configuration secret leaked: {blob[:300]}"
+
+
+def test_a_configuration_its_integration_refuses_is_refused_by_the_plan_at_its_line(
+    either_contract: EmulatorHandle, write: Write
+) -> None:
+    """A reviewed plan applies: what the integration's schema refuses (read from the API beside
+    the installations, or by name for one not installed) stops the plan, located, and nothing
+    is written; so does an integration the API does not know."""
+    docsync = cli_for(either_contract)
+    manifest = write(
+        "org.yaml",
+        "organization: org_acme\nsites: [{title: Docs}]\nintegrations:\n"
+        "  - name: google-analytics\n    configuration: {tracking_id: G-1}\n"
+        "    sites: {Docs: {configuration: {anonymize: fals}}}\n"
+        "  - name: okta-visitor-auth\n    configuration: {client_id: c1}\n",
+    )
+    before = either_contract.stats()["total"]
+    for command in (("plan",), ("apply", "--auto-approve")):
+        refused = docsync(*command, manifest)
+        assert refused.exit_code == 1, refused.output
+        assert "org.yaml:6:" in refused.output and (
+            "sites.Docs.configuration.anonymize: must be a boolean; got text" in refused.output
+        )
+        assert "issuer required by the integration" in refused.output
+    assert listed(either_contract, f"{ORG}/installations") == []
+    writes = either_contract.stats()["requests"]
+    assert not [r for r in writes if not r.startswith("GET")], writes
+    assert either_contract.stats()["total"] > before  # it read, and wrote nothing
+    unknown = write(
+        "typo.yaml", "organization: org_acme\nintegrations:\n  - name: google-analytic\n"
+    )
+    refused = docsync("plan", unknown)
+    assert refused.exit_code == 1 and "no integration 'google-analytic' is known" in refused.output

@@ -11,7 +11,8 @@ from __future__ import annotations
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
+from docsync.emulator.auth import Access, membership
+from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
 from docsync.emulator.integrations import (
     INSTALLATION,
@@ -60,6 +61,19 @@ def integration_view(ctx: Ctx, row: Row, owner: Doc) -> Doc:
             "publicContentEndpoint": ctx.url(f"/integrations/{name}/public"),
         },
     }
+
+
+def get_integration(ctx: Ctx) -> Response:
+    """Production's getIntegrationByName: what an integration is and the schemas of its
+    configurations. Its publisher stands apart from the caller: the view names the first
+    organization the caller is a member of (the seed names no publisher)."""
+    found = integration(ctx, ctx.params["integrationName"])
+    for org in ctx.tx.docs("organization"):
+        member = membership(ctx.tx, org["id"], ctx.user["id"])
+        if member is not None:
+            ctx.member = member
+            return ok(integration_view(ctx, found, org))
+    raise not_found(f"No integration {found.id!r}")
 
 
 def list_installations(ctx: Ctx) -> Response:
@@ -157,6 +171,7 @@ def uninstall(ctx: Ctx) -> Response:
 
 
 routes: list[BaseRoute] = [
+    api_route("GET", "/v1/integrations/{integrationName}", get_integration),
     api_route("GET", "/v1/orgs/{organizationId}/installations", list_installations),
     api_route("POST", BASE, install),
     api_route("GET", ITEM, get_installation),
