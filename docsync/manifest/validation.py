@@ -65,14 +65,19 @@ def _unknown_field(path: tuple[Any, ...], holder: type[BaseModel] | None) -> str
 
 
 def _tag_problem(path: tuple[Any, ...], item: Any, tags: list[str]) -> tuple[tuple[Any, ...], str]:
-    """A value of several shapes told apart by `kind` (a content reference) whose `kind` is
-    missing or none of them: located at `kind` when it is written."""
+    """A value of several shapes told apart by one field (`kind` of a content reference, `type`
+    of merge rules) that is missing or none of them: located at that field when it is written."""
+    context = item.get("ctx") or {}
+    field = str(context.get("discriminator", "")).strip("'")
+    field = field if field.isidentifier() else "kind"  # a function tells content references
+    named = re.findall(r"'([^']*)'", str(context.get("expected_tags", "")))
+    tags = named or tags
     expected = ", ".join(repr(tag) for tag in tags)
     written = item.get("input")
-    if isinstance(written, dict) and "kind" in written:
-        tag = str(written["kind"])
-        return (*path, "kind"), f"should be one of {expected}; got {tag!r}{did_you_mean(tag, tags)}"
-    return path, f"should be a mapping with `kind`: one of {expected}"
+    if isinstance(written, dict) and field in written:
+        tag = str(written[field])
+        return (*path, field), f"should be one of {expected}; got {tag!r}{did_you_mean(tag, tags)}"
+    return path, f"should be a mapping with `{field}`" + (f": one of {expected}" if tags else "")
 
 
 def _located(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], type[BaseModel] | None, list[str]]:
