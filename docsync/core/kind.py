@@ -75,6 +75,9 @@ class Field:
     #: the request that writes it, when not the kind's update (method, path template): a
     #: collection's `parent` goes by `POST /v1/collections/{id}/move`
     route: tuple[str, str] | None = None
+    #: values export leaves out: what the API holds when nothing was ever written (a space's
+    #: `mergeRules: {type: inherit}`), so an exported manifest says what was chosen
+    quiet: tuple[Any, ...] = ()
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""

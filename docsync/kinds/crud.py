@@ -252,7 +252,7 @@ class CrudKind(CrudRequests):
         entry: dict[str, Any] = {self.key_field: resource.name}
         for f in self.fields:
             value = resource.fields.get(f.name)
-            if f.name == self.key_field or value is None:
+            if f.name == self.key_field or value is None or value in f.quiet:
                 continue
             if f.sensitive:
                 value = names.secret(resource.address, f.name)

@@ -103,7 +103,7 @@ SITE = Declaration(
         Field("basename", create=False),
         Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
         Field("agentsContext", create=False),
-        Field("defaultLevel", create=False),
+        Field("defaultLevel", create=False, quiet=("inherit",)),
         Field("adaptiveContent", create=False, normalize=dump_all),
         Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
     ),

@@ -60,7 +60,9 @@ SPACE = Declaration(
         Field("editMode", create=False),
         Field("defaultLevel", create=False),
         Field("language"),
-        Field("mergeRules", create=False, normalize=merge_rules_value),
+        Field(
+            "mergeRules", create=False, normalize=merge_rules_value, quiet=({"type": "inherit"},)
+        ),
         Field(
             "collection",
             ref="collection",

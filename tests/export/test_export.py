@@ -240,3 +240,30 @@ def test_resources_sharing_a_key_are_left_out_named_and_the_export_plans_empty(
     assert "collections" not in document
     assert {"title": "Notes", "collection": "col_a"}.items() <= document["spaces"][-1].items()
     assert "Untitled" not in content
+
+
+def test_export_leaves_out_what_the_api_holds_when_nothing_was_chosen(
+    docsync: Docsync, emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    """A space's `mergeRules: {type: inherit}` and a site's `defaultLevel: inherit` are what
+    the API answers for what nobody set: export writes only what was chosen, and still plans
+    empty."""
+    manifest = tmp_path / "org.yaml"
+    manifest.write_text(
+        "organization: org_acme\n"
+        "spaces:\n  - {title: Plain}\n"
+        "  - {title: Strict, mergeRules: {type: rules, rules: []}}\n"
+        "sites:\n  - {title: Quiet}\n  - {title: Open, defaultLevel: read}\n",
+        "utf-8",
+    )
+    applied = docsync("apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    _, content = export_plans_empty(docsync, tmp_path / "out", "content.yaml")
+    spaces = {s["title"]: s for s in yaml.safe_load(content)["spaces"]}
+    assert "mergeRules" not in spaces["Plain"]
+    assert spaces["Strict"]["mergeRules"] == {"type": "rules", "rules": []}
+    sites = {
+        s["title"]: s
+        for s in yaml.safe_load((tmp_path / "out" / "sites.yaml").read_text())["sites"]
+    }
+    assert "defaultLevel" not in sites["Quiet"] and sites["Open"]["defaultLevel"] == "read"
