@@ -4,8 +4,9 @@ performance at scale. Prints a table; asserts nothing. Usage:
     bash scripts/bench [--quick] [--fixed] [--sizes 1000,3000,10000] [--latency MS]
 
 First the fixed costs of every command and of a small plan (scripts/bench_fixed.py; `--fixed`:
-only those). Then, for each size it generates an organization in the proportions of 100 sites x 6 sections x 3 site
-spaces, 200 teams and 1,000 members (about 4,000 resources), seeds an emulator with its members,
+only those). Then, for each size it generates an organization in the proportions of 100 sites
+x 6 sections x 3 site spaces, 200 teams and 1,000 members (about 4,000 resources), seeds an
+emulator with its members,
 and, each client run in a process of its own (CPU and peak memory are that process's):
   apply     from scratch, requests against the minimum the API allows (counted from its rules);
   plan      the applied organization at --latency per request: requests against R_min (one read

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
-
 from bench import DEPTH, PARALLELISM, Org, Server, client  # scripts/ is on the path
 
 REPO = Path(__file__).resolve().parent.parent

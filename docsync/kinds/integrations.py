@@ -110,7 +110,11 @@ class IntegrationKind(CrudKind):
         written = {e.name: e for e in (getattr(manifest, self.section, None) or [])}
         await gather_all(*(read_levels(api, item, written, manifest is None) for item in items))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
-        unread = sorted(n for n in written if n and n not in schemas)
+        unread = sorted(
+            name
+            for name, entry in written.items()
+            if name and name not in schemas and entry.state != "absent"  # nothing to check
+        )
         found = await gather_all(*(self._schemas_of(api, name) for name in unread))
         schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
         return {"items": items, "schemas": schemas}
