@@ -1,12 +1,12 @@
-"""No module of docsync is over 300 lines: a longer one does more than one job, and is split
-(docs/architecture.md)."""
+"""No module of docsync is over about 400 lines: a module holds one concept, and a longer one
+holds more than one (docs/architecture.md). A concept is never split to fit the number."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
-MAXIMUM = 300
+MAXIMUM = 400
 
 
 def sizes() -> dict[str, int]:
@@ -17,9 +17,9 @@ def sizes() -> dict[str, int]:
     }
 
 
-def test_no_module_is_over_300_lines() -> None:
+def test_no_module_is_over_400_lines() -> None:
     found = sizes()
     assert len(found) > 100  # the walk reads the package (an empty one passes nothing)
     over = {path: lines for path, lines in found.items() if lines > MAXIMUM}
     listed = "\n".join(f"  {path}: {lines} lines" for path, lines in sorted(over.items()))
-    assert not over, f"modules over {MAXIMUM} lines (split them):\n{listed}"
+    assert not over, f"modules over {MAXIMUM} lines (each holds more than one concept):\n{listed}"
