@@ -68,6 +68,8 @@ Uri = Annotated[
 ]
 Icon = Annotated[str, Field(min_length=1, max_length=50)]
 Condition = Annotated[str, Field(min_length=1, max_length=1024)]
+#: an expression of production's (a merge rule's condition, an MCP server's)
+Expression = Annotated[str, Field(max_length=1024)]
 Ref = Annotated[str, Field(min_length=1)]
 
 

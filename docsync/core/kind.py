@@ -145,6 +145,11 @@ class Declaration:
     shorthand: str | None = None
     #: where its resources are in the API (None: in its parents' requests, a grant's)
     routes: Routes | None = None
+    #: a part's field in its parents' entry models (added there by the catalogue, as a nested
+    #: kind's list is): what the manifest's schema and reference say of it
+    describe: str = ""
+    #: a part that may be written `null` as a whole, which removes it (a site space's override)
+    nullable: bool = False
 
     @property
     def nested(self) -> bool:

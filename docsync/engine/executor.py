@@ -17,7 +17,7 @@ from docsync.core.model import Action, Plan
 from docsync.errors import DocsyncError
 
 if TYPE_CHECKING:
-    from docsync.kinds.base import Kind
+    from docsync.kinds.kind import Kind
 
 log = logging.getLogger(__name__)
 

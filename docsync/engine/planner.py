@@ -19,7 +19,7 @@ from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.kinds.base import Kind
+    from docsync.kinds.kind import Kind
     from docsync.manifest.models import Manifest
 
 log = logging.getLogger(__name__)

@@ -1,82 +1,36 @@
-"""Every managed kind: adding a kind is adding its module, and its name to `KIND_MODULES`.
-
-A module listed contributes each `Kind` subclass it defines with a `declaration` (see
-`docsync.core.kind`); helper modules are not listed. The list is static, so a run imports what
-it names and nothing else (no scan of the package); `tests/core/test_catalogue.py` scans the
-package and fails when a module defining a kind is missing here. The catalogue puts the
-declarations in dependency order, and the manifest's entry models are derived from them: a
-nested kind's list (`sections`, `siteSpaces`) is added to each of its parents' entry models.
+"""Every managed kind, from the generated list of the kinds' classes (`registry.py`, written by
+`bash scripts/generate`, which `tests/core/test_catalogue.py` holds to what the family packages
+define): the kinds in dependency order, their declarations, and what is derived from them for
+the manifest (each kind's entry model with the lists nested in it and the parts written with
+it, `was` on a renamable kind's).
 
 Importing this loads the kinds' modules but not the API client: kinds import `docsync.api` only
-for its error types (`docsync.api.errors`, plain Python), so `docsync validate` stays light.
+for its error types and answer shapes (plain Python), so `docsync validate` stays light.
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, create_model
 from pydantic import Field as Limits
 
-from docsync.core.kind import Catalogue, Declaration
-from docsync.kinds.base import Kind
+from docsync.core.kind import Declaration
+from docsync.core.nullability import NULL
+from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.registry import KIND_CLASSES
 
-#: The modules of `docsync.kinds` that define kinds, by name (sorted).
-KIND_MODULES = (
-    "collections",
-    "external_links",
-    "grants",
-    "integration_sites",
-    "integration_spaces",
-    "integrations",
-    "invite_links",
-    "members",
-    "openapi",
-    "saml",
-    "section_groups",
-    "sections",
-    "settings",
-    "site_agent_settings",
-    "site_customization",
-    "site_mcp_servers",
-    "site_publishing_auth",
-    "site_redirects",
-    "site_share_links",
-    "site_space_customization",
-    "site_spaces",
-    "sites",
-    "spaces",
-    "team_members",
-    "teams",
-    "translations",
-)
+#: Every kind, in dependency order (referenced kinds first, the organization settings after
+#: the site they name); each kind holds this object (`Kind.kinds`).
+KINDS = Kinds(KIND_CLASSES)
 
-
-def _discover() -> list[Kind]:
-    found: list[Kind] = []
-    for name in KIND_MODULES:
-        module = importlib.import_module(f"docsync.kinds.{name}")
-        for value in vars(module).values():
-            declared = isinstance(value, type) and issubclass(value, Kind)
-            if declared and value.__module__ == module.__name__ and "declaration" in vars(value):
-                found.append(value())
-    return found
-
-
-_FOUND = {kind.name: kind for kind in _discover()}
-
-#: Every declaration, in dependency order (referenced kinds first, the organization settings
-#: after the site they name).
-CATALOGUE = Catalogue(*(kind.declaration for kind in _FOUND.values()))
-
-#: One kind per declaration, in the catalogue's order.
-KINDS: tuple[Kind, ...] = tuple(_FOUND[declared.name] for declared in CATALOGUE)
+#: Every declaration, in the same order.
+CATALOGUE = KINDS.declarations
 
 
 def kind_named(name: str) -> Kind:
-    return _FOUND[name]
+    return KINDS.named(name)
 
 
 def bare_sections() -> set[str]:
@@ -95,7 +49,12 @@ def entry_model(name: str) -> type[BaseModel]:
     if declared.entry is None:
         raise RuntimeError(f"kind {name!r} declares no manifest entry model")
     children = CATALOGUE.children(name)
-    if not children and not declared.renamable:
+    parts = [
+        part
+        for part in CATALOGUE.parts(name)
+        if part.entry is not None and part.section not in declared.entry.model_fields
+    ]
+    if not children and not parts and not declared.renamable:
         return declared.entry
     added: dict[str, Any] = {
         child.section: (
@@ -104,6 +63,7 @@ def entry_model(name: str) -> type[BaseModel]:
         )
         for child in children
     }
+    added |= {part.section: (_written_as(part), Limits(default=None)) for part in parts}
     if declared.renamable:
         added["was"] = (str | None, Limits(default=None, min_length=1, description=_was(declared)))
     derived: type[BaseModel] = create_model(
@@ -114,6 +74,16 @@ def entry_model(name: str) -> type[BaseModel]:
         **added,
     )
     return derived
+
+
+def _written_as(part: Declaration) -> Any:
+    """The annotation of a part's field in its parents' entry models, with its description."""
+    assert part.entry is not None
+    held: Any = part.entry if part.singleton else list[part.entry]  # type: ignore[name-defined]
+    marks: list[Any] = [Limits(description=part.describe)] if part.describe else []
+    if part.nullable:
+        marks.append(NULL)
+    return Annotated[held | None, *marks] if marks else held | None
 
 
 def _was(declared: Declaration) -> str:
@@ -130,3 +100,24 @@ def _list_description(child: Declaration, parent: Declaration) -> str:
     alone = f" (of a {parent.noun} without {CATALOGUE.named(first).plural})"
     alone = alone if parent.name != first else ""
     return f"The {child.plural} of this {parent.noun}{alone}{exact}."
+
+
+def registry_source(classes: list[type[Kind]]) -> str:
+    """The source of `registry.py` for these classes (`bash scripts/generate` finds them)."""
+    ordered = sorted(classes, key=lambda c: (c.__module__, c.__name__))
+    by_module: dict[str, list[str]] = {"docsync.kinds.kind": ["Kind"]}
+    for cls in ordered:
+        by_module.setdefault(cls.__module__, []).append(cls.__name__)
+    imports = "\n".join(
+        f"from {module} import {', '.join(sorted(names))}"
+        for module, names in sorted(by_module.items())
+    )
+    names = "".join(f"    {c.__name__},\n" for c in ordered)
+    return (
+        '"""Every kind\'s class, by family. Generated by `bash scripts/generate` from the classes\n'
+        "the family packages define (a `Kind` subclass with a `declaration`): do not edit.\n"
+        '`tests/core/test_catalogue.py` fails when this differs from what the packages define."""\n'
+        "\nfrom __future__ import annotations\n\n"
+        f"{imports}\n\n"
+        f"KIND_CLASSES: tuple[type[Kind], ...] = (\n{names})\n"
+    )

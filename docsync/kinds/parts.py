@@ -13,8 +13,8 @@ from docsync.core.context import PlanContext
 from docsync.core.model import Action
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.base import Kind
-from docsync.kinds.listing import Changes, Place, plan_list
+from docsync.kinds.kind import Kind
+from docsync.kinds.lists import Changes, Place, plan_list
 
 
 class Part(Kind):

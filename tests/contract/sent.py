@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import typing
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,7 @@ from pydantic import BaseModel
 from docsync.core.kind import Declaration, Field
 from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE
-from docsync.kinds.customization_base import Setting
+from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract
 from tests.contract.conflicts import description_only
@@ -47,17 +46,6 @@ class Sent:
         return f"{self.kind}: {self.method} {self.path}"
 
 
-def _part_model(declared: Declaration) -> type[BaseModel]:
-    """A part's model, as its parent's entry model declares the field that holds it."""
-    parent = CATALOGUE.named(declared.parents[0])
-    assert parent.entry is not None
-    annotation: Any = parent.entry.model_fields[declared.section].annotation
-    while typing.get_origin(annotation) is not None:
-        annotation = next(a for a in typing.get_args(annotation) if a is not type(None))
-    assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
-    return annotation
-
-
 def names(fields: tuple[Field, ...]) -> set[str]:
     return {f.name for f in fields}
 
@@ -66,9 +54,12 @@ def _sent(declared: Declaration) -> list[Sent]:
     routes = declared.routes
     if routes is None:
         return []  # in its parent's requests (a grant, a team's member), compared there
-    if declared.entry is None:
-        return [Sent(declared.name, routes.update, routes.item_path, _part_model(declared), None)]
     fields = declared.fields
+    if declared.entry is not None and declared.part and not fields:
+        # a part of no fields is its update's whole body (a site's customization)
+        return [Sent(declared.name, routes.update, routes.item_path, declared.entry, None)]
+    if declared.entry is None:
+        return []
     if declared.part and not any(f.create or f.update or f.route for f in fields):
         # items of the list its update carries (the site's redirects in one bulk upsert)
         return [

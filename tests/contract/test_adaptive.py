@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from docsync.kinds.site_adaptive import UNSIGNED_DESCRIPTION, check_adaptive_schema
+from docsync.kinds.sites.adaptive_schema import UNSIGNED_DESCRIPTION, check_adaptive_schema
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
 from tests.emulator_harness import EmulatorHandle

@@ -26,7 +26,7 @@ from pydantic import Field as Limits
 
 from docsync.core.kind import Field
 from docsync.core.nullability import NULL
-from docsync.kinds.customization_base import Setting
+from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec

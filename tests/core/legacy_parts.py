@@ -11,8 +11,9 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.entries import role_shown
 from docsync.core.model import Action, FieldChange, Kept
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.grant_payloads import PRINCIPALS, grant_address
-from docsync.kinds.grant_plans import (
+from docsync.kinds.access.grant_writes import PRINCIPALS, grant_address
+from docsync.kinds.access.grants import GRANT
+from docsync.kinds.access.planning import (
     _batch,
     _before_team_delete,
     _changed,
@@ -21,12 +22,11 @@ from docsync.kinds.grant_plans import (
     _On,
     live_side,
 )
-from docsync.kinds.grants import GRANT
-from docsync.kinds.redirect_destinations import live_places as _live_places
-from docsync.kinds.redirect_destinations import target as _target
-from docsync.kinds.redirect_destinations import written_places as _written_places
-from docsync.kinds.site_redirects import Redirects, live_redirects
-from docsync.kinds.site_share_links import ShareLinks, _live, _shape
+from docsync.kinds.presentation.redirect_destinations import live_places as _live_places
+from docsync.kinds.presentation.redirect_destinations import target as _target
+from docsync.kinds.presentation.redirect_destinations import written_places as _written_places
+from docsync.kinds.presentation.redirects import Redirects, live_redirects
+from docsync.kinds.presentation.share_links import ShareLinks, _live, _shape
 
 Path = tuple[str | int, ...]
 

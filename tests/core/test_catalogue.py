@@ -3,18 +3,19 @@ failing test here, not a KeyError on every `validate`."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import sys
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
 from pydantic import BaseModel
 
+import docsync.kinds as kinds_package
 from docsync.core.kind import Catalogue, Declaration, Field, dependency_order
 from docsync.export import FILES
-from docsync.kinds import KINDS, Kind, kind_named
-from docsync.kinds.catalogue import CATALOGUE, KIND_MODULES
+from docsync.generate import REGISTRY, kind_classes, registry
+from docsync.kinds import KINDS, kind_named
+from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.catalogue import entry_model as entry_model_of
 from docsync.manifest.context import CheckContext
 from docsync.manifest.models import SECTIONS, Manifest
@@ -45,12 +46,6 @@ def test_every_declaration_has_one_registered_kind_in_order() -> None:
 
 @pytest.mark.parametrize("declared", DECLARED)
 def test_the_manifest_model_holds_the_kind_its_key_and_its_fields(declared: Declaration) -> None:
-    if declared.entry is None:
-        # A part written as free-form fields (a site's customization): its parents declare it.
-        assert declared.part
-        for parent in declared.parents:
-            assert declared.section in entry_model_of(parent).model_fields, parent
-        return
     model = entry_model(declared)
     if declared.mapped:
         # A mapping its parents declare (`permissions: {teams: {NAME: ROLE}}`): keyed by the
@@ -61,7 +56,7 @@ def test_the_manifest_model_holds_the_kind_its_key_and_its_fields(declared: Decl
             models = [a for a in get_args(held) if isinstance(a, type)]
             assert any(issubclass(m, declared.entry or BaseModel) for m in models), parent
         return
-    assert declared.key in model.model_fields
+    assert declared.singleton or declared.key in model.model_fields
     for f in declared.fields:
         assert f.name in model.model_fields, f"{declared.name}.{f.name}"
     for parent in declared.parents:
@@ -136,20 +131,22 @@ def test_a_dependency_cycle_is_named() -> None:
         dependency_order([_kind("a", 1, "b"), _kind("b", 2, "a")])
 
 
-def test_the_static_list_of_kind_modules_is_the_package_s_kinds() -> None:
-    """`KIND_MODULES` names every module that defines a kind, and only those."""
-    package = importlib.import_module("docsync.kinds")
-    defining = set()
-    defined = set()
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"docsync.kinds.{info.name}")
-        for value in vars(module).values():
-            own = isinstance(value, type) and value.__module__ == module.__name__
-            if own and issubclass(value, Kind) and "declaration" in vars(value):
-                defined.add(value.declaration.name)
-                defining.add(info.name)
-    assert sorted(defining) == list(KIND_MODULES), "docsync.kinds.catalogue.KIND_MODULES"
+def test_the_registry_is_what_the_family_packages_define() -> None:
+    """`registry.py` (written by `bash scripts/generate`) lists every class of the packages
+    that defines a kind, and only those: a kind added without regenerating it fails here."""
+    assert REGISTRY.read_text("utf-8") == registry(), "run `bash scripts/generate`"
+    defined = {cls.declaration.name for cls in kind_classes()}  # type: ignore[attr-defined]
     assert defined == {k.name for k in KINDS}
+
+
+def test_kinds_are_in_family_packages_below_a_few_framework_modules() -> None:
+    """`docsync/kinds/` holds the framework's few modules and one package per family."""
+    root = Path(kinds_package.__file__).parent
+    top = sorted(p.name for p in root.glob("*.py"))
+    assert len(top) <= 12, top
+    for cls in kind_classes():
+        family = cls.__module__.split(".")
+        assert len(family) == 4, f"{cls.__name__} is not in a family package: {cls.__module__}"
 
 
 def test_nested_lists_are_added_to_every_parent_entry_model() -> None:

@@ -14,7 +14,7 @@ from docsync.kinds.catalogue import CATALOGUE
 
 PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
 #: what any module may import of the kinds: the catalogue and what every kind shares
-SHARED = {"docsync.kinds", "docsync.kinds.catalogue", "docsync.kinds.base"}
+SHARED = {"docsync.kinds", "docsync.kinds.catalogue", "docsync.kinds.kind"}
 NAMES = {d.name for d in CATALOGUE} | {d.section for d in CATALOGUE}
 OUTSIDE = sorted(
     path
@@ -34,7 +34,8 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 def _is_module(name: str) -> bool:
-    return (PACKAGE / "kinds" / f"{name}.py").exists()
+    """A kind's module or family package (`from docsync.kinds import organization`)."""
+    return (PACKAGE / "kinds" / f"{name}.py").exists() or (PACKAGE / "kinds" / name).is_dir()
 
 
 def _kind_module(name: str) -> bool:
@@ -53,7 +54,7 @@ def kind_names(source: str) -> list[str]:
                 found.append(f"line {node.lineno}: {node.value!r}")
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules = [node.module]
-            if node.module == "docsync.kinds":  # `from docsync.kinds import teams`
+            if node.module == "docsync.kinds":  # `from docsync.kinds import organization`
                 modules += [f"docsync.kinds.{a.name}" for a in node.names if _is_module(a.name)]
             found += [f"line {node.lineno}: imports {m}" for m in modules if _kind_module(m)]
         elif isinstance(node, ast.Import):
@@ -69,9 +70,12 @@ def test_no_kind_is_named_outside_its_module(path: Path) -> None:
 
 
 def test_the_check_sees_a_name_and_an_import() -> None:
-    source = '"""team"""\nfrom docsync.kinds.teams import TeamKind\nkind = "team"\n'
-    assert kind_names(source) == ["line 2: imports docsync.kinds.teams", "line 3: 'team'"]
-    assert kind_names("from docsync.kinds import teams\n") == [
-        "line 1: imports docsync.kinds.teams"
+    source = '"""team"""\nfrom docsync.kinds.organization.teams import TeamKind\nkind = "team"\n'
+    assert kind_names(source) == [
+        "line 2: imports docsync.kinds.organization.teams",
+        "line 3: 'team'",
+    ]
+    assert kind_names("from docsync.kinds import organization\n") == [
+        "line 1: imports docsync.kinds.organization"
     ]
     assert kind_names("from docsync.kinds.catalogue import CATALOGUE\n") == []

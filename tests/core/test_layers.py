@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
 
 
 def _package(module: str) -> str:
-    """`docsync.kinds.sites` -> `kinds`; a top-level module is its own package (`export`)."""
+    """`docsync.kinds.sites.site` -> `kinds`; a top-level module is its own package (`export`)."""
     parts = [p for p in module.split(".") if p != "__init__"]
     return parts[1] if len(parts) > 1 else "docsync"
 
@@ -100,3 +100,40 @@ def test_no_module_cycle() -> None:
         TopologicalSorter(module_graph()).prepare()
     except CycleError as error:
         raise AssertionError(f"modules import each other: {' -> '.join(error.args[1])}") from None
+
+
+def _late_imports(tree: ast.Module) -> list[int]:
+    """Lines of imports that run after the module has loaded (inside a function or a class),
+    and of `import_module` or `__import__` calls: both hide an edge of the import graph."""
+    at_load = {
+        id(node)
+        for top in tree.body
+        if isinstance(top, ast.Import | ast.ImportFrom | ast.If)
+        for node in ast.walk(top)
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in at_load:
+            found.append(node.lineno)
+        elif isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name in ("import_module", "__import__"):
+                found.append(node.lineno)
+    return found
+
+
+def test_the_kinds_and_the_core_import_at_load_time_only() -> None:
+    """What a kind or the core needs is imported where the module starts (the catalogue is
+    handed to the kinds, never looked up from inside them), so the graph above is whole."""
+    late = {
+        str(path.relative_to(PACKAGE)): lines
+        for package in ("kinds", "core")
+        for path in sorted((PACKAGE / package).rglob("*.py"))
+        if (lines := _late_imports(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert not late, f"imports inside functions, or import_module: {late}"
+
+
+def test_the_check_sees_a_late_import() -> None:
+    source = "import os\ndef f():\n    from x import y\n    importlib.import_module('z')\n"
+    assert _late_imports(ast.parse(source)) == [3, 4]

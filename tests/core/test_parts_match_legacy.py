@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from docsync.core.context import PlanContext
 from docsync.core.model import Action
-from docsync.kinds import team_members
+from docsync.kinds.organization import team_members
 from tests.core import legacy_parts
 from tests.core import plankit as k
 from tests.depth import examples

@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.customization_base import managed
-from docsync.kinds.customization_tree import merged
-from docsync.kinds.site_customization import Customization, SiteCustomization
+from docsync.kinds.partial import managed, merged
+from docsync.kinds.presentation.customization import Customization, SiteCustomization
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 

@@ -15,8 +15,8 @@ from docsync.core.errors import PlanProblems
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan
 from docsync.kinds import KINDS
-from docsync.kinds.grant_payloads import Grant, Invite
-from docsync.kinds.grant_rails import lockout, lockout_after
+from docsync.kinds.access.grant_writes import Grant, Invite
+from docsync.kinds.access.lockout import lockout, lockout_after
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 
@@ -485,7 +485,7 @@ def test_the_rails_read_the_teams_granted_where_a_team_the_user_leaves_holds_a_g
 
 
 def _for_rails(plan: Plan, items: dict[str, Any], me: str | None = "u2") -> set[str]:
-    from docsync.kinds.grant_rails import teams_for_rails
+    from docsync.kinds.access.lockout import teams_for_rails
 
     state = k.live_state(items)
     state.me = me
@@ -509,8 +509,8 @@ def test_the_rails_read_the_teams_granted_where_a_team_or_the_tokens_access_goes
 
 
 def test_the_grant_kind_is_mapped_and_planned_by_its_resources_kinds() -> None:
+    from docsync.kinds.access.grant_holders import GrantedKind
     from docsync.kinds.catalogue import CATALOGUE, kind_named
-    from docsync.kinds.granted import GrantedKind
 
     declared = CATALOGUE.named("grant")
     assert declared.mapped and declared.parents == ("collection", "space", "site")

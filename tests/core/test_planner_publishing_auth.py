@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.site_publishing_auth import PublishingAuth, PublishingAuthKind
+from docsync.kinds.presentation.publishing_auth import PublishingAuth, PublishingAuthKind
 from docsync.render.text import render_plan
 from tests.core import plankit as k
 

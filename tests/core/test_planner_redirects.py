@@ -11,7 +11,7 @@ import pytest
 
 from docsync.core.errors import PlanProblems
 from docsync.engine.cost import action_requests
-from docsync.kinds.site_redirects import Redirects
+from docsync.kinds.presentation.redirects import Redirects
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.site_share_links import ShareLinkKind, ShareLinks
+from docsync.kinds.presentation.share_links import ShareLinkKind, ShareLinks
 from docsync.manifest import ManifestError, load_manifests
 from tests.core import plankit as k
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from docsync.kinds.documents import as_written, to_document
-from docsync.kinds.site_agent_settings import AgentSettingsChange
-from docsync.kinds.site_mcp_servers import McpServers, digested
+from docsync.kinds.assistant.agent_settings import AgentSettingsChange
+from docsync.kinds.assistant.mcp_servers import McpServers, digested
+from docsync.kinds.organization.documents import as_written, to_document
 from docsync.manifest import ManifestError
 from docsync.render.markdown import render_markdown
 from docsync.render.text import render_plan

@@ -11,10 +11,10 @@ import pytest
 from docsync.core.context import PlanContext, ref
 from docsync.core.graph import link
 from docsync.core.model import Action
-from docsync.core.payloads import DefaultVia, GroupMembership, PathStep, child
-from docsync.kinds.catalogue import CATALOGUE, kind_named
-from docsync.kinds.listing import NOT_WRITTEN
-from docsync.kinds.nested import NestedKind, every_nested_kind
+from docsync.kinds.catalogue import CATALOGUE, KINDS, kind_named
+from docsync.kinds.lists import NOT_WRITTEN
+from docsync.kinds.sites.children import NestedKind, every_nested_kind
+from docsync.kinds.sites.payloads import DefaultVia, GroupMembership, PathStep, child
 from tests.core import plankit as k
 
 GUIDES = {"id": "sp1", "title": "Guides"}
@@ -307,7 +307,7 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
     # A part (a grant, a site's share links) is planned by its parent's kind, not the driver.
     nested = [kind_named(d.name) for d in CATALOGUE if d.nested and not (d.mapped or d.part)]
     assert nested
-    assert {k.name for k in every_nested_kind()} == {k.name for k in nested}, (
+    assert {k.name for k in every_nested_kind(KINDS)} == {k.name for k in nested}, (
         "a kind no walk reaches"
     )
     layouts, pointers = set(), []

@@ -14,9 +14,9 @@ import pytest
 
 from docsync.core.errors import PlanProblems
 from docsync.core.nullability import nullable
-from docsync.kinds.customization_base import Setting
-from docsync.kinds.override_units import units
-from docsync.kinds.site_space_customization import (
+from docsync.kinds.partial import Setting
+from docsync.kinds.presentation.override_units import units
+from docsync.kinds.presentation.space_customization import (
     SiteSpaceOverride,
     SpaceCustomization,
     body,

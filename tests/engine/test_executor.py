@@ -11,7 +11,7 @@ from docsync.core.errors import MissingId
 from docsync.core.model import Action, Plan
 from docsync.engine.executor import ActionResult, apply_plan
 from docsync.errors import DocsyncError
-from docsync.kinds.base import Kind
+from docsync.kinds.kind import Kind
 
 
 class FakeKind(Kind):

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from docsync.core.model import Action, FieldChange, Kept, Plan
-from docsync.kinds.grant_payloads import grant_address
+from docsync.kinds.access.grant_writes import grant_address
 
 #: a manifest change as big as a migration: 3,000 actions, 150 of them risky, 60 grants
 KINDS = {("create", "space"): 2_430, ("update", "team"): 360, ("delete", "space"): 120}

@@ -11,7 +11,7 @@ from typing import Any
 
 from docsync.core.model import Kept
 from docsync.engine.target import narrow
-from docsync.kinds.grant_payloads import grant_address, grant_of
+from docsync.kinds.access.grant_writes import grant_address, grant_of
 from docsync.render.json import render_json
 from docsync.render.load import plan_from_document, read_document
 from docsync.render.markdown import render_markdown

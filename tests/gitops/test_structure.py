@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from docsync.core.model import Action, Picture, Plan
-from docsync.kinds.nested import every_nested_kind
-from docsync.kinds.site_picture import changed_sites
+from docsync.kinds.catalogue import KINDS
+from docsync.kinds.sites.children import every_nested_kind
+from docsync.kinds.sites.picture import changed_sites
 from docsync.render.markdown import render_markdown
 from tests.gitops.conftest import Cli, write
 
@@ -20,14 +21,14 @@ def test_sites_with_a_structure_change_get_a_picture() -> None:
         Action("delete", "site_space", 'site["B"].section["S"].site_space["x"]'),
         Action("update", "section_group", 'site["D.E"].section_group["G"]'),
     ]
-    assert changed_sites(actions) == ['site["B"]', 'site["C"]', 'site["D.E"]']
+    assert changed_sites(actions, KINDS) == ['site["B"]', 'site["C"]', 'site["D.E"]']
 
 
 def test_every_kind_nested_under_a_site_changes_its_structure() -> None:
     """Which kinds are parts of a site's structure comes from the catalogue, not a list."""
-    for kind in every_nested_kind():
+    for kind in every_nested_kind(KINDS):
         action = Action("delete", kind.name, f'site["Docs"].{kind.name}["x"]')
-        assert changed_sites([action]) == ['site["Docs"]'], kind.name
+        assert changed_sites([action], KINDS) == ['site["Docs"]'], kind.name
 
 
 def test_changed_lines_are_marked_on_each_side() -> None:

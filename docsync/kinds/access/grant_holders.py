@@ -1,0 +1,168 @@
+"""The kinds whose resources carry grants (collections, spaces, sites): what grants add to
+their reading (only for entries that write `permissions`, one list per resource and principal
+type written, all concurrent), their planning (`grant_plans.py`, with the resource) and their
+export."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from docsync.api.errors import NotFound
+from docsync.core.checking import CheckView, Item
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext
+from docsync.core.entries import was_names
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.access.checks import grant_problems
+from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
+from docsync.kinds.access.grants import Permissions
+from docsync.kinds.access.planning import live_side, plan_grants
+from docsync.kinds.crud import CrudKind
+from docsync.kinds.kind import ExportNames
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def managed(
+    entries: Sequence[Any], items: Sequence[dict[str, Any]]
+) -> list[tuple[dict[str, Any], Permissions]]:
+    """(live item, written permissions) of the entries that write `permissions`: an entry's
+    pinned id, else the items with its title or the one it had (`was:`; a title repeated in
+    other parents reads them all; the planner picks the one the entry is)."""
+    out = []
+    for entry in entries:
+        written = getattr(entry, "permissions", None)
+        if written is None or entry.state == "absent":
+            continue
+        titles = {entry.title} | was_names(entry)
+        for item in items:
+            if (item["id"] == entry.id) if entry.id else (item.get("title") in titles):
+                out.append((item, written))
+    return out
+
+
+async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[str]) -> None:
+    """The direct grants of one resource into `item["_grants"]`, one list per principal type
+    in `which`; a resource the API no longer serves (a space in the bin) has none."""
+    names = list(which)
+
+    async def one(name: str) -> list[dict[str, Any]]:
+        try:
+            wire = PRINCIPALS[name][0]
+            return await api.list_all(f"{path}/permissions/{wire}", items=GRANT_ITEMS[wire])
+        except NotFound:
+            return []
+
+    found = await gather_all(*(one(name) for name in names))
+    item["_grants"] = dict(zip(names, found, strict=True))
+
+
+async def read_managed(
+    api: ApiClient,
+    entries: Sequence[Any] | None,
+    items: Sequence[dict[str, Any]],
+    path: Callable[[dict[str, Any]], str],
+) -> None:
+    """Every list a plan needs (`entries` None: export, every resource's every grant), all
+    concurrent; `path(item)` is the resource's path."""
+    if entries is None:
+        chosen = [(item, list(PRINCIPALS)) for item in items]
+    else:
+        chosen = [
+            (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
+            for item, written in managed(entries, items)
+        ]
+    await gather_all(*(read(api, item, path(item), which) for item, which in chosen))
+
+
+# -- exporting -------------------------------------------------------------------------------
+
+
+def export_grants(
+    resource: LiveResource, live: LiveState, names: ExportNames
+) -> dict[str, Any] | None:
+    """The resource's direct grants as a manifest writes them (None: it has none); a team by
+    the name export gives it elsewhere (its id when its title is not unique)."""
+    read = resource.raw.get("_grants")
+    if not read:
+        return None
+    out = {}
+    for name in PRINCIPALS:
+        have = live_side(read.get(name) or [], name, live)
+        if name == "teams":
+            for ident, grant in have.items():
+                team = live.by_id.get(("team", ident))
+                grant.name = names.name(team.address) if team is not None else ident
+        if have:
+            out[name] = {g.name: g.role for g in sorted(have.values(), key=lambda g: g.name)}
+    return out or None
+
+
+# -- the kinds that hold grants --------------------------------------------------------------
+
+
+class GrantedKind(CrudKind):
+    """A kind whose resources carry grants (collections, spaces, sites): what grants add to its
+    reading, planning and export. Declares no kind itself: the grant kind (`grants.GRANT`)
+    writes the grants and answers to the safety rails."""
+
+    @property
+    def resource_path(self) -> str:
+        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.item_path
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        for path, entry in items:
+            for where, message in grant_problems(view.data, path, entry):
+                view.report(where, message)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("declaration")
+        if declared is not None and declared.routes is not None:
+            base = declared.routes.item_path
+            grants = {f"{base}/permissions/{w}": s for w, s in GRANT_ITEMS.items()}
+            cls.answers = {**cls.answers, **grants}
+
+    def reads(self, manifest: ManifestDoc) -> set[str]:
+        entries = getattr(manifest, self.section, None) or []
+        written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
+        return {
+            kind
+            for name, (_wire, kind) in PRINCIPALS.items()
+            if any(getattr(w, name) is not None for w in written)
+        }
+
+    async def read_grants(
+        self, api: ApiClient, org_id: str, manifest: ManifestDoc | None, items: list[dict[str, Any]]
+    ) -> None:
+        entries = None if manifest is None else getattr(manifest, self.section)
+        await read_managed(
+            api, entries, items, lambda item: self.resource_path.format(org=org_id, id=item["id"])
+        )
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
+        path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
+        for desired, live in result.entries if result else []:
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_grants(desired, None if replaced else live, path, ctx)
+        return result
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry = super().export_entry(resource, live, names)
+        grants = export_grants(resource, live, names)
+        if grants:
+            entry["permissions"] = grants
+        return entry

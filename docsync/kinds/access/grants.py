@@ -1,0 +1,105 @@
+"""Who can read and edit a collection, space or site: the grant kind, a nested kind
+(`collection["Developers"].grant[team "Writers"]`, one action per grant), and its manifest model
+(`permissions:`). What its actions carry and how they are written is in `grant_payloads.py`;
+the kinds that hold grants (`GrantedKind`) are in `granted.py`, the planning in
+`grant_plans.py`, the lockout rail in `grant_rails.py`, the offline checks in `grant_checks.py`.
+
+A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
+invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
+invited again, in the site's one guest invite (its DELETE first). Content grants take a role:
+production lists them only with one."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+from docsync.core.context import RunContext
+from docsync.core.entries import Model, Role
+from docsync.core.kind import Declaration
+from docsync.core.lockout import Lockout
+from docsync.core.model import Action, Plan, Review
+from docsync.core.nullability import NullChecked
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.access import lockout as grant_rails
+from docsync.kinds.access.access_table import access_tables, kept_grants
+from docsync.kinds.access.grant_writes import Grant, write_grant
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.parts import ListPart
+
+Path = tuple[str | int, ...]
+
+
+def _no_guest(value: Any) -> Any:
+    if value is None:
+        raise ValueError(
+            "null (a guest) is not accepted on a collection or space grant: production lists "
+            "content grants only with a role, so the grant could never be read back (a guest is "
+            "an organization member whose organization role is null); give a role here, or "
+            "leave the principal out"
+        )
+    return value
+
+
+#: a content grant's role: production's invite and PATCH take null, its lists never show it
+ContentRole = Annotated[Role, BeforeValidator(_no_guest)]
+
+
+class Permissions(NullChecked, Model):
+    """The direct grants on a resource: teams by title (or id), members by email (or user id).
+    A principal type written is exact (grants not listed are removed; `{}` removes them all);
+    one not written is not managed."""
+
+    teams: dict[str, ContentRole] | None = None
+    members: dict[str, ContentRole] | None = None
+
+
+class SitePermissions(Permissions):
+    """A site's direct grants; a role may be null, a guest override (no access to the site)."""
+
+    teams: dict[str, Role | None] | None = None  # type: ignore[assignment]
+    members: dict[str, Role | None] | None = None  # type: ignore[assignment]
+
+
+# -- the grant kind --------------------------------------------------------------------------
+
+GRANT = Declaration(
+    "grant",
+    "permissions",
+    "grant",
+    key="principal",
+    parents=("collection", "space", "site"),
+    entry=Permissions,
+    mapped=True,
+    exact=True,
+)
+
+
+class GrantKind(ListPart):
+    """A grant of a role to a team or a member on a collection, space or site: planned by the
+    kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
+
+    declaration = GRANT
+    kept_parts = (kept_grants(GRANT.name),)
+    writes = (Writes(),)  # an invite, a PATCH and a DELETE of a grant are each idempotent
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        assert isinstance(action.payload, Grant)
+        await write_grant(action, action.payload, run)
+
+    def same(self, desired: DesiredResource, live: LiveResource) -> bool:
+        return bool(desired.fields.get("role") == live.fields.get("role"))
+
+    def requests(self, action: Action) -> int:
+        assert isinstance(action.payload, Grant)
+        return action.payload.requests
+
+    def reviews(self, plan: Plan) -> list[Review]:
+        return access_tables(plan, self.name)
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        grant_rails.lockout(action, guard)
+
+    def lockout_after(self, guard: Lockout) -> None:
+        grant_rails.lockout_after(guard)

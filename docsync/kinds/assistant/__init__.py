@@ -1,0 +1,1 @@
+"""The site assistant: its agent settings and the MCP servers it may call."""

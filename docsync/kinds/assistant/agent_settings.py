@@ -1,0 +1,112 @@
+"""A site's docs agent settings (production's `PUT .../agent-settings`, SiteAgentSettingsInput):
+only the fields written are managed. The API reads the whole object and PUT replaces it whole,
+so applying reads what is live, merges the written fields in and writes the whole object back,
+as for the site's customization. Used by the site kind.
+
+`editing.customInstructions` is a document in the API; a manifest writes it as text or as the
+document (`documents`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from docsync.core.kind import Declaration, Routes
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.organization.documents import Instructions, as_written, to_document
+from docsync.kinds.partial import ANSWER, Leaf, Setting
+from docsync.kinds.sites.merged_part import MergedFields, MergedPart
+from docsync.kinds.sites.parts import SITE
+
+#: the groups PUT takes (the answer adds `object`, `updatedAt`, `updatedBy`, `urls`)
+GROUPS = ("scans", "findings", "editing")
+INSTRUCTIONS: Leaf = ("editing", "customInstructions")
+
+
+class Scans(Setting):
+    required = ("topics",)
+    topics: Literal["auto", "never"] | None = None
+    """When the agent scans topics for findings."""
+
+
+class Findings(Setting):
+    required = ("changeRequests",)
+    changeRequests: Literal["always", "auto-fixable", "never"] | None = None
+    """Which findings the agent opens change requests for."""
+
+
+class Editing(Setting):
+    required = ("customInstructions",)
+    customInstructions: Instructions | None = None
+    """The editing agent's instructions for this site: text (a paragraph per blank line) or a
+    document."""
+
+
+class AgentSettings(Setting):
+    """The site's docs agent, as production's `PUT .../agent-settings` takes it; only the fields
+    written are managed."""
+
+    required = GROUPS
+    scans: Scans | None = None
+    findings: Findings | None = None
+    editing: Editing | None = None
+
+
+@dataclass
+class AgentSettingsChange(MergedFields):
+    """The written fields to merge into the live settings."""
+
+
+AGENT_SETTINGS = Declaration(
+    "agent_settings",
+    "agentSettings",
+    "agent settings",
+    key="agentSettings",
+    parents=("site",),
+    part=True,
+    singleton=True,
+    order=94,
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/agent-settings",
+        item="/v1/orgs/{org}/sites/{site}/agent-settings",
+        update="PUT",
+    ),
+    entry=AgentSettings,
+    describe=(
+        "The site's docs agent (production's agent settings); only the fields written are "
+        "managed, nested ones included."
+    ),
+)
+
+
+class AgentSettingsKind(MergedPart):
+    declaration = AGENT_SETTINGS
+    writes = (Writes(),)  # a PUT of the whole object
+    part_payload = AgentSettingsChange
+    suffix = "agent-settings"
+    answers = {f"{SITE}/agent-settings": ANSWER}  # an object: only the fields written are compared
+
+    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
+        return {k: found[k] for k in GROUPS if k in found}
+
+    def compared(self, path: Leaf, value: Any) -> Any:
+        return as_written(value) if path == INSTRUCTIONS and value is not None else value
+
+    def sent(self, path: Leaf, value: Any) -> Any:
+        return to_document(value) if path == INSTRUCTIONS else value
+
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
+        """The whole live settings (what is not written is not managed, so the whole object is
+        what reproduces the site), the instructions as text where they are plain paragraphs."""
+        found = self.live_object(site)
+        if not found:
+            return None
+        out = {k: dict(v) if isinstance(v, dict) else v for k, v in found.items()}
+        editing = out.get("editing")
+        if isinstance(editing, dict) and "customInstructions" in editing:
+            editing["customInstructions"] = as_written(editing["customInstructions"])
+        return out

@@ -1,0 +1,279 @@
+"""A site's MCP servers (the tools its assistant may call): read as one list per site, compared as
+a list keyed by `name`, exact once written, and written by one action per site (deletes, then
+updates, then creates). Used by the site kind.
+
+A server's `headers` are credentials (an `Authorization` token): production answers them with
+every read, and docsync keeps only a keyed digest of each value (`core.secrecy`), so a changed
+header is still planned while no value reaches a plan, a log or an export; the header names are
+kept. Any change to a site's servers changes what its assistant can reach: flagged for review.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Expression, Model, Uri
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, FieldChange, address
+from docsync.core.nullability import NULL, NullChecked
+from docsync.core.secrecy import keyed_digest
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lost_answers import Writes, create_once
+from docsync.kinds.parts import ListPart
+from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.sites.payloads import OnSite
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+Path = tuple[str | int, ...]
+#: what docsync relies on in a server as the API answers it
+ANSWER = Obj({"id": ID, "name": TEXT, "url": TEXT, "transport": Opt(TEXT), "condition": Opt(TEXT)})
+FOUND_BY = "listed again, by its name (a server created here has a name no live server had)"
+#: the fields compared and shown, besides the secret headers
+SHOWN = ("url", "transport", "condition")
+HeaderValue = Annotated[str, Limits(min_length=1, max_length=512)]
+
+
+class McpServerEntry(NullChecked, Model):
+    """One MCP server of a site, keyed by `name`."""
+
+    name: str = Limits(min_length=1, max_length=100)
+    url: Uri
+    transport: Literal["sse", "http"] = "sse"
+    """How the assistant connects: `sse` (production's default) or `http`."""
+    headers: dict[str, HeaderValue] = Limits(default_factory=dict)
+    """Sent with each request to the server; secret values: write them with env()."""
+    condition: Annotated[Expression | None, NULL] = None
+    """When the server is available to a visitor (an expression); absent or null: always."""
+
+
+@dataclass
+class McpServers(OnSite):
+    """A site's MCP servers to write: new servers (whole bodies), changes of live ones
+    (`{id, body}`), and the ids of live servers to delete."""
+
+    creates: list[dict[str, Any]] | None = None
+    updates: list[dict[str, Any]] | None = None
+    deletes: list[str] | None = None
+
+
+def digested(headers: dict[str, Any]) -> dict[str, str]:
+    """Each header by name, its value as a keyed digest: what is compared and kept."""
+    return {
+        str(name): f"digest:{keyed_digest(str(value).encode())[:32]}"
+        for name, value in headers.items()
+    }
+
+
+def _shape(server: dict[str, Any]) -> dict[str, Any]:
+    """A server as it compares: the fields written, headers as digests."""
+    return {
+        "url": server.get("url"),
+        "transport": server.get("transport") or "sse",
+        "condition": server.get("condition") or None,
+        "headers": dict(server.get("headers") or {}),
+    }
+
+
+def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
+    found = site.raw.get("_mcpServers") if site is not None else None
+    return None if found is None else list(found)
+
+
+MCP_SERVER = Declaration(
+    "mcp_server",
+    "mcpServers",
+    "MCP server",
+    key="name",
+    parents=("site",),
+    part=True,
+    exact=True,
+    fields=(
+        Field("name", update=False),  # a server of another name is another server
+        Field("url"),
+        Field("transport"),
+        Field("headers", sensitive=True),
+        Field("condition"),
+    ),
+    entry=McpServerEntry,
+    order=95,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/mcp-servers", id_name="siteMcpServerId"),
+    describe=(
+        "The MCP servers the site's assistant may call, keyed by name; when written, the exact "
+        "list. Their header values are secrets docsync never shows or exports."
+    ),
+)
+
+
+class McpServerKind(ListPart, SitePart):
+    declaration = MCP_SERVER
+    answers = {f"{SITE}/mcp-servers": ANSWER}
+    writes = (Writes(found_by=FOUND_BY),)
+    part_payload = McpServers
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        """Every MCP server of a site into `site["_mcpServers"]`, header values as digests (and
+        never repeated by the client's messages)."""
+        found = await api.list_all(f"{site_path}/mcp-servers", items=ANSWER)
+        values = [str(v) for s in found for v in (s.get("headers") or {}).values()]
+        api.redact(values)
+        site["_mcpServers"] = [
+            {
+                "id": str(s["id"]),
+                "name": str(s["name"]),
+                **_shape(s),
+                "headers": digested(s.get("headers") or {}),
+            }
+            for s in found
+        ]
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        """One update of the site's servers when the written list differs from the live one:
+        servers not written are deleted (the list is exact), changed fields patched, new names
+        created. Flagged: the site's assistant reaches other tools, or the same with new keys."""
+        written: list[McpServerEntry] | None = desired.entry.mcpServers
+        if written is None:
+            return None
+        base: Path = (*desired.path, "mcpServers")
+        wanted = [
+            DesiredResource(
+                kind=MCP_SERVER.name,
+                key=item.name,
+                address=address(MCP_SERVER.name, item.name, desired.address),
+                name=item.name,
+                fields={**_shape(item.model_dump()), "headers": digested(item.headers)},
+                path=(*base, index),
+                entry=item,
+            )
+            for index, item in enumerate(written)
+        ]
+        have = [
+            LiveResource(
+                kind=MCP_SERVER.name,
+                id=str(server["id"]),
+                key=server["name"],
+                address=address(MCP_SERVER.name, server["name"], desired.address),
+                name=server["name"],
+                fields=_shape(server),
+            )
+            for server in _live(live) or []
+        ]
+        changes = self.changes(wanted, have, ctx, desired.address)
+        if not changes:
+            return None
+        lines: list[FieldChange] = []
+        for new in changes.created:
+            lines += _lines(new.key, None, new.fields)
+        for new, old in changes.changed:
+            lines += _lines(new.key, old.fields, new.fields)
+        for old in changes.deleted:
+            lines += _lines(old.key, old.fields, None)
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.mcpServers",
+            lines,
+            ctx.where(base),
+            payload=McpServers(
+                ref(desired.address),
+                [_body(d.entry, None) for d in changes.created],
+                [{"id": o.id, "body": _body(d.entry, o.fields)} for d, o in changes.changed],
+                [old.id for old in changes.deleted],
+            ),
+            depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
+        )
+        action.security_change = True
+        action.notes.append(
+            "MCP SERVERS CHANGE: the tools the site's assistant may call, or the credentials it "
+            "calls them with, change"
+        )
+        return ctx.add(action)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """Deletes, then updates, then creates, one request each; a create whose answer was lost
+        is looked for by its name before it is sent again. Answers (which repeat the headers)
+        are dropped unread."""
+        assert isinstance(payload, McpServers)
+        path = f"{site_path}/mcp-servers"
+        for server_id in payload.deletes or []:
+            await run.api.write("DELETE", f"{path}/{server_id}")
+        for change in payload.updates or []:
+            await run.api.write("PATCH", f"{path}/{change['id']}", change["body"])
+        known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
+        for body in payload.creates or []:
+            name = str(body["name"])
+            made = await create_once(
+                partial(run.api.write, "POST", path, body),
+                partial(_named, run, path, name, known),
+            )
+            known.add(str(made["id"]))
+
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> list[dict[str, Any]] | None:
+        """The site's servers as a manifest writes them, each header as the env() template
+        that reads its value (the value itself is never written)."""
+        found = _live(site)
+        if found is None:
+            return None
+        out = []
+        for server in found:
+            entry: dict[str, Any] = {"name": server["name"], "url": server["url"]}
+            entry["transport"] = server["transport"]
+            if server["headers"]:
+                entry["headers"] = {
+                    header: names.secret(
+                        site.address, f'mcpServers["{server["name"]}"].headers.{header}'
+                    )
+                    for header in server["headers"]
+                }
+            if server["condition"]:
+                entry["condition"] = server["condition"]
+            out.append(entry)
+        return out
+
+
+def _lines(
+    name: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+) -> list[FieldChange]:
+    """What changes of one server, a line per field; headers as one secret line."""
+    lines = []
+    for field_name in (*SHOWN, "headers"):
+        old = before.get(field_name) if before else None
+        new = after.get(field_name) if after else None
+        if old == new or (field_name == "headers" and not old and not new):
+            continue
+        at = f"mcpServers.{name}.{field_name}"
+        lines.append(FieldChange(at, old, new, sensitive=field_name == "headers"))
+    return lines
+
+
+def _body(entry: McpServerEntry, live: dict[str, Any] | None) -> dict[str, Any]:
+    """A create's whole body, or an update's changed fields (a condition removed: null)."""
+    body: dict[str, Any] = {
+        "name": entry.name,
+        "url": entry.url,
+        "transport": entry.transport,
+        "headers": dict(entry.headers),
+        "condition": entry.condition,
+    }
+    if live is None:
+        return {k: v for k, v in body.items() if v is not None}
+    same = {**_shape(body), "headers": digested(entry.headers)}
+    return {k: body[k] for k in (*SHOWN, "headers") if same[k] != live.get(k)}
+
+
+async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
+    """The site's server with this name, if the lost create made it."""
+    found = await run.api.list_all(path, items=ANSWER)
+    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)

@@ -1,0 +1,1 @@
+"""What holds content: collections, spaces, OpenAPI specifications and translations."""

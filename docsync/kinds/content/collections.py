@@ -1,0 +1,172 @@
+"""Collections, keyed by their title path from the top (`Developers/Internal`): titles are
+unique only among siblings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import DefaultLevel, Entry, Ref
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import address
+from docsync.core.nullability import NULL
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GrantedKind
+from docsync.kinds.access.grants import Permissions
+from docsync.kinds.kind import Path
+from docsync.kinds.lost_answers import Writes
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+
+class CollectionEntry(Entry):
+    """A collection, keyed by title within its parent collection."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=50)
+    description: str | None = Limits(default=None, max_length=100)
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    parent: Annotated[Ref | None, NULL] = None
+    """The parent collection by title (or id); null: top level."""
+    permissions: Permissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type."""
+
+
+COLLECTION = Declaration(
+    "collection",
+    "collections",
+    "collection",
+    key="title",
+    scope="parent",
+    fields=(
+        Field("title"),
+        Field("description", create=False),
+        Field("defaultLevel", create=False),
+        Field(
+            "parent", ref="collection", update=False, route=("POST", "/v1/collections/{id}/move")
+        ),
+    ),
+    export_file="content.yaml",
+    entry=CollectionEntry,
+    order=40,
+    routes=Routes(
+        "/v1/orgs/{org}/collections", item="/v1/collections/{id}", id_name="collectionId"
+    ),
+)
+
+
+def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> dict[str, str]:
+    """id -> "Parent/Child" for live items whose parents are among `items`."""
+    by_id = {str(item["id"]): item for item in items}
+    paths: dict[str, str] = {}
+
+    def path_of(item_id: str, seen: frozenset[str]) -> str:
+        if item_id in paths:
+            return paths[item_id]
+        item = by_id[item_id]
+        parent = item.get(parent_field)
+        if parent and str(parent) in by_id and str(parent) not in seen:
+            result = f"{path_of(str(parent), seen | {item_id})}/{item['title']}"
+        else:
+            result = str(item["title"])
+        paths[item_id] = result
+        return result
+
+    for item_id in by_id:
+        path_of(item_id, frozenset())
+    return paths
+
+
+class CollectionKind(GrantedKind):
+    declaration = COLLECTION
+    writes = (Writes(found_by="listed again, by its title under its parent"),)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "description": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+        }
+    )
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+        collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
+        await self.read_grants(api, org_id, manifest, collections)
+        return collections
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        paths = title_paths(raw)
+        resources = []
+        for item in raw:
+            key = paths[str(item["id"])]
+            parent = item.get("parent")
+            parent_key = paths.get(str(parent)) if parent else None
+            fields = {
+                "title": item.get("title"),
+                "description": item.get("description"),
+                "defaultLevel": item.get("defaultLevel"),
+                "parent": address(self.name, parent_key) if parent_key else None,
+            }
+            refs = {fields["parent"]} if fields["parent"] else set()
+            resources.append(self.resource(item, key, str(item["title"]), fields, refs))
+        return resources
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        return self._key(entry, ctx, frozenset())
+
+    def _key(self, entry: Any, ctx: PlanContext, seen: frozenset[str]) -> str:
+        parent = getattr(entry, "parent", None)
+        if not parent or entry.title in seen:
+            return str(entry.title)
+        sibling = self._manifest_entry(str(parent), ctx)
+        if sibling is not None:
+            # A parent renamed through its pinned id: the child keeps its live key.
+            pinned = ctx.live.by_id.get((self.name, str(sibling.id))) if sibling.id else None
+            if pinned is not None:
+                return f"{pinned.key}/{entry.title}"
+            return f"{self._key(sibling, ctx, seen | {entry.title})}/{entry.title}"
+        live = self._live(str(parent), ctx)
+        return f"{live.key}/{entry.title}" if live else str(entry.title)
+
+    @staticmethod
+    def _manifest_entry(ref: str, ctx: PlanContext) -> Any:
+        entries = [e for e in ctx.loaded.manifest.collections if ref in (e.title, e.id)]
+        return entries[0] if len(entries) == 1 else None
+
+    def _live(self, ref: str, ctx: PlanContext) -> LiveResource | None:
+        found = ctx.live.by_id.get((self.name, ref))
+        if found:
+            return found
+        named = [r for r in ctx.live.by_kind[self.name] if r.name == ref]
+        return named[0] if len(named) == 1 else None
+
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        if f.name != "parent" or value is None:
+            return value
+        entry = self._manifest_entry(str(value), ctx)
+        if entry is not None:
+            return address(self.name, self._key(entry, ctx, frozenset()))
+        live = self._live(str(value), ctx)
+        if live is None:
+            ctx.problem((*path, "parent"), f"no collection {value!r} in the manifest or live")
+            return None
+        return live.address
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().update(live_id, fields, run)
+        if "parent" in fields:
+            body = {"parent": fields["parent"]}
+            await run.api.write(
+                "POST", f"{self.item_path(run, live_id)}/move", body, idempotent=True
+            )
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        paths = title_paths(items)
+        found = [i for i, p in paths.items() if p == key]
+        return found[-1] if found else None

@@ -1,0 +1,206 @@
+"""Spaces, keyed by title within their collection. They hold content: never pruned, deleted
+only by `state: absent`, and a pinned space found soft-deleted is restored, not recreated."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import DefaultLevel, Entry, Language, Ref
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, FieldChange
+from docsync.core.nullability import NULL
+from docsync.core.payloads import Fields
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GrantedKind
+from docsync.kinds.access.grants import Permissions
+from docsync.kinds.changes import fields_of
+from docsync.kinds.kind import Path
+from docsync.kinds.lists import Place
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+
+class SpaceEntry(Entry):
+    """A space, keyed by title within its collection; deleted only by ``state: absent``."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=50)
+    emoji: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=50)
+    collection: Annotated[Ref | None, NULL] = None
+    """The collection by title (or id); null: top level."""
+    editMode: Literal["live", "locked"] | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    language: Language | None = None
+    """The language of the space's content."""
+    mergeRules: SpaceMergeRules | None = None
+    """What a change request needs before it merges: `{type: inherit}` (the organization's),
+    `{type: rules, rules: [...]}` or `{type: none}`."""
+    permissions: Permissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type."""
+
+
+SPACE = Declaration(
+    "space",
+    "spaces",
+    "space",
+    key="title",
+    scope="collection",
+    fields=(
+        Field("title"),
+        Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
+        Field("editMode", create=False),
+        Field("defaultLevel", create=False),
+        Field("language"),
+        Field(
+            "mergeRules", create=False, normalize=merge_rules_value, quiet=({"type": "inherit"},)
+        ),
+        Field(
+            "collection",
+            ref="collection",
+            live=lambda raw: raw.get("parent"),
+            wire="parent",
+            update=False,
+            route=("POST", "/v1/spaces/{id}/move"),
+        ),
+    ),
+    needs=("collection",),
+    prunable=False,  # spaces hold content: deleted only by `state: absent`
+    export_file="content.yaml",
+    entry=SpaceEntry,
+    order=50,
+    routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
+)
+
+
+class SpaceKind(GrantedKind):
+    declaration = SPACE
+    writes = (Writes(found_by="listed again, by its title in its collection"),)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "emoji": Opt(TEXT),
+            "editMode": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+            "language": Opt(TEXT),
+            "mergeRules": Opt(Obj({"type": TEXT})),
+            "deletedAt": Opt(TEXT),
+        }
+    )
+    answers = {"/v1/spaces/{id}": answer}
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+        """The list omits deleted spaces: a pinned space missing from it is read by id, in case
+        it is in the bin and can be restored."""
+        spaces = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        listed = {s["id"] for s in spaces}
+        pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed] if manifest else []
+
+        async def read(space_id: str) -> dict[str, Any] | None:
+            try:
+                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}", shape=self.answer)
+            except NotFound:
+                return None
+            return found if found.get("deletedAt") else None
+
+        binned = await gather_all(*(read(space_id) for space_id in pinned))
+        found = spaces + [s for s in binned if s is not None]
+        await self.read_grants(api, org_id, manifest, found)
+        return found
+
+    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
+        collection = live.address_of("collection", raw.get("parent"))
+        prefix = live.by_address[collection].key + "/" if collection else ""
+        return f"{prefix}{raw['title']}"
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        resources = super().to_live(raw, live)
+        for resource in resources:
+            if resource.raw.get("deletedAt"):
+                resource.address += "(deleted)"  # never matched by key, only by its pinned id
+        return resources
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        if getattr(entry, "collection", None):
+            collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
+            # A collection renamed through its pinned id still holds the space by its live key.
+            renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
+            holder = collection and (
+                renamed
+                or (entry.was is None and _renamed_by_was(collection, ctx))
+                or ctx.desired.by_address.get(collection)
+                or ctx.live.by_address.get(collection)
+            )
+            if holder:
+                return f"{holder.key}/{entry.title}"
+        return str(entry.title)
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
+        if not live.raw.get("deletedAt"):
+            return super().plan_update(desired, live, at)
+        changes = [FieldChange("deletedAt", live.raw["deletedAt"], None)]
+        changes += self.changes(desired, live, ctx)
+        fields = {c.field: self.payload_value(self.field(c.field), c.after) for c in changes[1:]}
+        action = Action(
+            "restore",
+            self.name,
+            desired.address,
+            changes,
+            ctx.where(desired.path),
+            live_id=live.id,
+            payload=Fields(desired.key, fields),
+        )
+        action.notes.append("in the bin: restored rather than created anew")
+        return ctx.add(action)
+
+    def plan_delete(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        if live.raw.get("deletedAt"):
+            return None  # already deleted
+        return super().plan_delete(live, desired, at)
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().update(live_id, fields, run)
+        if "collection" in fields:
+            body = {"parent": fields["collection"]}
+            await run.api.write("POST", f"/v1/spaces/{live_id}/move", body, idempotent=True)
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        if action.verb == "restore":
+            assert action.live_id is not None
+            await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
+            await self.update(action.live_id, run.resolve(fields_of(action).fields), run)
+            return
+        await super().execute(action, run)
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        """After a create of unknown outcome: a live space with this title in this collection."""
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        title, parent = fields.get("title"), fields.get("collection")
+        found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
+        return str(found[-1]["id"]) if found else None
+
+
+def _renamed_by_was(collection: str, ctx: PlanContext) -> LiveResource | None:
+    """The live collection an entry renames with `was:` (the plan renames it in place), which
+    still holds its spaces by its live key: a space written without `was:` of its own is that
+    one. Keys are made before any match, so it is looked up here as the reconciliation will
+    (`was:` counts only when the new key names nothing live)."""
+    desired = ctx.desired.by_address.get(collection)
+    was = getattr(desired.entry, "was", None) if desired is not None else None
+    if was is None or collection in ctx.live.by_address:
+        return None
+    named = [r for r in ctx.live.by_kind["collection"] if was in (r.name, r.key)]
+    return named[0] if len(named) == 1 else None

@@ -1,0 +1,223 @@
+"""Translations, in the two shapes one list holds (INTERFACE.md §2.1):
+
+- the API description's translation settings `{title}` (§4.17), keyed by title, renamed with PUT;
+- production's translation of a space into a language, `{space, language, sourceLanguage}`,
+  keyed by the space and the target language. Production's body is `{source: {space, language},
+  language}` and its PUT changes only `instructions`, so a different source language replaces
+  the translation. The emulator serves both shapes on the same paths, told apart by the body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field as Limits
+from pydantic import field_validator, model_validator
+
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import Entry, Language, Ref
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.crud import CrudKind
+from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.lists import Place
+from docsync.kinds.lost_answers import Writes
+
+
+def _source(name: str) -> Any:
+    """A field of a production translation's `source: {space, language}`."""
+
+    def read(raw: dict[str, Any]) -> Any:
+        source = raw.get("source")
+        return source.get(name) if isinstance(source, dict) else None
+
+    return read
+
+
+#: production's TranslationLanguage
+TranslationLanguage = Language
+
+
+class TranslationEntry(Entry):
+    """A translation in one of two shapes: the API description's settings ``{title}``, keyed
+    by title; or production's translation of a space into a language ``{space, language,
+    sourceLanguage}``, keyed by space and language (INTERFACE.md §2.1)."""
+
+    title: str | None = Limits(default=None, min_length=1, max_length=128)
+    """The description's translation settings (not served by production)."""
+    space: Ref | None = None
+    """The source space by title (or id): production's translations."""
+    language: TranslationLanguage | None = None
+    """The target language."""
+    sourceLanguage: TranslationLanguage | None = None
+    """The source space's language; default: the space's own, else ``en``."""
+
+    @field_validator("language", "sourceLanguage", mode="before")
+    @classmethod
+    def _not_a_yaml_boolean(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(
+                f"YAML reads an unquoted {'yes/on' if value else 'no/off'} as a boolean: quote "
+                'the language code (language: "no")'
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> TranslationEntry:
+        production = {"space", "language", "sourceLanguage"} & self.model_fields_set
+        if self.title is not None and production:
+            raise ValueError(
+                "give either 'title' (translation settings) or 'space' and 'language' "
+                "(a translation), not both"
+            )
+        if production and not ({"space", "language"} <= self.model_fields_set):
+            missing = "language" if "space" in self.model_fields_set else "space"
+            raise ValueError(f"'{missing}' is required: a translation names a space and a language")
+        if self.sourceLanguage is not None and self.sourceLanguage == self.language:
+            raise ValueError(f"'language' {self.language!r} is the source language itself")
+        return self
+
+
+TRANSLATION = Declaration(
+    "translation",
+    "translations",
+    "translation",
+    key="title",
+    fields=(
+        Field("title"),
+        Field("space", ref="space", ref_live=True, live=_source("space"), update=False),
+        Field("language", update=False),
+        Field("sourceLanguage", live=_source("language"), update=False),
+    ),
+    needs=("space",),
+    export_file="content.yaml",
+    alt_key=("space", "language"),
+    entry=TranslationEntry,
+    order=70,
+    routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId", update="PUT"),
+)
+
+
+#: what production's createTranslation assumes when the source space has no language
+DEFAULT_SOURCE_LANGUAGE = "en"
+#: the fields of production's shape: none of them can change in place
+_FIXED = ("space", "language", "sourceLanguage")
+
+
+def _key(space_key: str, language: str) -> str:
+    return f"{space_key}:{language}"
+
+
+class TranslationKind(CrudKind):
+    declaration = TRANSLATION
+    writes = (Writes(found_by="listed again, by title or by source space and language"),)
+    #: production's shape (a source space into a language), or the description's (a title)
+    answer = Either(
+        (
+            Obj(
+                {
+                    "id": ID,
+                    "language": TEXT,
+                    "source": Opt(Obj({"space": Opt(ID), "language": Opt(TEXT)})),
+                }
+            ),
+            Obj({"id": ID, "title": TEXT}),
+        )
+    )
+
+    # -- keys ----------------------------------------------------------------------------------
+    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
+        if "title" in raw:
+            return str(raw["title"])
+        source = raw.get("source") or {}
+        space = live.address_of("space", source.get("space"))
+        found = live.by_address.get(space) if space else None
+        return _key(found.key if found else f"space#{source.get('space')}", raw["language"])
+
+    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
+        if entry.title is not None:
+            return str(entry.title)
+        space = ctx.resolve("space", str(entry.space), (*path, "space"))
+        holder = space and (ctx.desired.by_address.get(space) or ctx.live.by_address.get(space))
+        return _key(holder.key if holder else str(entry.space), entry.language)
+
+    # -- planning ------------------------------------------------------------------------------
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        ctx = at.ctx
+        if "space" in desired.fields and "sourceLanguage" not in desired.fields:
+            desired.fields["sourceLanguage"] = self._space_language(desired, ctx)
+        return super().plan_create(desired, at)
+
+    def _space_language(self, desired: DesiredResource, ctx: PlanContext) -> str:
+        """The source space's own language (production's Space.language), else English."""
+        live = ctx.live.by_address.get(desired.fields["space"] or "")
+        language = live.raw.get("language") if live else None
+        return str(language or DEFAULT_SOURCE_LANGUAGE)
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
+        fixed = [c.field for c in self.changes(desired, live, ctx) if c.field in _FIXED]
+        if not fixed:
+            return super().plan_update(desired, live, at)
+        if "title" in live.raw:
+            # A pinned settings entry rewritten as a translation: another kind of resource.
+            return self.plan_replace(
+                desired,
+                live,
+                ctx,
+                protected="turns translation settings into a translation, which forces a "
+                "replace, but is protected",
+                note="translation settings become a translation: replaced",
+            )
+        names = ", ".join(f"`{name}`" for name in fixed)
+        return self.plan_replace(
+            desired,
+            live,
+            ctx,
+            protected=f"changes {names}, which forces a replace, but is protected",
+            note=f"a translation's {names} cannot change: the translation is replaced",
+        )
+
+    # -- applying ------------------------------------------------------------------------------
+    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+        if "space" not in fields:
+            return {"title": fields["title"]} if "title" in fields else {}
+        return {
+            "source": {"space": fields["space"], "language": fields["sourceLanguage"]},
+            "language": fields["language"],
+        }
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        # The description renames settings with PUT; a translation has nothing else to change.
+        if "title" in fields:
+            body = {"title": fields["title"]}
+            await run.api.write("PUT", self.item_path(run, live_id), body, idempotent=True)
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        """After a create of unknown outcome: a live item of the same title, or of the same
+        source space and target language."""
+        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        if "space" in fields:
+            found = [
+                item
+                for item in items
+                if (item.get("source") or {}).get("space") == fields["space"]
+                and item.get("language") == fields["language"]
+            ]
+        else:
+            found = [item for item in items if item.get("title") == fields.get("title")]
+        return str(found[-1]["id"]) if found else None
+
+    # -- exporting -----------------------------------------------------------------------------
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        if "title" in resource.raw:
+            return {"title": resource.name}
+        return {
+            "space": names.name(resource.fields["space"]),
+            "language": resource.fields["language"],
+            "sourceLanguage": resource.fields["sourceLanguage"],
+        }

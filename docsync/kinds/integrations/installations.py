@@ -1,0 +1,227 @@
+"""The organization's integration installations, keyed by the integration's name: installed
+(`POST /v1/integrations/{name}/installations`), configured (its `configuration`, only the keys
+written managed, each shown on its own), uninstalled (which takes its site and space
+installations with it). Its installations on sites and spaces are kinds of their own
+(`integration_sites.py`, `integration_spaces.py`), planned here, under each entry.
+
+A configuration value from `env()` is a secret: shown `(sensitive)` at its path, kept out of
+saved plans (a keyed digest), and export writes every text value as an `env()` placeholder,
+since it cannot tell a key from a label."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import Entry
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, FieldChange
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.changes import fields_of
+from docsync.kinds.crud import CrudKind
+from docsync.kinds.integrations.schemas import check_configurations
+from docsync.kinds.integrations.targets import (
+    LEVELS,
+    SiteInstallations,
+    SpaceInstallations,
+    configuration_changes,
+    exported_configuration,
+    plan_levels,
+    read_levels,
+    uninstalled_with,
+)
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lists import Place
+from docsync.kinds.lost_answers import BY_KEY, Writes, create_once
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+#: production's integration name
+NAME_PATTERN = r"^[a-zA-Z0-9-_.]+$"
+Configuration = dict[str, Any]
+
+
+class IntegrationEntry(Entry):
+    """An integration installed on the organization, keyed by its name."""
+
+    name: str | None = Limits(default=None, pattern=NAME_PATTERN)
+    """The integration's name (`google-analytics`)."""
+    configuration: Configuration | None = None
+    """Its configuration on the organization; only the keys written are managed; a value from
+    env() is a secret."""
+    sites: SiteInstallations | None = None
+    """The sites it is installed on, by title; when written, exact."""
+    spaces: SpaceInstallations | None = None
+    """The spaces it is installed on, by title or `Collection/Space`; when written, exact."""
+
+
+INTEGRATION = Declaration(
+    "integration",
+    "integrations",
+    "integration",
+    key="name",
+    fields=(Field("name", create=False, update=False), Field("configuration", create=False)),
+    needs=("site", "space"),
+    export_file="org.yaml",
+    entry=IntegrationEntry,
+    order=16,
+    routes=Routes(
+        "/v1/orgs/{org}/installations",
+        item="/v1/integrations/{name}/installations/{id}",
+        id_name="installationId",
+    ),
+)
+
+#: one item of the organization's installations, as docsync relies on it
+LISTED = Obj(
+    {
+        "installation": Obj({"id": ID, "configuration": ANY}),
+        "integration": Obj({"name": TEXT, "configurations": Opt(ANY)}),
+    }
+)
+#: an integration read by its name (production's Integration), as docsync relies on it
+INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
+
+
+class IntegrationKind(CrudKind):
+    declaration = INTEGRATION
+    writes = (Writes(found_by=BY_KEY),)
+    answer = LISTED
+
+    def reads(self, manifest: ManifestDoc) -> set[str]:
+        written = getattr(manifest, self.section, None) or []
+        return {level.target for level in LEVELS if any(getattr(e, level.field) for e in written)}
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+        """The installations, and, for each whose entry writes `sites` or `spaces` (every one
+        for an export), its installations there: one list per installation and level. Beside
+        them, the schemas of the configurations of each integration written (one read by name
+        of each not installed yet), which planning checks the configurations against."""
+        listed = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
+        written = {e.name: e for e in (getattr(manifest, self.section, None) or [])}
+        await gather_all(*(read_levels(api, item, written, manifest is None) for item in items))
+        schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
+        unread = sorted(
+            name
+            for name, entry in written.items()
+            if name and name not in schemas and entry.state != "absent"  # nothing to check
+        )
+        found = await gather_all(*(self._schemas_of(api, name) for name in unread))
+        schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
+        return {"items": items, "schemas": schemas}
+
+    async def _schemas_of(self, api: ApiClient, name: str) -> dict[str, Any] | None:
+        """An integration's configuration schemas, read by its name; None: no such integration."""
+        try:
+            found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
+        except NotFound:
+            return None
+        return dict(found.get("configurations") or {})
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        live.read_aside[self.name] = {k: v or {} for k, v in raw["schemas"].items()}
+        return super().to_live(raw["items"], live)
+
+    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
+        return str(raw["name"])
+
+    def changes(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> list[FieldChange]:
+        """One change per configuration key written that differs, at its path; a secret one
+        is named there and shown `(sensitive)`."""
+        written = desired.fields.get("configuration")
+        if written is None:
+            return []
+        before = (live.fields.get("configuration") if live else None) or {}
+        path = (*desired.path, "configuration")
+        if any(ctx.sensitive((*path, key)) for key in written):
+            ctx.sensitive_fields.add((desired.address, "configuration"))
+            if live is not None:
+                ctx.sensitive_fields.add((live.address, "configuration"))
+        return configuration_changes(written, before, path, ctx, live is None)
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        """The configuration sent whole: the live one with the keys written."""
+        changes = self.changes(desired, live, at.ctx)
+        if not changes:
+            return None
+        merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
+        payload = self.payload_type(key=desired.key, fields={"configuration": merged})
+        where = at.ctx.where(desired.path)
+        return at.ctx.add(
+            Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
+        )
+
+    def plan_delete(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        action = super().plan_delete(live, desired, at)
+        if action is not None:
+            action.changes = [c for c in action.changes if c.field == "name"]
+            uninstalled_with(action, live, at.ctx)
+        return action
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        """The installations, then their sites and spaces under each entry that writes them."""
+        kinds = {level.kind: self.kinds.named(level.kind) for level in LEVELS}
+        check_configurations(self.name, ctx)
+        result = super().plan(ctx)
+        if result is not None:
+            for desired in ctx.desired.by_kind[self.name]:
+                if not desired.absent:
+                    plan_levels(desired, ctx, kinds)  # type: ignore[arg-type]
+        return result
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        payload = fields_of(action)
+        name, fields = payload.key, run.resolve(payload.fields)
+        base = f"/v1/integrations/{name}/installations"
+        if action.verb == "create":
+
+            async def install() -> str:
+                made = await run.api.write("POST", base, {"organization": run.org_id})
+                return str(made["id"])
+
+            new_id = await create_once(install, lambda: self.find(name, fields, run))
+            run.ids[action.address] = new_id
+            if fields.get("configuration"):
+                body = {"configuration": fields["configuration"]}
+                await run.api.write("PATCH", f"{base}/{new_id}", body)
+        elif action.verb == "update":
+            body = {"configuration": fields["configuration"]}
+            await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+        else:
+            raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+        """After an install of unknown outcome: the organization's installation of it, if any."""
+        listed = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        found = [p["installation"]["id"] for p in listed if p["integration"]["name"] == key]
+        return str(found[0]) if found else None
+
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry: dict[str, Any] = {"name": resource.name}
+        configuration = exported_configuration(
+            resource.fields.get("configuration") or {}, resource.address, names
+        )
+        if configuration:
+            entry["configuration"] = configuration
+        for level in LEVELS:
+            installed = level.export(resource, live, names)
+            if installed is not None:
+                entry[level.field] = installed
+        return entry

@@ -1,0 +1,363 @@
+"""An integration installation's sites and spaces (`integrations[].sites`, `.spaces`): each
+written list is exact, keyed by the site's or space's key, planned by the one list planner under
+its installation, one action per installation that changes (installed, configured, uninstalled).
+Read as one list per installation and level. The kinds are `integration_sites.py` and
+`integration_spaces.py`; what they share is here.
+
+Installing or uninstalling on a published site is flagged: an integration on a site runs its
+scripts for every visitor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import RootModel
+
+from docsync.api.answers import ANY, TEXT, Obj
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model
+from docsync.core.kind import Declaration, Field
+from docsync.core.model import Action, FieldChange, address, leaf_change
+from docsync.core.payloads import Payload, Ref
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.lists import Place, plan_list
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.parts import Part
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+
+class InstalledOn(Model):
+    """An installation on one site or space; only the configuration keys written are managed."""
+
+    configuration: dict[str, Any] | None = None
+    """Its configuration there, as the integration's site or space schema takes it."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """Sites or spaces: the entry's field, the kind installed on, the request's body field."""
+
+    field: str
+    target: str
+    kind: str
+    body_field: str
+
+    @property
+    def slot(self) -> str:
+        """Where the installation's item holds them as read (saved plans fingerprint it)."""
+        return f"_{self.kind}s"
+
+    def path(self, name: str, installation: str) -> str:
+        return f"/v1/integrations/{name}/installations/{installation}/{self.field}"
+
+    def export(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
+        """Where the installation is, by name, with each one's configuration."""
+        found = resource.raw.get(self.slot)
+        if found is None:
+            return None
+        out: dict[str, Any] = {}
+        for item in found:
+            target = live.by_id.get((self.target, str(item[self.target])))
+            if target is None:
+                continue
+            shown = names.name(target.address)
+            at = f"{self.field}.{target.key}"
+            configuration = exported_configuration(
+                item.get("configuration") or {}, resource.address, names, at
+            )
+            out[shown] = {"configuration": configuration} if configuration else {}
+        return out
+
+
+SITES = Level("sites", "site", "integration_site", "siteId")
+SPACES = Level("spaces", "space", "integration_space", "space")
+LEVELS = (SITES, SPACES)
+
+
+def on_answer(level: Level) -> Obj:
+    """What docsync relies on in one installation on a site or space."""
+    return Obj({level.target: TEXT, "configuration": ANY})
+
+
+def exported_configuration(
+    configuration: dict[str, Any], owner: str, names: ExportNames, at: str = ""
+) -> dict[str, Any]:
+    """A configuration as export writes it: text as an `env()` placeholder (it may be a key,
+    and export cannot tell), numbers and flags as they are."""
+    prefix = f"{at}." if at else ""
+    return {
+        key: names.secret(owner, f"{prefix}configuration.{key}") if isinstance(v, str) else v
+        for key, v in configuration.items()
+    }
+
+
+async def read_levels(
+    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool
+) -> None:
+    """An installation's sites and spaces into its item's slots (`Level.slot`): those its
+    entry writes (every level of an entry that uninstalls it, to say what goes with it), or all."""
+    entry = written.get(item["name"])
+    absent = getattr(entry, "state", None) == "absent"
+    for level in LEVELS:
+        if every or absent or getattr(entry, level.field, None) is not None:
+            item[level.slot] = await api.list_all(
+                level.path(item["name"], item["id"]), items=on_answer(level)
+            )
+
+
+def configuration_changes(
+    written: dict[str, Any] | None, before: dict[str, Any], path: Path, ctx: PlanContext, new: bool
+) -> list[FieldChange]:
+    """One change per configuration key written that differs, at its path (a key not set
+    before is added); for a new installation, the keys written as one value. A secret key is
+    named at its path and shown `(sensitive)`."""
+    out, plain = [], {}
+    for key, value in (written or {}).items():
+        if not new and before.get(key) == value:
+            continue
+        if ctx.sensitive((*path, key)):
+            out.append(leaf_change("configuration", (key,), before.get(key), value, True))
+        elif new:
+            plain[key] = value
+        elif key not in before:
+            out.append(FieldChange("configuration", {}, {key: value}))
+        else:
+            out.append(leaf_change("configuration", (key,), before[key], value, False))
+    return [FieldChange("configuration", None, plain)] * bool(plain) + out
+
+
+@dataclass
+class Installed(Payload):
+    """An installation on one site or space: where (the integration, its installation, the
+    site or space: ids, or placeholders of what this apply makes) and the configuration sent
+    (whole: the live one with the keys written), None when it writes none."""
+
+    integration: str = ""
+    installation: Ref = None
+    target: Ref = None
+    configuration: dict[str, Any] | None = None
+
+
+@dataclass
+class _Wanted:
+    """What a desired installation on a site or space needs beyond its fields."""
+
+    integration: str
+    installation: Ref
+    target: Ref
+    published: bool
+    path: Path
+
+
+class InstalledOnKind(Part):
+    """The hooks of one level's list, planned under its installation."""
+
+    level: ClassVar[Level]
+
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        wanted = desired.entry
+        assert isinstance(wanted, _Wanted)
+        written = desired.fields.get("configuration")
+        path = (*wanted.path, "configuration")
+        changes = configuration_changes(written, {}, path, at.ctx, True)
+        payload = Installed(wanted.integration, wanted.installation, wanted.target, written)
+        action = Action("create", self.name, desired.address, changes, at.ctx.where(wanted.path))
+        action.payload = payload
+        if wanted.published:
+            _flag(action, f"installs {wanted.integration} on a published site")
+        return at.ctx.add(action)
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        wanted = desired.entry
+        assert isinstance(wanted, _Wanted)
+        before = live.fields.get("configuration") or {}
+        written = desired.fields.get("configuration")
+        path = (*wanted.path, "configuration")
+        changes = configuration_changes(written, before, path, at.ctx, False)
+        if not changes:
+            return None
+        merged = {**before, **(written or {})}
+        payload = Installed(wanted.integration, wanted.installation, wanted.target, merged)
+        where = at.ctx.where(wanted.path)
+        return at.ctx.add(
+            Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
+        )
+
+    def plan_delete(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        raw = live.raw
+        payload = Installed(str(raw["integration"]), raw["installation"], live.id)
+        action = Action("delete", self.name, live.address, [], live_id=live.id, payload=payload)
+        if raw.get("_published"):
+            _flag(action, f"removes {raw['integration']} from a published site")
+        return at.ctx.add(action)
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        payload = action.payload
+        assert isinstance(payload, Installed)
+        installation, target = run.resolve(payload.installation), run.resolve(payload.target)
+        base = self.level.path(payload.integration, installation)
+        if action.verb == "create":
+            # Sent again when its answer is lost: installing where it is installed answers
+            # that installation (production's install declares no refusal).
+            body = {self.level.body_field: target}
+            await run.api.write("POST", base, body, idempotent=True)
+        if action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{target}")
+        elif payload.configuration:
+            body = {"configuration": payload.configuration}
+            await run.api.write("PATCH", f"{base}/{target}", body)
+
+
+def _flag(action: Action, what: str) -> None:
+    action.notes.append(f"SECURITY CHANGE: {what} (its scripts run for every visitor)")
+    action.security_change = True
+
+
+def _published(target: str, ident: str | None, where: str, ctx: PlanContext) -> bool:
+    if target != "site":
+        return False
+    desired = ctx.desired.by_address.get(where)
+    written = getattr(desired.entry, "published", None) if desired is not None else None
+    if written is not None:
+        return bool(written)
+    live = ctx.live.by_id.get(("site", ident or ""))
+    return bool(live is not None and live.raw.get("published"))
+
+
+def plan_levels(
+    desired: DesiredResource, ctx: PlanContext, kinds: dict[str, InstalledOnKind]
+) -> None:
+    """The sites and spaces an installation entry writes, each list planned under it."""
+    live_id = ctx.known_ids.get(desired.address)
+    live = ctx.live.by_id.get(("integration", live_id)) if live_id else None
+    installation = live_id or ref(desired.address)
+    for level in LEVELS:
+        held = getattr(desired.entry, level.field, None)
+        if held is None:
+            continue
+        written = held.root
+        kind = kinds[level.kind]
+        have = _live_side(level, live, desired.address, ctx)
+        base: Path = (*desired.path, level.field)
+        want = []
+        for name, on in written.items():
+            where = ctx.resolve(level.target, name, (*base, name))
+            if where is None:
+                continue
+            target = ctx.desired.by_address.get(where) or ctx.live.by_address.get(where)
+            key = target.key if target is not None else name
+            ident = ctx.live_id_of(where)
+            wire = ident or ref(where)
+            fields = {"configuration": on.configuration} if on and on.configuration else {}
+            published = _published(level.target, ident, where, ctx)
+            wanted = _Wanted(desired.key, installation, wire, published, (*base, name))
+            own = address(level.target, key, desired.address)
+            want.append(DesiredResource(kind.name, key, own, key, fields, base, entry=wanted))
+        plan_list(kind, want, have, Place(ctx, container=desired.address))
+
+
+def _live_side(
+    level: Level, live: LiveResource | None, owner: str, ctx: PlanContext
+) -> list[LiveResource]:
+    out = []
+    for item in (live.raw.get(level.slot) if live is not None else None) or []:
+        ident = str(item[level.target])
+        target = ctx.live.by_id.get((level.target, ident))
+        key = target.key if target is not None else ident
+        raw = {
+            **item,
+            "integration": live.key if live else "",
+            "installation": live.id if live else "",
+            "_published": level.target == "site" and bool(target and target.raw.get("published")),
+        }
+        fields = {"configuration": item.get("configuration") or {}}
+        own = address(level.target, key, owner)
+        out.append(LiveResource(level.kind, ident, key, own, key, fields, raw))
+    return out
+
+
+def uninstalled_with(action: Action, live: LiveResource, ctx: PlanContext) -> None:
+    """What an uninstall takes with it (the API removes its site and space installations),
+    flagged when a published site is among them."""
+    for level in LEVELS:
+        have = _live_side(level, live, live.address, ctx)
+        if not have:
+            continue
+        names = ", ".join(r.key for r in have)
+        action.notes.append(f"uninstalls it from its {level.field} too: {names}")
+        if any(r.raw["_published"] for r in have):
+            _flag(action, f"removes {live.key} from a published site")
+
+
+# An integration installation's sites (`integrations[].sites`, by title): when written, exact;
+# each installation there with its own configuration (only the keys written managed). Planned
+# under its installation (`integration_targets.py`).
+class SiteInstallation(InstalledOn):
+    """An integration installed on one site; only the configuration keys written are managed."""
+
+
+class SiteInstallations(RootModel[dict[str, SiteInstallation | None]]):
+    """The sites an integration is installed on, each with its configuration; exact."""
+
+
+INTEGRATION_SITE = Declaration(
+    SITES.kind,
+    "sites",
+    "site installation",
+    key="site",
+    parents=("integration",),
+    mapped=True,
+    exact=True,
+    fields=(Field("configuration", create=False),),
+    entry=SiteInstallations,
+    order=17,
+)
+
+
+class IntegrationSiteKind(InstalledOnKind):
+    declaration = INTEGRATION_SITE
+    level = SITES
+    #: an install, a PATCH and an uninstall are each sent again as they are (installing again
+    #: where it is installed answers that installation)
+    writes = (Writes(),)
+
+
+# An integration installation's spaces (`integrations[].spaces`, by title or
+# `Collection/Space`): when written, exact; each installation there with its own configuration
+# (only the keys written managed). Planned under its installation (`integration_targets.py`).
+class SpaceInstallation(InstalledOn):
+    """An integration installed on one space; only the configuration keys written are managed."""
+
+
+class SpaceInstallations(RootModel[dict[str, SpaceInstallation | None]]):
+    """The spaces an integration is installed on, each with its configuration; exact."""
+
+
+INTEGRATION_SPACE = Declaration(
+    SPACES.kind,
+    "spaces",
+    "space installation",
+    key="space",
+    parents=("integration",),
+    mapped=True,
+    exact=True,
+    fields=(Field("configuration", create=False),),
+    entry=SpaceInstallations,
+    order=18,
+)
+
+
+class IntegrationSpaceKind(InstalledOnKind):
+    declaration = INTEGRATION_SPACE
+    level = SPACES
+    #: an install, a PATCH and an uninstall are each sent again as they are (installing again
+    #: where it is installed answers that installation)
+    writes = (Writes(),)

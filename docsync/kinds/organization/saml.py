@@ -1,0 +1,81 @@
+"""SAML single sign-on providers, keyed by label; `defaultTeam` names a team."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ID, TEXT, Either, Obj, Opt
+from docsync.core.entries import Entry, Ref, Role, Uri
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.lockout import REMOVING, Lockout
+from docsync.core.model import Action
+from docsync.core.nullability import NULL
+from docsync.kinds.crud import CrudKind
+from docsync.kinds.lost_answers import BY_KEY, Writes
+
+
+def _team_id(raw: dict[str, Any]) -> Any:
+    """SAML `defaultTeam`: written as a team id, read back as a whole Team object."""
+    team = raw.get("defaultTeam")
+    return team.get("id") if isinstance(team, dict) else team
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if value else value
+
+
+class SamlEntry(Entry):
+    """A SAML single sign-on provider, keyed by label."""
+
+    label: str | None = Limits(default=None, min_length=1, max_length=30)
+    ssoURL: Uri | None = None
+    entityID: str | None = Limits(default=None, max_length=1024)
+    certificate: str | None = Limits(default=None, max_length=10000)
+    """Sensitive: never printed."""
+    defaultTeam: Ref | None = None
+    """A team by title (or id)."""
+    defaultRole: Annotated[Role | None, NULL] = None
+
+
+SAML = Declaration(
+    "saml",
+    "saml",
+    "SAML provider",
+    key="label",
+    fields=(
+        Field("label"),
+        Field("ssoURL"),
+        Field("entityID"),
+        Field("certificate", sensitive=True, normalize=_strip),
+        Field("defaultTeam", ref="team", live=_team_id),
+        Field("defaultRole"),
+    ),
+    export_file="teams.yaml",
+    entry=SamlEntry,
+    order=30,
+    routes=Routes("/v1/orgs/{org}/saml", id_name="samlProviderId"),
+)
+
+
+class SamlKind(CrudKind):
+    declaration = SAML
+    writes = (Writes(found_by=BY_KEY),)
+    answer = Obj(
+        {
+            "id": ID,
+            "label": TEXT,
+            "ssoURL": Opt(TEXT),
+            "entityID": Opt(TEXT),
+            "defaultTeam": Opt(Either((Obj({"id": ID}), ID))),
+            "defaultRole": Opt(TEXT),
+        }
+    )
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        if action.verb in REMOVING and guard.me_uses_sso:
+            guard.problems.append(
+                f"{action.address}: the API token's user signs in with SSO: removing a SAML "
+                "provider may lock it out"
+            )

@@ -1,0 +1,255 @@
+"""Organization settings: one resource, updated in place, never created or deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import Obj
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model, Ref, Role, Uri, explained
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.lockout import Lockout
+from docsync.core.model import Action
+from docsync.core.nullability import NULL, NullChecked
+from docsync.core.payloads import Fields
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.organization.documents import Instructions, as_written, to_document
+from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+
+def _domains(value: Any) -> Any:
+    # Order and case of email domains carry no meaning.
+    return sorted({str(d).lower() for d in value}) if value is not None else None
+
+
+def _hostname(value: Any) -> Any:
+    return str(value).lower() if value is not None else None
+
+
+def _logo(raw: dict[str, Any]) -> Any:
+    # Written as `logo`, read back as `urls.logo`.
+    urls = raw.get("urls")
+    return (urls.get("logo") or None) if isinstance(urls, dict) else None
+
+
+def _default_site(raw: dict[str, Any]) -> Any:
+    content = raw.get("defaultContent")
+    return content.get("site") if isinstance(content, dict) else None
+
+
+HOSTNAME_PATTERN = explained(
+    r"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$",
+    "must be lowercase letters, digits and '-'",
+)
+ORG_TITLE_PATTERN = explained(
+    r"^\S.*\S$",
+    "must not start or end with a space",
+)
+
+
+class DefaultContent(Model):
+    """The content shown at the organization's root: a site, by title or id."""
+
+    site: Ref
+
+
+class OrgSettings(NullChecked, Model):
+    """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
+
+    title: str | None = Limits(
+        default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN
+    )
+    emailDomains: list[Annotated[str, Limits(min_length=1)]] | None = None
+    hostname: str | None = Limits(default=None, min_length=3, max_length=32)
+    defaultRole: Annotated[Role | None, NULL] = None
+    """Role of new members; null: guest."""
+    defaultContent: Annotated[DefaultContent | None, NULL] = None
+    logo: Annotated[Uri | None, NULL] = None
+    sso: bool | None = None
+    ai: bool | None = None
+    inviteLinks: bool | None = None
+    mergeRules: OrganizationMergeRules | None = None
+    """What a change request needs before it merges: `{type: rules, rules: [...]}` or
+    `{type: none}`; spaces follow it unless their own `mergeRules` say otherwise."""
+    agentInstructions: Instructions | None = None
+    """The docs agent's instructions for the whole organization (production's agent
+    instructions): text, a paragraph per blank line, or a document."""
+
+
+INSTRUCTIONS_PATH = "/v1/orgs/{org}/agent-instructions"
+#: where the organization's agent instructions, read apart, are kept in its item
+INSTRUCTIONS_SLOT = "_agentInstructions"
+#: what the plan relies on in the instructions' answer
+INSTRUCTIONS_ANSWER = Obj({"instructions": Obj({})})
+
+SETTINGS = Declaration(
+    "settings",
+    "settings",
+    "settings",
+    key="title",
+    singleton=True,
+    #: the safety rails must know the token's member (SSO lockout), even without `members:`
+    needs=("member",),
+    fields=(
+        Field("title"),
+        Field("defaultRole"),
+        Field("inviteLinks"),
+        Field("emailDomains", normalize=_domains),
+        Field("hostname", normalize=_hostname),
+        Field("sso"),
+        Field("ai"),
+        Field("logo", live=_logo),
+        Field("defaultContent", ref="site", live=_default_site, ref_at=("site",)),
+        Field("mergeRules", normalize=merge_rules_value),
+        Field(
+            "agentInstructions",
+            live=lambda org: org.get(INSTRUCTIONS_SLOT),
+            normalize=as_written,
+            wire="instructions",
+            update=False,
+            route=("PUT", INSTRUCTIONS_PATH),
+        ),
+    ),
+    export_file="org.yaml",
+    entry=OrgSettings,
+    order=90,
+    routes=Routes("/v1/orgs", item="/v1/orgs/{org}", id_name="organizationId"),
+)
+
+
+ADDRESS = "settings"
+
+
+class SettingsKind(Kind):
+    declaration = SETTINGS
+    writes = (Writes(),)  # one PATCH of the organization
+
+    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
+        return manifest.settings is not None
+
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+        """The organization object, read when it was resolved, holds the settings but its agent
+        instructions, read apart when written (and for export)."""
+        settings = manifest.settings if manifest else None
+        if manifest is not None and "agentInstructions" not in getattr(
+            settings, "model_fields_set", ()
+        ):
+            return None
+        path = INSTRUCTIONS_PATH.format(org=org_id)
+        found = await api.get(path, shape=INSTRUCTIONS_ANSWER)
+        return found.get("instructions")
+
+    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
+        """Manifests that name their organization by the title this plan changes would not
+        find it on the next run: said before the apply, not after."""
+        named = ctx.loaded.manifest.organization
+        if named == ctx.live.org_id:
+            return []
+        titles = [
+            c.after for a in actions for c in a.changes if c.field == "title" and c.after != named
+        ]
+        if not titles:
+            return []
+        where = ctx.loaded.location(("organization",))
+        return [
+            f"{where}: the manifests name the organization by its title, {named!r}, which this "
+            f"plan changes to {titles[0]!r}: write its id, `organization: {ctx.live.org_id}`, "
+            "so that the next plan finds it"
+        ]
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        org = {**live.organization, INSTRUCTIONS_SLOT: raw} if raw else live.organization
+        fields = {f.name: f.read(org) for f in self.fields}
+        site = fields["defaultContent"]
+        fields["defaultContent"] = live.address_of("site", site) or site
+        return [
+            LiveResource(
+                kind=self.name,
+                id=str(org["id"]),
+                key=ADDRESS,
+                address=ADDRESS,
+                name=str(org.get("title")),
+                fields=fields,
+                raw=org,
+                refs={fields["defaultContent"]} if fields["defaultContent"] else set(),
+            )
+        ]
+
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        settings = ctx.loaded.manifest.settings
+        if settings is None:
+            return []
+        path: tuple[str | int, ...] = ("settings",)
+        fields: dict[str, Any] = {}
+        for f in self.fields:
+            if f.name not in settings.model_fields_set:
+                continue
+            value = getattr(settings, f.name)
+            if f.name == "defaultContent" and value is not None:
+                value = ctx.resolve("site", str(value.site), (*path, f.name, "site"))
+            fields[f.name] = f.normalize(value)
+        return [DesiredResource(self.name, ADDRESS, ADDRESS, ADDRESS, fields, path)]
+
+    def plan(self, ctx: PlanContext) -> None:  # one resource: nothing to match
+        for desired in ctx.desired.by_kind[self.name]:
+            live = ctx.live.by_address[ADDRESS]
+            changes = field_changes(self.fields, desired, live, ctx)
+            # A default site renamed in this plan through its pinned id is still the default.
+            changes = [c for c in changes if not (c.reference and same_id(ctx, c))]
+            if changes:
+                body = {c.field: c.after for c in changes}
+                if "defaultContent" in body and body["defaultContent"] is not None:
+                    body["defaultContent"] = {"type": "site", "site": ref(body["defaultContent"])}
+                ctx.add(
+                    Action(
+                        "update",
+                        self.name,
+                        ADDRESS,
+                        changes,
+                        ctx.where(desired.path),
+                        live_id=live.id,
+                        payload=Fields(ADDRESS, body),
+                    )
+                )
+
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        resource = live.by_address.get(ADDRESS)
+        if resource is None:
+            return None
+        out: dict[str, Any] = {}
+        for f in self.fields:
+            value = resource.fields.get(f.name)
+            if value is None or value == "":  # no agent instructions: an empty document
+                continue
+            out[f.name] = {"site": names.name(value)} if f.ref else value
+        return out
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """One PATCH of the organization for its fields, one PUT for its agent instructions."""
+        fields = dict(run.resolve(fields_of(action).fields))
+        if "agentInstructions" in fields:
+            body = {"instructions": to_document(fields.pop("agentInstructions"))}
+            await run.api.write("PUT", INSTRUCTIONS_PATH.format(org=run.org_id), body)
+        if fields:
+            await run.api.write("PATCH", f"/v1/orgs/{run.org_id}", fields)
+
+    def lockout(self, action: Action, guard: Lockout) -> None:
+        sso = next((c for c in action.changes if c.field == "sso"), None)
+        if sso is None:
+            return
+        if sso.before and not sso.after:
+            guard.problems.append("settings: disables SSO enforcement for the organization")
+        if sso.after and guard.me is not None and not guard.me_uses_sso:
+            guard.problems.append(
+                "settings: enforces SSO while the API token's user is not an SSO member"
+            )

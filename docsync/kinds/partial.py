@@ -1,0 +1,177 @@
+"""Settings objects that the API reads whole and replaces whole (a site's customization, its
+agent settings, a site space's override), of which a manifest manages only the fields written.
+
+A setting is *partial* or *whole*. Only the fields written of a partial one are managed: they
+are merged into the live object, so production's required keys (`required`) are not asked of
+what is written, but of what the merge makes (`report_incomplete`); `null` on one of its fields
+removes it, so it is accepted where production's object does without the field. A whole one (an
+item of a list, a content reference, a favicon, a font) is one value: written in full, its
+required fields required, replacing the live one, `null` only where production takes it.
+
+The tree of such an object: a value by its path (`styling.primaryColor.light`), the live object
+with written values merged in, and what a manifest manages of it (`managed`)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import PrivateAttr, model_validator
+from pydantic_core.core_schema import ValidatorFunctionWrapHandler
+
+from docsync.api.answers import Obj
+from docsync.core.context import PlanContext
+from docsync.core.entries import Model
+from docsync.core.nullability import NullChecked
+from docsync.core.state import LiveResource
+
+Leaf = tuple[str, ...]
+#: a customization (a site's, a site space's effective one) as the API answers it: an object;
+#: only the fields a manifest writes are compared
+ANSWER = Obj({})
+#: answered by the API, refused in a PUT's body
+READ_ONLY = ("updatedAt",)
+
+
+def writable(found: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in found.items() if k not in READ_ONLY}
+
+
+def live_customization(site: LiveResource | None) -> dict[str, Any] | None:
+    found = site.raw.get("_customization") if site is not None else None
+    return found if isinstance(found, dict) else None
+
+
+def value_at(tree: dict[str, Any], path: Leaf) -> Any:
+    """The value at `path`, or None when some part of it is not there."""
+    node: Any = tree
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """The live customization with the written fields (dotted paths) merged in; a written null
+    removes the field; what was read only is left out."""
+    out: dict[str, Any] = writable(live)
+    for dotted, value in fields.items():
+        *parents, last = dotted.split(".")
+        node = out
+        for part in parents:
+            child = node.get(part)
+            node[part] = child = dict(child) if isinstance(child, dict) else {}
+            node = child
+        if value is None:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return out
+
+
+class Setting(NullChecked, Model):
+    """A group of customization settings; remembers the order its fields were written in, so
+    that a plan lists them as the manifest does."""
+
+    #: production's required keys of a partial setting, asked of the object the merge makes
+    required: ClassVar[tuple[str, ...]] = ()
+    #: one value: a leaf of the tree, replaced whole, never merged field by field
+    whole: ClassVar[bool] = False
+    _written: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_order(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        made = handler(data)
+        if isinstance(data, dict) and isinstance(made, Setting):
+            made._written = tuple(name for name in data if name in cls.model_fields)
+        return made
+
+    def written_names(self) -> tuple[str, ...]:
+        return self._written
+
+
+class Whole(Setting):
+    """A setting written in full (see the module's docstring)."""
+
+    whole: ClassVar[bool] = True
+
+
+def written(value: Any) -> Any:
+    """A manifest value as written: settings as mappings of their written fields, in order."""
+    if isinstance(value, Setting):
+        return {name: written(getattr(value, name)) for name in value.written_names()}
+    if isinstance(value, list):
+        return [written(item) for item in value]
+    if isinstance(value, dict):
+        return {key: written(item) for key, item in value.items()}
+    return value
+
+
+def managed(value: Setting, prefix: Leaf = ()) -> dict[Leaf, Any]:
+    """Every managed value of a written customization by its path, in the order written: a
+    partial setting is walked into its fields, anything else is one value."""
+    found: dict[Leaf, Any] = {}
+    for name in value.written_names():
+        item = getattr(value, name)
+        path = (*prefix, name)
+        if isinstance(item, Setting) and not item.whole and item.written_names():
+            found |= managed(item, path)
+        else:
+            found[path] = written(item)
+    return found
+
+
+def incomplete(
+    written: Setting, before: dict[str, Any], after: dict[str, Any]
+) -> list[tuple[Leaf, list[str]]]:
+    """The partial settings written that the merge leaves without a key production requires:
+    one the live object has not (the fields written make it) or one written as `{}` (which
+    replaces it), each with the keys it lacks."""
+
+    def walk(setting: Setting, prefix: Leaf) -> list[tuple[Leaf, list[str]]]:
+        found: list[tuple[Leaf, list[str]]] = []
+        for name in setting.written_names():
+            item = getattr(setting, name)
+            if not isinstance(item, Setting) or item.whole:
+                continue
+            path = (*prefix, name)
+            if _at(before, path) is None or not item.written_names():
+                made = _at(after, path)
+                lacking = [key for key in item.required if key not in (made or {})]
+                if lacking:
+                    found.append((path, lacking))
+            found += walk(item, path)
+        return found
+
+    return walk(written, ())
+
+
+def _at(tree: dict[str, Any], path: Leaf) -> dict[str, Any] | None:
+    node: Any = tree
+    for part in path:
+        node = node.get(part) if isinstance(node, dict) else None
+    return node if isinstance(node, dict) else None
+
+
+def report_incomplete(
+    written: Setting,
+    before: dict[str, Any],
+    changed: dict[Leaf, Any],
+    base: tuple[str | int, ...],
+    holder: str,
+    ctx: PlanContext,
+) -> bool:
+    """A located problem for each object the merge would leave without a key production
+    requires (the PUT or PATCH would be refused); whether there was any."""
+    after = merged(before, {".".join(path): value for path, value in changed.items()})
+    found = incomplete(written, before, after)
+    for path, lacking in found:
+        keys = ", ".join(f"`{key}`" for key in lacking)
+        dotted = ".".join(path)
+        if changed.get(path) == {}:
+            said = f"`{dotted}: {{}}` writes it empty"
+        else:
+            said = f"the {holder} has no `{dotted}` now, so the fields written make one"
+        ctx.problem((*base, *path), f"{said}, and production needs {keys} in it: write them too")
+    return bool(found)

@@ -1,0 +1,132 @@
+"""A site's customization: only the fields written are managed, nested ones included (writing
+`styling.primaryColor.light` manages that value only). The API reads the whole object and PUT
+replaces it whole, so applying reads what is live, merges the written fields in, and writes the
+whole object back (`merged_part`). Used by the site kind.
+
+A mapping is walked into its fields; a list, a scalar or a whole setting (a content reference,
+a favicon, a font) is one value (`header.links` written is the whole list). `null` removes an
+optional field (`announcement: null`). What is written is checked offline against production's
+schema (`SiteCustomization`); what the merge makes, at plan, for the keys production requires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.core.kind import Declaration, Routes
+from docsync.core.nullability import NULL
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.partial import (
+    ANSWER,
+    Setting,
+    live_customization,
+    writable,
+)
+from docsync.kinds.presentation.groups import (
+    Ai,
+    Announcement,
+    ExternalLinks,
+    Footer,
+    Header,
+    Insights,
+    Internationalization,
+    PageActions,
+    Themes,
+)
+from docsync.kinds.presentation.links import SocialAccount
+from docsync.kinds.presentation.space_customization import written_overrides
+from docsync.kinds.presentation.styling import Styling
+from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
+from docsync.kinds.sites.merged_part import MergedFields, MergedPart
+from docsync.kinds.sites.parts import SITE
+
+
+class SiteCustomization(Setting):
+    """A site's look, as production's `PUT .../customization` takes it; only the fields written
+    are managed, nested ones included."""
+
+    required = (
+        "styling", "internationalization", "favicon", "header", "footer", "themes", "feedback",
+        "ai", "advancedCustomization", "trademark", "externalLinks", "pagination", "pageActions",
+        "privacyPolicy", "socialPreview", "socialAccounts", "insights",
+    )  # fmt: skip
+    title: Annotated[str | None, NULL] = Limits(default=None, min_length=2, max_length=128)
+    """The published site's title; null: the default content's title."""
+    localizedTitle: Annotated[Localized128 | None, NULL] = None
+    styling: Styling | None = None
+    internationalization: Internationalization | None = None
+    favicon: Favicon | None = None
+    header: Header | None = None
+    footer: Footer | None = None
+    announcement: Annotated[Announcement | None, NULL] = None
+    themes: Themes | None = None
+    feedback: Flag | None = None
+    """`enabled`: readers may rate pages."""
+    ai: Ai | None = None
+    advancedCustomization: Flag | None = None
+    pageActions: PageActions | None = None
+    externalLinks: ExternalLinks | None = None
+    pagination: Flag | None = None
+    """`enabled`: previous and next links at the foot of pages."""
+    trademark: Flag | None = None
+    """`enabled`: "Powered by GitBook" shows."""
+    privacyPolicy: UrlSetting | None = None
+    socialPreview: UrlSetting | None = None
+    socialAccounts: list[SocialAccount] | None = Limits(default=None, max_length=10)
+    insights: Insights | None = None
+
+
+@dataclass
+class Customization(MergedFields):
+    """The written fields to merge into the live customization."""
+
+
+# -- the part's kind -------------------------------------------------------------------------
+
+CUSTOMIZATION = Declaration(
+    "customization",
+    "customization",
+    "customization",
+    key="customization",
+    parents=("site",),
+    part=True,
+    singleton=True,
+    order=93,
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/customization",
+        item="/v1/orgs/{org}/sites/{site}/customization",
+        update="PUT",
+    ),
+    entry=SiteCustomization,
+    describe=(
+        "The site's look (production's customization settings); only the fields written are "
+        "managed, nested ones included."
+    ),
+)
+
+
+class CustomizationKind(MergedPart):
+    declaration = CUSTOMIZATION
+    writes = (Writes(),)  # a PUT of the whole object
+    part_payload = Customization
+    suffix = "customization"
+    answers = {f"{SITE}/customization": ANSWER}  # an object: only the fields written are compared
+
+    def written(self, entry: Any) -> bool:
+        # A site space inherits what it does not override: the site's settings are read too.
+        return entry.customization is not None or bool(written_overrides(entry))
+
+    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
+        return writable(found)
+
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any] | None:
+        """The whole live customization (what is not written is not managed, so the whole object is
+        what reproduces the site)."""
+        return live_customization(site)

@@ -1,0 +1,206 @@
+"""A site's share links: read as one list per site, compared as a list keyed by `name`, and
+written by one action per site (deletes, then (de)activations, then creates). Used by the site
+kind.
+
+A link's URL carries its secret: whoever holds it reads the site. docsync keeps only a link's
+id, name and `active` from what the API answers, so no URL can reach a plan, a log or an export.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, FieldChange, address
+from docsync.core.nullability import NullChecked
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lost_answers import Writes, create_once
+from docsync.kinds.parts import ListPart
+from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.sites.payloads import OnSite
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+Path = tuple[str | int, ...]
+#: what docsync keeps of a link as the API answers it (never `urls`: they hold the secret)
+KEPT = ("id", "name", "active")
+#: and what it relies on in it
+ANSWER = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
+#: how a link whose create lost its answer is found (`lost`): its name is new to the site
+FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
+
+
+class ShareLinkEntry(NullChecked, Model):
+    """One share link of a site, keyed by `name`; active unless written otherwise."""
+
+    name: str = Limits(min_length=1, max_length=50)
+    active: bool = True
+    """An inactive link's URL no longer opens the site; activating it again restores it."""
+
+
+@dataclass
+class ShareLinks(OnSite):
+    """A site's share links to write: new links (`{name, active}`), live links whose `active`
+    changes (`{id, active}`), and the ids of live links to delete."""
+
+    creates: list[dict[str, Any]] | None = None
+    updates: list[dict[str, Any]] | None = None
+    deletes: list[str] | None = None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
+    if site is None:
+        return None
+    found = site.raw.get("_shareLinks")
+    return None if found is None else list(found)
+
+
+def _shape(link: dict[str, Any]) -> dict[str, Any]:
+    return {"name": str(link.get("name") or ""), "active": bool(link.get("active"))}
+
+
+# -- the part's kind -------------------------------------------------------------------------
+
+SHARE_LINK = Declaration(
+    "share_link",
+    "shareLinks",
+    "share link",
+    key="name",
+    parents=("site",),
+    part=True,
+    exact=True,
+    # created by name (the API makes links active), deactivated by a PATCH; a link renamed is
+    # another link
+    fields=(Field("name", update=False), Field("active", create=False)),
+    entry=ShareLinkEntry,
+    order=91,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/share-links", id_name="shareLinkId"),
+    describe=(
+        "The site's share links, keyed by name; when written, the exact list. Their URLs are "
+        "secrets docsync never reads into a plan, a log or an export."
+    ),
+)
+
+
+class ShareLinkKind(ListPart, SitePart):
+    declaration = SHARE_LINK
+    answers = {f"{SITE}/share-links": ANSWER}
+    writes = (Writes(found_by=FOUND_BY),)
+    part_payload = ShareLinks
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
+        found = await api.list_all(f"{site_path}/share-links", items=ANSWER)
+        site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        """One update of the site's share links when the written list differs from the live one:
+        links not written are deleted (the list is exact), a changed `active` is patched, a new
+        name is created (and deactivated after, when written inactive)."""
+        written = desired.entry.shareLinks
+        if written is None:
+            return None
+        current = _live(live) or []
+        base: Path = (*desired.path, "shareLinks")
+        wanted = [
+            DesiredResource(
+                kind=SHARE_LINK.name,
+                key=item.name,
+                address=address(SHARE_LINK.name, item.name, desired.address),
+                name=item.name,
+                fields={"name": item.name, "active": item.active},
+                path=(*base, index),
+            )
+            for index, item in enumerate(written)
+        ]
+        have = [
+            LiveResource(
+                kind=SHARE_LINK.name,
+                id=str(link["id"]),
+                key=_shape(link)["name"],
+                address=address(SHARE_LINK.name, _shape(link)["name"], desired.address),
+                name=_shape(link)["name"],
+                fields=_shape(link),
+            )
+            for link in current
+        ]
+        changes = self.changes(wanted, have, ctx, desired.address)
+        if not changes:
+            return None
+        creates = [{"name": d.key, "active": d.fields["active"]} for d in changes.created]
+        updates = [{"id": link.id, "active": d.fields["active"]} for d, link in changes.changed]
+        deletes = [link.id for link in changes.deleted]
+        before = sorted((_shape(link) for link in current), key=lambda link: link["name"])
+        after = sorted(
+            ({"name": item.name, "active": item.active} for item in written),
+            key=lambda link: link["name"],
+        )
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.shareLinks",
+            [FieldChange("shareLinks", before, after, sensitive=ctx.sensitive(base))],
+            ctx.where(base),
+            payload=ShareLinks(ref(desired.address), creates, updates, deletes),
+        )
+        if deletes:
+            action.notes.append(
+                f"deletes {len(deletes)} share link(s) the manifest does not list (the list is "
+                "exact): whoever holds their URLs loses access"
+            )
+        return ctx.add(action)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """Deletes, then (de)activations, then creates, one request each (a link written inactive
+        is created, then deactivated: the API creates links active). A create whose answer was
+        lost is looked for by its name before it is sent again."""
+        assert isinstance(payload, ShareLinks)
+        path = f"{site_path}/share-links"
+        for link_id in payload.deletes or []:
+            await run.api.write("DELETE", f"{path}/{link_id}")
+        for change in payload.updates or []:
+            await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
+        known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
+        for new in payload.creates or []:
+            name = str(new["name"])
+            made = await create_once(
+                partial(_create, run, path, name), partial(_named, run, path, name, known)
+            )
+            known.add(str(made["id"]))
+            if not new["active"]:
+                await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
+
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> list[dict[str, Any]] | None:
+        """The site's share links as a manifest writes them; a link without a name cannot be
+        written (a manifest keys links by name) and is left out."""
+        found = _live(site)
+        if found is None:
+            return None
+        return [_shape(link) for link in found if link.get("name")]
+
+
+async def _create(run: RunContext, path: str, name: str) -> dict[str, Any]:
+    made: dict[str, Any] = await run.api.write("POST", path, {"name": name})
+    return made
+
+
+async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
+    """The site's link with this name, if the lost create made it."""
+    found = await run.api.list_all(path, items=ANSWER)
+    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)

@@ -1,0 +1,297 @@
+"""How a site's children are written: requests under the site's path, a create whose outcome
+is unknown found again in one structure read, a default moved through the parent, and the site's
+one reorder, which moves only what is out of place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+from docsync.api.answers import check_answer
+from docsync.core.context import RunContext
+from docsync.core.model import Action
+from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.lost_answers import create_once
+from docsync.kinds.sites.order import Move, plan_moves
+from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
+from docsync.kinds.sites.structure_answers import item_shape, structure_shape
+
+
+def site_path(run: RunContext, payload: OnSite) -> str:
+    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload.site)}"
+
+
+def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
+    """Written fields that only an update can set (the create request has no room for them)."""
+    return {
+        f.wire_name: fields[f.name]
+        for f in kind.fields
+        if f.name in fields and f.update and not f.create
+    }
+
+
+#: finds, in a structure read, the item a create asked for (its body) among ids not yet known
+Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
+
+
+class AppliedChild(Kind):
+    """Read and planned with the site (one structure read serves them all), never alone."""
+
+    @property
+    def path(self) -> str:
+        """The list under the site these items live in (`/sites/{id}/<path>`)."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.segment
+
+    #: what the site's structure calls this kind's items (`site-section`), for its moves
+    pointer_type: ClassVar[str]
+    #: the field of the site (or section) that names its level's default item, if any
+    default_field: ClassVar[str] = ""
+
+    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
+        return False
+
+    def requests(self, action: Action) -> int:
+        """None for the item its parent's create makes (a section's first site space)."""
+        payload = action.payload
+        made = isinstance(payload, ChildChange) and payload.made_by_section
+        return super().requests(action) - (1 if made and action.verb == "create" else 0)
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        payload = child(action)
+        fields = run.resolve(payload.fields)
+        base = f"{site_path(run, payload)}/{self.path}"
+        if action.verb == "create":
+            await self.create(action, run, base, fields)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            await self.update(action, run, f"{base}/{action.live_id}", fields)
+        elif action.verb == "delete":
+            await run.api.write("DELETE", f"{base}/{action.live_id}")
+        else:
+            raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must say how it is created")
+
+    async def post_once(
+        self, action: Action, run: RunContext, base: str, body: dict[str, Any], find: Finder
+    ) -> dict[str, Any]:
+        """Creates without ever making a duplicate: when the server may or may not have made
+        the item (5xx, dropped connection), one structure read finds it and the apply adopts it;
+        only when it is not there is the request sent again."""
+
+        async def send() -> dict[str, Any]:
+            created: dict[str, Any] = await run.api.write("POST", base, body)
+            check_answer("POST", base, created, item_shape(self.kinds, self.pointer_type))
+            return created
+
+        async def look() -> dict[str, Any] | None:
+            structure = await read_structure(run, site_path(run, child(action)), self.kinds)
+            return find(structure, body, set(run.ids.values()))
+
+        return await create_once(send, look)
+
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        # Paths handed round within this level (planned by the site's driver), one at a time.
+        for step in child(action).paths:
+            sibling = f"{item.rsplit('/', 1)[0]}/{step.id}"
+            await run.api.write("PATCH", sibling, {"path": step.path})
+        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if body:
+            await run.api.write("PATCH", item, body)
+        if fields.get("default"):
+            assert action.live_id is not None
+            await self.set_default(action, run, action.live_id)
+
+    async def finish_create(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], answer: Any
+    ) -> None:
+        """What a create request could not carry (late fields, then the default flag), unless
+        its answer already shows it: a generated path that is the one wanted, the first site
+        space of a level, which the API makes its default."""
+        shown = answer if isinstance(answer, dict) else {}
+        late = {
+            name: value
+            for name, value in _late(self, fields).items()
+            if name not in shown or shown[name] != value
+        }
+        if late:
+            await run.api.write("PATCH", item, late)
+        if fields.get("default") and not shown.get("default"):
+            await self.set_default(action, run, item.rsplit("/", 1)[-1])
+
+    async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
+        """Makes this item its level's default: the API moves the flag through the parent."""
+        payload = child(action)
+        target = payload.default_via
+        if target is None:
+            raise TypeError(f"{action.key}: no level to set its default through")
+        base = site_path(run, payload)
+        if target.kind == "section":
+            path = f"{base}/sections/{run.resolve(target.id)}"
+            await run.api.write("PATCH", path, {"defaultSiteSpace": own_id})
+        else:
+            await run.api.write("PATCH", base, {self.default_field: own_id})
+
+
+async def read_structure(run: RunContext, base: str, kinds: Kinds) -> Any:
+    """The site's structure, as the apply reads it again (checked as the plan's read is)."""
+    return await run.api.get(f"{base}/structure", shape=structure_shape(kinds))
+
+
+def pointer_type(kinds: Kinds, kind: str) -> str:
+    found = kinds.named(kind)
+    assert isinstance(found, AppliedChild), f"{kind} is not a site's child"
+    return found.pointer_type
+
+
+async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
+    """Re-reads the structure and moves only what is out of place, level by level: the order
+    the API gives new items is not promised, so the moves are computed from what is there."""
+    payload = action.payload
+    if not isinstance(payload, Reorder):
+        raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
+    base = site_path(run, payload)
+    structure = await read_structure(run, base, kinds)
+    for level in payload.levels:
+        want = [run.id_of(address) for address in level.desired]
+        types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}
+        container = run.id_of(level.container) if level.container else None
+        have = [i for i in current_order(structure, container) if i in types]
+        for move in plan_moves(have, want):
+            await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
+
+
+def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
+    anchor = move.after if move.after is not None else move.before
+    assert anchor is not None
+    where = "after" if move.after is not None else "before"
+    return {
+        "item": {"type": types[move.item], "id": move.item},
+        "position": {where: {"type": types[anchor], "id": anchor}},
+    }
+
+
+def current_order(structure: dict[str, Any], container: str | None) -> list[str]:
+    """Ids of the items of one level of a structure read: the root when `container` is None,
+    else the children of that section (site spaces) or group (sections and links)."""
+    items = structure.get("structure") or []
+    if container is None:
+        return [str(item["id"]) for item in items]
+    for item in items:
+        found = _children_of(item, container)
+        if found is not None:
+            return found
+    return []
+
+
+def _children_of(item: dict[str, Any], container: str) -> list[str] | None:
+    if str(item.get("id")) == container:
+        if item.get("object") == "site-section":
+            return [str(s["id"]) for s in item.get("siteSpaces") or []]
+        return [str(s["id"]) for s in item.get("children") or item.get("sections") or []]
+    for section in item.get("sections") or []:
+        if str(section.get("id")) == container:
+            return [str(s["id"]) for s in section.get("siteSpaces") or []]
+    return None
+
+
+# After a create of a site's child whose outcome is unknown (5xx, dropped connection): find what
+# the server made, if anything, in one structure read, so the apply adopts it instead of making a
+# duplicate. A child is new when its id is none the apply already knows.
+Item = dict[str, Any]
+
+
+def sections_of(structure: Any) -> Iterator[Item]:
+    """Every section of a structure read, grouped or not."""
+    for item in _items(structure):
+        if item.get("object") == "site-section-group":
+            for inner in item.get("sections") or item.get("children") or []:
+                if isinstance(inner, dict) and _is_section(inner):
+                    yield inner
+        elif _is_section(item):
+            yield item
+
+
+def groups_of(structure: Any) -> Iterator[Item]:
+    return (i for i in _items(structure) if i.get("object") == "site-section-group")
+
+
+def site_spaces_in(structure: Any, section_id: str | None) -> list[Item]:
+    """The site spaces of one section, or of the root when `section_id` is None."""
+    if section_id is None:
+        if isinstance(structure, dict) and structure.get("type") == "siteSpaces":
+            return list(_items(structure))
+        return []
+    for section in sections_of(structure):
+        if str(section.get("id")) == section_id:
+            return [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
+    return []
+
+
+def space_id(site_space: Item) -> str | None:
+    space = site_space.get("space")
+    value = space.get("id") if isinstance(space, dict) else space
+    return str(value) if value is not None else None
+
+
+def new_section(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A section the apply does not know yet, with the title (else first space) it asked for."""
+    for section in reversed(list(sections_of(structure))):
+        if str(section.get("id")) in known:
+            continue
+        if "title" in body:
+            if section.get("title") == body["title"]:
+                return section
+            continue
+        first = [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
+        if first and space_id(first[0]) == str(body.get("spaceId")):
+            return section
+    return None
+
+
+def new_site_space(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A site space the apply does not know yet, publishing the space it asked for, where it
+    asked (the path is the API's choice: the apply sets the wanted one next)."""
+    section = body.get("sectionId")
+    for item in reversed(site_spaces_in(structure, str(section) if section else None)):
+        if str(item.get("id")) not in known and space_id(item) == str(body.get("spaceId")):
+            return item
+    return None
+
+
+def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """A section group the apply does not know yet, with the title it asked for."""
+    for group in reversed(list(groups_of(structure))):
+        if str(group.get("id")) not in known and group.get("title") == body.get("title"):
+            return group
+    return None
+
+
+def new_link(structure: Any, body: Item, known: set[str]) -> Item | None:
+    """An external link the apply does not know yet, with the title it asked for, at the root
+    or in the group it asked for."""
+    items = list(_items(structure))
+    if body.get("parent"):
+        group = next((g for g in groups_of(structure) if g.get("id") == body["parent"]), {})
+        items = [i for i in group.get("children") or [] if isinstance(i, dict)]
+    for item in reversed(items):
+        is_link = item.get("object") == "site-external-link"
+        if is_link and str(item.get("id")) not in known and item.get("title") == body["title"]:
+            return item
+    return None
+
+
+def _items(structure: Any) -> Iterator[Item]:
+    items = structure.get("structure") if isinstance(structure, dict) else None
+    return (i for i in items or [] if isinstance(i, dict))
+
+
+def _is_section(item: Item) -> bool:
+    return bool(item.get("object", "site-section") == "site-section")

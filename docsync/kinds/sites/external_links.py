@@ -1,0 +1,271 @@
+"""External links: links to other sites standing among a site's root sections and groups, or
+among the sections of one group (`group`), keyed by title; created last of their level (in the
+group with `parent`), moved between levels by one PATCH of `parent`, then placed by `after` in
+their level's order (the site's one reorder)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field as Limits
+
+from docsync.core.checking import CheckView, Item
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import Entry, Icon, Uri
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, address
+from docsync.core.nullability import NULL
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.lists import Place
+from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
+from docsync.kinds.sites import child_requests as site_found
+from docsync.kinds.sites.checks import check_link_places
+from docsync.kinds.sites.children import NestedKind, quoted
+from docsync.kinds.sites.payloads import child
+from docsync.kinds.sites.state import Parent, Planned
+
+if TYPE_CHECKING:
+    from docsync.kinds.sites.state import Extra, LiveTree, SiteState
+
+#: the list of the site entry the links stand among
+_AMONG = "sections"
+
+
+class ExternalLinkEntry(Entry):
+    """A link to another site among a site's root sections and groups, keyed by title."""
+
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    url: Uri | None = None
+    description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
+    icon: Annotated[Icon | None, NULL] = None
+    condition: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=1024)
+    group: str | None = Limits(default=None, min_length=1)
+    """The title of the section group of the same site the link stands in; absent: the root."""
+    after: str | None = Limits(default=None, min_length=1)
+    """The title of the item of its level the link follows (a root section or group, or a
+    section of its group); absent: the link goes first."""
+
+
+EXTERNAL_LINK = Declaration(
+    "external_link",
+    "externalLinks",
+    "external link",
+    key="title",
+    parents=("site",),
+    exact=True,
+    fields=(
+        Field("title"),
+        Field("url"),
+        Field("description"),
+        Field("icon"),
+        Field("condition"),
+        # The group it stands in (None: the root); moved by the kind's own PATCH of `parent`.
+        Field(
+            "group",
+            ref="section_group",
+            ref_live=True,
+            live=lambda raw: raw.get("sectionGroup"),
+            create=False,
+            update=False,
+        ),
+    ),
+    entry=ExternalLinkEntry,
+    order=84,
+    routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
+)
+
+
+class ExternalLinkKind(NestedKind):
+    declaration = EXTERNAL_LINK
+    writes = (Writes(found_by=IN_STRUCTURE),)
+    pointer_type = "site-external-link"
+    layout = "sections"  # links stand among sections: a site with root site spaces has none
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        check_link_places(view, items, parent)
+
+    # -- planning ----------------------------------------------------------------------------
+    def desired_children(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+        entries = self.written(parent)
+        if entries is not None and getattr(parent.desired.entry, _AMONG) is None:
+            tree.ctx.problem(
+                (*parent.desired.path, self.section),
+                f"external links stand among a site's sections: write `{_AMONG}` in the same "
+                "entry (a site of root site spaces has no place for them)",
+            )
+            return None
+        base: Path = (*parent.desired.path, self.section)
+        for index, entry in enumerate(entries or []):
+            if entry.state != "absent" and entry.url is None:
+                tree.ctx.problem((*base, index), "an external link needs `url`")
+        return super().desired_children(parent, tree)
+
+    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
+        """Always its group, the root when not written: a link left out of a group leaves it."""
+        fields = super().desired_fields(entry, path, tree)
+        fields["group"] = None
+        if entry.group is not None:
+            fields["group"] = _group_address(entry.group, (*path, "group"), tree)
+        return fields
+
+    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
+        """At the root, a new link shows no `group`: only a move out of a group says null."""
+        if desired.fields.get("group") is None:
+            fields = {k: v for k, v in desired.fields.items() if k != "group"}
+            desired = replace(desired, fields=fields)
+        return super().plan_create(desired, at)
+
+    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+        """Its group under the group's address as the plan knows it."""
+        groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}
+        found = super().live_children(parent, tree)
+        return [
+            replace(link, fields=link.fields | {"group": groups.get(link.fields["group"])})
+            for link in found
+        ]
+
+    def level_planned(self, planned: Planned, tree: SiteState) -> None:
+        """The API takes a link only in a site that has sections: on a new site, or one leaving
+        root site spaces, a link's create waits for the creates of the sections it stands among."""
+        among = self.kinds.declarations.by_section(_AMONG).name
+        made = [a.key for a in tree.actions if a.verb == "create" and a.kind == among]
+        groups = {a.address: a.key for a in tree.actions if a.verb == "create" and a.kind == _GROUP}
+        for action in planned.actions:
+            group = child(action).fields.get("group") if action.verb != "delete" else None
+            if action.verb == "create":
+                action.depends_on += [key for key in made if key not in action.depends_on]
+            if isinstance(group, dict) and group.get("$ref") in groups:
+                action.depends_on.append(groups[group["$ref"]])
+
+    def picture(self, key: str, fields: dict[str, Any]) -> str:
+        return f"link {quoted(key)} -> {fields.get('url')}"
+
+    def picture_placed(
+        self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
+    ) -> list[tuple[str, str | None]]:
+        """As written: first without `after`, else after the root item it names (the links of
+        a group are not drawn)."""
+        if getattr(entry, _AMONG) is None:
+            return []  # root site spaces: no place for links
+        written = getattr(entry, self.section)
+        if written is None:
+            return super().picture_placed(entry, keys, site, ctx)
+        return [
+            (self.picture(self.desired_key(link), self.picture_fields(link, ctx)), link.after)
+            for link in written
+            if link.state != "absent" and link.group is None
+        ]
+
+    # -- export ------------------------------------------------------------------------------
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
+        """The root's links, then each group's, each with `after`: the title of the item of its
+        level it follows (none: first, or only other links before it)."""
+        links = {link.id: link for link in tree.of(self.name, container)}
+        titles = {r.id: r.key for r in tree.items() if r.kind != self.name}
+        levels: list[tuple[dict[str, Any], list[str]]] = [({}, tree.root_order)]
+        levels += [
+            ({"group": titles[i]}, tree.holds[i]) for i in tree.root_order if i in tree.holds
+        ]
+        entries = []
+        for group, order in levels:
+            anchor: str | None = None
+            for item_id in order:
+                if item_id in links:
+                    after = {"after": anchor} if anchor is not None else {}
+                    entries.append(self.export_item(links[item_id], tree, names) | group | after)
+                elif item_id in titles:
+                    anchor = titles[item_id]
+        return entries
+
+    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+        entry: dict[str, Any] = {"title": item.key, "url": item.fields["url"]}
+        for name in ("description", "icon", "condition"):
+            if item.fields.get(name) is not None:
+                entry[name] = item.fields[name]
+        return entry
+
+    # -- applying ----------------------------------------------------------------------------
+
+    async def create(
+        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
+    ) -> None:
+        """Last of its level (the root, or its group by `parent`): the site's reorder puts it
+        where the manifest writes it."""
+        body: dict[str, Any] = {
+            k: fields[k]
+            for k in ("title", "url", "description", "icon", "condition")
+            if k in fields
+        }
+        if fields.get("group") is not None:
+            body["parent"] = fields["group"]
+        created = await self.post_once(action, run, base, body, site_found.new_link)
+        run.ids[action.address] = str(created["id"])
+
+    async def update(
+        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    ) -> None:
+        """Its fields and, when its group changes, `parent` (null: the root) in one PATCH."""
+        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if "group" in fields:
+            body["parent"] = fields["group"]
+        await run.api.write("PATCH", item, body)
+
+
+_GROUP = "section_group"
+#: the list of the site entry that writes its groups
+_GROUPS = "sectionGroups"
+
+
+def _group_address(title: str, path: Path, tree: SiteState) -> str | None:
+    """The address of the site's group titled `title`: written in the manifest, else live."""
+    site = tree.site.address
+    written = getattr(tree.site.entry, _GROUPS, None)  # planned after the links: read as written
+    titles = [str(g.title or g.id) for g in written or [] if g.state != "absent"]
+    if written is None:
+        titles = [g.key for g in tree.live_tree.of(_GROUP)]
+    if title in titles:
+        return address(_GROUP, title, site)
+    hint = get_close_matches(title, titles, n=1)
+    shown = f" (did you mean {hint[0]!r}?)" if hint else ""
+    tree.ctx.problem(path, f"no section group titled {title!r} in this site{shown}")
+    return None
+
+
+def with_links(
+    root: list[str], kinds: dict[str, str], tree: SiteState, group: str | None = None
+) -> list[str]:
+    """A level's order (the root, or the sections of `group`) with the manifest's links of that
+    level in place: those without `after` first, each other one right after the item of the
+    level it names, in the order written. `kinds`: the kind of each item of `root`."""
+    present = [
+        link
+        for link in tree.desired_of(EXTERNAL_LINK.name) or []
+        if not link.absent and link.fields.get("group") == group
+    ]
+    site = tree.site.address
+    anchors: dict[str, str | None] = {}
+    for link in present:
+        after = link.entry.after
+        if after is None:
+            anchors[link.address] = None
+            continue
+        named = {address(kind, after, site) for kind in set(kinds.values())}
+        found = next((item for item in root if item in named), None)
+        if found is None:
+            level = "root section or group" if group is None else "section of its group"
+            tree.ctx.problem(
+                (*link.path, "after"),
+                f"no {level} titled {after!r} in this site's manifest (a link follows an "
+                "item of its own level: the root, or the group it names in `group`)",
+            )
+        anchors[link.address] = found
+    order = [a for a, anchor in anchors.items() if anchor is None]
+    for item in root:
+        order.append(item)
+        order += [a for a, anchor in anchors.items() if anchor == item]
+    return order

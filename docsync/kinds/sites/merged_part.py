@@ -1,0 +1,107 @@
+"""A part of a site that the API reads whole and replaces whole (its customization, its agent
+settings), of which a manifest manages only the fields written, nested ones included: planned as
+one update showing each changed field at its path, applied by reading the live object, merging
+the written fields in and writing it back whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, leaf_change
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.partial import ANSWER, Leaf, managed, merged, report_incomplete, value_at
+from docsync.kinds.sites.parts import SitePart
+from docsync.kinds.sites.payloads import OnSite
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+
+@dataclass
+class MergedFields(OnSite):
+    """The written fields to merge into the live object (`{dotted path: value}`, so the payload
+    says exactly what is managed); each part has a subclass of its own."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+class MergedPart(SitePart):
+    """The hooks of such a part; `section` names its field, its path under the site's and the
+    slot of the site's item its read fills (`_<section>`)."""
+
+    #: the path of its GET and PUT under the site's
+    suffix: ClassVar[str]
+    part_payload: ClassVar[type[MergedFields]]
+
+    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
+        """What of the API's answer its PUT takes back."""
+        return found
+
+    def compared(self, path: Leaf, value: Any) -> Any:
+        """A value as it compares and as the plan shows it."""
+        return value
+
+    def sent(self, path: Leaf, value: Any) -> Any:
+        """A written value as the PUT sends it."""
+        return value
+
+    def live_object(self, site: LiveResource | None) -> dict[str, Any] | None:
+        found = site.raw.get(f"_{self.section}") if site is not None else None
+        return found if isinstance(found, dict) else None
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        found = await api.get(f"{site_path}/{self.suffix}", shape=ANSWER)
+        site[f"_{self.section}"] = self.writable(found)
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        """One update when a written field differs from the live one; the plan shows only those,
+        each at its path (`customization.styling.primaryColor.light`)."""
+        written = getattr(desired.entry, self.section)
+        if written is None:
+            return None
+        found = self.live_object(live)
+        current = found or {}
+        changed = {
+            path: value
+            for path, value in managed(written).items()
+            if self.compared(path, value_at(current, path)) != self.compared(path, value)
+        }
+        if not changed:
+            return None
+        base = (*desired.path, self.section)
+        if found is not None and report_incomplete(written, found, changed, base, "site", ctx):
+            return None
+        lines = [
+            leaf_change(
+                self.section,
+                path,
+                self.compared(path, value_at(current, path)),
+                self.compared(path, value),
+                sensitive=ctx.sensitive((*base, *path)),
+            )
+            for path, value in changed.items()
+        ]
+        mine = [a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"]
+        fields = {".".join(path): self.sent(path, value) for path, value in changed.items()}
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.{self.section}",
+            lines,
+            ctx.where(base),
+            payload=self.part_payload(ref(desired.address), fields),
+            depends_on=mine,
+        )
+        return ctx.add(action)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """Read the live object, merge the written fields in, PUT the whole object: what the
+        manifest does not write stays as it is now, not as it was when the plan was made."""
+        assert isinstance(payload, self.part_payload)
+        path = f"{site_path}/{self.suffix}"
+        found = await run.api.get(path, shape=ANSWER)
+        await run.api.write("PUT", path, merged(self.writable(found), payload.fields))

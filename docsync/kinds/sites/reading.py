@@ -1,0 +1,123 @@
+"""What a plan reads of sites: the list, then for each site an entry manages only what the
+entry writes (its structure, which gives sections, groups and site spaces in one read; its
+adaptive schema; each of its parts an entry writes, `site_part`), all at once, and for export
+everything of every site. Each answer is checked for what the site's parts rely on in it
+(`answers`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+from docsync.api.answers import Lazy, Obj, Opt, Shape
+from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
+from docsync.core.entries import was_names
+from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.sites.children import nested_kinds
+from docsync.kinds.sites.parts import child_parts, site_parts
+from docsync.kinds.sites.structure_answers import structure_shape
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+#: a site's adaptive schema as the API answers it
+SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
+
+
+def site_answers(site_path: str, site: Kind) -> dict[str, Shape]:
+    """What a site's own reads under `site_path` rely on in each answer (each part declares
+    its own); the structure's is made of the kinds in the site kind's catalogue, once it is in
+    one."""
+    return {
+        f"{site_path}/structure": Lazy(lambda: structure_shape(site.kinds)),
+        f"{site_path}/adaptive-schema": SCHEMA,
+    }
+
+
+def manages_structure(entry: Any, kinds: Kinds) -> bool:
+    """Whether a site entry writes one of the lists of its structure."""
+    return any(getattr(entry, kind.section) is not None for kind in nested_kinds(kinds, "site"))
+
+
+def deletes_spaces(manifest: ManifestDoc) -> bool:
+    """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
+    return any(e.state == "absent" for e in manifest.spaces or ())
+
+
+async def read_site_parts(
+    api: ApiClient,
+    list_path: str,
+    sites: list[dict[str, Any]],
+    manifest: ManifestDoc | None,
+    grants: Awaitable[None],
+    kinds: Kinds,
+) -> None:
+    """Into each site's item, what its entry manages (everything, without a manifest);
+    `grants` is the grants' read, run with the rest (the first failure stops them all)."""
+    reads: list[Awaitable[None]] = []
+    if manifest is None:  # export: everything about every site
+        for every in sites:
+            base = f"{list_path}/{every['id']}"
+            reads.append(_read_tree(api, every, base, None, kinds, every_part=True))
+            reads.append(_read(api, every, "_schema", f"{base}/adaptive-schema", SCHEMA))
+            reads += [part.read(api, every, base) for part in site_parts(kinds)]
+    trees: set[str] = set()
+    for entry in manifest.sites if manifest else []:
+        if entry.state == "absent":
+            continue
+        # A pinned entry is its id's site, even when another site has its (new) title; else
+        # the site with its title, or the one it renames (`was:`).
+        site = (
+            next((s for s in sites if s["id"] == entry.id), None)
+            if entry.id
+            else next((s for s in sites if s["title"] == entry.title), None)
+            or next((s for s in sites if s["title"] in was_names(entry)), None)
+        )
+        if site is None:
+            continue
+        base = f"{list_path}/{site['id']}"
+        under = any(part.reads_under(entry) for part in child_parts(kinds))
+        parts = [part for part in site_parts(kinds) if part.written(entry)]
+        if manages_structure(entry, kinds) or under or any(p.needs_structure(entry) for p in parts):
+            # The structure gives the names parts refer to (redirects' sections), and the ids
+            # of the children whose parts are read (a site space's override).
+            reads.append(_read_tree(api, site, base, entry if under else None, kinds))
+            trees.add(site["id"])
+        reads += [part.read(api, site, base) for part in parts]
+        if "adaptiveSchema" in entry.model_fields_set:
+            reads.append(_read(api, site, "_schema", f"{base}/adaptive-schema", SCHEMA))
+    if manifest is not None and deletes_spaces(manifest):
+        # A site space that publishes a space the plan deletes holds it (`core.graph`): the
+        # API deletes the space and leaves the site publishing nothing there.
+        for other in (s for s in sites if s["id"] not in trees):
+            reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None, kinds))
+    reads.append(grants)
+    await gather_all(*reads)
+
+
+async def _read_tree(
+    api: ApiClient,
+    site: dict[str, Any],
+    base: str,
+    entry: Any,
+    kinds: Kinds,
+    *,
+    every_part: bool = False,
+) -> None:
+    """The structure, then the parts of its children that the site `entry` writes (a site
+    space's override), or every child's part (export: `every_part`)."""
+    await _read(api, site, "_structure", f"{base}/structure", structure_shape(kinds))
+    if entry is not None or every_part:
+        await gather_all(*(part.read_under(api, site, base, entry) for part in child_parts(kinds)))
+
+
+async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str, shape: Shape) -> None:
+    try:
+        found = await api.get(path, shape=shape)
+    except NotFound:
+        found = None
+    if slot == "_schema" and isinstance(found, dict):
+        found = found.get("jsonSchema")
+    site[slot] = found

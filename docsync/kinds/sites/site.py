@@ -1,0 +1,304 @@
+"""Sites, keyed by title: their own fields, publishing, adaptive schema, their parts, and
+(through the driver of `site_tree`) the kinds nested under them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.core.checking import CheckView, Item
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.entries import DefaultLevel, Entry, Model, explained
+from docsync.core.kind import Declaration, Field, Routes
+from docsync.core.model import Action, Picture
+from docsync.core.nullability import NULL
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GrantedKind
+from docsync.kinds.access.grants import SitePermissions
+from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.lists import Place
+from docsync.kinds.lost_answers import BY_KEY, Writes
+from docsync.kinds.sites.checks import check_sites
+from docsync.kinds.sites.child_requests import reorder
+from docsync.kinds.sites.parts import SITES, child_parts, part_writing, site_parts
+from docsync.kinds.sites.payloads import OnSite
+from docsync.kinds.sites.picture import site_structures
+from docsync.kinds.sites.planning import plan_site
+from docsync.kinds.sites.reading import read_site_parts, site_answers
+from docsync.kinds.sites.state import LiveTree
+from docsync.kinds.sites.structure import export_tree, read_live_tree
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
+
+
+# A site's own fields as a manifest writes them and as they compare: their types, the proxy's
+# pattern and how a live proxy reads back.
+def dump_all(value: Any) -> Any:
+    return value.model_dump() if hasattr(value, "model_dump") else value
+
+
+def proxy_of(raw: dict[str, Any]) -> Any:
+    """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
+    proxy = raw.get("proxy")
+    origin = proxy.get("origin") if isinstance(proxy, dict) else proxy
+    if not origin:
+        return None
+    text = str(origin).split("://", 1)[-1].rstrip("/")
+    host, _, rest = text.partition("/")
+    return f"{host.lower()}/{rest}" if rest else host.lower()
+
+
+Visibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
+SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
+PROXY_PATTERN = explained(
+    r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$",
+    "must be a host and path without a scheme, like 'acme.example/docs'",
+)
+
+
+class AdaptiveContent(Model):
+    enabled: bool
+
+
+class SiteEntry(Entry):
+    """A docs site, keyed by title."""
+
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    type: SiteType | None = None
+    """Used when the site is created only."""
+    visibility: Visibility | None = None
+    published: bool | None = None
+    basename: str | None = Limits(default=None, min_length=1, max_length=100)
+    proxy: Annotated[str | None, NULL] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
+    """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
+    agentsContext: Literal["excluded", "included"] | None = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    """The role everyone in the organization has on the site; `inherit`: the organization's
+    default; null: none (guests)."""
+    adaptiveContent: AdaptiveContent | None = None
+    adaptiveSchema: dict[str, Any] | None = None
+    """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
+    permissions: SitePermissions | None = None
+    """Direct grants to teams and members; when written, exact per principal type; a role of
+    null is a guest override (no access to the site)."""
+
+
+SITE = Declaration(
+    "site",
+    "sites",
+    "site",
+    key="title",
+    fields=(
+        Field("title"),
+        Field("visibility"),
+        Field("type", update=False),
+        Field("basename", create=False),
+        Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
+        Field("agentsContext", create=False),
+        Field("defaultLevel", create=False, quiet=("inherit",)),
+        Field("adaptiveContent", create=False, normalize=dump_all),
+        Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
+    ),
+    needs=("space",),
+    export_file="sites.yaml",
+    entry=SiteEntry,
+    order=80,
+    routes=Routes(SITES, id_name="siteId"),
+)
+
+
+#: Visibilities that take a site away from some of its readers.
+NARROW = ("share-link", "visitor-auth")
+
+
+class SiteKind(GrantedKind):
+    declaration = SITE
+    writes = (Writes(found_by=BY_KEY),)  # its parts are kinds of their own (`site_part`)
+    answer = Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "visibility": Opt(TEXT),
+            "type": Opt(TEXT),
+            "published": Opt(FLAG),
+            "basename": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+        }
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        # the structure's shape is made of the kinds nested under a site (`self.kinds`)
+        self.answers = {**type(self).answers, **site_answers(f"{SITES}/{{id}}", self)}
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        super().check_list(view, items, parent)
+        check_sites(view, items)
+
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
+        return site_structures(ctx, list(actions), self.kinds)
+
+    def requests(self, action: Action) -> int:
+        """A reorder is a move per item out of place (and a structure read where the API
+        places new items); a part's action, what the part counts."""
+        part = part_writing(self.kinds, action.payload)
+        if part is not None:
+            return part.requests(action)
+        if action.verb == "reorder":
+            checked = 1 if any("checks the order" in note for note in action.notes) else 0
+            return len(action.changes) + checked
+        return super().requests(action)
+
+    # -- reading -------------------------------------------------------------------------------
+    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+        """The list, then per managed site only what its entry writes (`site_reading`)."""
+        sites = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        grants = self.read_grants(api, org_id, manifest, sites)
+        path = self.list_path.format(org=org_id)
+        await read_site_parts(api, path, sites, manifest, grants, self.kinds)
+        return sites
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        sites = super().to_live(raw, live)
+        children: list[LiveResource] = []
+        for site in sites:
+            if site.raw.get("_structure") is not None:
+                tree, parts = read_live_tree(site, live, self.kinds)
+                site.raw["_tree"] = tree
+                children += parts
+        return sites + children
+
+    # -- planning ------------------------------------------------------------------------------
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        if f.name == "adaptiveSchema" and value is None:
+            # The API reads and replaces a site's adaptive schema (GET, PUT) but cannot remove
+            # it: a null would be planned on every run and never applied.
+            ctx.problem(
+                (*path, f.name),
+                "a site's adaptive schema cannot be removed through the API: write the schema "
+                "you want, or leave `adaptiveSchema` out to leave it as it is",
+            )
+        return super().desired_value(f, value, path, ctx)
+
+    def equal(self, f: Field, before: Any, after: Any) -> bool:
+        if f.name == "adaptiveSchema" and before is not None and after is not None:
+            return bool(_unordered(before) == _unordered(after))
+        return bool(before == after)
+
+    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        ctx = at.ctx
+        changes = self.changes(desired, live, ctx)
+        if any(c.field == "type" for c in changes):
+            return self._replace(desired, live, ctx)
+        action = super().plan_update(desired, live, at)
+        if action is not None:
+            visibility = next((c for c in changes if c.field == "visibility"), None)
+            if visibility is not None and visibility.after in NARROW:
+                action.notes.append(
+                    f"AUDIENCE CHANGE: visibility {visibility.after} narrows who can read the site"
+                )
+                action.audience_change = True
+        return action
+
+    def _replace(
+        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
+    ) -> Action | None:
+        return self.plan_replace(
+            desired,
+            live,
+            ctx,
+            protected="changes `type`, which forces a replace, but is protected",
+            note="`type` is set only when a site is created: the site is replaced",
+        )
+
+    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+        result = super().plan(ctx)
+        for desired, live in result.entries if result else []:
+            if desired.absent:
+                continue
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_site(desired, None if replaced else live, ctx, self.kinds)
+        return result
+
+    # -- exporting -----------------------------------------------------------------------------
+    def export_entry(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        entry = super().export_entry(resource, live, names)
+        entry["published"] = bool(resource.raw.get("published"))
+        tree = resource.raw.get("_tree")
+        if isinstance(tree, LiveTree):
+            entry |= export_tree(
+                tree, names, self.kinds, lambda item: self._parts_of(item, resource)
+            )
+        parts = {
+            part.section: part.export_part(resource, live, names) for part in site_parts(self.kinds)
+        }
+        entry |= {name: value for name, value in parts.items() if value}
+        return entry
+
+    def _parts_of(self, item: LiveResource, site: LiveResource) -> dict[str, Any]:
+        """The parts of a child of the site, exported with it (a site space's override)."""
+        found = {
+            part.section: part.export_under(item, site)
+            for part in child_parts(self.kinds)
+            if item.kind in part.declaration.parents
+        }
+        return {section: value for section, value in found.items() if value}
+
+    # -- applying ------------------------------------------------------------------------------
+    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
+        return {
+            k: v
+            for k, v in super().body(fields, creating=creating).items()
+            if k != "adaptiveSchema"
+        }
+
+    async def after_create(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().after_create(new_id, fields, run)
+        await self._put_schema(new_id, fields, run)
+
+    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        await super().update(live_id, fields, run)
+        await self._put_schema(live_id, fields, run)
+
+    async def _put_schema(self, site_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        if fields.get("adaptiveSchema") is not None:
+            path = f"{self.item_path(run, site_id)}/adaptive-schema"
+            await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        part = part_writing(self.kinds, action.payload)
+        if part is not None:
+            assert isinstance(action.payload, OnSite)
+            site_id = run.resolve(action.payload.site)
+            await part.write(action.payload, self.item_path(run, site_id), run)
+        elif action.verb == "reorder":
+            await reorder(action, run, self.kinds)
+        elif action.verb in ("publish", "unpublish"):
+            assert isinstance(action.payload, OnSite)
+            site_id = run.resolve(action.payload.site)
+            path = f"{self.item_path(run, site_id)}/{action.verb}"
+            await run.api.write("POST", path, idempotent=True)
+        else:
+            await super().execute(action, run)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _unordered(value: Any) -> Any:
+    """A JSON value whose lists compare as multisets (an adaptive schema's `enum`, `required`)."""
+    if isinstance(value, dict):
+        return {key: _unordered(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return sorted((_unordered(item) for item in value), key=_canonical)
+    return value
