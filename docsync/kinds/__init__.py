@@ -3,9 +3,9 @@ catalogue finds them and orders them so that a kind comes after the kinds it ref
 
 from __future__ import annotations
 
-from docsync.core.kind import Field
 from docsync.kinds.catalogue import CATALOGUE, KINDS, kind_named
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Field
 from docsync.kinds.kind import Kind
 
 __all__ = ["CATALOGUE", "KINDS", "CrudKind", "Field", "Kind", "kind_named"]

@@ -16,14 +16,46 @@ from typing import Annotated, Any
 from pydantic import BaseModel, create_model
 from pydantic import Field as Limits
 
-from docsync.core.kind import Declaration
 from docsync.core.nullability import NULL
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import Kind, Kinds
 from docsync.kinds.registry import KIND_CLASSES
 
+#: Where a kind stands among the kinds free to go at its turn (dependencies always come
+#: first): the order of manifests' sections, listings, exports and plans. A kind this table
+#: does not name goes after those it names, by name. docs/architecture.md shows the result.
+ORDER = (
+    "grant",
+    "member",
+    "invite_link",
+    "integration",
+    "integration_site",
+    "integration_space",
+    "team",
+    "team_member",
+    "saml",
+    "collection",
+    "space",
+    "openapi",
+    "translation",
+    "site",
+    "section",
+    "site_space",
+    "section_group",
+    "external_link",
+    "redirect",
+    "settings",
+    "share_link",
+    "publishing_auth",
+    "customization",
+    "agent_settings",
+    "space_customization",
+    "mcp_server",
+)
+
 #: Every kind, in dependency order (referenced kinds first, the organization settings after
 #: the site they name); each kind holds this object (`Kind.kinds`).
-KINDS = Kinds(KIND_CLASSES)
+KINDS = Kinds(KIND_CLASSES, ORDER)
 
 #: Every declaration, in the same order.
 CATALOGUE = KINDS.declarations

@@ -7,10 +7,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from docsync.core.context import PlanContext
-from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Field
 
 
 def field_changes(

@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.kind import Field
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Kind, Path
 from docsync.kinds.lists import Place, plan_list
 from docsync.kinds.lost_answers import create_once
@@ -252,7 +252,7 @@ class CrudKind(Kind):
         entry: dict[str, Any] = {self.key_field: resource.name}
         for f in self.fields:
             value = resource.fields.get(f.name)
-            if f.name == self.key_field or value is None or value in f.quiet:
+            if f.name == self.key_field or value is None or value in f.api_default:
                 continue
             if f.sensitive:
                 value = names.secret(resource.address, f.name)

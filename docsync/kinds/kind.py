@@ -1,21 +1,21 @@
-"""What a managed kind is: its declaration (`docsync.core.kind`) and the hooks through which
+"""What a managed kind is: its declaration (`docsync.kinds.declaration`) and the hooks through which
 the rest of docsync asks it, each with a default; and `Kinds`, every kind of the catalogue,
 handed to each kind when the catalogue is made (a site asks it for the kinds nested in it)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
-from docsync.api.answers import ID, TEXT, Obj, Shape
+from docsync.api.answers import Shape
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.kind import Catalogue, Declaration, Field
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, KeptPart, Picture, Plan, Review
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Catalogue, Declaration, Field
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
 
@@ -27,34 +27,19 @@ Path = tuple[str | int, ...]
 
 
 class Kind:
-    """A managed resource kind: its declaration (`docsync.core.kind`, in the kind's module)
-    plus the API calls and planning rules. The class attributes below are copied from the
-    declaration."""
+    """A managed resource kind: its declaration (`docsync.kinds.declaration`, data, in the
+    kind's module) and the hooks through which the rest of docsync asks it what the data cannot
+    say, each with a default. What every kind has of its declaration is read from it here."""
 
     declaration: ClassVar[Declaration]
-    name: ClassVar[str]
-    section: ClassVar[str]
-    fields: ClassVar[tuple[Field, ...]] = ()
-    #: kinds whose live state must be known before this one is normalized (references, parents)
-    needs: ClassVar[tuple[str, ...]] = ()
-    prunable: ClassVar[bool] = True
-    key_field: ClassVar[str] = "title"
-    #: the shape of this kind's create, update and delete payloads
-    payload_type: ClassVar[type[Fields]] = Fields
-    #: planned with its parent (a site's sections), never read or planned on its own
-    nested: ClassVar[bool] = False
-    #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
-    #: field of the plan document
-    kept_parts: ClassVar[tuple[KeptPart, ...]] = ()
-    #: what it relies on in each of its items as the API answers them (a list's item, an item
-    #: of its site's structure), checked as they are read; by default an `id` and its key
-    answer: ClassVar[Shape] = Obj({"id": ID})
     #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
     #: object a GET answers, with what it relies on in them
     answers: Mapping[str, Shape] = {}
-    #: what it writes and how a write whose answer was lost is settled (`lost`): declared by
-    #: each kind in its own module
-    writes: ClassVar[tuple[Writes, ...]] = ()
+    #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
+    #: field of the plan document
+    kept_parts: ClassVar[tuple[KeptPart, ...]] = ()
+    #: the shape of this kind's create, update and delete payloads
+    payload_type: ClassVar[type[Fields]] = Fields
 
     def __init__(self) -> None:
         self._kinds: Kinds | None = None
@@ -66,19 +51,54 @@ class Kind:
             raise RuntimeError(f"{type(self).__name__} is in no catalogue")
         return self._kinds
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        declared = cls.__dict__.get("declaration")
-        if declared is not None:
-            cls.name = declared.name
-            cls.section = declared.section
-            cls.fields = declared.fields
-            cls.needs = declared.needs
-            cls.prunable = declared.prunable
-            cls.key_field = declared.key
-            cls.nested = declared.nested
-            if "answer" not in cls.__dict__:
-                cls.answer = Obj({"id": ID, declared.key: TEXT})
+    # -- what every kind has of its declaration -------------------------------------------------
+    @final
+    @property
+    def name(self) -> str:
+        return self.declaration.name
+
+    @final
+    @property
+    def section(self) -> str:
+        return self.declaration.section
+
+    @final
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.declaration.fields
+
+    @final
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """Kinds whose live state must be known before this one is normalized."""
+        return self.declaration.needs
+
+    @final
+    @property
+    def prunable(self) -> bool:
+        return self.declaration.prunable
+
+    @final
+    @property
+    def key_field(self) -> str:
+        return self.declaration.key
+
+    @final
+    @property
+    def nested(self) -> bool:
+        """Planned with its parent (a site's sections), never read or planned on its own."""
+        return self.declaration.nested
+
+    @final
+    @property
+    def answer(self) -> Shape:
+        """What it relies on in each of its items as the API answers them."""
+        return self.declaration.item_answer
+
+    @final
+    @property
+    def writes(self) -> tuple[Writes, ...]:
+        return self.declaration.writes
 
     # -- reading -------------------------------------------------------------------------------
     def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
@@ -212,9 +232,9 @@ class Kinds(Sequence[Kind]):
     refers to, is nested in or needs). Made from the kinds' classes; each kind is handed this
     object, so a kind finds the kinds nested in it without importing the catalogue."""
 
-    def __init__(self, classes: Iterable[type[Kind]]) -> None:
+    def __init__(self, classes: Iterable[type[Kind]], order: Sequence[str] = ()) -> None:
         made = [cls() for cls in classes]
-        self.declarations = Catalogue(*(kind.declaration for kind in made))
+        self.declarations = Catalogue(*(kind.declaration for kind in made), order=order)
         by_name = {kind.name: kind for kind in made}
         self._items = tuple(by_name[declared.name] for declared in self.declarations)
         self._derived: dict[str, Any] = {}

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from docsync.core.context import PlanContext
-from docsync.core.kind import Declaration
 from docsync.core.model import Action
 from docsync.core.ownership import prune_decision
 from docsync.core.reconcile import Reconciliation, reconcile, was
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Declaration
 
 #: the note of a delete that only the list's exactness asks for
 NOT_WRITTEN = "not in the manifest's list, which is exact"

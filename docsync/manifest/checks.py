@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from docsync.core.checking import Item, is_absent, raw_entries, text
-from docsync.core.kind import Declaration
 from docsync.kinds.catalogue import CATALOGUE, kind_named
+from docsync.kinds.declaration import Declaration
 from docsync.manifest.context import CheckContext, walk
 from docsync.manifest.problems import Path
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from docsync.core.kind import Declaration
 from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE, entry_model
+from docsync.kinds.declaration import Declaration
 
 BLOCK = re.compile(
     r"(<!-- generated: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.DOTALL

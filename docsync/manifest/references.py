@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 from docsync.core.checking import did_you_mean, is_absent, text
-from docsync.core.kind import Declaration
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.declaration import Declaration
 from docsync.manifest.context import CheckContext, walk
 from docsync.manifest.problems import Path
 

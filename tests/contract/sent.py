@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from docsync.core.kind import Declaration, Field
 from docsync.core.nullability import nullable
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract

@@ -12,7 +12,6 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from docsync.core.kind import Declaration, Field
 from docsync.core.nullability import nullable
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.catalogue import CATALOGUE, entry_model
@@ -20,6 +19,7 @@ from docsync.kinds.content.collections import CollectionEntry
 from docsync.kinds.content.openapi import OpenApiEntry
 from docsync.kinds.content.spaces import SpaceEntry
 from docsync.kinds.content.translations import TranslationEntry
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.organization.team_members import TeamMemberRef
 from docsync.kinds.presentation.publishing_auth import PublishingAuthEntry
 from docsync.kinds.presentation.redirects import RedirectEntry

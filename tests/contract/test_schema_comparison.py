@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 from pydantic import Field as Limits
 
-from docsync.core.kind import Field
 from docsync.core.nullability import NULL
+from docsync.kinds.declaration import Field
 from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract

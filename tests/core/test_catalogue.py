@@ -11,12 +11,12 @@ import pytest
 from pydantic import BaseModel
 
 import docsync.kinds as kinds_package
-from docsync.core.kind import Catalogue, Declaration, Field, dependency_order
 from docsync.export import FILES
 from docsync.generate import REGISTRY, kind_classes, registry
 from docsync.kinds import KINDS, kind_named
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.catalogue import entry_model as entry_model_of
+from docsync.kinds.declaration import Catalogue, Declaration, Field, dependency_order
 from docsync.manifest.context import CheckContext
 from docsync.manifest.models import SECTIONS, Manifest
 from docsync.manifest.references import check_references
@@ -103,8 +103,14 @@ def test_a_kind_lives_in_one_module_with_its_entry_model(declared: Declaration) 
     assert vars(sys.modules[type(kind).__module__])[declared.entry.__name__] is declared.entry
 
 
-def _kind(name: str, order: int, *depends: str) -> Declaration:
-    return Declaration(name, f"{name}s", name, "title", needs=depends, order=order)
+def _kind(name: str, rank: int, *depends: str) -> Declaration:
+    del rank  # the order table below says it
+    return Declaration(name, f"{name}s", name, "title", needs=depends)
+
+
+def _table(declared: list[tuple[Any, ...]]) -> list[str]:
+    """The order table of (name, rank, ...) specs: by rank, then name."""
+    return [spec[0] for spec in sorted(declared, key=lambda spec: (spec[1], spec[0]))]
 
 
 ORDERS = [
@@ -123,7 +129,12 @@ def test_dependencies_first_then_the_declared_order_whatever_the_discovery_order
 ) -> None:
     kinds = [_kind(*spec) for spec in declared]
     for shuffled in (kinds, kinds[::-1]):
-        assert [d.name for d in dependency_order(shuffled)] == expected
+        assert [d.name for d in dependency_order(shuffled, _table(declared))] == expected
+
+
+def test_a_kind_the_order_table_does_not_name_goes_after_those_it_names() -> None:
+    kinds = [_kind("z", 0), _kind("b", 0), _kind("a", 0)]
+    assert [d.name for d in dependency_order(kinds, ["z"])] == ["z", "a", "b"]
 
 
 def test_a_dependency_cycle_is_named() -> None:
@@ -211,7 +222,7 @@ def test_a_kind_says_what_it_writes_and_each_has_a_lost_answer_test(declared: De
     from tests.engine.test_e2e_lost_answers import COVERED
 
     kind = kind_named(declared.name)
-    assert "writes" in vars(type(kind)), f"{type(kind).__name__} declares no `writes`"
+    assert declared.writes, f"{declared.name} declares no `writes`"
     assert any(not w.part for w in kind.writes), f"{declared.name}: `writes` lacks the kind"
     model = entry_model_of(declared.name) if declared.entry is not None else None
     for writes in kind.writes:

@@ -14,7 +14,12 @@ from docsync.kinds.catalogue import CATALOGUE
 
 PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
 #: what any module may import of the kinds: the catalogue and what every kind shares
-SHARED = {"docsync.kinds", "docsync.kinds.catalogue", "docsync.kinds.kind"}
+SHARED = {
+    "docsync.kinds",
+    "docsync.kinds.catalogue",
+    "docsync.kinds.declaration",
+    "docsync.kinds.kind",
+}
 NAMES = {d.name for d in CATALOGUE} | {d.section for d in CATALOGUE}
 OUTSIDE = sorted(
     path

@@ -17,7 +17,6 @@ from pydantic import BeforeValidator
 
 from docsync.core.context import RunContext
 from docsync.core.entries import Model, Role
-from docsync.core.kind import Declaration
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
@@ -25,6 +24,7 @@ from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
 from docsync.kinds.access.grant_writes import Grant, write_grant
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
 
@@ -73,6 +73,7 @@ GRANT = Declaration(
     entry=Permissions,
     mapped=True,
     exact=True,
+    writes=(Writes(),),  # an invite, a PATCH and a DELETE of a grant are each idempotent
 )
 
 
@@ -82,7 +83,6 @@ class GrantKind(ListPart):
 
     declaration = GRANT
     kept_parts = (kept_grants(GRANT.name),)
-    writes = (Writes(),)  # an invite, a PATCH and a DELETE of a grant are each idempotent
 
     async def execute(self, action: Action, run: RunContext) -> None:
         assert isinstance(action.payload, Grant)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from docsync.core.kind import Declaration, Routes
 from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
@@ -67,7 +67,6 @@ AGENT_SETTINGS = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    order=94,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}/agent-settings",
         item="/v1/orgs/{org}/sites/{site}/agent-settings",
@@ -78,12 +77,12 @@ AGENT_SETTINGS = Declaration(
         "The site's docs agent (production's agent settings); only the fields written are "
         "managed, nested ones included."
     ),
+    writes=(Writes(),),  # a PUT of the whole object
 )
 
 
 class AgentSettingsKind(MergedPart):
     declaration = AGENT_SETTINGS
-    writes = (Writes(),)  # a PUT of the whole object
     part_payload = AgentSettingsChange
     suffix = "agent-settings"
     answers = {f"{SITE}/agent-settings": ANSWER}  # an object: only the fields written are compared

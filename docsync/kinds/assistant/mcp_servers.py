@@ -19,11 +19,11 @@ from pydantic import Field as Limits
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Expression, Model, Uri
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes, create_once
 from docsync.kinds.parts import ListPart
@@ -104,19 +104,18 @@ MCP_SERVER = Declaration(
         Field("condition"),
     ),
     entry=McpServerEntry,
-    order=95,
     routes=Routes("/v1/orgs/{org}/sites/{site}/mcp-servers", id_name="siteMcpServerId"),
     describe=(
         "The MCP servers the site's assistant may call, keyed by name; when written, the exact "
         "list. Their header values are secrets docsync never shows or exports."
     ),
+    writes=(Writes(found_by=FOUND_BY),),
 )
 
 
 class McpServerKind(ListPart, SitePart):
     declaration = MCP_SERVER
     answers = {f"{SITE}/mcp-servers": ANSWER}
-    writes = (Writes(found_by=FOUND_BY),)
     part_payload = McpServers
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:

@@ -10,12 +10,12 @@ from pydantic import Field as Limits
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import address
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import Path
 from docsync.kinds.lost_answers import Writes
 
@@ -52,9 +52,18 @@ COLLECTION = Declaration(
     ),
     export_file="content.yaml",
     entry=CollectionEntry,
-    order=40,
     routes=Routes(
         "/v1/orgs/{org}/collections", item="/v1/collections/{id}", id_name="collectionId"
+    ),
+    writes=(Writes(found_by="listed again, by its title under its parent"),),
+    answer=Obj(
+        {
+            "id": ID,
+            "title": TEXT,
+            "parent": Opt(ID),
+            "description": Opt(TEXT),
+            "defaultLevel": Opt(TEXT),
+        }
     ),
 )
 
@@ -83,16 +92,6 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 
 class CollectionKind(GrantedKind):
     declaration = COLLECTION
-    writes = (Writes(found_by="listed again, by its title under its parent"),)
-    answer = Obj(
-        {
-            "id": ID,
-            "title": TEXT,
-            "parent": Opt(ID),
-            "description": Opt(TEXT),
-            "defaultLevel": Opt(TEXT),
-        }
-    )
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)

@@ -10,12 +10,12 @@ from pydantic import model_validator
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NullChecked
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
 
@@ -64,15 +64,14 @@ OPENAPI = Declaration(
     fields=(Field("source", normalize=_dump, live=_source_from_live),),
     export_file="content.yaml",
     entry=OpenApiEntry,
-    order=60,
     routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT"),
+    writes=(Writes(found_by="listed again, by its slug"),),
+    answer=Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)}),
 )
 
 
 class OpenApiKind(CrudKind):
     declaration = OPENAPI
-    writes = (Writes(found_by="listed again, by its slug"),)
-    answer = Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)})
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = super().to_live(raw, live)

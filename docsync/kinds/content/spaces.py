@@ -12,7 +12,6 @@ from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Language, Ref
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
@@ -20,6 +19,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
@@ -61,7 +61,10 @@ SPACE = Declaration(
         Field("defaultLevel", create=False),
         Field("language"),
         Field(
-            "mergeRules", create=False, normalize=merge_rules_value, quiet=({"type": "inherit"},)
+            "mergeRules",
+            create=False,
+            normalize=merge_rules_value,
+            api_default=({"type": "inherit"},),
         ),
         Field(
             "collection",
@@ -76,15 +79,9 @@ SPACE = Declaration(
     prunable=False,  # spaces hold content: deleted only by `state: absent`
     export_file="content.yaml",
     entry=SpaceEntry,
-    order=50,
     routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
-)
-
-
-class SpaceKind(GrantedKind):
-    declaration = SPACE
-    writes = (Writes(found_by="listed again, by its title in its collection"),)
-    answer = Obj(
+    writes=(Writes(found_by="listed again, by its title in its collection"),),
+    answer=Obj(
         {
             "id": ID,
             "title": TEXT,
@@ -96,8 +93,13 @@ class SpaceKind(GrantedKind):
             "mergeRules": Opt(Obj({"type": TEXT})),
             "deletedAt": Opt(TEXT),
         }
-    )
-    answers = {"/v1/spaces/{id}": answer}
+    ),
+)
+
+
+class SpaceKind(GrantedKind):
+    declaration = SPACE
+    answers = {"/v1/spaces/{id}": SPACE.item_answer}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case

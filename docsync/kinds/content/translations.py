@@ -17,10 +17,10 @@ from pydantic import field_validator, model_validator
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Language, Ref
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
@@ -95,8 +95,20 @@ TRANSLATION = Declaration(
     export_file="content.yaml",
     alt_key=("space", "language"),
     entry=TranslationEntry,
-    order=70,
     routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId", update="PUT"),
+    writes=(Writes(found_by="listed again, by title or by source space and language"),),
+    answer=Either(
+        (
+            Obj(
+                {
+                    "id": ID,
+                    "language": TEXT,
+                    "source": Opt(Obj({"space": Opt(ID), "language": Opt(TEXT)})),
+                }
+            ),
+            Obj({"id": ID, "title": TEXT}),
+        )
+    ),
 )
 
 
@@ -112,20 +124,7 @@ def _key(space_key: str, language: str) -> str:
 
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
-    writes = (Writes(found_by="listed again, by title or by source space and language"),)
     #: production's shape (a source space into a language), or the description's (a title)
-    answer = Either(
-        (
-            Obj(
-                {
-                    "id": ID,
-                    "language": TEXT,
-                    "source": Opt(Obj({"space": Opt(ID), "language": Opt(TEXT)})),
-                }
-            ),
-            Obj({"id": ID, "title": TEXT}),
-        )
-    )
 
     # -- keys ----------------------------------------------------------------------------------
     def live_key(self, raw: dict[str, Any], live: LiveState) -> str:

@@ -19,12 +19,12 @@ from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.integrations.schemas import check_configurations
 from docsync.kinds.integrations.targets import (
     LEVELS,
@@ -63,23 +63,6 @@ class IntegrationEntry(Entry):
     """The spaces it is installed on, by title or `Collection/Space`; when written, exact."""
 
 
-INTEGRATION = Declaration(
-    "integration",
-    "integrations",
-    "integration",
-    key="name",
-    fields=(Field("name", create=False, update=False), Field("configuration", create=False)),
-    needs=("site", "space"),
-    export_file="org.yaml",
-    entry=IntegrationEntry,
-    order=16,
-    routes=Routes(
-        "/v1/orgs/{org}/installations",
-        item="/v1/integrations/{name}/installations/{id}",
-        id_name="installationId",
-    ),
-)
-
 #: one item of the organization's installations, as docsync relies on it
 LISTED = Obj(
     {
@@ -91,10 +74,27 @@ LISTED = Obj(
 INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
 
 
+INTEGRATION = Declaration(
+    "integration",
+    "integrations",
+    "integration",
+    key="name",
+    fields=(Field("name", create=False, update=False), Field("configuration", create=False)),
+    needs=("site", "space"),
+    export_file="org.yaml",
+    entry=IntegrationEntry,
+    routes=Routes(
+        "/v1/orgs/{org}/installations",
+        item="/v1/integrations/{name}/installations/{id}",
+        id_name="installationId",
+    ),
+    writes=(Writes(found_by=BY_KEY),),
+    answer=LISTED,
+)
+
+
 class IntegrationKind(CrudKind):
     declaration = INTEGRATION
-    writes = (Writes(found_by=BY_KEY),)
-    answer = LISTED
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         written = getattr(manifest, self.section, None) or []

@@ -17,10 +17,10 @@ from pydantic import RootModel
 from docsync.api.answers import ANY, TEXT, Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
-from docsync.core.kind import Declaration, Field
 from docsync.core.model import Action, FieldChange, address, leaf_change
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, plan_list
 from docsync.kinds.lost_answers import Writes
@@ -318,16 +318,15 @@ INTEGRATION_SITE = Declaration(
     exact=True,
     fields=(Field("configuration", create=False),),
     entry=SiteInstallations,
-    order=17,
+    # an install, a PATCH and an uninstall are each sent again as they are (installing again
+    # where it is installed answers that installation)
+    writes=(Writes(),),
 )
 
 
 class IntegrationSiteKind(InstalledOnKind):
     declaration = INTEGRATION_SITE
     level = SITES
-    #: an install, a PATCH and an uninstall are each sent again as they are (installing again
-    #: where it is installed answers that installation)
-    writes = (Writes(),)
 
 
 # An integration installation's spaces (`integrations[].spaces`, by title or
@@ -351,13 +350,12 @@ INTEGRATION_SPACE = Declaration(
     exact=True,
     fields=(Field("configuration", create=False),),
     entry=SpaceInstallations,
-    order=18,
+    # an install, a PATCH and an uninstall are each sent again as they are (installing again
+    # where it is installed answers that installation)
+    writes=(Writes(),),
 )
 
 
 class IntegrationSpaceKind(InstalledOnKind):
     declaration = INTEGRATION_SPACE
     level = SPACES
-    #: an install, a PATCH and an uninstall are each sent again as they are (installing again
-    #: where it is installed answers that installation)
-    writes = (Writes(),)

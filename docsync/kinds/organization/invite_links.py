@@ -15,11 +15,11 @@ from pydantic import field_validator
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.nullability import NULL
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import BY_KEY, Writes
 
@@ -55,15 +55,14 @@ INVITE_LINK = Declaration(
     export_file="org.yaml",
     key_note=" (null: a guest link)",
     entry=InviteLinkEntry,
-    order=15,
     routes=Routes("/v1/orgs/{org}/link-invites", id_name="inviteId"),
+    writes=(Writes(found_by=BY_KEY),),
+    answer=Obj({"id": ID, "role": Opt(TEXT)}),
 )
 
 
 class InviteLinkKind(CrudKind):
     declaration = INVITE_LINK
-    writes = (Writes(found_by=BY_KEY),)
-    answer = Obj({"id": ID, "role": Opt(TEXT)})
 
     def __init__(self) -> None:
         super().__init__()

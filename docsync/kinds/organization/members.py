@@ -11,13 +11,13 @@ from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, lower, role_shown
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
@@ -46,8 +46,11 @@ MEMBER = Declaration(
     key_folds_case=True,
     key_note=", or `id` (the user id)",
     entry=MemberEntry,
-    order=10,
     routes=Routes("/v1/orgs/{org}/members", id_name="userId"),
+    writes=(Writes(),),  # roles changed and members removed: never created here
+    answer=Obj(
+        {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
+    ),
 )
 
 
@@ -57,10 +60,6 @@ USER = Obj({"id": ID})
 
 class MemberKind(CrudKind):
     declaration = MEMBER
-    writes = (Writes(),)  # roles changed and members removed: never created here
-    answer = Obj(
-        {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
-    )
     answers = {"/v1/user": USER}
 
     async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:

@@ -8,11 +8,11 @@ from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.entries import Entry, Ref, Role, Uri
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.lost_answers import BY_KEY, Writes
 
 
@@ -54,15 +54,9 @@ SAML = Declaration(
     ),
     export_file="teams.yaml",
     entry=SamlEntry,
-    order=30,
     routes=Routes("/v1/orgs/{org}/saml", id_name="samlProviderId"),
-)
-
-
-class SamlKind(CrudKind):
-    declaration = SAML
-    writes = (Writes(found_by=BY_KEY),)
-    answer = Obj(
+    writes=(Writes(found_by=BY_KEY),),
+    answer=Obj(
         {
             "id": ID,
             "label": TEXT,
@@ -71,7 +65,12 @@ class SamlKind(CrudKind):
             "defaultTeam": Opt(Either((Obj({"id": ID}), ID))),
             "defaultRole": Opt(TEXT),
         }
-    )
+    ),
+)
+
+
+class SamlKind(CrudKind):
+    declaration = SAML
 
     def lockout(self, action: Action, guard: Lockout) -> None:
         if action.verb in REMOVING and guard.me_uses_sso:

@@ -10,13 +10,13 @@ from pydantic import Field as Limits
 from docsync.api.answers import Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Ref, Role, Uri, explained
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
@@ -122,8 +122,8 @@ SETTINGS = Declaration(
     ),
     export_file="org.yaml",
     entry=OrgSettings,
-    order=90,
     routes=Routes("/v1/orgs", item="/v1/orgs/{org}", id_name="organizationId"),
+    writes=(Writes(),),  # one PATCH of the organization
 )
 
 
@@ -132,7 +132,6 @@ ADDRESS = "settings"
 
 class SettingsKind(Kind):
     declaration = SETTINGS
-    writes = (Writes(),)  # one PATCH of the organization
 
     def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
         return manifest.settings is not None

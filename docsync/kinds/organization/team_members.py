@@ -15,10 +15,10 @@ from pydantic_core import CoreSchema
 
 from docsync.core.context import PlanContext
 from docsync.core.entries import Model
-from docsync.core.kind import Declaration, Field
 from docsync.core.model import address
 from docsync.core.payloads import Fields, Payload
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
 
@@ -77,13 +77,12 @@ TEAM_MEMBER = Declaration(
     # written by the team's batch request (`PUT .../members {add, remove, memberships}`)
     fields=(Field("user", create=False, update=False), Field("role", create=False, update=False)),
     entry=TeamMemberRef,
-    order=21,
+    writes=(Writes(),),  # a team's members are one PUT (or a DELETE): sent again as they are
 )
 
 
 class TeamMemberKind(ListPart):
     declaration = TEAM_MEMBER
-    writes = (Writes(),)  # a team's members are one PUT (or a DELETE): sent again as they are
 
 
 _KIND = TeamMemberKind()

@@ -10,13 +10,13 @@ from docsync.api.answers import ID, TEXT, Obj
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, was_names
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, FieldChange, Plan
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.lockout import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.crud import CrudKind
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import BY_KEY, Writes
@@ -62,14 +62,13 @@ TEAM = Declaration(
     needs=("member",),
     export_file="teams.yaml",
     entry=TeamEntry,
-    order=20,
     routes=Routes("/v1/orgs/{org}/teams", id_name="teamId", create="PUT"),
+    writes=(Writes(found_by=BY_KEY),),
 )
 
 
 class TeamKind(CrudKind):
     declaration = TEAM
-    writes = (Writes(found_by=BY_KEY),)
     payload_type = TeamFields
     answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}
 

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
-from docsync.core.kind import Declaration, Routes
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.partial import (
@@ -96,7 +96,6 @@ CUSTOMIZATION = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    order=93,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}/customization",
         item="/v1/orgs/{org}/sites/{site}/customization",
@@ -107,12 +106,12 @@ CUSTOMIZATION = Declaration(
         "The site's look (production's customization settings); only the fields written are "
         "managed, nested ones included."
     ),
+    writes=(Writes(),),  # a PUT of the whole object
 )
 
 
 class CustomizationKind(MergedPart):
     declaration = CUSTOMIZATION
-    writes = (Writes(),)  # a PUT of the whole object
     part_payload = Customization
     suffix = "customization"
     answers = {f"{SITE}/customization": ANSWER}  # an object: only the fields written are compared

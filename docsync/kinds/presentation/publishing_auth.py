@@ -16,10 +16,10 @@ from pydantic import Field as Limits
 from docsync.api.answers import TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import URI_PATTERN, Model
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.sites.parts import SITE, SitePart
@@ -79,18 +79,17 @@ PUBLISHING_AUTH = Declaration(
     singleton=True,
     fields=(Field("backend"), Field("fallbackURL"), Field("logoutURL")),
     entry=PublishingAuthEntry,
-    order=92,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}", item="/v1/orgs/{org}/sites/{site}/publishing/auth"
     ),
     describe=("How visitors of a visitor-auth site sign in; only the fields written are managed."),
+    writes=(Writes(),),  # a PATCH
 )
 
 
 class PublishingAuthKind(SitePart):
     declaration = PUBLISHING_AUTH
     answers = {f"{SITE}/publishing/auth": ANSWER}
-    writes = (Writes(),)  # a PATCH
     part_payload = PublishingAuth
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:

@@ -15,10 +15,10 @@ from docsync.api.answers import FLAG, TEXT, Obj, Opt
 from docsync.api.errors import ApiError
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
@@ -153,7 +153,6 @@ REDIRECT = Declaration(
         Field("captureWildcard", create=False, update=False),
     ),
     entry=RedirectEntry,
-    order=90,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}/redirects",
         item="/v1/orgs/{org}/sites/{site}/redirects",  # the bulk upsert: its items are entries
@@ -161,13 +160,13 @@ REDIRECT = Declaration(
         update="PUT",
     ),
     describe=("The site's redirect rules, keyed by source; when written, the exact list."),
+    writes=(Writes(),),  # one bulk upsert, idempotent: the client sends it again
 )
 
 
 class RedirectKind(ListPart, SitePart):
     declaration = REDIRECT
     answers = {f"{SITE}/redirects": ANSWER}
-    writes = (Writes(),)  # one bulk upsert, idempotent: the client sends it again
     part_payload = Redirects
 
     def needs_structure(self, entry: Any) -> bool:

@@ -17,10 +17,10 @@ from pydantic import Field as Limits
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import Writes, create_once
 from docsync.kinds.parts import ListPart
@@ -85,19 +85,18 @@ SHARE_LINK = Declaration(
     # another link
     fields=(Field("name", update=False), Field("active", create=False)),
     entry=ShareLinkEntry,
-    order=91,
     routes=Routes("/v1/orgs/{org}/sites/{site}/share-links", id_name="shareLinkId"),
     describe=(
         "The site's share links, keyed by name; when written, the exact list. Their URLs are "
         "secrets docsync never reads into a plan, a log or an export."
     ),
+    writes=(Writes(found_by=FOUND_BY),),
 )
 
 
 class ShareLinkKind(ListPart, SitePart):
     declaration = SHARE_LINK
     answers = {f"{SITE}/share-links": ANSWER}
-    writes = (Writes(found_by=FOUND_BY),)
     part_payload = ShareLinks
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:

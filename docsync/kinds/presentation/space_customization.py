@@ -20,11 +20,11 @@ from pydantic import Field as Limits
 
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.kind import Declaration, Routes
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Routes
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.partial import (
     ANSWER,
@@ -312,7 +312,6 @@ SPACE_CUSTOMIZATION = Declaration(
     parents=("site_space",),
     part=True,
     singleton=True,
-    order=94,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}/site-spaces",
         item="/v1/orgs/{org}/sites/{site}/site-spaces/{id}/customization",
@@ -323,6 +322,7 @@ SPACE_CUSTOMIZATION = Declaration(
         "managed (`null` on one unsets its override); `customization: null` removes the override."
     ),
     nullable=True,
+    writes=(Writes(),),  # a PATCH or a DELETE
 )
 
 
@@ -332,7 +332,6 @@ class SpaceCustomizationKind(ChildPart):
 
     declaration = SPACE_CUSTOMIZATION
     answers = {f"{SITE}/site-spaces/{{id}}/customization": ANSWER}  # the effective settings
-    writes = (Writes(),)  # a PATCH or a DELETE
     part_payload = SpaceCustomization
 
     def reads_under(self, entry: Any) -> bool:

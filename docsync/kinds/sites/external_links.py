@@ -14,10 +14,10 @@ from pydantic import Field as Limits
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Icon, Uri
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
@@ -73,14 +73,13 @@ EXTERNAL_LINK = Declaration(
         ),
     ),
     entry=ExternalLinkEntry,
-    order=84,
     routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
+    writes=(Writes(found_by=IN_STRUCTURE),),
 )
 
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
-    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-external-link"
     layout = "sections"  # links stand among sections: a site with root site spaces has none
 

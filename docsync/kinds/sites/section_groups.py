@@ -12,10 +12,10 @@ from pydantic import Field as Limits
 from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Entry, Icon, Ref
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites import child_requests as site_found
@@ -52,14 +52,13 @@ SECTION_GROUP = Declaration(
         Field("sections", ref="section", update=False, ref_sibling=True, unordered=True),
     ),
     entry=SectionGroupEntry,
-    order=83,
     routes=Routes("/v1/orgs/{org}/sites/{site}/section-groups", id_name="siteSectionGroupId"),
+    writes=(Writes(found_by=IN_STRUCTURE),),
 )
 
 
 class SectionGroupKind(NestedKind):
     declaration = SECTION_GROUP
-    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-section-group"
     layout = "sections"
 

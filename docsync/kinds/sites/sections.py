@@ -10,10 +10,10 @@ from pydantic import Field as Limits
 
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Condition, Entry, Icon
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites import child_requests as site_found
@@ -54,14 +54,13 @@ SECTION = Declaration(
         Field("default", create=False, update=False, live=read_flag),
     ),
     entry=SectionEntry,
-    order=81,
     routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
+    writes=(Writes(found_by=IN_STRUCTURE),),
 )
 
 
 class SectionKind(NestedKind):
     declaration = SECTION
-    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-section"
     default_field = "defaultSiteSection"
     layout = "sections"

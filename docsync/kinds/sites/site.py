@@ -13,13 +13,13 @@ from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Model, explained
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import SitePermissions
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import BY_KEY, Writes
@@ -102,26 +102,16 @@ SITE = Declaration(
         Field("basename", create=False),
         Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
         Field("agentsContext", create=False),
-        Field("defaultLevel", create=False, quiet=("inherit",)),
+        Field("defaultLevel", create=False, api_default=("inherit",)),
         Field("adaptiveContent", create=False, normalize=dump_all),
         Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
     ),
     needs=("space",),
     export_file="sites.yaml",
     entry=SiteEntry,
-    order=80,
     routes=Routes(SITES, id_name="siteId"),
-)
-
-
-#: Visibilities that take a site away from some of its readers.
-NARROW = ("share-link", "visitor-auth")
-
-
-class SiteKind(GrantedKind):
-    declaration = SITE
-    writes = (Writes(found_by=BY_KEY),)  # its parts are kinds of their own (`site_part`)
-    answer = Obj(
+    writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`site_part`)
+    answer=Obj(
         {
             "id": ID,
             "title": TEXT,
@@ -131,7 +121,16 @@ class SiteKind(GrantedKind):
             "basename": Opt(TEXT),
             "defaultLevel": Opt(TEXT),
         }
-    )
+    ),
+)
+
+
+#: Visibilities that take a site away from some of its readers.
+NARROW = ("share-link", "visitor-auth")
+
+
+class SiteKind(GrantedKind):
+    declaration = SITE
 
     def __init__(self) -> None:
         super().__init__()

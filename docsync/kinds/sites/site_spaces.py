@@ -13,10 +13,10 @@ from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
-from docsync.core.kind import Declaration, Field, Routes
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites import child_requests as site_found
@@ -55,19 +55,18 @@ SITE_SPACE = Declaration(
         Field("default", create=False, update=False, live=read_flag),
     ),
     entry=SiteSpaceEntry,
-    order=82,
     routes=Routes("/v1/orgs/{org}/sites/{site}/site-spaces", id_name="siteSpaceId"),
+    writes=(Writes(found_by=IN_STRUCTURE),),
+    answer=Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))}),
 )
 
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
-    writes = (Writes(found_by=IN_STRUCTURE),)
     pointer_type = "site-space"
     default_field = "defaultSiteSpace"
     layout = "siteSpaces"
     leads = True
-    answer = Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))})
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:

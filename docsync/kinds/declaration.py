@@ -1,8 +1,10 @@
-"""The declaration of a managed kind: the one place its name, key, parent, entry model, fields
-and list semantics are written. Each kind's module (`docsync.kinds.<kind>`) holds its
-declaration next to its code; `docsync.kinds.catalogue` finds them all. The manifest's model and
-tables, the offline reference checks, sensitive paths, prune names, the JSON Schema, the export
-layout and the planner's reading needs are all derived from declarations."""
+"""The declaration of a managed kind: the one place its name, key, parent, entry model, fields,
+list semantics, routes and answers are written, as data. Each kind's module holds its declaration
+next to its code; the catalogue gathers them. What runs reads them: the requests a flat kind
+sends (verbs, paths, paging), what an answer must hold, how a field compares, whether a change
+replaces the resource, what export leaves out, what is secret; and the manifest's model and
+tables, the offline reference checks, prune names, the JSON Schema and the planner's reading
+needs are derived from them."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from docsync.api.answers import ID, TEXT, Obj, Shape
 from docsync.core.paths import Path
+from docsync.kinds.lost_answers import Writes
 
 
 def _same(value: Any) -> Any:
@@ -31,8 +35,12 @@ class Routes:
     list: str
     item: str = ""
     id_name: str = ""
+    #: the verb that creates an item on `list` (production makes a team with `PUT`)
     create: str = "POST"
+    #: the verb that updates an item (an OpenAPI spec's source is a `PUT`)
     update: str = "PATCH"
+    #: the list answers pages (`?page=`); when False it is one GET of every item
+    paged: bool = True
 
     @property
     def item_path(self) -> str:
@@ -75,9 +83,16 @@ class Field:
     #: the request that writes it, when not the kind's update (method, path template): a
     #: collection's `parent` goes by `POST /v1/collections/{id}/move`
     route: tuple[str, str] | None = None
-    #: values export leaves out: what the API holds when nothing was ever written (a space's
-    #: `mergeRules: {type: inherit}`), so an exported manifest says what was chosen
-    quiet: tuple[Any, ...] = ()
+    #: the API's defaults, which export leaves out: what the API holds when nothing was ever
+    #: written (a space's `mergeRules: {type: inherit}`), so an exported manifest says what was
+    #: chosen (Terraform's computed defaults)
+    api_default: tuple[Any, ...] = ()
+    #: written, never read back (an OpenAPI spec's text source): compared only where the API
+    #: shows that it holds one, never exported
+    write_only: bool = False
+    #: a change the API cannot make in place: the resource is deleted and created again
+    #: (Terraform's `ForceNew`; a site's `type`), which `protect: true` forbids
+    replace: bool = False
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""
@@ -109,9 +124,6 @@ class Declaration:
     fields: tuple[Field, ...] = ()
     #: the manifest entry model (pydantic); a nested kind's list is added to its parents' models
     entry: type[BaseModel] | None = None
-    #: where its section sits in manifests and listings, among kinds that do not depend on each
-    #: other (INTERFACE.md's order); dependencies always come first
-    order: int = 0
     parents: tuple[str, ...] = ()
     scope: str | None = None
     exact: bool = False
@@ -150,6 +162,17 @@ class Declaration:
     describe: str = ""
     #: a part that may be written `null` as a whole, which removes it (a site space's override)
     nullable: bool = False
+    #: what it relies on in each of its items as the API answers them (a list's item, an item
+    #: of its site's structure), checked as they are read; by default an `id` and its key
+    answer: Shape | None = None
+    #: what it writes (itself, and the parts its entries write under a field of their own) and
+    #: how a write whose answer was lost is settled (`lost_answers`)
+    writes: tuple[Writes, ...] = ()
+
+    @property
+    def item_answer(self) -> Shape:
+        """`answer`, or an `id` and the key."""
+        return self.answer or Obj({"id": ID, self.key: TEXT})
 
     @property
     def nested(self) -> bool:
@@ -181,12 +204,17 @@ def _depends_on(item: Declaration) -> set[str]:
     return {*item.refs, *item.parents, *item.needs} - {item.name}
 
 
-def dependency_order(declarations: Sequence[Declaration]) -> list[Declaration]:
-    """A kind after every kind it refers to, is nested in or needs; among kinds free to go,
-    the lowest `order` first (then the name), so the result never depends on discovery order."""
+def dependency_order(
+    declarations: Sequence[Declaration], order: Sequence[str] = ()
+) -> list[Declaration]:
+    """A kind after every kind it refers to, is nested in or needs; among kinds free to go, the
+    one first in `order` (the catalogue's order table; a kind it does not name goes after those
+    it names), then by name, so the result never depends on discovery order."""
+    rank = {name: index for index, name in enumerate(order)}
     by_name = {d.name: d for d in declarations}
     waiting = {d.name: _depends_on(d) & set(by_name) for d in declarations}
-    ready = [(d.order, d.name) for d in declarations if not waiting[d.name]]
+    last = len(rank)
+    ready = [(rank.get(d.name, last), d.name) for d in declarations if not waiting[d.name]]
     heapq.heapify(ready)
     ordered: list[Declaration] = []
     while ready:
@@ -196,7 +224,7 @@ def dependency_order(declarations: Sequence[Declaration]) -> list[Declaration]:
             if name in needs:
                 needs.discard(name)
                 if not needs:
-                    heapq.heappush(ready, (by_name[other].order, other))
+                    heapq.heappush(ready, (rank.get(other, last), other))
     if len(ordered) != len(declarations):
         stuck = sorted(set(by_name) - {d.name for d in ordered})
         raise RuntimeError(f"kinds that depend on each other in a cycle: {', '.join(stuck)}")
@@ -207,7 +235,7 @@ class Catalogue(Sequence[Declaration]):
     """Every declaration, in dependency order (a kind after the kinds it refers to); a name or a
     section declared twice, or a reference to an undeclared kind, is a programming error."""
 
-    def __init__(self, *declarations: Declaration) -> None:
+    def __init__(self, *declarations: Declaration, order: Sequence[str] = ()) -> None:
         self.by_name: dict[str, Declaration] = {}
         for item in declarations:
             if item.name in self.by_name:
@@ -220,7 +248,7 @@ class Catalogue(Sequence[Declaration]):
             for target in (*item.refs, *item.parents, *item.needs):
                 if target not in self.by_name:
                     raise RuntimeError(f"{item.name} names an undeclared kind {target!r}")
-        self._items = tuple(dependency_order(declarations))
+        self._items = tuple(dependency_order(declarations, order))
 
     def __getitem__(self, index: Any) -> Any:
         return self._items[index]
