@@ -15,12 +15,17 @@ that finds kinds by walking the package (`importlib`); the catalogue imports the
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "docsync" / "kinds" / "registry.py"
+ARCHITECTURE_PAGE = "docs/architecture.md"
 
 
 def kind_classes() -> list[type]:
@@ -39,6 +44,112 @@ def kind_classes() -> list[type]:
             if own and issubclass(value, Kind) and "declaration" in vars(value):
                 found.append(value)
     return found
+
+
+@dataclass(frozen=True)
+class HookRow:
+    """One hook as docs/architecture.md's table shows it, read off its docstring."""
+
+    hook: str
+    question: str
+    asked_by: str
+    returns: str
+    default: str
+
+
+def _part(text: str, label: str) -> str:
+    found = re.search(rf"{label}:\s*(.*?)(?=\s+(?:Asked by|Returns|Default):|$)", text, re.S)
+    return " ".join(found.group(1).split()) if found else ""
+
+
+def _row(framework: type, name: str) -> HookRow:
+    """A hook's row, from the first class of `framework`'s ancestry documenting it."""
+    for cls in framework.__mro__:
+        member = vars(cls).get(name)
+        doc = inspect.getdoc(member) if member is not None else None
+        if doc and "Asked by:" in doc:
+            question = " ".join(doc.split("\n\n", 1)[0].split())
+            rest = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
+            asked, returns = _part(rest, "Asked by"), _part(rest, "Returns")
+            return HookRow(name, question, asked, returns, _part(rest, "Default"))
+    return HookRow(name, "", "", "", "")
+
+
+def framework_classes() -> list[type]:
+    """The classes kinds are made from: a `Kind` below some kind, declaring none itself."""
+    from docsync.kinds.kind import Kind
+
+    found: dict[str, type] = {}
+    for cls in kind_classes():
+        for base in cls.__mro__:
+            if (
+                isinstance(base, type)
+                and issubclass(base, Kind)
+                and "declaration" not in vars(base)
+            ):
+                found[base.__qualname__] = base
+    return sorted(found.values(), key=lambda c: len(c.__mro__))
+
+
+def hook_rows() -> dict[str, list[HookRow]]:
+    """Each distinct set of hooks, named by the framework classes that open it."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    first: dict[tuple[str, ...], type] = {}
+    for framework in framework_classes():
+        hooks: tuple[str, ...] = framework.HOOKS  # type: ignore[attr-defined]
+        groups.setdefault(hooks, []).append(framework.__qualname__)
+        first.setdefault(hooks, framework)
+    return {
+        ", ".join(f"`{name}`" for name in names): [_row(first[hooks], h) for h in hooks]
+        for hooks, names in groups.items()
+    }
+
+
+def hook_tables() -> str:
+    """docs/architecture.md's tables of the hooks a kind may override, per framework class."""
+    out = []
+    for frameworks, rows in hook_rows().items():
+        out.append(f"**{frameworks}** ({len(rows)} hooks)\n")
+        out.append("| hook | the question it answers | asked by | returns | default |")
+        out.append("|---|---|---|---|---|")
+        for row in rows:
+            cells = (f"`{row.hook}`", row.question, row.asked_by, row.returns, row.default)
+            out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def order_table() -> str:
+    """docs/architecture.md's order of kinds: what every plan, export and listing follows."""
+    from docsync.kinds.catalogue import CATALOGUE, ORDER
+
+    rows = [
+        "| # | kind | written as | after (depends on) | rank in `ORDER` |",
+        "|---|---|---|---|---|",
+    ]
+    for index, declared in enumerate(CATALOGUE, 1):
+        where = ".".join(
+            (*(CATALOGUE.named(p).section for p in declared.parents[:1]), declared.section)
+        )
+        after = sorted({*declared.refs, *declared.parents, *declared.needs} - {declared.name})
+        rank = str(ORDER.index(declared.name) + 1) if declared.name in ORDER else "not named"
+        deps = ", ".join(f"`{d}`" for d in after) or "-"
+        rows.append(f"| {index} | `{declared.name}` | `{where}` | {deps} | {rank} |")
+    return "\n".join(rows) + "\n"
+
+
+#: the generated blocks of docs/architecture.md
+ARCHITECTURE: dict[str, Any] = {"kind-order": order_table, "kind-hooks": hook_tables}
+
+
+def architecture(page: str) -> str:
+    """docs/architecture.md with its generated blocks written anew."""
+    from docsync.manifest.reference import BLOCK
+
+    def fill(match: re.Match[str]) -> str:
+        return f"{match.group(1)}{ARCHITECTURE[match['name']]()}{match.group(4)}"
+
+    return BLOCK.sub(fill, page)
 
 
 def registry() -> str:
@@ -61,9 +172,12 @@ def main(argv: list[str]) -> int:
         target = ROOT / "schemas" / f"{name}.schema.json"
         target.write_text(schema_text(build()), "utf-8")
         print(f"wrote {target.relative_to(ROOT)}")
-    for page in ("docs/manifest.md",):
+    for page, write in (
+        ("docs/manifest.md", reference.regenerate),
+        (ARCHITECTURE_PAGE, architecture),
+    ):
         path = ROOT / page
-        path.write_text(reference.regenerate(path.read_text("utf-8")), "utf-8")
+        path.write_text(write(path.read_text("utf-8")), "utf-8")
         print(f"wrote {page}")
     return 0
 

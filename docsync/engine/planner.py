@@ -15,11 +15,11 @@ from docsync.core.model import Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
 from docsync.engine.reading import ReadWatch
+from docsync.kinds.kind import Kind, Reading
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.kinds.kind import Kind
     from docsync.manifest.models import Manifest
 
 log = logging.getLogger(__name__)
@@ -68,11 +68,12 @@ def _referenced(kinds: Sequence[Kind], wanted: set[str]) -> set[str]:
     return out
 
 
-def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
-    """Kinds whose resources may refer to something this manifest could delete (it prunes that
-    kind or marks an entry absent): read them too, so a delete that something still needs is
-    caught while planning, not half-way through an apply."""
-    deleting = {
+def _deleting(kinds: Sequence[Kind], manifest: Manifest | None) -> frozenset[str]:
+    """Kinds this manifest could delete from: it prunes them, marks an entry absent, or writes
+    a change that replaces one."""
+    if manifest is None:
+        return frozenset()
+    return frozenset(
         k.name
         for k in kinds
         if not k.nested
@@ -80,10 +81,24 @@ def _holders(kinds: Sequence[Kind], manifest: Manifest) -> set[str]:
             k.section in manifest.prune
             or any(
                 getattr(e, "state", None) == "absent" or _may_replace(k, e)
-                for e in getattr(manifest, k.section, ()) or ()
+                for e in _entries(manifest, k)
             )
         )
-    }
+    )
+
+
+def _entries(manifest: Manifest, kind: Kind) -> list[Any]:
+    """The manifest's entries of a top-level kind (a singleton's one entry, when written)."""
+    written = getattr(manifest, kind.section, None)
+    if written is None:
+        return []
+    return list(written) if isinstance(written, list) else [written]
+
+
+def _holders(kinds: Sequence[Kind], deleting: frozenset[str]) -> set[str]:
+    """Kinds whose resources may refer to something this manifest could delete: read them too,
+    so a delete that something still needs is caught while planning, not half-way through an
+    apply."""
     return {k.name for k in kinds if not k.nested and _refers(kinds, k) & deleting}
 
 
@@ -102,10 +117,10 @@ def _refers(kinds: Sequence[Kind], top: Kind) -> set[str]:
 
 
 def _may_replace(kind: Kind, entry: Any) -> bool:
-    """An entry writing a field only a create can set (a site's `type`) may be replaced: deleted
-    first, which what refers to it must allow."""
+    """An entry writing a field whose change replaces the resource (a site's `type`) may be
+    replaced: deleted first, which what refers to it must allow."""
     written: set[str] = getattr(entry, "model_fields_set", set())
-    return any(f.create and not f.update and not f.ref and f.name in written for f in kind.fields)
+    return any(f.replace and f.name in written for f in kind.fields)
 
 
 async def read_live(
@@ -120,19 +135,19 @@ async def read_live(
     api.routes.add(route_ids(kinds))
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
+    deleting = _deleting(kinds, manifest)
     if manifest is None:
         direct = {k.name for k in kinds if not k.nested}  # a site's parts come with the site
     else:
-        direct = {k.name for k in kinds if k.wanted(manifest, set())}
-        direct |= _holders(kinds, manifest)
-        direct |= {name for k in kinds if k.name in direct for name in k.reads(manifest)}
+        direct = set().union(*(k.reads(manifest) for k in kinds)) | _holders(kinds, deleting)
     needed = direct | _referenced(kinds, direct)
     wanted = [k for k in kinds if k.name in needed]
     watch = watch or ReadWatch()
     watch.start([k.section for k in wanted])
 
     async def fetch(kind: Kind) -> Any:
-        raw = await kind.fetch(api, live.org_id, manifest)
+        entries = None if manifest is None else _entries(manifest, kind)
+        raw = await kind.fetch(Reading(api, live.org_id, entries, deleting))
         watch.finish(kind.section)
         return raw
 

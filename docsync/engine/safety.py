@@ -11,7 +11,7 @@ from docsync.core.errors import ApplyRefused
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
-from docsync.kinds.catalogue import CATALOGUE, KINDS, kind_named
+from docsync.kinds.catalogue import CATALOGUE, KINDS
 
 if TYPE_CHECKING:
     from docsync.manifest.models import Safety, SafetyLimits
@@ -93,11 +93,7 @@ def lockout(plan: Plan, live: LiveState) -> list[str]:
     """Changes that could take the token's own access away, as each kind tells (`Kind.lockout`)."""
     guard = Lockout(live)
     for kind in KINDS:
-        kind.lockout_before(guard)
-    for action in plan.actions:
-        kind_named(action.kind).lockout(action, guard)
-    for kind in KINDS:
-        kind.lockout_after(guard)
+        kind.lockout([a for a in plan.actions if a.kind == kind.name], guard)
     return guard.problems
 
 

@@ -6,11 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from docsync.core.context import PlanContext
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Field
+
+
+def plain(value: Any) -> Any:
+    """A written value as plain data: a model as its fields written or set (not the `None` of
+    those left out), lists and mappings of them likewise; the one place models become values."""
+    if isinstance(value, BaseModel):
+        return plain(value.model_dump(exclude_none=True))
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    return value
 
 
 def field_changes(

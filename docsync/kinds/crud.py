@@ -1,111 +1,116 @@
 """A kind of independent resources listed, created, updated and deleted one by one (teams,
-SAML providers, collections, spaces, sites, OpenAPI specs, translations, members): matching,
-field diffs, prune, protect and placeholders are here once; a flat kind's module says only what
-its API does differently."""
+collections, spaces, sites, ...): what its declaration says runs here once. Its list is read by
+its routes (paged or not); its entries are matched, compared field by field (`Field.same`),
+pruned and protected; a change the API cannot make in place replaces (`Field.replace`); its
+requests use the declared verbs and wire names; export leaves out the API's defaults and writes
+secrets as `env()` templates. A flat kind overrides the hooks of `Kind` only: what it does
+differently it says by calling the final helpers below with rules of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, final
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange, address
-from docsync.core.payloads import Fields
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.changes import field_changes, fields_of, same_id
+from docsync.kinds.changes import field_changes, fields_of, plain, same_id
 from docsync.kinds.declaration import Field
-from docsync.kinds.kind import ExportNames, Kind, Path
-from docsync.kinds.lists import Place, plan_list
+from docsync.kinds.kind import ExportNames, Kind, Path, Reading
+from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.lost_answers import create_once
 
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
+#: a live item's key (the item, the live state read so far)
+LiveKey = Callable[[dict[str, Any], LiveState], str]
+#: an entry's key (the entry, its path, the plan's context)
+EntryKey = Callable[[Any, Path, PlanContext], str]
+#: a written value as it compares (the field, the value, its path, the plan's context)
+Value = Callable[[Field, Any, Path, PlanContext], Any]
 
 
 class CrudKind(Kind):
-    """A kind of independent resources listed, created, updated and deleted one by one.
-
-    Subclasses give the key of a live item and of a manifest entry, the request bodies, and the
-    calls. Everything else (matching, field diffs, prune, protect, placeholders) is here."""
+    """A kind of independent resources listed, created, updated and deleted one by one."""
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        return await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+    async def fetch(self, read: Reading) -> Any:
+        return await self.listed(read.api, read.org_id)
 
-    def live_refs(self, raw: dict[str, Any], fields: dict[str, Any]) -> set[str]:
-        return {str(fields[f.name]) for f in self.fields if f.ref and fields.get(f.name)}
+    @final
+    async def listed(self, api: Any, org_id: str) -> list[dict[str, Any]]:
+        """Every item of the kind's list: every page of a paged one, else one GET."""
+        path = self.list_path.format(org=org_id)
+        routes = self.declaration.routes
+        if routes is not None and not routes.paged:
+            found = await api.get(path)
+            items = found.get("items", []) if isinstance(found, dict) else found
+            return [item for item in items or [] if isinstance(item, dict)]
+        listed: list[dict[str, Any]] = await api.list_all(path, items=self.answer)
+        return listed
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        return self.live_resources(raw, live)
+
+    @final
+    def live_resources(
+        self, items: Sequence[dict[str, Any]], live: LiveState, *, key: LiveKey | None = None
+    ) -> list[LiveResource]:
+        """One live resource per item, keyed by `key` (default: its key field), each field read
+        as its declaration says, references as the addresses of what they name."""
         resources = []
-        for item in raw:
-            key = self.live_key(item, live)
+        for item in items:
+            own = key(item, live) if key else str(item[self.key_field])
             fields = {f.name: self.read_live(f, item, live) for f in self.fields}
-            name = str(item.get(self.key_field, key))
-            resources.append(self.resource(item, key, name, fields, self.live_refs(item, fields)))
+            named = item.get(self.key_field)
+            name = own if named is None else str(named)
+            refs = {str(fields[f.name]) for f in self.fields if f.ref and fields.get(f.name)}
+            resources.append(self.resource(item, own, name, fields, refs))
         return resources
 
+    @final
     def resource(
-        self,
-        item: dict[str, Any],
-        key: str,
-        name: str,
-        fields: dict[str, Any],
-        refs: set[str] | None = None,
+        self, item: dict[str, Any], key: str, name: str, fields: dict[str, Any], refs: Any = ()
     ) -> LiveResource:
         """A live item of this kind, addressed by its key."""
-        return LiveResource(
-            self.name,
-            str(item["id"]),
-            key,
-            address(self.name, key),
-            name,
-            fields,
-            item,
-            refs or set(),
-        )
+        own = address(self.name, key)
+        return LiveResource(self.name, str(item["id"]), key, own, name, fields, item, set(refs))
 
+    @final
     def read_live(self, f: Field, raw: dict[str, Any], live: LiveState) -> Any:
         value = f.read(raw)
         if f.ref and value is not None:
             return live.address_of(f.ref, str(value)) or f"{f.ref}#{value}"
         return value
 
-    def entries(self, ctx: PlanContext) -> Sequence[Any]:
-        return list(getattr(ctx.loaded.manifest, self.section))
-
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        return str(getattr(entry, self.key_field))
-
-    def desired_name(self, entry: Any, key: str) -> str:
-        """What the entry calls itself: its key field, or its key when that field is not set."""
-        name = getattr(entry, self.key_field, None)
-        return key if name is None else str(name)
-
-    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
-        """The comparable value of a written field; references become addresses."""
-        if f.ref and value is not None:
-            return ctx.resolve(f.ref, str(value), (*path, f.name))
-        return f.normalize(value)
-
+    # -- what the manifest wants ---------------------------------------------------------------
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx)
+
+    @final
+    def desired_resources(
+        self, ctx: PlanContext, *, key: EntryKey | None = None, value: Value | None = None
+    ) -> list[DesiredResource]:
+        """One desired resource per entry of the kind's section, keyed by `key` (default: its
+        key field), with the fields written, each as `value` makes it (default:
+        `desired_value`)."""
         resources = []
-        for index, entry in enumerate(self.entries(ctx)):
+        for index, entry in enumerate(getattr(ctx.loaded.manifest, self.section) or ()):
             path: Path = (self.section, index)
-            key = self.desired_key(entry, path, ctx)
+            own = key(entry, path, ctx) if key else str(getattr(entry, self.key_field))
             written = entry.model_fields_set
+            made = value or self.desired_value
             fields = {
-                f.name: self.desired_value(f, getattr(entry, f.name), path, ctx)
+                f.name: made(f, getattr(entry, f.name), path, ctx)
                 for f in self.fields
                 if f.name in written
             }
+            name = getattr(entry, self.key_field, None)
             resources.append(
                 DesiredResource(
                     kind=self.name,
-                    key=key,
-                    address=address(self.name, key),
-                    name=self.desired_name(entry, key),
+                    key=own,
+                    address=address(self.name, own),
+                    name=own if name is None else str(name),
                     fields=fields,
                     path=path,
                     pinned_id=getattr(entry, "id", None),
@@ -116,53 +121,71 @@ class CrudKind(Kind):
             )
         return resources
 
-    # -- planning ------------------------------------------------------------------------------
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        if not self.wanted(ctx.loaded.manifest, set()):
-            return None  # read only to resolve references: nothing of it is managed
-        desired, live = ctx.desired.by_kind[self.name], ctx.live.by_kind[self.name]
-        return plan_list(self, desired, live, Place(ctx))
+    @final
+    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        """A written value as it compares: a model as plain values, a reference as the address
+        of what it names, then the field's own normalization."""
+        if f.ref and value is not None:
+            return ctx.resolve(f.ref, str(value), (*path, f.name))
+        return f.normalize(plain(value))
 
+    # -- planning ------------------------------------------------------------------------------
+    def plan(self, ctx: PlanContext) -> None:
+        self.plan_entries(ctx)
+
+    @final
+    def plan_entries(self, ctx: PlanContext, steps: Steps | None = None) -> Reconciliation | None:
+        """The kind's entries matched with its live resources and planned, step by step as
+        `steps` says (default: `steps()`); nothing when the kind is read only to resolve the
+        references of others. Returns the matches, for what the kind plans with them."""
+        if not self.written_in(ctx.loaded.manifest):
+            return None
+        desired, live = ctx.desired.by_kind[self.name], ctx.live.by_kind[self.name]
+        return plan_list(self.declaration, steps or self.steps(), desired, live, Place(ctx))
+
+    @final
+    def steps(self) -> Steps:
+        """The steps of a flat kind's plan: create, update (or replace), delete."""
+        return Steps(self.plan_create, self.plan_update, self.plan_delete)
+
+    @final
     def changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> list[FieldChange]:
-        changes = field_changes(self.fields, desired, live, ctx, self.equal)
-        # A reference whose target is only renamed in this plan (pinned id) has not changed.
+        """The written fields whose value differs from the live one (all, for a create); a
+        reference whose target is only renamed in this plan (a pinned id, `was:`) has not."""
+        changes = field_changes(self.fields, desired, live, ctx)
         return [c for c in changes if not (c.reference and live and same_id(ctx, c))]
 
-    def equal(self, f: Field, before: Any, after: Any) -> bool:
-        return f.same(before, after)
-
-    def payload_value(self, f: Field, value: Any) -> Any:
-        return ref(value) if f.ref else value
-
-    def written(self, desired: DesiredResource) -> Fields:
+    @final
+    def written(self, desired: DesiredResource) -> Any:
         """The payload that makes the resource as written: every written field."""
         return self.payload_type(
             key=desired.key,
             fields={
-                f.name: self.payload_value(f, desired.fields[f.name])
+                f.name: ref(desired.fields[f.name]) if f.ref else desired.fields[f.name]
                 for f in self.fields
                 if f.name in desired.fields
             },
         )
 
+    @final
     def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
         ctx = at.ctx
-        changes = self.changes(desired, None, ctx)
-        payload = self.written(desired)
-        return ctx.add(
-            Action(
-                "create",
-                self.name,
-                desired.address,
-                changes,
-                ctx.where(desired.path),
-                payload=payload,
-            )
-        )
+        missing = [(n, how) for n, how in self.declaration.required if n not in desired.fields]
+        if missing:
+            needs = " and ".join(f"'{name}': {how}" for name, how in missing)
+            ctx.problem(desired.path, f"a new {self.declaration.noun} needs {needs}")
+            return None
+        changes, where = self.changes(desired, None, ctx), ctx.where(desired.path)
+        action = Action("create", self.name, desired.address, changes, where)
+        action.payload = self.written(desired)
+        return ctx.add(action)
 
+    @final
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        """An update of the fields that changed; a replace when one of them cannot change in
+        place (`Field.replace`)."""
         ctx = at.ctx
         scope = self.declaration.scope
         if scope and desired.was and scope not in desired.fields and live.fields.get(scope):
@@ -172,21 +195,24 @@ class CrudKind(Kind):
         changes = self.changes(desired, live, ctx)
         if not changes:
             return None
-        payload = self.payload_type(
-            key=desired.key,
-            fields={c.field: self.payload_value(self.field(c.field), c.after) for c in changes},
-        )
-        action = Action(
-            "update",
-            self.name,
-            desired.address,
-            changes,
-            ctx.where(desired.path),
-            live_id=live.id,
-            payload=payload,
-        )
+        fixed = [c.field for c in changes if self.field(c.field).replace]
+        if fixed:
+            names = ", ".join(f"`{name}`" for name in fixed)
+            noun = self.declaration.noun
+            return self.plan_replace(
+                desired,
+                live,
+                ctx,
+                protected=f"changes {names}, which forces a replace, but is protected",
+                note=f"{names} is set only when a {noun} is created: the {noun} is replaced",
+            )
+        fields = {c.field: ref(c.after) if self.field(c.field).ref else c.after for c in changes}
+        where = ctx.where(desired.path)
+        action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
+        action.payload = self.payload_type(key=desired.key, fields=fields)
         return ctx.add(action)
 
+    @final
     def plan_replace(
         self,
         desired: DesiredResource,
@@ -202,18 +228,13 @@ class CrudKind(Kind):
             ctx.problem(desired.path, protected)
             return None
         # What differs from the live resource (the rest is recreated as it is written).
-        action = Action(
-            "replace",
-            self.name,
-            desired.address,
-            self.changes(desired, live, ctx),
-            ctx.where(desired.path),
-            live_id=live.id,
-            payload=self.written(desired),
-        )
+        changes, where = self.changes(desired, live, ctx), ctx.where(desired.path)
+        action = Action("replace", self.name, desired.address, changes, where, live_id=live.id)
+        action.payload = self.written(desired)
         action.notes.append(note)
         return ctx.add(action)
 
+    @final
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
@@ -235,48 +256,22 @@ class CrudKind(Kind):
         )
         return ctx.add(action)
 
-    def export(self, live: LiveState, names: ExportNames) -> Any:
-        entries = []
-        for resource in live.by_kind[self.name]:
-            shared = live.ambiguous.get(address(self.name, resource.key))
-            if shared:
-                # Entries sharing a key are one entry twice to a manifest: left out, named.
-                names.left_out(address(self.name, resource.key), shared)
-            else:
-                entries.append(self.export_entry(resource, live, names))
-        return entries or None
-
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        entry: dict[str, Any] = {self.key_field: resource.name}
-        for f in self.fields:
-            value = resource.fields.get(f.name)
-            if f.name == self.key_field or value is None or value in f.api_default:
-                continue
-            if f.sensitive:
-                value = names.secret(resource.address, f.name)
-            elif f.ref:
-                value = names.name(value)
-            entry[f.name] = value
-        return entry
-
-    def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
-
-    # -- requests ------------------------------------------------------------------------------
-
+    # -- applying ------------------------------------------------------------------------------
+    @final
     @property
     def list_path(self) -> str:
-        """Live items a plan reads for this kind: one list call, every page (`{org}`)."""
+        """The kind's list (`{org}`): read, and created in."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
         return routes.list
 
-    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
-        return str(raw[self.key_field])
+    @final
+    def item_path(self, run: RunContext, live_id: str) -> str:
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.item_path.format(org=run.org_id, id=live_id)
 
-    # -- applying ------------------------------------------------------------------------------
+    @final
     def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
         """The request body: the written fields that travel in this request, by wire name.
 
@@ -292,67 +287,111 @@ class CrudKind(Kind):
             and not (creating and fields[f.name] is None and f.name != self.key_field)
         }
 
-    def item_path(self, run: RunContext, live_id: str) -> str:
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        """The kind's list read again: the last live item with the action's key."""
+        items = await self.listed(run.api, run.org_id)
+        key = fields_of(action).key
+        live = LiveState(organization={"id": run.org_id})
+        found = [r for r in self.to_live(items, live) if r.key == key]
+        return found[-1].id if found else None
+
+    @final
+    async def send_create(self, action: Action, body: dict[str, Any], run: RunContext) -> str:
+        """Sends the create (the declared verb on the kind's list) and returns the new id; a
+        create whose answer was lost is looked for (`find`) before it is sent again."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
-        return routes.item_path.format(org=run.org_id, id=live_id)
-
-    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        """Sends the create request and returns the new id (subclasses change verb or path)."""
         path = self.list_path.format(org=run.org_id)
-        created = await run.api.write("POST", path, self.body(fields, creating=True))
-        return str(created["id"])
 
-    async def after_create(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        """Writes, with one update, the written fields that the create request cannot carry."""
+        async def send() -> str:
+            created = await run.api.write(routes.create, path, body, idempotent=False)
+            return str(created["id"])
+
+        return await create_once(send, lambda: self.find(action, run))
+
+    @final
+    async def send_update(self, live_id: str, body: dict[str, Any], run: RunContext) -> None:
+        """The declared update verb on the item, when there is something to send."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        if body:
+            await run.api.write(routes.update, self.item_path(run, live_id), body)
+
+    @final
+    async def send_late(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
+        """With one update, the written fields that the create request cannot carry."""
         late = {
             f.wire_name: fields[f.name]
             for f in self.fields
             if f.name in fields and f.update and not f.create and fields[f.name] is not None
         }
-        if late:
-            await run.api.write("PATCH", self.item_path(run, new_id), late)
-
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        body = self.body(fields, creating=False)
-        if body:
-            await run.api.write("PATCH", self.item_path(run, live_id), body)
-
-    async def delete(self, live_id: str, run: RunContext) -> None:
-        await run.api.write("DELETE", self.item_path(run, live_id))
-
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        """After a create whose outcome is unknown: the id of a live item with this key, if any."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
-        live = LiveState(organization={"id": run.org_id})
-        found = [item for item in items if self.live_key(item, live) == key]
-        return str(found[-1]["id"]) if found else None
-
-    async def create_once(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        """A create whose answer was lost is found by `find`, not sent twice (`lost`)."""
-        return await create_once(
-            lambda: self.create(key, fields, run), lambda: self.find(key, fields, run)
-        )
+        await self.send_update(new_id, late, run)
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        payload = fields_of(action)
-        fields = run.resolve(payload.fields)
-        key = payload.key
-        if action.verb == "create":
-            new_id = await self.create_once(key, fields, run)
+        fields = run.resolve(fields_of(action).fields)
+        if action.verb in ("delete", "replace"):
+            assert action.live_id is not None
+            await run.api.write("DELETE", self.item_path(run, action.live_id))
+        if action.verb in ("create", "replace"):
+            new_id = await self.send_create(action, self.body(fields, creating=True), run)
             run.ids[action.address] = new_id
-            await self.after_create(new_id, fields, run)
+            await self.send_late(new_id, fields, run)
+            await self.send_routed(new_id, fields, run, creating=True)
         elif action.verb == "update":
             assert action.live_id is not None
-            await self.update(action.live_id, fields, run)
-        elif action.verb == "delete":
-            assert action.live_id is not None
-            await self.delete(action.live_id, run)
-        elif action.verb == "replace":
-            assert action.live_id is not None
-            await self.delete(action.live_id, run)
-            new_id = await self.create_once(key, fields, run)
-            run.ids[action.address] = new_id
-            await self.after_create(new_id, fields, run)
-        else:
+            await self.send_update(action.live_id, self.body(fields, creating=False), run)
+            await self.send_routed(action.live_id, fields, run)
+        elif action.verb != "delete":
             raise ValueError(f"{self.name} cannot {action.verb}")
+
+    @final
+    async def send_routed(
+        self, live_id: str, fields: dict[str, Any], run: RunContext, *, creating: bool = False
+    ) -> None:
+        """The written fields that a request of their own changes (`Field.route`: a
+        collection's `parent` by `POST .../move`, a site's adaptive schema by its `PUT`), each
+        with that request; after a create, those the create could not carry."""
+        for f in self.fields:
+            if f.route is not None and f.name in fields and not (creating and f.create):
+                method, path = f.route
+                where = path.format(org=run.org_id, id=live_id)
+                await run.api.write(method, where, {f.wire_name: fields[f.name]}, idempotent=True)
+
+    # -- exporting -----------------------------------------------------------------------------
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return self.export_entries(live, names)
+
+    @final
+    def export_entries(
+        self,
+        live: LiveState,
+        names: ExportNames,
+        entry: Callable[[LiveResource], dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]] | None:
+        """The kind's live resources as entries (each as `entry` writes it, default
+        `export_entry`); those sharing a key are one entry twice to a manifest: left out,
+        named."""
+        entries = []
+        for resource in live.by_kind[self.name]:
+            shared = live.ambiguous.get(address(self.name, resource.key))
+            if shared:
+                names.left_out(address(self.name, resource.key), shared)
+            else:
+                entries.append(entry(resource) if entry else self.export_entry(resource, names))
+        return entries or None
+
+    @final
+    def export_entry(self, resource: LiveResource, names: ExportNames) -> dict[str, Any]:
+        """An entry of the fields read: the API's defaults left out, a secret as the template
+        that reads it from the environment, a reference by the name of what it names."""
+        entry: dict[str, Any] = {self.key_field: resource.name}
+        for f in self.fields:
+            value = resource.fields.get(f.name)
+            if f.name == self.key_field or value is None or value in f.api_default:
+                continue
+            if f.sensitive:
+                value = names.secret(resource.address, f.name)
+            elif f.ref:
+                value = names.name(value)
+            entry[f.name] = value
+        return entry

@@ -9,6 +9,7 @@ needs are derived from them."""
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,19 @@ from docsync.kinds.lost_answers import Writes
 
 
 def _same(value: Any) -> Any:
+    return value
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _unordered(value: Any) -> Any:
+    """A value whose lists compare as multisets, however deep (an adaptive schema's `enum`)."""
+    if isinstance(value, dict):
+        return {key: _unordered(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return sorted((_unordered(item) for item in value), key=_canonical)
     return value
 
 
@@ -53,6 +67,22 @@ class Routes:
 
 
 @dataclass(frozen=True)
+class Structure:
+    """Where a kind's items stand in their site's structure read (a site's children)."""
+
+    #: what the structure calls its items (`site-section`), by which they are read and moved
+    object: str
+    #: a site's root is laid out as `sections` or as `siteSpaces`: the layout its items at the
+    #: root belong to, removed when the site switches to the other one (None: a switch leaves
+    #: them alone)
+    layout: str | None = None
+    #: writing its list at the site chooses the site's layout (the other one's items go)
+    leads: bool = False
+    #: the field of the site (or section) that names its level's default item, if any
+    default_field: str = ""
+
+
+@dataclass(frozen=True)
 class Field:
     """A managed field: how it reads live, how it compares, where it goes when written.
 
@@ -78,7 +108,8 @@ class Field:
     ref_live: bool = False
     #: a reference resolved among the children of the same parent (a group's `sections`)
     ref_sibling: bool = False
-    #: a list whose order carries no meaning here: compared as a set, shown as written
+    #: lists whose order carries no meaning here (at any depth): compared as multisets, shown
+    #: and sent as written
     unordered: bool = False
     #: the request that writes it, when not the kind's update (method, path template): a
     #: collection's `parent` goes by `POST /v1/collections/{id}/move`
@@ -87,18 +118,27 @@ class Field:
     #: written (a space's `mergeRules: {type: inherit}`), so an exported manifest says what was
     #: chosen (Terraform's computed defaults)
     api_default: tuple[Any, ...] = ()
-    #: written, never read back (an OpenAPI spec's text source): compared only where the API
-    #: shows that it holds one, never exported
-    write_only: bool = False
+    #: written, never read back (an access token; an OpenAPI spec's text source, not its URL
+    #: one: a test of the written value): where the API shows nothing, what was written is
+    #: taken as what is there; export, which reads, never writes it
+    write_only: bool | Callable[[Any], bool] = False
     #: a change the API cannot make in place: the resource is deleted and created again
     #: (Terraform's `ForceNew`; a site's `type`), which `protect: true` forbids
     replace: bool = False
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""
-        if self.unordered and isinstance(before, list) and isinstance(after, list):
-            return sorted(map(str, before)) == sorted(map(str, after))
+        if before is None and self.hides(after):
+            return True
+        if self.unordered:
+            return bool(_unordered(before) == _unordered(after))
         return bool(before == after)
+
+    def hides(self, value: Any) -> bool:
+        """Whether the API never shows this written value (`write_only`)."""
+        if callable(self.write_only):
+            return self.write_only(value)
+        return self.write_only
 
     def read(self, raw: dict[str, Any]) -> Any:
         return self.normalize(self.live(raw) if self.live else raw.get(self.name))
@@ -165,6 +205,17 @@ class Declaration:
     #: what it relies on in each of its items as the API answers them (a list's item, an item
     #: of its site's structure), checked as they are read; by default an `id` and its key
     answer: Shape | None = None
+    #: fields a create needs, each with how it is written (an OpenAPI spec's `source`): an entry
+    #: without them only keeps a live resource, and a new one is a located problem
+    required: tuple[tuple[str, str], ...] = ()
+    #: an entry no key matches takes the live item no key matches that has its value of this
+    #: field (a site space written without `path` is the one publishing its space)
+    matched_by: str | None = None
+    #: creates wait for the one before, so they arrive in the manifest's order (the API appends
+    #: a new item to its level)
+    chained: bool = False
+    #: where its items stand in their site's structure read (a site's children)
+    structure: Structure | None = None
     #: what it writes (itself, and the parts its entries write under a field of their own) and
     #: how a write whose answer was lost is settled (`lost_answers`)
     writes: tuple[Writes, ...] = ()

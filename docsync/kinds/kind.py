@@ -1,10 +1,17 @@
-"""What a managed kind is: its declaration (`docsync.kinds.declaration`) and the hooks through which
-the rest of docsync asks it, each with a default; and `Kinds`, every kind of the catalogue,
-handed to each kind when the catalogue is made (a site asks it for the kinds nested in it)."""
+"""What a managed kind is: its declaration (`docsync.kinds.declaration`, data) and the few hooks
+through which the rest of docsync asks it what the data cannot say, each named for the question
+it answers and each with a default; and `Kinds`, every kind of the catalogue, handed to each
+kind when the catalogue is made (a site asks it for the kinds nested in it).
+
+The hooks a kind may override are `Kind.HOOKS`; everything else a framework class offers is
+`@final` (mypy refuses an override) and is called, not overridden. docs/architecture.md's table
+of hooks is generated from the docstrings below (`Asked by`, `Returns`, `Default`), and
+`tests/core/test_kind_protocol.py` holds every kind to it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
@@ -13,10 +20,8 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, KeptPart, Picture, Plan, Review
 from docsync.core.payloads import Fields
-from docsync.core.reconcile import Reconciliation, stale_pin
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Catalogue, Declaration, Field
-from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
 
 if TYPE_CHECKING:
@@ -26,10 +31,26 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What a kind's read is given: the client, the organization, and what scopes the read:
+    the manifest's entries of the kind (None when export reads everything) and the kinds the
+    manifest deletes from (what refers to them is read too, so a delete something still needs
+    is caught while planning)."""
+
+    api: ApiClient
+    org_id: str
+    entries: Sequence[Any] | None
+    deleting: frozenset[str] = frozenset()
+
+    @property
+    def everything(self) -> bool:
+        """Export: every resource and every part of each, not only what a manifest writes."""
+        return self.entries is None
+
+
 class Kind:
-    """A managed resource kind: its declaration (`docsync.kinds.declaration`, data, in the
-    kind's module) and the hooks through which the rest of docsync asks it what the data cannot
-    say, each with a default. What every kind has of its declaration is read from it here."""
+    """A managed resource kind: its declaration and its hooks (`HOOKS`)."""
 
     declaration: ClassVar[Declaration]
     #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
@@ -41,9 +62,29 @@ class Kind:
     #: the shape of this kind's create, update and delete payloads
     payload_type: ClassVar[type[Fields]] = Fields
 
+    #: the hooks a kind may override, in the order docs/architecture.md lists them
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "reads",
+        "fetch",
+        "to_live",
+        "to_desired",
+        "plan",
+        "find",
+        "execute",
+        "check_list",
+        "warnings",
+        "pictures",
+        "reviews",
+        "requests",
+        "lockout",
+        "read_for_rails",
+        "export",
+    )
+
     def __init__(self) -> None:
         self._kinds: Kinds | None = None
 
+    @final
     @property
     def kinds(self) -> Kinds:
         """Every kind of the catalogue this kind is in (the kinds nested in it, its parts)."""
@@ -100,62 +141,110 @@ class Kind:
     def writes(self) -> tuple[Writes, ...]:
         return self.declaration.writes
 
-    # -- reading -------------------------------------------------------------------------------
-    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
-        """Whether a plan must read this kind: the manifest writes it, prunes it or refers to it."""
+    @final
+    def field(self, name: str) -> Field:
+        return self.declaration.field(name)
+
+    @final
+    def written_in(self, manifest: ManifestDoc) -> bool:
+        """Whether the manifest writes this kind's section (a list written empty counts: an
+        exact list written `[]` deletes every item) or prunes it."""
         return (
             bool(getattr(manifest, self.section, None))
             or self.section in manifest.prune
-            or (self.name in referenced)
+            or (self.declaration.exact and self.section in manifest.model_fields_set)
         )
 
+    # -- reading -------------------------------------------------------------------------------
     def reads(self, manifest: ManifestDoc) -> set[str]:
-        """Kinds this one's written entries name beyond its declaration (a grant's teams and
-        members): read with it, only when written."""
-        return set()
+        """Which kinds must a plan read because of this kind?
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} must read its live state")
+        Asked by: the planner, before reading, with the manifest. Returns: kind names (the kinds
+        they refer to are read as well). Default: this kind, when the manifest writes or prunes
+        its section; a kind read with its parent says nothing."""
+        return {self.name} if not self.nested and self.written_in(manifest) else set()
 
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        raise NotImplementedError(f"{type(self).__name__} must normalize its live state")
+    async def fetch(self, read: Reading) -> Any:
+        """What does the API hold of this kind?
 
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        raise NotImplementedError(f"{type(self).__name__} must read its manifest entries")
-
-    # -- planning ------------------------------------------------------------------------------
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        raise NotImplementedError(f"{type(self).__name__} must plan")
-
-    # One list of the kind's entries, flat or under a parent (`kinds.listing.plan_list`): the
-    # hooks below make its actions, told where the list is (`at`).
-    #: creates wait for the one before, so they arrive in manifest order (the API appends)
-    chained: ClassVar[bool] = False
-
-    def missing_pinned(self, desired: DesiredResource, at: Place) -> None:
-        at.ctx.problem(*stale_pin(desired, self.declaration.noun, at.within))
-
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        """A live item to match an entry that no key matches (None: it is created)."""
+        Asked by: the planner and export, every kind read at once. Returns: what `to_live`
+        turns into resources. Default: nothing (a kind read with its parent)."""
         return None
 
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        raise NotImplementedError(f"{type(self).__name__} plans no list")
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Which live resources does what was read make?
 
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        raise NotImplementedError(f"{type(self).__name__} plans no list")
+        Asked by: the planner, in the catalogue's order (the kinds a resource refers to are in
+        `live` already). Returns: its live resources, fields in manifest shape, references as
+        addresses. Default: none."""
+        return []
 
-    def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, at: Place
-    ) -> Action | None:
-        raise NotImplementedError(f"{type(self).__name__} plans no list")
+    # -- planning ------------------------------------------------------------------------------
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        """Which resources do the manifest's entries want?
+
+        Asked by: the planner, every kind before any plans (a kind refers to others' entries).
+        Returns: `DesiredResource`s, only the fields written, references resolved to
+        addresses. Default: none (a kind written under its parent's entries)."""
+        return []
+
+    def plan(self, ctx: PlanContext) -> None:
+        """Which actions make the live resources what the manifest wants?
+
+        Asked by: the planner, every kind in the catalogue's order. Returns: nothing; adds its
+        actions and located problems to `ctx`. Default: nothing (planned with its parent)."""
+
+    # -- applying ------------------------------------------------------------------------------
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        """Where is what a create whose answer was lost made, if it made anything?
+
+        Asked by: `lost_answers.create_once`, when a create's outcome is unknown. Returns: the
+        id of what the create made, None when nothing was made (the create is sent again).
+        Default: None."""
+        return None
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """How is one of its actions carried out?
+
+        Asked by: the executor, once the actions it depends on are done. Returns: nothing;
+        records the ids it makes in `run.ids`. Default: refuses (a kind with no actions)."""
+        raise NotImplementedError(f"{type(self).__name__} has no actions to carry out")
+
+    # -- offline checks ------------------------------------------------------------------------
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """What does `validate` refuse in one written list of this kind?
+
+        Asked by: `validate` (`manifest.checks`), for each list, with its raw items and what
+        holds it. Returns: nothing; reports located problems on `view`. Default: nothing beyond
+        what every list gets (a key, none twice, one default, paths unique where declared)."""
+
+    # -- review --------------------------------------------------------------------------------
+    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
+        """What should the plan say of its actions before they are applied?
+
+        Asked by: the planner, once the plan is made, with this kind's actions in plan order.
+        Returns: warnings (no problem today, one later). Default: none."""
+        return []
+
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
+        """What drawing shows what the plan's actions amount to?
+
+        Asked by: the renderers, with every action of the plan and the states it was made
+        from. Returns: pictures (a site's navigation before and after). Default: none."""
+        return []
+
+    def reviews(self, plan: Plan) -> list[Review]:
+        """What table does a reviewer need beside its actions?
+
+        Asked by: the Markdown renderer, from the plan alone (a saved plan shows it too).
+        Returns: tables (a resource's access matrix). Default: none."""
+        return []
 
     def requests(self, action: Action) -> int:
-        """What carrying out `action` costs in requests when nothing fails (`plan -v`'s
-        estimate): one write, and for a create one more when it writes a field its body cannot
-        carry (a site space's `path`)."""
+        """What does carrying out an action cost in requests when nothing fails?
+
+        Asked by: `plan -v`'s estimate and rate-limit budget. Returns: a count. Default: one
+        write, and one more for a create writing a field only an update carries."""
         if action.verb != "create":
             return 1
         fields = getattr(action.payload, "fields", None)
@@ -164,53 +253,26 @@ class Kind:
         late = any(f.name in fields and f.update and not f.create for f in self.fields)
         return 2 if late else 1
 
-    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
-        """Drawings of what the plan's `actions` (all of them) amount to for this kind, for the
-        reviewer (a site's navigation before and after), from the
-        states the plan was made from; none by default. The renderers ask for them
-        (`docsync.render.pictures`), not the planner."""
-        return []
-
-    def reviews(self, plan: Plan) -> list[Review]:
-        """Tables the reviewer needs beside this kind's actions in `plan` (from the plan alone,
-        so that a saved plan shows them too): none by default."""
-        return []
-
-    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
-        """What the plan should say before it is applied about this kind's `actions` (in plan
-        order) that is no problem today but would be one later; none by default."""
-        return []
-
-    # -- applying ------------------------------------------------------------------------------
-    async def execute(self, action: Action, run: RunContext) -> None:
-        raise NotImplementedError(f"{type(self).__name__} must apply its actions")
-
-    # -- offline checks ------------------------------------------------------------------------
-    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
-        """What `validate` checks of one written list of this kind (its raw `items`, before the
-        models) beyond what every list gets (a key, no key or id twice, absent entries carrying
-        nothing else, one default, paths unique where declared); `parent` holds the list (the
-        document, for a top-level kind). Nothing by default."""
-
     # -- safety rails --------------------------------------------------------------------------
-    def lockout_before(self, guard: Lockout) -> None:
-        """What the rails must know before any action is looked at (who the token's user is,
-        every member's role): set on `guard` by the kind that reads it."""
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        """How could its actions take the API token's own access away?
 
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        """Records in `guard.problems` how `action` could take the API token's own access away
-        (docsync.engine.safety refuses such a plan unless forced)."""
-
-    def lockout_after(self, guard: Lockout) -> None:
-        """Once every action was looked at: what the plan as a whole leaves (no admin left)."""
+        Asked by: the safety rails, every kind in the catalogue's order with its actions (the
+        members' first: who the token's user is). Returns: nothing; records what it knows and
+        what it refuses on `guard`. Default: nothing."""
 
     async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
-        """Reads into `live` what the safety rails need to judge `plan` and planning did not
-        read (the members of a team whose grant the plan removes); nothing by default."""
+        """What must the rails read that planning did not?
+
+        Asked by: the planner, once the plan is made. Returns: nothing; reads into `live` (the
+        members of a team whose grant the plan removes). Default: nothing."""
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:
-        """This kind's manifest section for the live state (None: nothing to write)."""
+        """Which manifest section writes the live state back?
+
+        Asked by: `docsync export`. Returns: the section (None: nothing to write); `names`
+        names references and turns secrets into `env()` templates. Default: None."""
         return None
 
 

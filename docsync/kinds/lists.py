@@ -7,14 +7,14 @@ managed one)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from docsync.core.context import PlanContext
 from docsync.core.model import Action
 from docsync.core.ownership import prune_decision
-from docsync.core.reconcile import Reconciliation, reconcile, was
+from docsync.core.reconcile import Reconciliation, reconcile, stale_pin, was
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration
 
@@ -63,44 +63,51 @@ class Place:
         return f"in {container}" if container else "in the organization"
 
 
-class Lister(Protocol):
-    """What plans one list: a kind (flat or nested), its hooks told where the list is."""
+@dataclass(frozen=True)
+class Steps:
+    """What planning one list does with each entry: the action of a create, of an update, of a
+    delete (each may record a problem instead and return None), and what a pinned id that names
+    nothing is (a located problem by default). The framework class of a kind gives these; a
+    kind with rules of its own passes its own."""
 
-    @property
-    def declaration(self) -> Declaration: ...
+    create: Callable[[DesiredResource, Place], Action | None]
+    update: Callable[[DesiredResource, LiveResource, Place], Action | None]
+    #: never asked for a protected entry (`reconcile` refuses that)
+    delete: Callable[[LiveResource, DesiredResource | None, Place], Action | None]
+    missing_pin: Callable[[DesiredResource, Place], None] | None = None
 
-    #: creates wait for the one before, so they arrive in manifest order (the API appends)
-    @property
-    def chained(self) -> bool: ...
 
-    def missing_pinned(self, desired: DesiredResource, at: Place) -> None: ...
+def _fallback(
+    declared: Declaration,
+) -> Callable[[DesiredResource, Collection[LiveResource]], LiveResource | None]:
+    """A live item no key matches, for an entry no key matches: the one with the entry's value
+    of the declaration's `matched_by` field (a site space publishing the entry's space)."""
+    by = declared.matched_by
 
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        """A live item to match an entry that no key matches (None: create it)."""
+    def found(desired: DesiredResource, free: Collection[LiveResource]) -> LiveResource | None:
+        if by is None:
+            return None
+        return next((r for r in free if r.fields.get(by) == desired.fields.get(by)), None)
 
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None: ...
-
-    def plan_update(
-        self, desired: DesiredResource, live: LiveResource, at: Place
-    ) -> Action | None: ...
-
-    def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, at: Place
-    ) -> Action | None:
-        """Never asked for a protected entry (`reconcile` refuses that)."""
+    return found
 
 
 def plan_list(
-    lister: Lister,
+    declared: Declaration,
+    steps: Steps,
     desired: Sequence[DesiredResource],
     live: Sequence[LiveResource],
     at: Place,
 ) -> Reconciliation:
     """Creates, updates and deletes that make `live` what `desired` writes, at `at`."""
     ctx = at.ctx
-    declared = lister.declaration
+
+    def missing(item: DesiredResource) -> None:
+        if steps.missing_pin is not None:
+            steps.missing_pin(item, at)
+        else:
+            ctx.problem(*stale_pin(item, declared.noun, at.within))
+
     result = reconcile(
         desired,
         live,
@@ -108,8 +115,8 @@ def plan_list(
         problem=ctx.problem,
         within=at.within,
         pinnable=not declared.part,
-        missing_pin=lambda item: lister.missing_pinned(item, at),
-        fallback=lister.fallback,
+        missing_pin=missing,
+        fallback=_fallback(declared),
     )
     for desired_address, matched in result.matched.items():
         ctx.known_ids[desired_address] = matched.id
@@ -117,26 +124,26 @@ def plan_list(
     for item, found in result.entries:
         if item.absent:
             if found is not None:
-                lister.plan_delete(found, item, at)
+                steps.delete(found, item, at)
         elif found is None:
-            created = lister.plan_create(item, at)
-            if created is not None and lister.chained:
+            created = steps.create(item, at)
+            if created is not None and declared.chained:
                 if previous is not None:
                     created.depends_on.append(previous.key)
                 previous = created
         else:
-            updated = lister.plan_update(item, found, at)
+            updated = steps.update(item, found, at)
             if updated is not None and updated.verb == "update":
                 updated.notes[:0] = was(item, found)
     for resource in result.unmatched:
         if declared.exact:
-            deleted = lister.plan_delete(resource, None, at)
+            deleted = steps.delete(resource, None, at)
             if deleted is not None:
                 deleted.notes.append(NOT_WRITTEN)
             continue
         owned, why = prune_decision(ctx.loaded.manifest.prune, declared.section, resource.name)
         if declared.prunable and owned:
-            deleted = lister.plan_delete(resource, None, at)
+            deleted = steps.delete(resource, None, at)
             if deleted is not None:
                 deleted.notes.append(why)
         else:

@@ -1,49 +1,83 @@
-"""A part of a resource written as a keyed list (a site's redirects and share links, a team's
-members): matched by the one reconciler through the one list planner, whose hooks here only
-record what changes (`listing.Changes`); the part's own kind says what is equal (`same`) and
-turns the changes into its parent's one request. Read, planned and written with its parent,
-never on its own."""
+"""A part of a resource (a site's redirects and customization, a team's members, a resource's
+grants): read, planned and written with its parent, never on its own, so the hooks of reading
+and planning are its parent's. One written as a keyed list is matched by the one reconciler
+through the one list planner, whose steps here only record what changes (`lists.Changes`): the
+part's parent turns the changes into its one request."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, final
 
-from docsync.core.context import PlanContext
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action
-from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.kind import Kind
-from docsync.kinds.lists import Changes, Place, plan_list
+from docsync.kinds.kind import ExportNames, Kind, Reading
+from docsync.kinds.lists import Changes, Place, Steps, plan_list
 
 
 class Part(Kind):
-    """A part of a resource: read, planned and written with its parent, never on its own."""
+    """A part of a resource: its parent reads, plans and exports it."""
 
-    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
-        return False
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "execute",
+        "check_list",
+        "warnings",
+        "pictures",
+        "reviews",
+        "requests",
+        "lockout",
+    )
 
+    @final
+    def reads(self, manifest: Any) -> set[str]:
+        return set()
+
+    @final
+    async def fetch(self, read: Reading) -> Any:
+        return None
+
+    @final
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         return []
 
+    @final
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
         return []
 
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+    @final
+    def plan(self, ctx: PlanContext) -> None:
+        return None
+
+    @final
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        return None
+
+    @final
+    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
+        return None
+
+    @final
+    def export(self, live: LiveState, names: ExportNames) -> Any:
         return None
 
 
 class ListPart(Part):
-    """The hooks of a keyed list part: matched entries compared by `same`, nothing planned
-    on its own."""
+    """A part written as a keyed list: matched entries compared field by field (every field
+    written), nothing planned on its own."""
 
+    @final
     def same(self, desired: DesiredResource, live: LiveResource) -> bool:
-        """Whether a matched entry and live item are equal (every written field, by default)."""
+        """Whether a matched entry and live item are equal (every written field)."""
+        declared = {f.name: f for f in self.fields}
         return all(
-            self.declaration.field(name).same(live.fields.get(name), value)
+            declared[name].same(live.fields.get(name), value)
+            if name in declared
+            else live.fields.get(name) == value
             for name, value in desired.fields.items()
         )
 
+    @final
     def changes(
         self,
         desired: Sequence[DesiredResource],
@@ -51,28 +85,22 @@ class ListPart(Part):
         ctx: PlanContext,
         container: str,
     ) -> Changes:
-        """The list of `container` (the parent's address) reconciled."""
+        """The list of `container` (the parent's address) reconciled: what its parent's request
+        must do, nothing planned here."""
         found = Changes()
-        plan_list(self, desired, live, Place(ctx, container=container, changes=found))
+
+        def created(item: DesiredResource, at: Place) -> Action | None:
+            found.created.append(item)
+            return None
+
+        def updated(item: DesiredResource, there: LiveResource, at: Place) -> Action | None:
+            (found.kept if self.same(item, there) else found.changed).append((item, there))
+            return None
+
+        def deleted(there: LiveResource, item: DesiredResource | None, at: Place) -> Action | None:
+            found.deleted.append(there)
+            return None
+
+        steps = Steps(created, updated, deleted)
+        plan_list(self.declaration, steps, desired, live, Place(ctx, container=container))
         return found
-
-    # -- the list planner's hooks: record, make no action ---------------------------------------
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        _recording(at).created.append(desired)
-        return None
-
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        record = _recording(at)
-        (record.kept if self.same(desired, live) else record.changed).append((desired, live))
-        return None
-
-    def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, at: Place
-    ) -> Action | None:
-        _recording(at).deleted.append(live)
-        return None
-
-
-def _recording(at: Place) -> Changes:
-    assert at.changes is not None, "a part's list is planned through ListPart.changes"
-    return at.changes

@@ -9,6 +9,8 @@ entry here that no longer differs.
   not; `shape`: written in a shape of docsync's own, not compared further);
 - `SAME_PATTERN`: patterns written differently that take the same texts (proven on drawn texts);
 - `NOT_SENT`: requests a kind's declaration names that docsync never sends.
+- `OWN_CHECK`: requests whose body a kind checks offline with rules of its own, held to
+  production's schema by a test of their own (the schema is not a model's).
 
 Keys name production's operation (`METHOD /template`) and the field's dotted path in its body.
 Every model refuses keys it does not know, where production's schemas mostly leave
@@ -175,5 +177,13 @@ NOT_SENT: dict[str, str] = {
     "POST /v1/orgs/{org}/members": (
         "members are never created: an entry for someone who is not a member is a problem "
         "(invite them in the app first)"
+    ),
+}
+
+OWN_CHECK: dict[str, str] = {
+    "PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema": (
+        "a site's adaptive schema is a JSON Schema checked offline by production's rules of "
+        "SiteAdaptiveJSONSchema (docsync/kinds/sites/adaptive_schema.py), which "
+        "tests/contract/test_adaptive.py holds to production's schema"
     ),
 }

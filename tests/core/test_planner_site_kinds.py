@@ -314,10 +314,11 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
     for kind in nested:
         assert isinstance(kind, NestedKind), f"{kind.name} is planned by no driver"
         own = type(kind)
-        assert own.export_item is not NestedKind.export_item, f"{kind.name}: how it is exported"
+        assert own.export_level is not NestedKind.export_level, f"{kind.name}: how it is exported"
         assert own.picture is not NestedKind.picture, f"{kind.name}: how the plan draws it"
-        assert own.path and own.pointer_type, f"{kind.name}: where it is written and read"
-        pointers.append(own.pointer_type)
+        assert kind.path and kind.pointer_type, f"{kind.name}: where it is written and read"
+        assert own.execute is not NestedKind.execute, f"{kind.name}: how it is created"
+        pointers.append(kind.pointer_type)
         if kind.declaration.paths_unique:
             assert "path" in {f.name for f in kind.fields}, kind.name
         if kind.leads:

@@ -6,7 +6,7 @@ export."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, final
 
 from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
@@ -20,7 +20,7 @@ from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.access.planning import live_side, plan_grants
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.kind import ExportNames
+from docsync.kinds.kind import ExportNames, Reading
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -113,18 +113,6 @@ class GrantedKind(CrudKind):
     reading, planning and export. Declares no kind itself: the grant kind (`grants.GRANT`)
     writes the grants and answers to the safety rails."""
 
-    @property
-    def resource_path(self) -> str:
-        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.item_path
-
-    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
-        for path, entry in items:
-            for where, message in grant_problems(view.data, path, entry):
-                view.report(where, message)
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declared = cls.__dict__.get("declaration")
@@ -134,34 +122,64 @@ class GrantedKind(CrudKind):
             cls.answers = {**cls.answers, **grants}
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
+        """Itself, and the teams or members its entries' grants name."""
         entries = getattr(manifest, self.section, None) or []
         written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
-        return {
+        return super().reads(manifest) | {
             kind
             for name, (_wire, kind) in PRINCIPALS.items()
             if any(getattr(w, name) is not None for w in written)
         }
 
-    async def read_grants(
-        self, api: ApiClient, org_id: str, manifest: ManifestDoc | None, items: list[dict[str, Any]]
-    ) -> None:
-        entries = None if manifest is None else getattr(manifest, self.section)
+    async def fetch(self, read: Reading) -> Any:
+        items = await self.listed(read.api, read.org_id)
+        await self.read_grants(read, items)
+        return items
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        for path, entry in items:
+            for where, message in grant_problems(view.data, path, entry):
+                view.report(where, message)
+
+    def plan(self, ctx: PlanContext) -> None:
+        self.plan_grants(ctx, self.plan_entries(ctx))
+
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return self.export_entries(live, names, lambda r: self.with_grants(r, live, names))
+
+    # -- what the kinds that hold grants call --------------------------------------------------
+    @final
+    @property
+    def resource_path(self) -> str:
+        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.item_path
+
+    @final
+    async def read_grants(self, read: Reading, items: list[dict[str, Any]]) -> None:
+        """Into each item whose entry writes `permissions`, its grants (every item's, for
+        export)."""
+        path = self.resource_path
         await read_managed(
-            api, entries, items, lambda item: self.resource_path.format(org=org_id, id=item["id"])
+            read.api, read.entries, items, lambda item: path.format(org=read.org_id, id=item["id"])
         )
 
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        result = super().plan(ctx)
+    @final
+    def plan_grants(self, ctx: PlanContext, result: Reconciliation | None) -> None:
+        """The grants of each entry planned (`result`), with its resource (none for one
+        replaced: its grants are made with the new one)."""
         path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
             plan_grants(desired, None if replaced else live, path, ctx)
-        return result
 
-    def export_entry(
+    @final
+    def with_grants(
         self, resource: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any]:
-        entry = super().export_entry(resource, live, names)
+        """An exported entry with the resource's direct grants, when it has any."""
+        entry = self.export_entry(resource, names)
         grants = export_grants(resource, live, names)
         if grants:
             entry["permissions"] = grants

@@ -11,6 +11,7 @@ production lists them only with one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator
@@ -20,7 +21,6 @@ from docsync.core.entries import Model, Role
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
-from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
 from docsync.kinds.access.grant_writes import Grant, write_grant
@@ -88,9 +88,6 @@ class GrantKind(ListPart):
         assert isinstance(action.payload, Grant)
         await write_grant(action, action.payload, run)
 
-    def same(self, desired: DesiredResource, live: LiveResource) -> bool:
-        return bool(desired.fields.get("role") == live.fields.get("role"))
-
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Grant)
         return action.payload.requests
@@ -98,8 +95,9 @@ class GrantKind(ListPart):
     def reviews(self, plan: Plan) -> list[Review]:
         return access_tables(plan, self.name)
 
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        grant_rails.lockout(action, guard)
-
-    def lockout_after(self, guard: Lockout) -> None:
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        """A resource's grant actions judged together (a grant removed may be made up for by
+        another created in the same plan), once the teams' changes are known."""
+        for action in actions:
+            grant_rails.lockout(action, guard)
         grant_rails.lockout_after(guard)

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
-from docsync.core.context import PlanContext, RunContext
+from docsync.core.context import PlanContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.model import address
 from docsync.core.nullability import NULL
-from docsync.core.state import LiveResource, LiveState
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.declaration import Declaration, Field, Routes
@@ -20,8 +20,7 @@ from docsync.kinds.kind import Path
 from docsync.kinds.lost_answers import Writes
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
+    pass
 
 
 class CollectionEntry(Entry):
@@ -93,12 +92,8 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
 class CollectionKind(GrantedKind):
     declaration = COLLECTION
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        collections: list[dict[str, Any]] = await super().fetch(api, org_id, manifest)
-        await self.read_grants(api, org_id, manifest, collections)
-        return collections
-
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Each collection keyed by its title path from the top (`Developers/Internal`)."""
         paths = title_paths(raw)
         resources = []
         for item in raw:
@@ -115,8 +110,12 @@ class CollectionKind(GrantedKind):
             resources.append(self.resource(item, key, str(item["title"]), fields, refs))
         return resources
 
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        return self._key(entry, ctx, frozenset())
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(
+            ctx,
+            key=lambda entry, _path, ctx: self._key(entry, ctx, frozenset()),
+            value=self._value,
+        )
 
     def _key(self, entry: Any, ctx: PlanContext, seen: frozenset[str]) -> str:
         parent = getattr(entry, "parent", None)
@@ -144,7 +143,8 @@ class CollectionKind(GrantedKind):
         named = [r for r in ctx.live.by_kind[self.name] if r.name == ref]
         return named[0] if len(named) == 1 else None
 
-    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+    def _value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        """The parent by the address its title path gives (an entry's, or a live one's)."""
         if f.name != "parent" or value is None:
             return value
         entry = self._manifest_entry(str(value), ctx)
@@ -155,17 +155,3 @@ class CollectionKind(GrantedKind):
             ctx.problem((*path, "parent"), f"no collection {value!r} in the manifest or live")
             return None
         return live.address
-
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        await super().update(live_id, fields, run)
-        if "parent" in fields:
-            body = {"parent": fields["parent"]}
-            await run.api.write(
-                "POST", f"{self.item_path(run, live_id)}/move", body, idempotent=True
-            )
-
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
-        paths = title_paths(items)
-        found = [i for i, p in paths.items() if p == key]
-        return found[-1] if found else None

@@ -12,11 +12,10 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
 from docsync.core.model import Action
 from docsync.core.nullability import NullChecked
-from docsync.core.reconcile import Reconciliation
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import LiveResource, LiveState
+from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import Writes
 
 
@@ -26,8 +25,9 @@ def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
     return {"url": url} if url else None
 
 
-def _dump(value: Any) -> Any:
-    return value.model_dump(exclude_none=True) if hasattr(value, "model_dump") else value
+def _text(source: Any) -> bool:
+    """A text source, which the API never reads back (a URL one it does)."""
+    return isinstance(source, dict) and "text" in source
 
 
 SLUG_PATTERN = explained(
@@ -61,7 +61,9 @@ OPENAPI = Declaration(
     "openapi",
     "OpenAPI spec",
     key="slug",
-    fields=(Field("source", normalize=_dump, live=_source_from_live),),
+    fields=(Field("source", live=_source_from_live, write_only=_text),),
+    # without `source` an entry only keeps a live spec (export writes a text one so)
+    required=(("source", "{url: ...} or {text: ...}"),),
     export_file="content.yaml",
     entry=OpenApiEntry,
     routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT"),
@@ -74,12 +76,12 @@ class OpenApiKind(CrudKind):
     declaration = OPENAPI
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        resources = super().to_live(raw, live)
+        resources = self.live_resources(raw, live)
         for resource in resources:
             resource.id = resource.key  # the API addresses a spec by its slug, not its id
         return resources
 
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
+    def plan(self, ctx: PlanContext) -> None:
         for desired in ctx.desired.by_kind[self.name]:
             if desired.pinned_id and desired.pinned_id != desired.key:
                 ctx.problem(
@@ -88,34 +90,14 @@ class OpenApiKind(CrudKind):
                     "`id:` (to move a spec to a new slug, create the new one, delete the old)",
                 )
                 desired.pinned_id = None
-        return super().plan(ctx)
+        self.plan_entries(ctx)
 
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        ctx = at.ctx
-        # Without `source` an entry only keeps a live spec (export writes a text one so).
-        if "source" not in desired.fields:
-            ctx.problem(
-                desired.path, "a new OpenAPI spec needs 'source': {url: ...} or {text: ...}"
-            )
-            return None
-        return super().plan_create(desired, at)
-
-    def equal(self, f: Field, before: Any, after: Any) -> bool:
-        if isinstance(after, dict) and "text" in after:
-            # A text source cannot be read back: a live spec without a URL has one, whose text
-            # was written when it was made; a live URL source is another source.
-            return before is None
-        return bool(before == after)
-
-    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        body = {"slug": key, "source": fields["source"]}
-        await run.api.write("POST", self.list_path.format(org=run.org_id), body)
-        return key
-
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        if "source" in fields:
-            await run.api.write("PUT", self.item_path(run, live_id), {"source": fields["source"]})
-
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
-        return key if any(item.get("slug") == key for item in items) else None
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """A create names the spec by its slug, by which it is known from then on."""
+        if action.verb != "create":
+            await super().execute(action, run)
+            return
+        payload = fields_of(action)
+        body = {"slug": payload.key, **self.body(run.resolve(payload.fields), creating=True)}
+        await self.send_create(action, body, run)
+        run.ids[action.address] = payload.key

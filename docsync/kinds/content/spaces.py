@@ -10,7 +10,7 @@ from pydantic import Field as Limits
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
-from docsync.core.context import PlanContext, RunContext
+from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import DefaultLevel, Entry, Language, Ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
@@ -20,14 +20,13 @@ from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import Path
-from docsync.kinds.lists import Place
+from docsync.kinds.kind import Path, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
+    pass
 
 
 class SpaceEntry(Entry):
@@ -101,59 +100,53 @@ class SpaceKind(GrantedKind):
     declaration = SPACE
     answers = {"/v1/spaces/{id}": SPACE.item_answer}
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+    async def fetch(self, read: Reading) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case
         it is in the bin and can be restored."""
-        spaces = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        spaces = await self.listed(read.api, read.org_id)
         listed = {s["id"] for s in spaces}
-        pinned = [s.id for s in manifest.spaces if s.id and s.id not in listed] if manifest else []
+        pinned = [s.id for s in read.entries or () if s.id and s.id not in listed]
 
-        async def read(space_id: str) -> dict[str, Any] | None:
+        async def binned(space_id: str) -> dict[str, Any] | None:
             try:
-                found: dict[str, Any] = await api.get(f"/v1/spaces/{space_id}", shape=self.answer)
+                found: dict[str, Any] = await read.api.get(
+                    f"/v1/spaces/{space_id}", shape=self.answer
+                )
             except NotFound:
                 return None
             return found if found.get("deletedAt") else None
 
-        binned = await gather_all(*(read(space_id) for space_id in pinned))
-        found = spaces + [s for s in binned if s is not None]
-        await self.read_grants(api, org_id, manifest, found)
+        found = spaces + [s for s in await gather_all(*map(binned, pinned)) if s is not None]
+        await self.read_grants(read, found)
         return found
 
-    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
-        collection = live.address_of("collection", raw.get("parent"))
-        prefix = live.by_address[collection].key + "/" if collection else ""
-        return f"{prefix}{raw['title']}"
-
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        resources = super().to_live(raw, live)
+        """Each space keyed by its collection's key and its title (`Developers/Guides`); one in
+        the bin is never matched by key, only by its pinned id."""
+        resources = self.live_resources(raw, live, key=_live_key)
         for resource in resources:
             if resource.raw.get("deletedAt"):
-                resource.address += "(deleted)"  # never matched by key, only by its pinned id
+                resource.address += "(deleted)"
         return resources
 
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        if getattr(entry, "collection", None):
-            collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
-            # A collection renamed through its pinned id still holds the space by its live key.
-            renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
-            holder = collection and (
-                renamed
-                or (entry.was is None and _renamed_by_was(collection, ctx))
-                or ctx.desired.by_address.get(collection)
-                or ctx.live.by_address.get(collection)
-            )
-            if holder:
-                return f"{holder.key}/{entry.title}"
-        return str(entry.title)
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, key=_desired_key)
 
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+    def plan(self, ctx: PlanContext) -> None:
+        """A pinned space found in the bin is restored, not created anew; one in the bin and
+        not written is deleted already."""
+        steps = Steps(self.plan_create, self._restored, self._deleted)
+        self.plan_grants(ctx, self.plan_entries(ctx, steps))
+
+    def _restored(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         ctx = at.ctx
         if not live.raw.get("deletedAt"):
-            return super().plan_update(desired, live, at)
+            return self.plan_update(desired, live, at)
         changes = [FieldChange("deletedAt", live.raw["deletedAt"], None)]
         changes += self.changes(desired, live, ctx)
-        fields = {c.field: self.payload_value(self.field(c.field), c.after) for c in changes[1:]}
+        fields = {
+            c.field: ref(c.after) if self.field(c.field).ref else c.after for c in changes[1:]
+        }
         action = Action(
             "restore",
             self.name,
@@ -166,33 +159,52 @@ class SpaceKind(GrantedKind):
         action.notes.append("in the bin: restored rather than created anew")
         return ctx.add(action)
 
-    def plan_delete(
+    def _deleted(
         self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
         if live.raw.get("deletedAt"):
             return None  # already deleted
-        return super().plan_delete(live, desired, at)
-
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        await super().update(live_id, fields, run)
-        if "collection" in fields:
-            body = {"parent": fields["collection"]}
-            await run.api.write("POST", f"/v1/spaces/{live_id}/move", body, idempotent=True)
+        return self.plan_delete(live, desired, at)
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        if action.verb == "restore":
-            assert action.live_id is not None
-            await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
-            await self.update(action.live_id, run.resolve(fields_of(action).fields), run)
+        if action.verb != "restore":
+            await super().execute(action, run)
             return
-        await super().execute(action, run)
+        assert action.live_id is not None
+        await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
+        fields = run.resolve(fields_of(action).fields)
+        await self.send_update(action.live_id, self.body(fields, creating=False), run)
+        await self.send_routed(action.live_id, fields, run)
 
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+    async def find(self, action: Action, run: RunContext) -> str | None:
         """After a create of unknown outcome: a live space with this title in this collection."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        items = await self.listed(run.api, run.org_id)
+        fields = run.resolve(fields_of(action).fields)
         title, parent = fields.get("title"), fields.get("collection")
         found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
         return str(found[-1]["id"]) if found else None
+
+
+def _live_key(raw: dict[str, Any], live: LiveState) -> str:
+    collection = live.address_of("collection", raw.get("parent"))
+    prefix = live.by_address[collection].key + "/" if collection else ""
+    return f"{prefix}{raw['title']}"
+
+
+def _desired_key(entry: Any, path: Path, ctx: PlanContext) -> str:
+    if getattr(entry, "collection", None):
+        collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
+        # A collection renamed through its pinned id still holds the space by its live key.
+        renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
+        holder = collection and (
+            renamed
+            or (entry.was is None and _renamed_by_was(collection, ctx))
+            or ctx.desired.by_address.get(collection)
+            or ctx.live.by_address.get(collection)
+        )
+        if holder:
+            return f"{holder.key}/{entry.title}"
+    return str(entry.title)
 
 
 def _renamed_by_was(collection: str, ctx: PlanContext) -> LiveResource | None:

@@ -19,10 +19,11 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Language, Ref
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
 
 
@@ -87,9 +88,11 @@ TRANSLATION = Declaration(
     key="title",
     fields=(
         Field("title"),
-        Field("space", ref="space", ref_live=True, live=_source("space"), update=False),
-        Field("language", update=False),
-        Field("sourceLanguage", live=_source("language"), update=False),
+        Field(
+            "space", ref="space", ref_live=True, live=_source("space"), update=False, replace=True
+        ),
+        Field("language", update=False, replace=True),
+        Field("sourceLanguage", live=_source("language"), update=False, replace=True),
     ),
     needs=("space",),
     export_file="content.yaml",
@@ -115,7 +118,6 @@ TRANSLATION = Declaration(
 #: what production's createTranslation assumes when the source space has no language
 DEFAULT_SOURCE_LANGUAGE = "en"
 #: the fields of production's shape: none of them can change in place
-_FIXED = ("space", "language", "sourceLanguage")
 
 
 def _key(space_key: str, language: str) -> str:
@@ -124,80 +126,59 @@ def _key(space_key: str, language: str) -> str:
 
 class TranslationKind(CrudKind):
     declaration = TRANSLATION
-    #: production's shape (a source space into a language), or the description's (a title)
 
-    # -- keys ----------------------------------------------------------------------------------
-    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
-        if "title" in raw:
-            return str(raw["title"])
-        source = raw.get("source") or {}
-        space = live.address_of("space", source.get("space"))
-        found = live.by_address.get(space) if space else None
-        return _key(found.key if found else f"space#{source.get('space')}", raw["language"])
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Settings by title; a translation by its source space's key and its language."""
+        return self.live_resources(raw, live, key=_live_key)
 
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        if entry.title is not None:
-            return str(entry.title)
-        space = ctx.resolve("space", str(entry.space), (*path, "space"))
-        holder = space and (ctx.desired.by_address.get(space) or ctx.live.by_address.get(space))
-        return _key(holder.key if holder else str(entry.space), entry.language)
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, key=_desired_key)
 
-    # -- planning ------------------------------------------------------------------------------
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        ctx = at.ctx
+    def plan(self, ctx: PlanContext) -> None:
+        self.plan_entries(ctx, Steps(self._created, self._updated, self.plan_delete))
+
+    def _created(self, desired: DesiredResource, at: Place) -> Action | None:
+        """A translation written without a source language translates from its space's own
+        language (production's Space.language), else English."""
         if "space" in desired.fields and "sourceLanguage" not in desired.fields:
-            desired.fields["sourceLanguage"] = self._space_language(desired, ctx)
-        return super().plan_create(desired, at)
+            live = at.ctx.live.by_address.get(desired.fields["space"] or "")
+            language = live.raw.get("language") if live else None
+            desired.fields["sourceLanguage"] = str(language or DEFAULT_SOURCE_LANGUAGE)
+        return self.plan_create(desired, at)
 
-    def _space_language(self, desired: DesiredResource, ctx: PlanContext) -> str:
-        """The source space's own language (production's Space.language), else English."""
-        live = ctx.live.by_address.get(desired.fields["space"] or "")
-        language = live.raw.get("language") if live else None
-        return str(language or DEFAULT_SOURCE_LANGUAGE)
-
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        ctx = at.ctx
-        fixed = [c.field for c in self.changes(desired, live, ctx) if c.field in _FIXED]
-        if not fixed:
-            return super().plan_update(desired, live, at)
-        if "title" in live.raw:
+    def _updated(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        changes = self.changes(desired, live, at.ctx)
+        if "title" in live.raw and any(self.field(c.field).replace for c in changes):
             # A pinned settings entry rewritten as a translation: another kind of resource.
             return self.plan_replace(
                 desired,
                 live,
-                ctx,
+                at.ctx,
                 protected="turns translation settings into a translation, which forces a "
                 "replace, but is protected",
                 note="translation settings become a translation: replaced",
             )
-        names = ", ".join(f"`{name}`" for name in fixed)
-        return self.plan_replace(
-            desired,
-            live,
-            ctx,
-            protected=f"changes {names}, which forces a replace, but is protected",
-            note=f"a translation's {names} cannot change: the translation is replaced",
-        )
+        return self.plan_update(desired, live, at)
 
-    # -- applying ------------------------------------------------------------------------------
-    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-        if "space" not in fields:
-            return {"title": fields["title"]} if "title" in fields else {}
-        return {
-            "source": {"space": fields["space"], "language": fields["sourceLanguage"]},
-            "language": fields["language"],
-        }
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """Production's body is `{source: {space, language}, language}`, the description's
+        `{title}`; a PUT renames settings (a translation has nothing else to change)."""
+        fields = run.resolve(fields_of(action).fields)
+        if action.verb in ("delete", "replace"):
+            assert action.live_id is not None
+            await run.api.write("DELETE", self.item_path(run, action.live_id))
+        if action.verb in ("create", "replace"):
+            run.ids[action.address] = await self.send_create(action, _body(fields), run)
+        elif action.verb == "update":
+            assert action.live_id is not None
+            if "title" in fields:
+                await self.send_update(action.live_id, {"title": fields["title"]}, run)
 
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        # The description renames settings with PUT; a translation has nothing else to change.
-        if "title" in fields:
-            body = {"title": fields["title"]}
-            await run.api.write("PUT", self.item_path(run, live_id), body, idempotent=True)
-
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+    async def find(self, action: Action, run: RunContext) -> str | None:
         """After a create of unknown outcome: a live item of the same title, or of the same
         source space and target language."""
-        items = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        items = await self.listed(run.api, run.org_id)
+        fields = run.resolve(fields_of(action).fields)
         if "space" in fields:
             found = [
                 item
@@ -209,14 +190,40 @@ class TranslationKind(CrudKind):
             found = [item for item in items if item.get("title") == fields.get("title")]
         return str(found[-1]["id"]) if found else None
 
-    # -- exporting -----------------------------------------------------------------------------
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        if "title" in resource.raw:
-            return {"title": resource.name}
-        return {
-            "space": names.name(resource.fields["space"]),
-            "language": resource.fields["language"],
-            "sourceLanguage": resource.fields["sourceLanguage"],
-        }
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        def entry(resource: LiveResource) -> dict[str, Any]:
+            if "title" in resource.raw:
+                return {"title": resource.name}
+            return {
+                "space": names.name(resource.fields["space"]),
+                "language": resource.fields["language"],
+                "sourceLanguage": resource.fields["sourceLanguage"],
+            }
+
+        return self.export_entries(live, names, entry)
+
+
+def _live_key(raw: dict[str, Any], live: LiveState) -> str:
+    if "title" in raw:
+        return str(raw["title"])
+    source = raw.get("source") or {}
+    space = live.address_of("space", source.get("space"))
+    found = live.by_address.get(space) if space else None
+    return _key(found.key if found else f"space#{source.get('space')}", raw["language"])
+
+
+def _desired_key(entry: Any, path: Path, ctx: PlanContext) -> str:
+    if entry.title is not None:
+        return str(entry.title)
+    space = ctx.resolve("space", str(entry.space), (*path, "space"))
+    holder = space and (ctx.desired.by_address.get(space) or ctx.live.by_address.get(space))
+    return _key(holder.key if holder else str(entry.space), entry.language)
+
+
+def _body(fields: dict[str, Any]) -> dict[str, Any]:
+    if "space" not in fields:
+        return {"title": fields["title"]} if "title" in fields else {}
+    return {
+        "source": {"space": fields["space"], "language": fields["sourceLanguage"]},
+        "language": fields["language"],
+    }

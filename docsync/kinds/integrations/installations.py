@@ -20,7 +20,6 @@ from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
 from docsync.core.model import Action, FieldChange
-from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
@@ -36,8 +35,8 @@ from docsync.kinds.integrations.targets import (
     read_levels,
     uninstalled_with,
 )
-from docsync.kinds.kind import ExportNames
-from docsync.kinds.lists import Place
+from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes, create_once
 
 if TYPE_CHECKING:
@@ -97,44 +96,46 @@ class IntegrationKind(CrudKind):
     declaration = INTEGRATION
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
+        """Itself, and the sites and spaces its entries install on."""
         written = getattr(manifest, self.section, None) or []
-        return {level.target for level in LEVELS if any(getattr(e, level.field) for e in written)}
+        named = {level.target for level in LEVELS if any(getattr(e, level.field) for e in written)}
+        return super().reads(manifest) | named
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+    async def fetch(self, read: Reading) -> Any:
         """The installations, and, for each whose entry writes `sites` or `spaces` (every one
         for an export), its installations there: one list per installation and level. Beside
         them, the schemas of the configurations of each integration written (one read by name
         of each not installed yet), which planning checks the configurations against."""
-        listed = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+        listed = await self.listed(read.api, read.org_id)
         items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
-        written = {e.name: e for e in (getattr(manifest, self.section, None) or [])}
-        await gather_all(*(read_levels(api, item, written, manifest is None) for item in items))
+        written = {e.name: e for e in read.entries or ()}
+        await gather_all(*(read_levels(read.api, item, written, read.everything) for item in items))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
         unread = sorted(
             name
             for name, entry in written.items()
             if name and name not in schemas and entry.state != "absent"  # nothing to check
         )
-        found = await gather_all(*(self._schemas_of(api, name) for name in unread))
+        found = await gather_all(*(_schemas_of(read.api, name) for name in unread))
         schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
         return {"items": items, "schemas": schemas}
 
-    async def _schemas_of(self, api: ApiClient, name: str) -> dict[str, Any] | None:
-        """An integration's configuration schemas, read by its name; None: no such integration."""
-        try:
-            found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
-        except NotFound:
-            return None
-        return dict(found.get("configurations") or {})
-
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         live.read_aside[self.name] = {k: v or {} for k, v in raw["schemas"].items()}
-        return super().to_live(raw["items"], live)
+        return self.live_resources(raw["items"], live, key=lambda item, _: str(item["name"]))
 
-    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
-        return str(raw["name"])
+    def plan(self, ctx: PlanContext) -> None:
+        """The installations (configured one key at a time), then their sites and spaces under
+        each entry that writes them."""
+        kinds = {level.kind: self.kinds.named(level.kind) for level in LEVELS}
+        check_configurations(self.name, ctx)
+        steps = Steps(self._installed, self._configured, self._uninstalled)
+        if self.plan_entries(ctx, steps) is not None:
+            for desired in ctx.desired.by_kind[self.name]:
+                if not desired.absent:
+                    plan_levels(desired, ctx, kinds)  # type: ignore[arg-type]
 
-    def changes(
+    def _changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> list[FieldChange]:
         """One change per configuration key written that differs, at its path; a secret one
@@ -150,9 +151,15 @@ class IntegrationKind(CrudKind):
                 ctx.sensitive_fields.add((live.address, "configuration"))
         return configuration_changes(written, before, path, ctx, live is None)
 
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+    def _installed(self, desired: DesiredResource, at: Place) -> Action | None:
+        changes = self._changes(desired, None, at.ctx)
+        action = Action("create", self.name, desired.address, changes, at.ctx.where(desired.path))
+        action.payload = self.written(desired)
+        return at.ctx.add(action)
+
+    def _configured(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         """The configuration sent whole: the live one with the keys written."""
-        changes = self.changes(desired, live, at.ctx)
+        changes = self._changes(desired, live, at.ctx)
         if not changes:
             return None
         merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
@@ -162,25 +169,15 @@ class IntegrationKind(CrudKind):
             Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
         )
 
-    def plan_delete(
+    def _uninstalled(
         self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
-        action = super().plan_delete(live, desired, at)
+        """An uninstall, which takes its site and space installations with it."""
+        action = self.plan_delete(live, desired, at)
         if action is not None:
             action.changes = [c for c in action.changes if c.field == "name"]
             uninstalled_with(action, live, at.ctx)
         return action
-
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        """The installations, then their sites and spaces under each entry that writes them."""
-        kinds = {level.kind: self.kinds.named(level.kind) for level in LEVELS}
-        check_configurations(self.name, ctx)
-        result = super().plan(ctx)
-        if result is not None:
-            for desired in ctx.desired.by_kind[self.name]:
-                if not desired.absent:
-                    plan_levels(desired, ctx, kinds)  # type: ignore[arg-type]
-        return result
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = fields_of(action)
@@ -192,7 +189,7 @@ class IntegrationKind(CrudKind):
                 made = await run.api.write("POST", base, {"organization": run.org_id})
                 return str(made["id"])
 
-            new_id = await create_once(install, lambda: self.find(name, fields, run))
+            new_id = await create_once(install, lambda: self.find(action, run))
             run.ids[action.address] = new_id
             if fields.get("configuration"):
                 body = {"configuration": fields["configuration"]}
@@ -205,23 +202,34 @@ class IntegrationKind(CrudKind):
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
 
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
+    async def find(self, action: Action, run: RunContext) -> str | None:
         """After an install of unknown outcome: the organization's installation of it, if any."""
-        listed = await run.api.list_all(self.list_path.format(org=run.org_id), items=self.answer)
+        listed = await self.listed(run.api, run.org_id)
+        key = fields_of(action).key
         found = [p["installation"]["id"] for p in listed if p["integration"]["name"] == key]
         return str(found[0]) if found else None
 
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        entry: dict[str, Any] = {"name": resource.name}
-        configuration = exported_configuration(
-            resource.fields.get("configuration") or {}, resource.address, names
-        )
-        if configuration:
-            entry["configuration"] = configuration
-        for level in LEVELS:
-            installed = level.export(resource, live, names)
-            if installed is not None:
-                entry[level.field] = installed
-        return entry
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        def entry(resource: LiveResource) -> dict[str, Any]:
+            out: dict[str, Any] = {"name": resource.name}
+            configuration = exported_configuration(
+                resource.fields.get("configuration") or {}, resource.address, names
+            )
+            if configuration:
+                out["configuration"] = configuration
+            for level in LEVELS:
+                installed = level.export(resource, live, names)
+                if installed is not None:
+                    out[level.field] = installed
+            return out
+
+        return self.export_entries(live, names, entry)
+
+
+async def _schemas_of(api: ApiClient, name: str) -> dict[str, Any] | None:
+    """An integration's configuration schemas, read by its name; None: no such integration."""
+    try:
+        found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
+    except NotFound:
+        return None
+    return dict(found.get("configurations") or {})

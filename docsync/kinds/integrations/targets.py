@@ -22,7 +22,7 @@ from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place, plan_list
+from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import Part
 
@@ -156,48 +156,10 @@ class _Wanted:
 
 
 class InstalledOnKind(Part):
-    """The hooks of one level's list, planned under its installation."""
+    """One level's installations: planned under their installation (`plan_levels`), each
+    action carried out here."""
 
     level: ClassVar[Level]
-
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        wanted = desired.entry
-        assert isinstance(wanted, _Wanted)
-        written = desired.fields.get("configuration")
-        path = (*wanted.path, "configuration")
-        changes = configuration_changes(written, {}, path, at.ctx, True)
-        payload = Installed(wanted.integration, wanted.installation, wanted.target, written)
-        action = Action("create", self.name, desired.address, changes, at.ctx.where(wanted.path))
-        action.payload = payload
-        if wanted.published:
-            _flag(action, f"installs {wanted.integration} on a published site")
-        return at.ctx.add(action)
-
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        wanted = desired.entry
-        assert isinstance(wanted, _Wanted)
-        before = live.fields.get("configuration") or {}
-        written = desired.fields.get("configuration")
-        path = (*wanted.path, "configuration")
-        changes = configuration_changes(written, before, path, at.ctx, False)
-        if not changes:
-            return None
-        merged = {**before, **(written or {})}
-        payload = Installed(wanted.integration, wanted.installation, wanted.target, merged)
-        where = at.ctx.where(wanted.path)
-        return at.ctx.add(
-            Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
-        )
-
-    def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, at: Place
-    ) -> Action | None:
-        raw = live.raw
-        payload = Installed(str(raw["integration"]), raw["installation"], live.id)
-        action = Action("delete", self.name, live.address, [], live_id=live.id, payload=payload)
-        if raw.get("_published"):
-            _flag(action, f"removes {raw['integration']} from a published site")
-        return at.ctx.add(action)
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = action.payload
@@ -214,6 +176,47 @@ class InstalledOnKind(Part):
         elif payload.configuration:
             body = {"configuration": payload.configuration}
             await run.api.write("PATCH", f"{base}/{target}", body)
+
+
+def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
+    """The steps of one level's list: where each entry installs is in `wanted`, by address."""
+
+    def create(desired: DesiredResource, at: Place) -> Action | None:
+        on = wanted[desired.address]
+        written = desired.fields.get("configuration")
+        path = (*on.path, "configuration")
+        changes = configuration_changes(written, {}, path, at.ctx, True)
+        payload = Installed(on.integration, on.installation, on.target, written)
+        action = Action("create", kind.name, desired.address, changes, at.ctx.where(on.path))
+        action.payload = payload
+        if on.published:
+            _flag(action, f"installs {on.integration} on a published site")
+        return at.ctx.add(action)
+
+    def update(desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        on = wanted[desired.address]
+        before = live.fields.get("configuration") or {}
+        written = desired.fields.get("configuration")
+        path = (*on.path, "configuration")
+        changes = configuration_changes(written, before, path, at.ctx, False)
+        if not changes:
+            return None
+        merged = {**before, **(written or {})}
+        payload = Installed(on.integration, on.installation, on.target, merged)
+        where = at.ctx.where(on.path)
+        return at.ctx.add(
+            Action("update", kind.name, desired.address, changes, where, live.id, payload=payload)
+        )
+
+    def delete(live: LiveResource, desired: DesiredResource | None, at: Place) -> Action | None:
+        raw = live.raw
+        payload = Installed(str(raw["integration"]), raw["installation"], live.id)
+        action = Action("delete", kind.name, live.address, [], live_id=live.id, payload=payload)
+        if raw.get("_published"):
+            _flag(action, f"removes {raw['integration']} from a published site")
+        return at.ctx.add(action)
+
+    return Steps(create, update, delete)
 
 
 def _flag(action: Action, what: str) -> None:
@@ -248,6 +251,7 @@ def plan_levels(
         have = _live_side(level, live, desired.address, ctx)
         base: Path = (*desired.path, level.field)
         want = []
+        wanted: dict[str, _Wanted] = {}
         for name, on in written.items():
             where = ctx.resolve(level.target, name, (*base, name))
             if where is None:
@@ -258,10 +262,11 @@ def plan_levels(
             wire = ident or ref(where)
             fields = {"configuration": on.configuration} if on and on.configuration else {}
             published = _published(level.target, ident, where, ctx)
-            wanted = _Wanted(desired.key, installation, wire, published, (*base, name))
             own = address(level.target, key, desired.address)
-            want.append(DesiredResource(kind.name, key, own, key, fields, base, entry=wanted))
-        plan_list(kind, want, have, Place(ctx, container=desired.address))
+            wanted[own] = _Wanted(desired.key, installation, wire, published, (*base, name))
+            want.append(DesiredResource(kind.name, key, own, key, fields, base, entry=on))
+        steps = _steps(kind, wanted)
+        plan_list(kind.declaration, steps, want, have, Place(ctx, container=desired.address))
 
 
 def _live_side(

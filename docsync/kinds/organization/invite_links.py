@@ -8,24 +8,22 @@ never repeats it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from dataclasses import replace
+from typing import Annotated, Any
 
 from pydantic import field_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
+from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.secrecy import keyed_digest
-from docsync.core.state import LiveResource, LiveState
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.kind import ExportNames, Reading
 from docsync.kinds.lost_answers import BY_KEY, Writes
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
 
 
 class InviteLinkEntry(Entry):
@@ -66,52 +64,38 @@ class InviteLinkKind(CrudKind):
 
     def __init__(self) -> None:
         super().__init__()
-        #: the ids of the links read, by the digest that stands for each
+        #: the ids of the links read or made, by the digest that stands for each
         self._ids: dict[str, str] = {}
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        links = await super().fetch(api, org_id, manifest)
-        api.redact(str(link["id"]) for link in links)
+    async def fetch(self, read: Reading) -> Any:
+        links = await self.listed(read.api, read.org_id)
+        read.api.redact(str(link["id"]) for link in links)
         return links
 
-    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
-        """Written, even as `[]`: the list is exact, so an empty one deletes every link."""
-        return self.section in manifest.model_fields_set or super().wanted(manifest, referenced)
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Each link under the digest of its id, keyed by its role (`null` shown `guest`)."""
+        items = [{**item, "id": self._handle(str(item["id"]))} for item in raw]
+        return self.live_resources(items, live, key=lambda item, _: role_shown(item.get("role")))
 
-    def live_key(self, raw: dict[str, Any], live: LiveState) -> str:
-        return role_shown(raw.get("role"))
-
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        return role_shown(entry.role)
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, key=lambda entry, _path, _ctx: role_shown(entry.role))
 
     def _handle(self, secret: str) -> str:
         """What stands for a link's id everywhere docsync shows or keeps ids."""
+        if secret in self._ids:
+            return secret  # a digest already
         handle = f"digest:{keyed_digest(secret.encode())[:20]}"
         self._ids[handle] = secret
         return handle
 
-    def resource(
-        self,
-        item: dict[str, Any],
-        key: str,
-        name: str,
-        fields: dict[str, Any],
-        refs: set[str] | None = None,
-    ) -> LiveResource:
-        handle = self._handle(str(item["id"]))
-        return super().resource({**item, "id": handle}, key, key, fields, refs)
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """The requests name the link by its id, found again from the digest that stands for
+        it; what a create makes is known by its digest from then on."""
+        own = replace(action, live_id=self._ids.get(action.live_id or "", action.live_id))
+        await super().execute(own, run)
+        if action.address in run.ids:
+            run.ids[action.address] = self._handle(run.ids[action.address])
 
-    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        return self._handle(await super().create(key, fields, run))
-
-    async def find(self, key: str, fields: dict[str, Any], run: RunContext) -> str | None:
-        found = await super().find(key, fields, run)
-        return None if found is None else self._handle(found)
-
-    def item_path(self, run: RunContext, live_id: str) -> str:
-        return super().item_path(run, self._ids.get(live_id, live_id))
-
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        return {"role": resource.fields["role"]}
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        """A link by its role alone (`null`: a guest link), never its id."""
+        return self.export_entries(live, names, lambda r: {"role": r.fields["role"]})

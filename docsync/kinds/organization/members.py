@@ -3,13 +3,14 @@ description does not cover, so docsync changes roles and removes, but never adds
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
-from docsync.core.context import PlanContext, RunContext
+from docsync.core.context import PlanContext
 from docsync.core.entries import Entry, Role, lower, role_shown
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action
@@ -18,13 +19,9 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place
+from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
-
-if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
 
 
 class MemberEntry(Entry):
@@ -62,10 +59,10 @@ class MemberKind(CrudKind):
     declaration = MEMBER
     answers = {"/v1/user": USER}
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        members = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
+    async def fetch(self, read: Reading) -> Any:
+        members = await self.listed(read.api, read.org_id)
         try:
-            me = await api.get("/v1/user", shape=USER)
+            me = await read.api.get("/v1/user", shape=USER)
         except NotFound:
             me = None
         return {"members": members, "me": me}
@@ -80,44 +77,85 @@ class MemberKind(CrudKind):
             resources.append(self.resource(item, key, key, {"role": item.get("role")}))
         return resources
 
-    def desired_key(self, entry: Any, path: Path, ctx: PlanContext) -> str:
-        """The live member's key for an email (in any case) or a user id: an entry written by
-        `id` alone has the address of the member it names, as one written by email has."""
-        user = str(entry.email if entry.email is not None else entry.id)
-        found = find_member(user, ctx)
-        return found.key if found else user
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, key=_member_key)
 
-    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
-        return value
+    def plan(self, ctx: PlanContext) -> None:
+        """Roles changed and members removed; never created (they join by invitation)."""
+        steps = Steps(_not_created, _role_changed(self), self.plan_delete, _not_a_member)
+        self.plan_entries(ctx, steps)
 
-    def missing_pinned(self, desired: DesiredResource, at: Place) -> None:
-        ctx = at.ctx
-        self.not_a_member(desired, ctx)
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        """Who the token's user is and every member's role, as the plan leaves them: the token's
+        own user removed, or the organization left without an admin, is refused."""
+        members = guard.live.by_kind.get(self.name, [])
+        me = guard.live.me
+        guard.me = next((m for m in members if m.id == me), None) if me else None
+        guard.roles = {m.address: m.fields.get("role") for m in members}
+        for action in actions:
+            guard.members_changed = True
+            if action.verb == "delete":
+                guard.roles.pop(action.address, None)
+                if guard.me is not None and action.live_id == guard.me.id:
+                    guard.problems.append(
+                        f"{action.address} is the API token's own user: removing it"
+                    )
+                elif guard.live.me is None:
+                    # Fail closed: without GET /v1/user this delete may be the token's own user.
+                    guard.problems.append(
+                        f"{action.address}: the API did not say who the API token's user is "
+                        "(GET /v1/user), so this removal could be that user"
+                    )
+            elif isinstance(action.payload, Fields) and "role" in action.payload.fields:
+                guard.roles[action.address] = action.payload.fields["role"]
+        if guard.members_changed and members and "admin" not in guard.roles.values():
+            guard.problems.append("the plan leaves the organization without an admin")
 
-    def not_a_member(self, desired: DesiredResource, ctx: PlanContext) -> None:
-        ctx.problem(
-            desired.path,
-            f"{desired.key} is not a member of the organization; docsync manages the roles of "
-            "existing members and cannot invite (invite them first, or remove this entry)",
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        """By email: the same file from one export to the next, whatever order the API lists;
+        a role of null is a guest."""
+        entries = self.export_entries(
+            live, names, lambda r: {"email": r.key, "role": r.fields.get("role")}
         )
+        return sorted(entries, key=lambda e: by_address(e["email"])) if entries else None
 
-    def plan_create(self, desired: DesiredResource, at: Place) -> None:
-        ctx = at.ctx
-        found = find_member(desired.key, ctx)
-        pinned = [d for d in ctx.desired.by_kind[self.name] if found and d.pinned_id == found.id]
-        if found is None or not pinned:
-            self.not_a_member(desired, ctx)
-            return
-        # A member, taken by an entry naming it by user id: the same member written twice.
-        ctx.problem(
-            desired.path,
-            f"{desired.key} is written twice: the entry at {ctx.where(pinned[0].path)} names the "
-            f"same member by user id ({found.id}); keep one",
-        )
 
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+def _member_key(entry: Any, path: Path, ctx: PlanContext) -> str:
+    """The live member's key for an email (in any case) or a user id: an entry written by `id`
+    alone has the address of the member it names, as one written by email has."""
+    user = str(entry.email if entry.email is not None else entry.id)
+    found = find_member(user, ctx)
+    return found.key if found else user
+
+
+def _not_a_member(desired: DesiredResource, at: Place) -> None:
+    at.ctx.problem(
+        desired.path,
+        f"{desired.key} is not a member of the organization; docsync manages the roles of "
+        "existing members and cannot invite (invite them first, or remove this entry)",
+    )
+
+
+def _not_created(desired: DesiredResource, at: Place) -> None:
+    """No member is made: an entry no member matches is refused, located."""
+    ctx = at.ctx
+    found = find_member(desired.key, ctx)
+    pinned = [d for d in ctx.desired.by_kind[MEMBER.name] if found and d.pinned_id == found.id]
+    if found is None or not pinned:
+        _not_a_member(desired, at)
+        return
+    # A member, taken by an entry naming it by user id: the same member written twice.
+    ctx.problem(
+        desired.path,
+        f"{desired.key} is written twice: the entry at {ctx.where(pinned[0].path)} names the "
+        f"same member by user id ({found.id}); keep one",
+    )
+
+
+def _role_changed(kind: MemberKind) -> Callable[[DesiredResource, LiveResource, Place], Any]:
+    def update(desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         """A role lowered is flagged for review, as a grant lowered is: it takes access away."""
-        action = super().plan_update(desired, live, at)
+        action = kind.plan_update(desired, live, at)
         before, after = live.fields.get("role"), desired.fields.get("role")
         if action is not None and "role" in desired.fields and lower(before, after):
             action.notes.append(
@@ -126,44 +164,7 @@ class MemberKind(CrudKind):
             action.audience_change = True
         return action
 
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        await run.api.write("PATCH", self.item_path(run, live_id), {"role": fields["role"]})
-
-    def export(self, live: LiveState, names: ExportNames) -> Any:
-        """By email: the same file from one export to the next, whatever order the API lists."""
-        entries = super().export(live, names)
-        return sorted(entries, key=lambda e: by_address(e["email"])) if entries else None
-
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        return {"email": resource.key, "role": resource.fields.get("role")}  # null: a guest
-
-    def lockout_before(self, guard: Lockout) -> None:
-        members = guard.live.by_kind.get(self.name, [])
-        me = guard.live.me
-        guard.me = next((m for m in members if m.id == me), None) if me else None
-        guard.roles = {m.address: m.fields.get("role") for m in members}
-
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        guard.members_changed = True
-        if action.verb == "delete":
-            guard.roles.pop(action.address, None)
-            if guard.me is not None and action.live_id == guard.me.id:
-                guard.problems.append(f"{action.address} is the API token's own user: removing it")
-            elif guard.live.me is None:
-                # Fail closed: without GET /v1/user this delete may be the token's own user.
-                guard.problems.append(
-                    f"{action.address}: the API did not say who the API token's user is "
-                    "(GET /v1/user), so this removal could be that user"
-                )
-        elif isinstance(action.payload, Fields) and "role" in action.payload.fields:
-            guard.roles[action.address] = action.payload.fields["role"]
-
-    def lockout_after(self, guard: Lockout) -> None:
-        members = guard.live.by_kind.get(self.name)
-        if guard.members_changed and members and "admin" not in guard.roles.values():
-            guard.problems.append("the plan leaves the organization without an admin")
+    return update
 
 
 def by_address(user: str) -> tuple[str, str]:

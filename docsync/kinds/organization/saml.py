@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from pydantic import Field as Limits
@@ -72,9 +73,10 @@ SAML = Declaration(
 class SamlKind(CrudKind):
     declaration = SAML
 
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        if action.verb in REMOVING and guard.me_uses_sso:
-            guard.problems.append(
-                f"{action.address}: the API token's user signs in with SSO: removing a SAML "
-                "provider may lock it out"
-            )
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        for action in actions:
+            if action.verb in REMOVING and guard.me_uses_sso:
+                guard.problems.append(
+                    f"{action.address}: the API token's user signs in with SSO: removing a SAML "
+                    "provider may lock it out"
+                )

@@ -17,14 +17,13 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.kind import ExportNames, Kind, Reading
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
+    pass
 
 
 def _domains(value: Any) -> Any:
@@ -133,19 +132,15 @@ ADDRESS = "settings"
 class SettingsKind(Kind):
     declaration = SETTINGS
 
-    def wanted(self, manifest: ManifestDoc, referenced: set[str]) -> bool:
-        return manifest.settings is not None
-
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+    async def fetch(self, read: Reading) -> Any:
         """The organization object, read when it was resolved, holds the settings but its agent
         instructions, read apart when written (and for export)."""
-        settings = manifest.settings if manifest else None
-        if manifest is not None and "agentInstructions" not in getattr(
-            settings, "model_fields_set", ()
+        if read.entries is not None and not any(
+            "agentInstructions" in entry.model_fields_set for entry in read.entries
         ):
             return None
-        path = INSTRUCTIONS_PATH.format(org=org_id)
-        found = await api.get(path, shape=INSTRUCTIONS_ANSWER)
+        path = INSTRUCTIONS_PATH.format(org=read.org_id)
+        found = await read.api.get(path, shape=INSTRUCTIONS_ANSWER)
         return found.get("instructions")
 
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
@@ -242,13 +237,14 @@ class SettingsKind(Kind):
         if fields:
             await run.api.write("PATCH", f"/v1/orgs/{run.org_id}", fields)
 
-    def lockout(self, action: Action, guard: Lockout) -> None:
-        sso = next((c for c in action.changes if c.field == "sso"), None)
-        if sso is None:
-            return
-        if sso.before and not sso.after:
-            guard.problems.append("settings: disables SSO enforcement for the organization")
-        if sso.after and guard.me is not None and not guard.me_uses_sso:
-            guard.problems.append(
-                "settings: enforces SSO while the API token's user is not an SSO member"
-            )
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        for action in actions:
+            sso = next((c for c in action.changes if c.field == "sso"), None)
+            if sso is None:
+                continue
+            if sso.before and not sso.after:
+                guard.problems.append("settings: disables SSO enforcement for the organization")
+            if sso.after and guard.me is not None and not guard.me_uses_sso:
+                guard.problems.append(
+                    "settings: enforces SSO while the API token's user is not an SSO member"
+                )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
@@ -11,14 +12,13 @@ from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, was_names
 from docsync.core.lockout import Lockout
-from docsync.core.model import Action, FieldChange, Plan
-from docsync.core.reconcile import Reconciliation
+from docsync.core.model import Action, Plan
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.lockout import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place
+from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes
 from docsync.kinds.organization.members import by_address, find_member
 from docsync.kinds.organization.team_members import (
@@ -30,7 +30,6 @@ from docsync.kinds.organization.team_members import (
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
 
 #: a team's member as its list answers it: the user's id and the role in the team
 TEAM_MEMBER = Obj({"organization": Obj({"id": ID}), "team": Obj({"role": TEXT})})
@@ -72,27 +71,27 @@ class TeamKind(CrudKind):
     payload_type = TeamFields
     answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}
 
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
+    async def fetch(self, read: Reading) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
-        teams = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
-        if manifest is None:
+        teams = await self.listed(read.api, read.org_id)
+        if read.entries is None:
             chosen = teams  # export: every membership
         else:
-            managed = [t for t in manifest.teams if t.members is not None and t.state != "absent"]
+            managed = [t for t in read.entries if t.members is not None and t.state != "absent"]
             titles = {t.title for t in managed}.union(*(was_names(t) for t in managed))
             ids = {t.id for t in managed if t.id}
             chosen = [t for t in teams if t["title"] in titles or t["id"] in ids]
-        lists = await gather_all(
-            *(
-                api.list_all(
-                    f"{self.list_path.format(org=org_id)}/{t['id']}/members", items=TEAM_MEMBER
-                )
-                for t in chosen
-            )
-        )
-        for team, members in zip(chosen, lists, strict=True):
-            team["_members"] = members
+        await self._read_members(read.api, read.org_id, chosen)
         return teams
+
+    async def _read_members(self, api: ApiClient, org_id: str, teams: list[Any]) -> None:
+        """Into each team, its members: one list per team, all concurrent."""
+        path = self.list_path.format(org=org_id)
+        lists = await gather_all(
+            *(api.list_all(f"{path}/{t['id']}/members", items=TEAM_MEMBER) for t in teams)
+        )
+        for team, members in zip(teams, lists, strict=True):
+            team["_members"] = members
 
     async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
         """The members of the teams the lockout rail needs (`teams_for_rails`: those granted
@@ -105,38 +104,27 @@ class TeamKind(CrudKind):
             if (team := live.by_id.get((self.name, ident))) is not None
             and team.raw.get("_members") is None
         ]
-        path = self.list_path.format(org=live.org_id)
-        lists = await gather_all(
-            *(api.list_all(f"{path}/{team.id}/members", items=TEAM_MEMBER) for team in unknown)
-        )
-        for team, members in zip(unknown, lists, strict=True):
-            team.raw["_members"] = members
+        await self._read_members(api, live.org_id, [team.raw for team in unknown])
 
-    def lockout(self, action: Action, guard: Lockout) -> None:
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
         """A team deleted, or its members written without the token's user, may take away
         the access its grants gave that user (judged with the grants: `team_lockout`)."""
-        team_lockout(action, guard)
+        for action in actions:
+            team_lockout(action, guard)
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        resources = super().to_live(raw, live)
+        resources = self.live_resources(raw, live)
         for resource in resources:
-            resource.fields["members"] = self._labelled(resource.fields["members"], live)
+            resource.fields["members"] = _labelled(resource.fields["members"], live)
         return resources
 
-    @staticmethod
-    def _labelled(by_user: dict[str, str] | None, live: LiveState) -> dict[str, str] | None:
-        """Members keyed by the member's address key (email), so plans read like the manifest."""
-        if by_user is None:
-            return None
-        out = {}
-        for user_id, role in by_user.items():
-            member = live.by_id.get(("member", user_id))
-            out[member.key if member else user_id] = role
-        return dict(sorted(out.items()))
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, value=self._value)
 
-    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+    def _value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+        """Members by the key of the member each names (an email), with their roles."""
         if f.name != "members" or value is None:
-            return super().desired_value(f, value, path, ctx)
+            return self.desired_value(f, value, path, ctx)
         out: dict[str, str] = {}
         first: dict[str, int] = {}
         for index, item in enumerate(value):
@@ -160,39 +148,10 @@ class TeamKind(CrudKind):
             out[member.key] = str(item.role)
         return dict(sorted(out.items()))
 
-    def payload_value(self, f: Field, value: Any) -> Any:
-        return value
-
-    def plan_delete(
-        self, live: LiveResource, desired: DesiredResource | None, at: Place
-    ) -> Action | None:
-        ctx = at.ctx
-        action = super().plan_delete(live, desired, at)
-        held = team_grants(live.id, ctx.live)
-        if action is not None and held:
-            action.notes.append(f"its grants go with it: {', '.join(held)}")
-        return action
-
-    def equal(self, f: Field, before: Any, after: Any) -> bool:
-        """Members are matched by the reconciler (`plan`), not compared as a whole here."""
-        return f.name == "members" or super().equal(f, before, after)
-
-    def changes(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> list[FieldChange]:
-        found = super().changes(desired, live, ctx)
-        after = desired.fields.get("members")
-        if live is None or after is None:
-            return found
-        before = live.fields.get("members")
-        ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
-        if membership(desired.address, before or {}, after, ids, ctx) is None:
-            return [c for c in found if c.field != "members"]
-        return [c for c in found if c.field != "members"] + [FieldChange("members", before, after)]
-
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        result = super().plan(ctx)
-        # The requests name members by user id: the batch made of the membership's changes.
+    def plan(self, ctx: PlanContext) -> None:
+        """The teams, a deleted one naming the grants that go with it; then the batch each
+        create or update makes of its membership's changes, by user id."""
+        self.plan_entries(ctx, Steps(self.plan_create, self.plan_update, self._deleted))
         ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
         for action in ctx.actions:
             if action.kind != self.name or action.verb == "delete":
@@ -208,28 +167,35 @@ class TeamKind(CrudKind):
                 # The create request carries the members (as plain members): roles follow.
                 payload.fields["memberIds"] = sorted(ids.get(k, k) for k in change.after or {})
             payload.fields.pop("members", None)
-        return result
 
-    async def create(self, key: str, fields: dict[str, Any], run: RunContext) -> str:
-        # PUT on the collection path creates a team; it is not idempotent.
-        body: dict[str, Any] = {"title": fields.get("title", key)}
-        if fields.get("memberIds"):
-            body["members"] = fields["memberIds"]
-        created = await run.api.write(
-            "PUT", self.list_path.format(org=run.org_id), body, idempotent=False
-        )
-        return str(created["id"])
+    def _deleted(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        action = self.plan_delete(live, desired, at)
+        held = team_grants(live.id, at.ctx.live)
+        if action is not None and held:
+            action.notes.append(f"its grants go with it: {', '.join(held)}")
+        return action
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        await super().execute(action, run)
+        """The create carries the members made plain members; then one batch request sets
+        the membership the plan computed (who joins, who leaves, whose role changes)."""
         payload = action.payload
-        membership = payload.members if isinstance(payload, TeamFields) else None
-        if membership and action.verb in ("create", "update"):
+        assert isinstance(payload, TeamFields)
+        if action.verb == "create":
+            fields = run.resolve(payload.fields)
+            body: dict[str, Any] = {"title": fields.get("title", payload.key)}
+            if fields.get("memberIds"):
+                body["members"] = fields["memberIds"]
+            run.ids[action.address] = await self.send_create(action, body, run)
+        else:
+            await super().execute(action, run)
+        if payload.members and action.verb in ("create", "update"):
             team_id = run.id_of(action.address) if action.verb == "create" else action.live_id
             assert team_id is not None
-            await self.write_members(team_id, membership, run)
+            await self._write_members(team_id, payload.members, run)
 
-    async def write_members(self, team_id: str, batch: Membership, run: RunContext) -> None:
+    async def _write_members(self, team_id: str, batch: Membership, run: RunContext) -> None:
         """Reaches the desired membership with one batch PUT: adds, removals and role changes."""
         body: dict[str, Any] = {}
         if batch.add:
@@ -242,14 +208,28 @@ class TeamKind(CrudKind):
             path = f"{self.list_path.format(org=run.org_id)}/{team_id}/members"
             await run.api.write("PUT", path, body)
 
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        entry: dict[str, Any] = {"title": resource.name}
-        members = resource.fields.get("members")
-        if members is not None:
-            entry["members"] = [
-                user if role == "member" else {"user": user, "role": role}
-                for user, role in sorted(members.items(), key=lambda m: by_address(m[0]))
-            ]
-        return entry
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        """A team by title, with its members when they were read (a plain member by email)."""
+        return self.export_entries(live, names, _team_entry)
+
+
+def _labelled(by_user: dict[str, str] | None, live: LiveState) -> dict[str, str] | None:
+    """Members keyed by the member's address key (email), so plans read like the manifest."""
+    if by_user is None:
+        return None
+    out = {}
+    for user_id, role in by_user.items():
+        member = live.by_id.get(("member", user_id))
+        out[member.key if member else user_id] = role
+    return dict(sorted(out.items()))
+
+
+def _team_entry(resource: LiveResource) -> dict[str, Any]:
+    entry: dict[str, Any] = {"title": resource.name}
+    members = resource.fields.get("members")
+    if members is not None:
+        entry["members"] = [
+            user if role == "member" else {"user": user, "role": role}
+            for user, role in sorted(members.items(), key=lambda m: by_address(m[0]))
+        ]
+    return entry

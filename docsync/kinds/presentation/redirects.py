@@ -169,8 +169,7 @@ class RedirectKind(ListPart, SitePart):
     answers = {f"{SITE}/redirects": ANSWER}
     part_payload = Redirects
 
-    def needs_structure(self, entry: Any) -> bool:
-        return self.written(entry)  # destinations name the site's sections and site spaces
+    reads_structure = True  # destinations name the site's sections and site spaces
 
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Redirects)

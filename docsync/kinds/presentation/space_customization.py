@@ -23,7 +23,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration, Routes
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.partial import (
@@ -360,6 +360,3 @@ class SpaceCustomizationKind(ChildPart):
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         await write_space_customization(payload, site_path, run)
-
-    def export_part(self, site: LiveResource, live: LiveState, names: Any) -> Any:
-        return None  # exported with each site space (`export_under`)

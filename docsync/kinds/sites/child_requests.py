@@ -4,13 +4,16 @@ one reorder, which moves only what is out of place."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar, final
 
 from docsync.api.answers import check_answer
-from docsync.core.context import RunContext
-from docsync.core.model import Action
-from docsync.kinds.kind import Kind, Kinds
+from docsync.core.context import PlanContext, RunContext
+from docsync.core.lockout import Lockout
+from docsync.core.model import Action, Picture, Plan, Review
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.declaration import Structure
+from docsync.kinds.kind import ExportNames, Kind, Kinds, Reading
 from docsync.kinds.lost_answers import create_once
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
@@ -35,8 +38,42 @@ Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 
 
 class AppliedChild(Kind):
-    """Read and planned with the site (one structure read serves them all), never alone."""
+    """Read and planned with the site (one structure read serves them all), never alone: the
+    hooks of reading and planning are the site's. What its `Structure` declares (where its items
+    stand in a structure read, the layout they belong to, the field naming its level's
+    default) is read here."""
 
+    HOOKS: ClassVar[tuple[str, ...]] = ("execute", "check_list", "requests")
+
+    @final
+    @property
+    def structure(self) -> Structure:
+        found = self.declaration.structure
+        assert found is not None, f"{self.name} declares no place in a site's structure"
+        return found
+
+    @final
+    @property
+    def pointer_type(self) -> str:
+        """What the site's structure calls this kind's items (`site-section`)."""
+        return self.structure.object
+
+    @final
+    @property
+    def layout(self) -> str | None:
+        return self.structure.layout
+
+    @final
+    @property
+    def leads(self) -> bool:
+        return self.structure.leads
+
+    @final
+    @property
+    def default_field(self) -> str:
+        return self.structure.default_field
+
+    @final
     @property
     def path(self) -> str:
         """The list under the site these items live in (`/sites/{id}/<path>`)."""
@@ -44,14 +81,56 @@ class AppliedChild(Kind):
         assert routes is not None, f"{self.name} declares no routes"
         return routes.segment
 
-    #: what the site's structure calls this kind's items (`site-section`), for its moves
-    pointer_type: ClassVar[str]
-    #: the field of the site (or section) that names its level's default item, if any
-    default_field: ClassVar[str] = ""
+    # -- the kind protocol's hooks that are the site's -----------------------------------------
+    @final
+    def reads(self, manifest: Any) -> set[str]:
+        return set()
 
-    def wanted(self, manifest: Any, referenced: set[str]) -> bool:
-        return False
+    @final
+    async def fetch(self, read: Reading) -> Any:
+        return None
 
+    @final
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        return []
+
+    @final
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return []
+
+    @final
+    def plan(self, ctx: PlanContext) -> None:
+        return None
+
+    @final
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        return None
+
+    @final
+    def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
+        return []
+
+    @final
+    def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
+        return []
+
+    @final
+    def reviews(self, plan: Plan) -> list[Review]:
+        return []
+
+    @final
+    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
+        return None
+
+    @final
+    async def read_for_rails(self, api: Any, plan: Plan, live: LiveState) -> None:
+        return None
+
+    @final
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return None
+
+    # -- applying ------------------------------------------------------------------------------
     def requests(self, action: Action) -> int:
         """None for the item its parent's create makes (a section's first site space)."""
         payload = action.payload
@@ -59,24 +138,24 @@ class AppliedChild(Kind):
         return super().requests(action) - (1 if made and action.verb == "create" else 0)
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        payload = child(action)
-        fields = run.resolve(payload.fields)
-        base = f"{site_path(run, payload)}/{self.path}"
-        if action.verb == "create":
-            await self.create(action, run, base, fields)
-        elif action.verb == "update":
+        """An update, then what it carries (paths handed round, the default moved), and a
+        delete, under the site's path; each kind makes its own creates."""
+        base, fields = self.base(action, run)
+        if action.verb == "update":
             assert action.live_id is not None
-            await self.update(action, run, f"{base}/{action.live_id}", fields)
+            await self.update_item(action, run, f"{base}/{action.live_id}", fields)
         elif action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{action.live_id}")
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
 
-    async def create(
-        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
-    ) -> None:
-        raise NotImplementedError(f"{type(self).__name__} must say how it is created")
+    @final
+    def base(self, action: Action, run: RunContext) -> tuple[str, dict[str, Any]]:
+        """Where its items are under the action's site, and the action's fields resolved."""
+        payload = child(action)
+        return f"{site_path(run, payload)}/{self.path}", run.resolve(payload.fields)
 
+    @final
     async def post_once(
         self, action: Action, run: RunContext, base: str, body: dict[str, Any], find: Finder
     ) -> dict[str, Any]:
@@ -95,20 +174,32 @@ class AppliedChild(Kind):
 
         return await create_once(send, look)
 
-    async def update(
-        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
+    @final
+    async def update_item(
+        self,
+        action: Action,
+        run: RunContext,
+        item: str,
+        fields: dict[str, Any],
+        body: dict[str, Any] | None = None,
     ) -> None:
+        """The paths handed round (planned by the site's driver), the update's `body` (by
+        default the fields an update carries), then the default moved."""
         # Paths handed round within this level (planned by the site's driver), one at a time.
         for step in child(action).paths:
             sibling = f"{item.rsplit('/', 1)[0]}/{step.id}"
             await run.api.write("PATCH", sibling, {"path": step.path})
-        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
+        if body is None:
+            body = {
+                f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields
+            }
         if body:
             await run.api.write("PATCH", item, body)
         if fields.get("default"):
             assert action.live_id is not None
             await self.set_default(action, run, action.live_id)
 
+    @final
     async def finish_create(
         self, action: Action, run: RunContext, item: str, fields: dict[str, Any], answer: Any
     ) -> None:
@@ -126,6 +217,7 @@ class AppliedChild(Kind):
         if fields.get("default") and not shown.get("default"):
             await self.set_default(action, run, item.rsplit("/", 1)[-1])
 
+    @final
     async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
         """Makes this item its level's default: the API moves the flag through the parent."""
         payload = child(action)

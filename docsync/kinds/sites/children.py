@@ -6,17 +6,18 @@ kind does differently; applied by requests under the site's path. The site's dri
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, final
 
 from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, same_id
 from docsync.kinds.kind import ExportNames, Kinds, Path
-from docsync.kinds.lists import Place
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.sites.child_requests import AppliedChild
-from docsync.kinds.sites.payloads import ChildChange, DefaultVia
+from docsync.kinds.sites.payloads import ChildChange
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState, under
 
 
@@ -60,66 +61,109 @@ def every_nested_kind(kinds: Kinds) -> tuple[NestedKind, ...]:
 
 
 class NestedKind(AppliedChild):
-    """A kind whose lists sit under a parent's entry; the hooks below default to a plain
-    exact list whose items are created, updated and deleted one by one."""
+    """A kind whose lists sit under a parent's entry (a site's sections, a section's site
+    spaces): an exact list whose items are created, updated and deleted one by one, in the
+    manifest's order (`Declaration.chained`), where its `Structure` places them. The site's
+    driver asks the hooks below; what every list shares is final."""
 
-    chained = True  # the API appends: created one after the other, they arrive in order
-
-    #: a site's root is laid out as `sections` or as `siteSpaces`: the layout this kind's
-    #: items at the root belong to, removed when the site switches to the other one (None:
-    #: a switch leaves them alone)
-    layout: ClassVar[str | None] = None
-    #: writing this kind's list at the site chooses its layout (the other one's items go)
-    leads: ClassVar[bool] = False
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "entries",
+        "live_items",
+        "read_item",
+        "carries",
+        "list_planned",
+        "site_planned",
+        "execute",
+        "check_list",
+        "requests",
+        "export_level",
+        "picture",
+        "picture_fields",
+        "picture_placed",
+    )
 
     # -- what is written and what is there ---------------------------------------------------
-    def written(self, parent: Parent) -> list[Any] | None:
+    @final
+    def written_list(self, parent: Parent) -> list[Any] | None:
         """The parent entry's list of this kind (None: not written, not managed)."""
         entries: list[Any] | None = getattr(parent.desired.entry, self.section, None)
         return entries
 
-    def desired_children(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
-        entries = self.written(parent)
-        if entries is None:
-            return None
-        base: Path = (*parent.desired.path, self.section)
-        return [self.desired_child(e, parent, (*base, i), tree) for i, e in enumerate(entries)]
+    @final
+    def entry_key(self, entry: Any) -> str:
+        """An entry's key: its key field, else its `matched_by` field (a site space written
+        without `path` is known by its space), else its id."""
+        by = self.declaration.matched_by
+        found = getattr(entry, self.key_field) or (getattr(entry, by) if by else None)
+        return str(found or entry.id)
 
-    def desired_child(
-        self, entry: Any, parent: Parent, path: Path, tree: SiteState
-    ) -> DesiredResource:
-        key = self.desired_key(entry)
-        return DesiredResource(
-            kind=self.name,
-            key=key,
-            address=address(self.name, key, parent.address),
-            name=key,
-            fields=self.desired_fields(entry, path, tree),
-            path=path,
-            pinned_id=entry.id,
-            absent=entry.state == "absent",
-            protect=entry.protect,
-            parent=parent.address,
-            entry=entry,
-        )
-
-    def desired_key(self, entry: Any) -> str:
-        return str(getattr(entry, self.key_field) or entry.id)
-
-    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
+    @final
+    def written_fields(self, entry: Any) -> dict[str, Any]:
+        """The fields an entry writes, as written (`default: false` left out: a level's default
+        moves only by naming the new one)."""
         fields = {
             f.name: getattr(entry, f.name) for f in self.fields if f.name in entry.model_fields_set
         }
         if fields.get("default") is False:
-            del fields["default"]  # a level's default moves only by naming the new one
+            del fields["default"]
         return fields
 
-    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+        """Which resources does a parent's entry write of this kind?
+
+        Asked by: the site's driver, for each parent planned (the site, a section). Returns:
+        the desired resources (None: the list is not written, so not managed); references in
+        their fields resolved to addresses. Default: the entries of the parent's list of this
+        kind, their fields as written."""
+        return self.children_of(parent, tree, lambda entry, path: self.written_fields(entry))
+
+    @final
+    def children_of(
+        self,
+        parent: Parent,
+        tree: SiteState,
+        fields: Callable[[Any, Path], dict[str, Any]],
+    ) -> list[DesiredResource] | None:
+        """The parent entry's list of this kind as desired resources, with the `fields` each
+        entry makes (given the entry and its path)."""
+        entries = self.written_list(parent)
+        if entries is None:
+            return None
+        base: Path = (*parent.desired.path, self.section)
+        out = []
+        for index, entry in enumerate(entries):
+            key = self.entry_key(entry)
+            out.append(
+                DesiredResource(
+                    kind=self.name,
+                    key=key,
+                    address=address(self.name, key, parent.address),
+                    name=key,
+                    fields=fields(entry, (*base, index)),
+                    path=(*base, index),
+                    pinned_id=entry.id,
+                    absent=entry.state == "absent",
+                    protect=entry.protect,
+                    parent=parent.address,
+                    entry=entry,
+                )
+            )
+        return out
+
+    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+        """Which live items of this kind stand under a parent?
+
+        Asked by: the site's driver, for each list it plans. Returns: the items as the plan
+        compares them. Default: its items of the structure read under that parent."""
         container = parent.container
         return [] if container is None else tree.live_tree.of(self.name, container)
 
     def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
-        """One item of the site's structure read (fields a holder holds are the reader's)."""
+        """Which live resource is one item of the site's structure read?
+
+        Asked by: the structure reader and the plan's picture. Returns: the resource, under
+        `parent`'s address. Default: keyed by its key field, each field read as declared (the
+        siblings a holder holds are the reader's)."""
         key = str(item.get(self.key_field))
         return LiveResource(
             kind=self.name,
@@ -133,21 +177,26 @@ class NestedKind(AppliedChild):
         )
 
     # -- what its actions carry --------------------------------------------------------------
-    def default_via(self, parent: Parent) -> DefaultVia | None:
-        """Where its level's default flag is set (None: the kind has no default)."""
-        return None
+    def carries(self, parent: Parent) -> ChildChange:
+        """What do its creates and updates under a parent carry beside their fields?
 
-    def change(self, parent: Parent) -> ChildChange:
-        """What every create or update under `parent` carries besides its fields."""
-        return ChildChange(default_via=self.default_via(parent))
+        Asked by: each create and update of the list. Returns: the payload to fill (where its
+        level's default is set, the section it is in). Default: nothing more."""
+        return ChildChange()
 
+    @final
+    def steps(self) -> Steps:
+        return Steps(self.plan_create, self.plan_update, self.plan_delete)
+
+    @final
     def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
         parent, tree = under(at)
         changes = field_changes(self.fields, desired, None, tree.ctx)
         action = Action("create", self.name, desired.address, changes, tree.ctx.where(desired.path))
-        action.payload = replace(self.change(parent), fields=self._fields(changes))
+        action.payload = replace(self.carries(parent), fields=self._fields(changes))
         return tree.add(action, parent)
 
+    @final
     def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         parent, tree = under(at)
         changes = field_changes(self.fields, desired, live, tree.ctx)
@@ -158,9 +207,10 @@ class NestedKind(AppliedChild):
             return None
         where = tree.ctx.where(desired.path)
         action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
-        action.payload = replace(self.change(parent), fields=self._fields(changes))
+        action.payload = replace(self.carries(parent), fields=self._fields(changes))
         return tree.add(action, parent)
 
+    @final
     def plan_delete(
         self, live: LiveResource, desired: DesiredResource | None, at: Place
     ) -> Action | None:
@@ -173,66 +223,88 @@ class NestedKind(AppliedChild):
         refs = {f.name for f in self.fields if f.ref}
         return {c.field: ref(c.after) if c.field in refs else c.after for c in changes}
 
-    # -- what follows a level ----------------------------------------------------------------
-    def admits(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteState
-    ) -> bool:
-        """Whether `kind`'s list under this kind's `item` is planned (it may be a problem)."""
-        return wanted is not None
+    # -- what follows --------------------------------------------------------------------------
+    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+        """What follows one list of this kind once planned?
 
-    def level_planned(self, planned: Planned, tree: SiteState) -> None:
-        """Follow-ups of one planned list of this kind (its order, its requests' details)."""
+        Asked by: the site's driver, after each list, before the lists nested in its items.
+        Returns: nothing; adds to the list's actions (its level's order, its requests' details)
+        or records problems. Default: nothing."""
 
-    def children_planned(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteState
-    ) -> None:
-        """Follow-ups of `kind`'s list under this kind's `item`, once planned."""
+    def site_planned(self, tree: SiteState) -> None:
+        """What does the site need of this kind once every list is planned?
 
-    def finish(self, tree: SiteState) -> None:
-        """Once every list of the site is planned, written or not: orders that span several
-        kinds, or that the live state alone gives (the sections of a group not written)."""
+        Asked by: the site's driver, once per site, written or not. Returns: nothing; adds
+        orders that span several kinds, or that the live state alone gives. Default: nothing."""
 
     # -- export ------------------------------------------------------------------------------
     def export_level(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
-        """Its items in `container` as manifest entries, each with the lists nested in it."""
+        """How does a manifest write this kind's items of one level back?
+
+        Asked by: export, for the site and each item holding this kind. Returns: entries in
+        the live order, each with the lists nested in it. Default: its own fields read."""
+        return self.export_items(tree, container, names, extra, self._fields_read)
+
+    def _fields_read(self, item: LiveResource) -> dict[str, Any]:
+        entry: dict[str, Any] = {self.key_field: item.key}
+        for f in self.fields:
+            value = item.fields.get(f.name)
+            if f.name != self.key_field and value is not None and value is not False:
+                entry[f.name] = value
+        return entry
+
+    @final
+    def export_items(
+        self,
+        tree: LiveTree,
+        container: str,
+        names: ExportNames,
+        extra: Extra,
+        entry: Callable[[LiveResource], dict[str, Any]],
+        order: list[LiveResource] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The items of `container` (in `order`, default the live one), each as `entry` writes
+        it, with the lists nested in it and what the site adds (`extra`)."""
         entries = []
-        for item in self.export_order(tree, container):
-            entry = self.export_item(item, tree, names)
+        for item in tree.of(self.name, container) if order is None else order:
+            written = entry(item)
             for inner in nested_kinds(self.kinds, self.name):
-                entry[inner.section] = inner.export_level(tree, item.id, names, extra)
-            entries.append(entry | extra(item))
+                written[inner.section] = inner.export_level(tree, item.id, names, extra)
+            entries.append(written | extra(item))
         return entries
 
-    def export_order(self, tree: LiveTree, container: str) -> list[LiveResource]:
-        return tree.of(self.name, container)
-
-    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
-        raise NotImplementedError(f"{type(self).__name__} must say how it is exported")
-
-    # -- the plan's picture of a site (`engine.structure`) -----------------------------------
+    # -- the plan's picture of a site --------------------------------------------------------
     def picture(self, key: str, fields: dict[str, Any]) -> str:
-        """Its line in the picture of a site's structure, without indent or default mark;
-        `fields` as `read_item` reads them, or as `picture_fields` gives an entry's."""
-        raise NotImplementedError(f"{type(self).__name__} must say how it is drawn")
+        """How does the picture of a site's structure draw one item?
+
+        Asked by: the plan's picture, for live items and entries. Returns: its line, without
+        indent or default mark, from the fields `read_item` reads or `picture_fields` gives.
+        Default: its key."""
+        return quoted(key)
 
     def picture_fields(self, entry: Any, ctx: PlanContext) -> dict[str, Any]:
-        """What its line shows of a manifest entry."""
+        """What does its line show of a manifest entry?
+
+        Asked by: the plan's picture, for each entry drawn. Returns: fields as `read_item`
+        reads them. Default: the entry's fields as written."""
         return {f.name: getattr(entry, f.name, None) for f in self.fields}
 
     def picture_placed(
         self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
     ) -> list[tuple[str, str | None]]:
-        """Its lines in the root of a site `entry` when the layout does not order them (not
-        the leading kind, nor held by it), each with the key of the root item it follows (None:
-        first); `keys`: the root's items drawn. Written, they follow the last (the API
-        appends); else the live ones follow the nearest root item before them that stays."""
+        """Where do its lines stand in a site's root the layout does not order?
+
+        Asked by: the plan's picture, for kinds neither leading the layout nor held by its
+        leader. Returns: its lines, each with the key of the root item it follows (None:
+        first); `keys`: the root's items drawn. Default: written, after the last (the API
+        appends); else the live ones after the nearest root item before them that stays."""
         written: list[Any] | None = getattr(entry, self.section, None)
         if written is not None:
             last = keys[-1] if keys else None
             return [
-                (self.picture(self.desired_key(e), self.picture_fields(e, ctx)), last)
+                (self.picture(self.entry_key(e), self.picture_fields(e, ctx)), last)
                 for e in written
                 if e.state != "absent"
             ]

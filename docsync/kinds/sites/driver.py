@@ -23,14 +23,14 @@ class SiteTree(SiteState):
     def plan(self) -> None:
         root = Parent("site", self.site, self.site_live, root=True)
         kinds = nested_kinds(self.kinds, "site")
-        leading = next((k for k in kinds if k.leads and k.written(root) is not None), None)
+        leading = next((k for k in kinds if k.leads and k.written_list(root) is not None), None)
         switching = self._switch(root, kinds, leading) if leading else []
         for kind in kinds:
             if leading is not None and kind.layout not in (None, leading.layout):
                 continue  # the other layout's list: its items are gone with the switch
-            self._plan_list(kind, root, kind.desired_children(root, self))
+            self._plan_list(kind, root, kind.entries(root, self))
         for kind in every_nested_kind(self.kinds):
-            kind.finish(self)
+            kind.site_planned(self)
         self._deletes_last(switching, self._handovers())
 
     def _plan_list(
@@ -43,21 +43,19 @@ class SiteTree(SiteState):
             return
         self.planned.setdefault(kind.name, []).extend(wanted)
         before = len(self.actions)
-        live = kind.live_children(parent, self)
-        result = plan_list(kind, wanted, live, Place(self.ctx, parent, self))
+        live = kind.live_items(parent, self)
+        result = plan_list(
+            kind.declaration, kind.steps(), wanted, live, Place(self.ctx, parent, self)
+        )
         self.matches |= result.matched
         self.known_as |= {live.address: desired for desired, live in result.matched.items()}
-        kind.level_planned(Planned(parent, wanted, result, self.actions[before:]), self)
+        kind.list_planned(Planned(parent, wanted, result, self.actions[before:]), self)
         for item, found in result.entries:
             if item.absent:
                 continue  # left out: gone, or refused (a stale pinned id, an ambiguous key)
             below = Parent(kind.name, item, found)
             for inner in nested_kinds(self.kinds, kind.name):
-                inner_wanted = inner.desired_children(below, self)
-                if kind.admits(below, inner, inner_wanted, self):
-                    assert inner_wanted is not None
-                    self._plan_list(inner, below, inner_wanted)
-                    kind.children_planned(below, inner, inner_wanted, self)
+                self._plan_list(inner, below, inner.entries(below, self))
 
     def _switch(
         self, root: Parent, kinds: tuple[NestedKind, ...], leading: NestedKind
@@ -65,14 +63,14 @@ class SiteTree(SiteState):
         """A site has either sections or root site spaces: writing one layout's leading list
         (`leading`) where the other one's leading kind has live items removes the other
         layout's items first."""
-        now = next((k for k in kinds if k.leads and k.live_children(root, self)), None)
+        now = next((k for k in kinds if k.leads and k.live_items(root, self)), None)
         if now is None or now.layout == leading.layout:
             return []
         before = len(self.actions)
         for kind in kinds:
             if kind.layout in (None, leading.layout):
                 continue
-            for item in kind.live_children(root, self):
+            for item in kind.live_items(root, self):
                 kind.plan_delete(item, None, Place(self.ctx, root, self))
         for action in self.actions[before:]:
             action.notes = [f"the site now has {leading.section}: the old structure goes first"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
@@ -17,18 +17,14 @@ from docsync.core.entries import Entry, Icon, Uri
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites import child_requests as site_found
 from docsync.kinds.sites.checks import check_link_places
+from docsync.kinds.sites.child_requests import new_link
 from docsync.kinds.sites.children import NestedKind, quoted
 from docsync.kinds.sites.payloads import child
-from docsync.kinds.sites.state import Parent, Planned
-
-if TYPE_CHECKING:
-    from docsync.kinds.sites.state import Extra, LiveTree, SiteState
+from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 #: the list of the site entry the links stand among
 _AMONG = "sections"
@@ -75,21 +71,24 @@ EXTERNAL_LINK = Declaration(
     entry=ExternalLinkEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    chained=True,
+    # links stand among sections: a site with root site spaces has none
+    structure=Structure("site-external-link", layout="sections"),
 )
 
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
-    pointer_type = "site-external-link"
-    layout = "sections"  # links stand among sections: a site with root site spaces has none
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         check_link_places(view, items, parent)
 
     # -- planning ----------------------------------------------------------------------------
-    def desired_children(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
-        entries = self.written(parent)
-        if entries is not None and getattr(parent.desired.entry, _AMONG) is None:
+    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+        """Only beside the site's sections; always with its group, the root when not written:
+        a link left out of a group leaves it."""
+        written = self.written_list(parent)
+        if written is not None and getattr(parent.desired.entry, _AMONG) is None:
             tree.ctx.problem(
                 (*parent.desired.path, self.section),
                 f"external links stand among a site's sections: write `{_AMONG}` in the same "
@@ -97,44 +96,42 @@ class ExternalLinkKind(NestedKind):
             )
             return None
         base: Path = (*parent.desired.path, self.section)
-        for index, entry in enumerate(entries or []):
+        for index, entry in enumerate(written or []):
             if entry.state != "absent" and entry.url is None:
                 tree.ctx.problem((*base, index), "an external link needs `url`")
-        return super().desired_children(parent, tree)
 
-    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
-        """Always its group, the root when not written: a link left out of a group leaves it."""
-        fields = super().desired_fields(entry, path, tree)
-        fields["group"] = None
-        if entry.group is not None:
-            fields["group"] = _group_address(entry.group, (*path, "group"), tree)
-        return fields
+        def fields(entry: Any, path: Path) -> dict[str, Any]:
+            found = self.written_fields(entry)
+            found["group"] = None
+            if entry.group is not None:
+                found["group"] = _group_address(entry.group, (*path, "group"), tree)
+            return found
 
-    def plan_create(self, desired: DesiredResource, at: Place) -> Action | None:
-        """At the root, a new link shows no `group`: only a move out of a group says null."""
-        if desired.fields.get("group") is None:
-            fields = {k: v for k, v in desired.fields.items() if k != "group"}
-            desired = replace(desired, fields=fields)
-        return super().plan_create(desired, at)
+        return self.children_of(parent, tree, fields)
 
-    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         """Its group under the group's address as the plan knows it."""
         groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}
-        found = super().live_children(parent, tree)
+        found = super().live_items(parent, tree)
         return [
             replace(link, fields=link.fields | {"group": groups.get(link.fields["group"])})
             for link in found
         ]
 
-    def level_planned(self, planned: Planned, tree: SiteState) -> None:
-        """The API takes a link only in a site that has sections: on a new site, or one leaving
-        root site spaces, a link's create waits for the creates of the sections it stands among."""
+    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+        """At the root, a new link shows no `group` (only a move out of a group says null).
+        The API takes a link only in a site that has sections: on a new site, or one leaving
+        root site spaces, a link's create waits for the creates of the sections it stands
+        among, and for its group's."""
         among = self.kinds.declarations.by_section(_AMONG).name
         made = [a.key for a in tree.actions if a.verb == "create" and a.kind == among]
         groups = {a.address: a.key for a in tree.actions if a.verb == "create" and a.kind == _GROUP}
         for action in planned.actions:
             group = child(action).fields.get("group") if action.verb != "delete" else None
             if action.verb == "create":
+                if group is None:
+                    action.changes = [c for c in action.changes if c.field != "group"]
+                    child(action).fields.pop("group", None)
                 action.depends_on += [key for key in made if key not in action.depends_on]
             if isinstance(group, dict) and group.get("$ref") in groups:
                 action.depends_on.append(groups[group["$ref"]])
@@ -153,7 +150,7 @@ class ExternalLinkKind(NestedKind):
         if written is None:
             return super().picture_placed(entry, keys, site, ctx)
         return [
-            (self.picture(self.desired_key(link), self.picture_fields(link, ctx)), link.after)
+            (self.picture(self.entry_key(link), self.picture_fields(link, ctx)), link.after)
             for link in written
             if link.state != "absent" and link.group is None
         ]
@@ -176,43 +173,44 @@ class ExternalLinkKind(NestedKind):
             for item_id in order:
                 if item_id in links:
                     after = {"after": anchor} if anchor is not None else {}
-                    entries.append(self.export_item(links[item_id], tree, names) | group | after)
+                    entries.append(_exported(links[item_id]) | group | after)
                 elif item_id in titles:
                     anchor = titles[item_id]
         return entries
 
-    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
-        entry: dict[str, Any] = {"title": item.key, "url": item.fields["url"]}
-        for name in ("description", "icon", "condition"):
-            if item.fields.get(name) is not None:
-                entry[name] = item.fields[name]
-        return entry
-
     # -- applying ----------------------------------------------------------------------------
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """A create, last of its level (the root, or its group by `parent`): the site's reorder
+        puts it where the manifest writes it. An update of its fields and, when its group
+        changes, `parent` (null: the root) in one PATCH."""
+        base, fields = self.base(action, run)
+        if action.verb == "create":
+            body: dict[str, Any] = {
+                k: fields[k]
+                for k in ("title", "url", "description", "icon", "condition")
+                if k in fields
+            }
+            if fields.get("group") is not None:
+                body["parent"] = fields["group"]
+            created = await self.post_once(action, run, base, body, new_link)
+            run.ids[action.address] = str(created["id"])
+        elif action.verb == "update":
+            body = {
+                f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields
+            }
+            if "group" in fields:
+                body["parent"] = fields["group"]
+            await self.update_item(action, run, f"{base}/{action.live_id}", fields, body)
+        else:
+            await super().execute(action, run)
 
-    async def create(
-        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
-    ) -> None:
-        """Last of its level (the root, or its group by `parent`): the site's reorder puts it
-        where the manifest writes it."""
-        body: dict[str, Any] = {
-            k: fields[k]
-            for k in ("title", "url", "description", "icon", "condition")
-            if k in fields
-        }
-        if fields.get("group") is not None:
-            body["parent"] = fields["group"]
-        created = await self.post_once(action, run, base, body, site_found.new_link)
-        run.ids[action.address] = str(created["id"])
 
-    async def update(
-        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
-    ) -> None:
-        """Its fields and, when its group changes, `parent` (null: the root) in one PATCH."""
-        body = {f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields}
-        if "group" in fields:
-            body["parent"] = fields["group"]
-        await run.api.write("PATCH", item, body)
+def _exported(item: LiveResource) -> dict[str, Any]:
+    entry: dict[str, Any] = {"title": item.key, "url": item.fields["url"]}
+    for name in ("description", "icon", "condition"):
+        if item.fields.get(name) is not None:
+            entry[name] = item.fields[name]
+    return entry
 
 
 _GROUP = "section_group"

@@ -6,7 +6,7 @@ the written fields in and writing it back whole."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, leaf_change
@@ -28,33 +28,58 @@ class MergedFields(OnSite):
 
 
 class MergedPart(SitePart):
-    """The hooks of such a part; `section` names its field, its path under the site's and the
-    slot of the site's item its read fills (`_<section>`)."""
+    """Such a part; `section` names its field and the slot of the site's item its read fills
+    (`_<section>`). It reads, plans and writes itself; what is its own are three hooks."""
 
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "written",
+        "writable",
+        "compared",
+        "sent",
+        "export_part",
+        "check_list",
+        "warnings",
+        "pictures",
+        "reviews",
+        "requests",
+        "lockout",
+    )
     #: the path of its GET and PUT under the site's
     suffix: ClassVar[str]
     part_payload: ClassVar[type[MergedFields]]
 
     def writable(self, found: dict[str, Any]) -> dict[str, Any]:
-        """What of the API's answer its PUT takes back."""
+        """What of the API's answer does its PUT take back?
+
+        Asked by: its read, and its write before it merges. Returns: the object without what
+        the API answers but refuses in a PUT. Default: all of it."""
         return found
 
     def compared(self, path: Leaf, value: Any) -> Any:
-        """A value as it compares and as the plan shows it."""
+        """How does a value at `path` compare, and show in the plan?
+
+        Asked by: its plan, for the live and the written value. Returns: the value compared
+        and shown. Default: as it is."""
         return value
 
     def sent(self, path: Leaf, value: Any) -> Any:
-        """A written value as the PUT sends it."""
+        """How does the PUT send a written value at `path`?
+
+        Asked by: its plan, into the action's payload. Returns: the value sent. Default: as
+        it is."""
         return value
 
+    @final
     def live_object(self, site: LiveResource | None) -> dict[str, Any] | None:
         found = site.raw.get(f"_{self.section}") if site is not None else None
         return found if isinstance(found, dict) else None
 
+    @final
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         found = await api.get(f"{site_path}/{self.suffix}", shape=ANSWER)
         site[f"_{self.section}"] = self.writable(found)
 
+    @final
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
@@ -98,6 +123,7 @@ class MergedPart(SitePart):
         )
         return ctx.add(action)
 
+    @final
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         """Read the live object, merge the written fields in, PUT the whole object: what the
         manifest does not write stays as it is now, not as it was when the plan was made."""

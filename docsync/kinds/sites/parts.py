@@ -7,7 +7,7 @@ a site's child (a site space's override) is a `ChildPart`, planned with that chi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action
@@ -26,38 +26,71 @@ SITE = f"{SITES}/{{id}}"
 
 
 class SitePart(Part):
-    """A part's hooks; never read or planned on its own."""
+    """A part of a site: the site kind reads it for the entries that write it, plans it, carries
+    out its action (kind `site`, addressed `site["Docs"].<section>`) and exports it."""
 
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "written",
+        "read",
+        "plan_part",
+        "write",
+        "export_part",
+        "check_list",
+        "warnings",
+        "pictures",
+        "reviews",
+        "requests",
+        "lockout",
+    )
     #: the payload of its one action per site
     part_payload: ClassVar[type[OnSite]]
+    #: planning it needs the site's structure (redirects name its sections)
+    reads_structure: ClassVar[bool] = False
 
     def written(self, entry: Any) -> bool:
-        """Whether a site entry manages this part (reads and plans it)."""
+        """Does a site entry manage this part?
+
+        Asked by: the site's read and plan, per site entry. Returns: whether the part is read
+        and planned for that site. Default: the entry writes the part's field."""
         return getattr(entry, self.section, None) is not None
 
-    def needs_structure(self, entry: Any) -> bool:
-        """Whether planning it needs the site's structure (redirects name its sections)."""
-        return False
-
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        """What does the API hold of this part for one site?
+
+        Asked by: the site's read, for each site whose entry writes it (every site, for
+        export). Returns: nothing; keeps what it read in the site's item (`site["_<section>"]`).
+        Default: refuses (every part reads)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is read")
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
-        """The site's one action for this part (None: nothing changes)."""
+        """Which one action makes this part of a site what its entry writes?
+
+        Asked by: the site's plan, per site entry, after its structure. Returns: the action
+        (None: nothing changes), added to `ctx`. Default: refuses (every part plans)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is planned")
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """How is this part's action carried out?
+
+        Asked by: the site's `execute`, for an action whose payload is this part's. Returns:
+        nothing. Default: refuses (every part writes)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is written")
 
     def export_part(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
-        """The part as a manifest writes it (None: nothing to write); `names` turns a secret
-        into the `env()` template that reads it."""
+        """How does a manifest write this part of a site back?
+
+        Asked by: the site's export. Returns: the part's value (None: nothing to write);
+        `names` turns a secret into the `env()` template that reads it. Default: None."""
         return None
 
     def requests(self, action: Action) -> int:
         return 1
+
+    @final
+    async def execute(self, action: Action, run: RunContext) -> None:
+        raise TypeError(f"{action.key}: a site's part is written by the site (`write`)")
 
 
 def site_parts(kinds: Kinds) -> tuple[SitePart, ...]:
@@ -80,16 +113,55 @@ def part_writing(kinds: Kinds, payload: object) -> SitePart | None:
 class ChildPart(SitePart):
     """A part of one of a site's children (a site space's customization override): read after
     the site's structure, planned with the child once the structure is planned, exported with
-    it. Its entry's field is the child's; `written` on a site entry is never true."""
+    it. Its field is in the child's entries, never in the site's."""
 
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "reads_under",
+        "read_under",
+        "plan_under",
+        "write",
+        "export_under",
+        "check_list",
+        "warnings",
+        "pictures",
+        "reviews",
+        "requests",
+        "lockout",
+    )
+
+    @final
     def written(self, entry: Any) -> bool:
+        return False
+
+    @final
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        return None
+
+    @final
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        return None
+
+    @final
+    def export_part(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        return None
+
+    def reads_under(self, entry: Any) -> bool:
+        """Does a site entry write this part on one of its children?
+
+        Asked by: the site's read, per site entry. Returns: whether the site's structure and
+        then this part are read. Default: no."""
         return False
 
     async def read_under(
         self, api: ApiClient, site: dict[str, Any], site_path: str, entry: Any | None
     ) -> None:
-        """Into the items of the site's structure read, what the site `entry` writes of this
-        part (every item's, for export: `entry` None)."""
+        """What does the API hold of this part for the children a site entry writes it on?
+
+        Asked by: the site's read, after its structure (`entry` None: export, every child's).
+        Returns: nothing; keeps what it read in the items of the structure read. Default:
+        nothing."""
 
     def plan_under(
         self,
@@ -99,13 +171,15 @@ class ChildPart(SitePart):
         child_live: LiveResource | None,
         ctx: PlanContext,
     ) -> Action | None:
-        """The part's one action for `child` of `site` (None: nothing changes)."""
+        """Which one action makes this part of one child what its entry writes?
+
+        Asked by: the site's plan, per child of its kind, once the structure is planned.
+        Returns: the action (None: nothing changes), added to `ctx`. Default: None."""
         return None
 
     def export_under(self, child: LiveResource, site: LiveResource) -> Any:
-        """The part of `child` as a manifest writes it (None: nothing to write)."""
-        return None
+        """How does a manifest write this part of a child back?
 
-    def reads_under(self, entry: Any) -> bool:
-        """Whether the site `entry` writes this part on one of its children."""
-        return False
+        Asked by: the site's export, per child of its kind. Returns: the part's value (None:
+        nothing to write). Default: None."""
+        return None

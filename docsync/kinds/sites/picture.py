@@ -106,7 +106,7 @@ def live_defaults(site: LiveResource | None, kinds: Kinds) -> Defaults:
 
 # -- after: the manifest entry ---------------------------------------------------------------
 def _present(kind: NestedKind, entries: list[Any] | None) -> list[tuple[Any, str]]:
-    return [(e, kind.desired_key(e)) for e in entries or [] if e.state != "absent"]
+    return [(e, kind.entry_key(e)) for e in entries or [] if e.state != "absent"]
 
 
 def _pick_default(kind: NestedKind, items: list[tuple[Any, str]], live_default: str | None) -> Any:

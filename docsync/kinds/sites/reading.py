@@ -13,14 +13,13 @@ from docsync.api.answers import Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
-from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.kind import Kind, Kinds, Reading
 from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
 
 #: a site's adaptive schema as the API answers it
 SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
@@ -41,30 +40,25 @@ def manages_structure(entry: Any, kinds: Kinds) -> bool:
     return any(getattr(entry, kind.section) is not None for kind in nested_kinds(kinds, "site"))
 
 
-def deletes_spaces(manifest: ManifestDoc) -> bool:
-    """Whether the manifest deletes a space (spaces are never pruned: only `state: absent`)."""
-    return any(e.state == "absent" for e in manifest.spaces or ())
-
-
 async def read_site_parts(
-    api: ApiClient,
+    read: Reading,
     list_path: str,
     sites: list[dict[str, Any]],
-    manifest: ManifestDoc | None,
     grants: Awaitable[None],
     kinds: Kinds,
 ) -> None:
-    """Into each site's item, what its entry manages (everything, without a manifest);
-    `grants` is the grants' read, run with the rest (the first failure stops them all)."""
+    """Into each site's item, what its entry manages (everything, for export); `grants` is the
+    grants' read, run with the rest (the first failure stops them all)."""
+    api = read.api
     reads: list[Awaitable[None]] = []
-    if manifest is None:  # export: everything about every site
+    if read.everything:  # export: everything about every site
         for every in sites:
             base = f"{list_path}/{every['id']}"
             reads.append(_read_tree(api, every, base, None, kinds, every_part=True))
             reads.append(_read(api, every, "_schema", f"{base}/adaptive-schema", SCHEMA))
             reads += [part.read(api, every, base) for part in site_parts(kinds)]
     trees: set[str] = set()
-    for entry in manifest.sites if manifest else []:
+    for entry in read.entries or ():
         if entry.state == "absent":
             continue
         # A pinned entry is its id's site, even when another site has its (new) title; else
@@ -80,7 +74,7 @@ async def read_site_parts(
         base = f"{list_path}/{site['id']}"
         under = any(part.reads_under(entry) for part in child_parts(kinds))
         parts = [part for part in site_parts(kinds) if part.written(entry)]
-        if manages_structure(entry, kinds) or under or any(p.needs_structure(entry) for p in parts):
+        if manages_structure(entry, kinds) or under or any(p.reads_structure for p in parts):
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
             reads.append(_read_tree(api, site, base, entry if under else None, kinds))
@@ -88,7 +82,7 @@ async def read_site_parts(
         reads += [part.read(api, site, base) for part in parts]
         if "adaptiveSchema" in entry.model_fields_set:
             reads.append(_read(api, site, "_schema", f"{base}/adaptive-schema", SCHEMA))
-    if manifest is not None and deletes_spaces(manifest):
+    if "space" in read.deleting:
         # A site space that publishes a space the plan deletes holds it (`core.graph`): the
         # API deletes the space and leaves the site publishing nothing there.
         for other in (s for s in sites if s["id"] not in trees):

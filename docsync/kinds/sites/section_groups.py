@@ -5,7 +5,7 @@ endpoints); where the groups stand is the site's root order (`kinds.site_root`).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
@@ -15,18 +15,14 @@ from docsync.core.entries import Entry, Icon, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites import child_requests as site_found
-from docsync.kinds.sites.child_requests import site_path
+from docsync.kinds.sites.child_requests import new_group, site_path
 from docsync.kinds.sites.children import NestedKind, quoted
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links
 from docsync.kinds.sites.payloads import GroupMembership, child
-from docsync.kinds.sites.state import Parent, Planned
-
-if TYPE_CHECKING:
-    from docsync.kinds.sites.state import LiveTree, SiteState
+from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 
 class SectionGroupEntry(Entry):
@@ -54,13 +50,13 @@ SECTION_GROUP = Declaration(
     entry=SectionGroupEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/section-groups", id_name="siteSectionGroupId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    chained=True,
+    structure=Structure("site-section-group", layout="sections"),
 )
 
 
 class SectionGroupKind(NestedKind):
     declaration = SECTION_GROUP
-    pointer_type = "site-section-group"
-    layout = "sections"
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         """A section is listed once, in one group at most: the API refuses a section listed
@@ -98,21 +94,26 @@ class SectionGroupKind(NestedKind):
                     view.report(path, message)
 
     # -- planning ----------------------------------------------------------------------------
-    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
-        fields = super().desired_fields(entry, path, tree)
-        if entry.sections is not None:
-            members = [
-                _section_address(str(s), (*path, "sections", j), tree)
-                for j, s in enumerate(entry.sections)
-            ]
-            # Shown as written; compared as a set; ordered by the site's order (`members`).
-            fields["sections"] = [m for m in members if m is not None]
-        return fields
+    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+        """Its sections by the addresses the plan knows them by: shown as written, compared as
+        a set, ordered by the site's order (`members`)."""
 
-    def live_children(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
-        return [_mapped(g, tree) for g in super().live_children(parent, tree)]
+        def fields(entry: Any, path: Path) -> dict[str, Any]:
+            found = self.written_fields(entry)
+            if entry.sections is not None:
+                held = [
+                    _section_address(str(s), (*path, "sections", j), tree)
+                    for j, s in enumerate(entry.sections)
+                ]
+                found["sections"] = [m for m in held if m is not None]
+            return found
 
-    def level_planned(self, planned: Planned, tree: SiteState) -> None:
+        return self.children_of(parent, tree, fields)
+
+    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+        return [_mapped(g, tree) for g in super().live_items(parent, tree)]
+
+    def list_planned(self, planned: Planned, tree: SiteState) -> None:
         """A new group is created with its sections, in the site's order; an existing one
         gains and loses sections one PATCH each."""
         written = members(tree) or {}
@@ -123,7 +124,7 @@ class SectionGroupKind(NestedKind):
                 live = planned.result.matched[action.address]
                 _membership(action, live, planned.wanted, written, tree)
 
-    def finish(self, tree: SiteState) -> None:
+    def site_planned(self, tree: SiteState) -> None:
         """The order inside each group (written or live): its sections, and the links the
         manifest places in it."""
         _, grouped = grouping(tree)
@@ -152,30 +153,37 @@ class SectionGroupKind(NestedKind):
         return f"group {quoted(key)}"
 
     # -- export ------------------------------------------------------------------------------
-    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
         """Its sections by title, in its order."""
         titles = {s.id: s.key for s in tree.of(_SECTION)}
-        held = [titles[i] for i in tree.holds.get(item.id, []) if i in titles]
-        icon = {"icon": item.fields["icon"]} if item.fields.get("icon") else {}
-        return {"title": item.key} | icon | {"sections": held}
+
+        def entry(item: LiveResource) -> dict[str, Any]:
+            held = [titles[i] for i in tree.holds.get(item.id, []) if i in titles]
+            icon = {"icon": item.fields["icon"]} if item.fields.get("icon") else {}
+            return {"title": item.key} | icon | {"sections": held}
+
+        return self.export_items(tree, container, names, extra, entry)
 
     # -- applying ----------------------------------------------------------------------------
-
-    async def create(
-        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
-    ) -> None:
-        body: dict[str, Any] = {k: fields[k] for k in ("title", "icon", "sections") if k in fields}
-        created = await self.post_once(action, run, base, body, site_found.new_group)
-        run.ids[action.address] = str(created["id"])
-
-    async def update(
-        self, action: Action, run: RunContext, item: str, fields: dict[str, Any]
-    ) -> None:
-        """Its own fields, then its members: each section moves in or out with one PATCH of its
-        `siteSectionGroupId` (production has no membership endpoints), idempotent, so a PATCH
-        whose answer was lost is simply sent again. In, a section goes last; out, right after
-        the group: the reorder that follows settles the rest."""
-        await super().update(action, run, item, fields)
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """A create with its sections; an update of its own fields, then of its members: each
+        section moves in or out with one PATCH of its `siteSectionGroupId` (production has no
+        membership endpoints), idempotent, so a PATCH whose answer was lost is simply sent
+        again. In, a section goes last; out, right after the group: the reorder that follows
+        settles the rest."""
+        base, fields = self.base(action, run)
+        if action.verb == "create":
+            keys = ("title", "icon", "sections")
+            body: dict[str, Any] = {k: fields[k] for k in keys if k in fields}
+            created = await self.post_once(action, run, base, body, new_group)
+            run.ids[action.address] = str(created["id"])
+            return
+        await super().execute(action, run)
+        if action.verb != "update":
+            return
+        item = f"{base}/{action.live_id}"
         membership = child(action).membership or GroupMembership()
         sections = f"{site_path(run, child(action))}/sections"
         group_id = item.rsplit("/", 1)[-1]

@@ -4,26 +4,23 @@ among them, `kinds.site_root`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
-from docsync.core.context import RunContext, ref
+from docsync.core.context import RunContext
 from docsync.core.entries import Condition, Entry, Icon
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
-from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.core.state import LiveResource
+from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites import child_requests as site_found
-from docsync.kinds.sites.children import NestedKind, quoted, read_flag
-from docsync.kinds.sites.payloads import DefaultVia, child
+from docsync.kinds.sites.child_requests import new_section
+from docsync.kinds.sites.children import NestedKind, nested_kinds, quoted, read_flag
+from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
 from docsync.kinds.sites.root_order import plan_root_order
-from docsync.kinds.sites.state import Parent
-
-if TYPE_CHECKING:
-    from docsync.kinds.sites.state import LiveTree, SiteState
+from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 
 class SectionEntry(Entry):
@@ -56,55 +53,40 @@ SECTION = Declaration(
     entry=SectionEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    chained=True,
+    structure=Structure(
+        "site-section", layout="sections", leads=True, default_field="defaultSiteSection"
+    ),
 )
 
 
 class SectionKind(NestedKind):
     declaration = SECTION
-    pointer_type = "site-section"
-    default_field = "defaultSiteSection"
-    layout = "sections"
-    leads = True
 
-    # -- planning ----------------------------------------------------------------------------
-    def default_via(self, parent: Parent) -> DefaultVia | None:
-        return DefaultVia("site")
+    def carries(self, parent: Parent) -> ChildChange:
+        return ChildChange(default_via=DefaultVia("site"))  # the site's default section
 
-    def admits(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource] | None, tree: SiteState
-    ) -> bool:
-        """The API creates a section from its first space: a new one needs its site spaces."""
-        if wanted is None:
-            if item.live is None:
-                tree.ctx.problem(
-                    item.desired.path,
-                    f"a new section needs `{kind.section}`: the API creates a section from its "
-                    "first space",
-                )
-            return False
-        if item.live is None and all(w.absent for w in wanted):
-            where = (*item.desired.path, kind.section)
-            tree.ctx.problem(where, f"a new section needs at least one {kind.declaration.noun}")
-            return False
-        return True
+    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+        """The API creates a section from its first space: a new one needs its site spaces
+        (its create makes the first of them, `SiteSpaceKind.list_planned`)."""
+        for item, found in planned.result.entries:
+            if item.absent or found is not None:
+                continue
+            below = Parent(self.name, item, None)
+            for inner in nested_kinds(self.kinds, self.name):
+                written = inner.written_list(below)
+                if written is None:
+                    tree.ctx.problem(
+                        item.path,
+                        f"a new section needs `{inner.section}`: the API creates a section "
+                        "from its first space",
+                    )
+                elif all(entry.state == "absent" for entry in written):
+                    where = (*item.path, inner.section)
+                    noun = inner.declaration.noun
+                    tree.ctx.problem(where, f"a new section needs at least one {noun}")
 
-    def children_planned(
-        self, item: Parent, kind: NestedKind, wanted: list[DesiredResource], tree: SiteState
-    ) -> None:
-        """The section's create request makes its first site space: that space's create only
-        sets what the request could not carry."""
-        if item.live is not None:
-            return
-        first = next(w for w in wanted if not w.absent)
-        create = next(a for a in tree.ctx.actions_at[item.address] if a.verb == "create")
-        child(create).first_space = ref(first.fields.get("space"))
-        child(create).first_site_space = first.address
-        own = next((a for a in tree.ctx.actions_at[first.address] if a.verb == "create"), None)
-        if own is not None:
-            child(own).made_by_section = True
-            own.notes.append("made by its section's create request")
-
-    def finish(self, tree: SiteState) -> None:
+    def site_planned(self, tree: SiteState) -> None:
         plan_root_order(tree)
 
     def picture(self, key: str, fields: dict[str, Any]) -> str:
@@ -112,7 +94,9 @@ class SectionKind(NestedKind):
         return f"section {quoted(key)}{where}"
 
     # -- export ------------------------------------------------------------------------------
-    def export_order(self, tree: LiveTree, container: str) -> list[LiveResource]:
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
         """In the site's order: a grouped section where its group stands."""
         by_id = {s.id: s for s in tree.of(self.name, container)}
         ordered: list[LiveResource] = []
@@ -120,27 +104,19 @@ class SectionKind(NestedKind):
             if item_id in by_id:
                 ordered.append(by_id[item_id])
             ordered += [by_id[i] for i in tree.holds.get(item_id, []) if i in by_id]
-        return ordered
-
-    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
-        entry: dict[str, Any] = {"title": item.key}
-        for name in ("path", "icon", "description", "condition"):
-            if item.fields.get(name) is not None:
-                entry[name] = item.fields[name]
-        if item.fields.get("default"):
-            entry["default"] = True
-        return entry
+        return self.export_items(tree, container, names, extra, _exported, ordered)
 
     # -- applying ----------------------------------------------------------------------------
-
-    async def create(
-        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
-    ) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """One request makes the section and its first site space."""
+        if action.verb != "create":
+            await super().execute(action, run)
+            return
+        base, fields = self.base(action, run)
         payload = child(action)
         body = {"spaceId": run.resolve(payload.first_space)}
         body |= {k: fields[k] for k in ("title", "icon") if k in fields}
-        created = await self.post_once(action, run, base, body, site_found.new_section)
+        created = await self.post_once(action, run, base, body, new_section)
         run.ids[action.address] = str(created["id"])
         first = created.get("siteSpaces") or []
         if first and isinstance(first[0], dict) and payload.first_site_space:
@@ -149,3 +125,13 @@ class SectionKind(NestedKind):
                 run.answers[payload.first_site_space] = first[0]
         item = f"{base}/{created['id']}"
         await self.finish_create(action, run, item, fields, created)
+
+
+def _exported(item: LiveResource) -> dict[str, Any]:
+    entry: dict[str, Any] = {"title": item.key}
+    for name in ("path", "icon", "description", "condition"):
+        if item.fields.get(name) is not None:
+            entry[name] = item.fields[name]
+    if item.fields.get("default"):
+        entry["default"] = True
+    return entry

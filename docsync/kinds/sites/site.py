@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -15,13 +14,12 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Model, explained
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
-from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place
+from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.child_requests import reorder
@@ -34,16 +32,11 @@ from docsync.kinds.sites.state import LiveTree
 from docsync.kinds.sites.structure import export_tree, read_live_tree
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
-    from docsync.core.loaded import ManifestDoc
+    pass
 
 
 # A site's own fields as a manifest writes them and as they compare: their types, the proxy's
 # pattern and how a live proxy reads back.
-def dump_all(value: Any) -> Any:
-    return value.model_dump() if hasattr(value, "model_dump") else value
-
-
 def proxy_of(raw: dict[str, Any]) -> Any:
     """Written as `host/path`, read back as `{origin, target}`: compare the origin's host/path."""
     proxy = raw.get("proxy")
@@ -98,13 +91,21 @@ SITE = Declaration(
     fields=(
         Field("title"),
         Field("visibility"),
-        Field("type", update=False),
+        Field("type", update=False, replace=True),
         Field("basename", create=False),
         Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
         Field("agentsContext", create=False),
         Field("defaultLevel", create=False, api_default=("inherit",)),
-        Field("adaptiveContent", create=False, normalize=dump_all),
-        Field("adaptiveSchema", create=False, update=False, live=lambda r: r.get("_schema")),
+        Field("adaptiveContent", create=False),
+        Field(
+            "adaptiveSchema",
+            create=False,
+            update=False,
+            live=lambda r: r.get("_schema"),
+            unordered=True,  # a claim's `enum`, the `required` list: sets to the API
+            wire="jsonSchema",
+            route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
+        ),
     ),
     needs=("space",),
     export_file="sites.yaml",
@@ -156,16 +157,18 @@ class SiteKind(GrantedKind):
         return super().requests(action)
 
     # -- reading -------------------------------------------------------------------------------
-    async def fetch(self, api: ApiClient, org_id: str, manifest: ManifestDoc | None) -> Any:
-        """The list, then per managed site only what its entry writes (`site_reading`)."""
-        sites = await api.list_all(self.list_path.format(org=org_id), items=self.answer)
-        grants = self.read_grants(api, org_id, manifest, sites)
-        path = self.list_path.format(org=org_id)
-        await read_site_parts(api, path, sites, manifest, grants, self.kinds)
+    async def fetch(self, read: Reading) -> Any:
+        """The list, then per managed site only what its entry writes (`reading`)."""
+        sites = await self.listed(read.api, read.org_id)
+        grants = self.read_grants(read, sites)
+        await read_site_parts(
+            read, self.list_path.format(org=read.org_id), sites, grants, self.kinds
+        )
         return sites
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        sites = super().to_live(raw, live)
+        """The sites, and the children of each whose structure was read."""
+        sites = self.live_resources(raw, live)
         children: list[LiveResource] = []
         for site in sites:
             if site.raw.get("_structure") is not None:
@@ -175,7 +178,10 @@ class SiteKind(GrantedKind):
         return sites + children
 
     # -- planning ------------------------------------------------------------------------------
-    def desired_value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        return self.desired_resources(ctx, value=self._value)
+
+    def _value(self, f: Field, value: Any, path: Path, ctx: PlanContext) -> Any:
         if f.name == "adaptiveSchema" and value is None:
             # The API reads and replaces a site's adaptive schema (GET, PUT) but cannot remove
             # it: a null would be planned on every run and never applied.
@@ -184,21 +190,23 @@ class SiteKind(GrantedKind):
                 "a site's adaptive schema cannot be removed through the API: write the schema "
                 "you want, or leave `adaptiveSchema` out to leave it as it is",
             )
-        return super().desired_value(f, value, path, ctx)
+        return self.desired_value(f, value, path, ctx)
 
-    def equal(self, f: Field, before: Any, after: Any) -> bool:
-        if f.name == "adaptiveSchema" and before is not None and after is not None:
-            return bool(_unordered(before) == _unordered(after))
-        return bool(before == after)
+    def plan(self, ctx: PlanContext) -> None:
+        """The sites (a narrower visibility flagged for review), their grants, then everything
+        under each: its structure, its parts, its publishing (`planning.plan_site`)."""
+        result = self.plan_entries(ctx, Steps(self.plan_create, self._updated, self.plan_delete))
+        self.plan_grants(ctx, result)
+        for desired, live in result.entries if result else []:
+            if desired.absent:
+                continue
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_site(desired, None if replaced else live, ctx, self.kinds)
 
-    def plan_update(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        ctx = at.ctx
-        changes = self.changes(desired, live, ctx)
-        if any(c.field == "type" for c in changes):
-            return self._replace(desired, live, ctx)
-        action = super().plan_update(desired, live, at)
-        if action is not None:
-            visibility = next((c for c in changes if c.field == "visibility"), None)
+    def _updated(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
+        action = self.plan_update(desired, live, at)
+        if action is not None and action.verb == "update":
+            visibility = next((c for c in action.changes if c.field == "visibility"), None)
             if visibility is not None and visibility.after in NARROW:
                 action.notes.append(
                     f"AUDIENCE CHANGE: visibility {visibility.after} narrows who can read the site"
@@ -206,31 +214,14 @@ class SiteKind(GrantedKind):
                 action.audience_change = True
         return action
 
-    def _replace(
-        self, desired: DesiredResource, live: LiveResource, ctx: PlanContext
-    ) -> Action | None:
-        return self.plan_replace(
-            desired,
-            live,
-            ctx,
-            protected="changes `type`, which forces a replace, but is protected",
-            note="`type` is set only when a site is created: the site is replaced",
-        )
-
-    def plan(self, ctx: PlanContext) -> Reconciliation | None:
-        result = super().plan(ctx)
-        for desired, live in result.entries if result else []:
-            if desired.absent:
-                continue
-            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            plan_site(desired, None if replaced else live, ctx, self.kinds)
-        return result
-
     # -- exporting -----------------------------------------------------------------------------
-    def export_entry(
-        self, resource: LiveResource, live: LiveState, names: ExportNames
-    ) -> dict[str, Any]:
-        entry = super().export_entry(resource, live, names)
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return self.export_entries(live, names, lambda r: self._exported(r, live, names))
+
+    def _exported(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        """Its fields and grants, whether it is published, its structure with each child's
+        parts, and its own parts."""
+        entry = self.with_grants(resource, live, names)
         entry["published"] = bool(resource.raw.get("published"))
         tree = resource.raw.get("_tree")
         if isinstance(tree, LiveTree):
@@ -253,26 +244,6 @@ class SiteKind(GrantedKind):
         return {section: value for section, value in found.items() if value}
 
     # -- applying ------------------------------------------------------------------------------
-    def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
-        return {
-            k: v
-            for k, v in super().body(fields, creating=creating).items()
-            if k != "adaptiveSchema"
-        }
-
-    async def after_create(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        await super().after_create(new_id, fields, run)
-        await self._put_schema(new_id, fields, run)
-
-    async def update(self, live_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        await super().update(live_id, fields, run)
-        await self._put_schema(live_id, fields, run)
-
-    async def _put_schema(self, site_id: str, fields: dict[str, Any], run: RunContext) -> None:
-        if fields.get("adaptiveSchema") is not None:
-            path = f"{self.item_path(run, site_id)}/adaptive-schema"
-            await run.api.write("PUT", path, {"jsonSchema": fields["adaptiveSchema"]})
-
     async def execute(self, action: Action, run: RunContext) -> None:
         part = part_writing(self.kinds, action.payload)
         if part is not None:
@@ -288,16 +259,3 @@ class SiteKind(GrantedKind):
             await run.api.write("POST", path, idempotent=True)
         else:
             await super().execute(action, run)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-def _unordered(value: Any) -> Any:
-    """A JSON value whose lists compare as multisets (an adaptive schema's `enum`, `required`)."""
-    if isinstance(value, dict):
-        return {key: _unordered(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return sorted((_unordered(item) for item in value), key=_canonical)
-    return value

@@ -4,8 +4,7 @@ set through its parent, its level's order kept with the fewest moves."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
@@ -16,16 +15,13 @@ from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites import child_requests as site_found
+from docsync.kinds.sites.child_requests import new_site_space
 from docsync.kinds.sites.children import NestedKind, read_flag
 from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
-from docsync.kinds.sites.state import Parent, Planned
-
-if TYPE_CHECKING:
-    from docsync.kinds.sites.state import LiveTree, SiteState
+from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 
 class SiteSpaceEntry(Entry):
@@ -58,15 +54,19 @@ SITE_SPACE = Declaration(
     routes=Routes("/v1/orgs/{org}/sites/{site}/site-spaces", id_name="siteSpaceId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
     answer=Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))}),
+    chained=True,
+    # a site space no path matches is the one publishing its space in that level, if any:
+    # written without `path`, or left at the path the API chose (a create whose path change
+    # never came, as after a crash): its path is changed, never deleted and made anew
+    matched_by="space",
+    structure=Structure(
+        "site-space", layout="siteSpaces", leads=True, default_field="defaultSiteSpace"
+    ),
 )
 
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
-    pointer_type = "site-space"
-    default_field = "defaultSiteSpace"
-    layout = "siteSpaces"
-    leads = True
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:
@@ -76,14 +76,16 @@ class SiteSpaceKind(NestedKind):
                 )
 
     # -- planning ----------------------------------------------------------------------------
-    def desired_key(self, entry: Any) -> str:
-        return str(entry.path or (str(entry.space) if entry.space else entry.id))
+    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+        """Its space as the address of the space it publishes."""
 
-    def desired_fields(self, entry: Any, path: Path, tree: SiteState) -> dict[str, Any]:
-        fields = super().desired_fields(entry, path, tree)
-        if entry.space is not None:
-            fields["space"] = tree.ctx.resolve("space", str(entry.space), (*path, "space"))
-        return fields
+        def fields(entry: Any, path: Path) -> dict[str, Any]:
+            found = self.written_fields(entry)
+            if entry.space is not None:
+                found["space"] = tree.ctx.resolve("space", str(entry.space), (*path, "space"))
+            return found
+
+        return self.children_of(parent, tree, fields)
 
     def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
         """Its space as an address (a live space the manifest may not list: by its id)."""
@@ -94,36 +96,40 @@ class SiteSpaceKind(NestedKind):
         resource.refs = {resource.fields["space"]}
         return resource
 
-    def fallback(
-        self, desired: DesiredResource, free: Collection[LiveResource]
-    ) -> LiveResource | None:
-        """A site space no path matches is the one publishing its space in that level, if
-        any: written without `path`, or left at the path the API chose (a create whose path
-        change never came, as after a crash): its path is changed, never deleted and made anew."""
-        return next((r for r in free if r.fields["space"] == desired.fields.get("space")), None)
-
-    def default_via(self, parent: Parent) -> DefaultVia | None:
-        """A section's default site space is set on the section, a root one on the site."""
+    def carries(self, parent: Parent) -> ChildChange:
+        """A section's site space names its section, and its default is set on the section;
+        a root one's on the site."""
         if parent.kind == "site":
-            return DefaultVia("site")
-        return DefaultVia(parent.kind, ref(parent.address))
+            return ChildChange(default_via=DefaultVia("site"))
+        own = ref(parent.address)
+        return ChildChange(section=own, default_via=DefaultVia(parent.kind, own))
 
-    def change(self, parent: Parent) -> ChildChange:
-        within = ref(parent.address) if parent.kind != "site" else None
-        return ChildChange(section=within, default_via=self.default_via(parent))
-
-    def level_planned(self, planned: Planned, tree: SiteState) -> None:
-        """Its level's order: new site spaces are appended by the API, in manifest order."""
+    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+        """Its level's order: new site spaces are appended by the API, in manifest order; the
+        first of a new section is made by the section's create request, whose own create only
+        sets what that request could not carry."""
         parent, result = planned.parent, planned.result
         present = [w.address for w in planned.wanted if not w.absent]
         tree.plan_order(
             None if parent.kind == "site" else parent.address,
             dict.fromkeys(present, self.name),
-            tree.current(self.live_children(parent, tree), result.matched, present),
+            tree.current(self.live_items(parent, tree), result.matched, present),
             present,
             placed_by_api=any(w not in result.matched for w in present),
             known_when_new=True,
         )
+        if parent.kind == "site" or parent.live is not None or not present:
+            return
+        first = next(w for w in planned.wanted if not w.absent)
+        made = next((a for a in tree.ctx.actions_at[parent.address] if a.verb == "create"), None)
+        if made is None:
+            return
+        child(made).first_space = ref(first.fields.get("space"))
+        child(made).first_site_space = first.address
+        own = next((a for a in tree.ctx.actions_at[first.address] if a.verb == "create"), None)
+        if own is not None:
+            child(own).made_by_section = True
+            own.notes.append("made by its section's create request")
 
     def picture(self, key: str, fields: dict[str, Any]) -> str:
         return f"/{fields.get('path')} -> {fields.get('space')}"
@@ -143,19 +149,25 @@ class SiteSpaceKind(NestedKind):
         return {"path": entry.path or entry.space, "space": space}
 
     # -- export ------------------------------------------------------------------------------
-    def export_item(self, item: LiveResource, tree: LiveTree, names: ExportNames) -> dict[str, Any]:
-        entry: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
-        if item.fields.get("condition") is not None:
-            entry["condition"] = item.fields["condition"]
-        if item.fields.get("default"):
-            entry["default"] = True
-        return entry
+    def export_level(
+        self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
+    ) -> list[dict[str, Any]]:
+        def entry(item: LiveResource) -> dict[str, Any]:
+            out: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
+            if item.fields.get("condition") is not None:
+                out["condition"] = item.fields["condition"]
+            if item.fields.get("default"):
+                out["default"] = True
+            return out
+
+        return self.export_items(tree, container, names, extra, entry)
 
     # -- applying ----------------------------------------------------------------------------
-
-    async def create(
-        self, action: Action, run: RunContext, base: str, fields: dict[str, Any]
-    ) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
+        if action.verb != "create":
+            await super().execute(action, run)
+            return
+        base, fields = self.base(action, run)
         payload = child(action)
         if payload.made_by_section:
             # Its section's create made it: only what that request could not carry is left.
@@ -164,7 +176,7 @@ class SiteSpaceKind(NestedKind):
             body = {"spaceId": fields["space"]}
             if payload.section:
                 body["sectionId"] = run.resolve(payload.section)
-            created = await self.post_once(action, run, base, body, site_found.new_site_space)
+            created = await self.post_once(action, run, base, body, new_site_space)
             own_id = str(created["id"])
             run.ids[action.address] = own_id
         await self.finish_create(action, run, f"{base}/{own_id}", fields, created)

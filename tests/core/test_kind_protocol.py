@@ -1,0 +1,75 @@
+"""The kind protocol is narrow and is what runs: each framework class names the hooks a kind may
+override (`HOOKS`, at most 15, each documented for docs/architecture.md's table), everything else
+it offers is final, and no kind overrides anything but a hook of its framework class."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+from docsync.generate import framework_classes, hook_rows, kind_classes
+from docsync.kinds.kind import Kind
+
+KIND_CLASSES = kind_classes()
+
+
+FRAMEWORK = framework_classes()
+
+
+def _methods(cls: type) -> dict[str, Any]:
+    """Public methods reachable on `cls` (properties and data are not hooks)."""
+    return {
+        name: member
+        for name, member in inspect.getmembers(cls)
+        if not name.startswith("_") and inspect.isfunction(member)
+    }
+
+
+@pytest.mark.parametrize("framework", FRAMEWORK, ids=lambda c: c.__qualname__)
+def test_a_framework_class_opens_at_most_15_hooks_and_closes_the_rest(framework: type) -> None:
+    hooks = framework.HOOKS
+    assert len(hooks) <= 15, f"{framework.__qualname__}: {len(hooks)} hooks"
+    methods = _methods(framework)
+    for name in hooks:
+        assert name in methods, f"{framework.__qualname__}.{name} is not a method"
+        assert not getattr(methods[name], "__final__", False), f"{name} is a hook and final"
+    open_ = sorted(
+        name for name, member in methods.items() if not getattr(member, "__final__", False)
+    )
+    assert set(open_) <= set(hooks), (
+        f"{framework.__qualname__} offers methods that are neither hooks nor final: "
+        f"{sorted(set(open_) - set(hooks))}"
+    )
+
+
+@pytest.mark.parametrize("kind", KIND_CLASSES, ids=lambda c: c.__name__)
+def test_a_kind_overrides_hooks_only(kind: type[Kind]) -> None:
+    """A kind's own public methods are hooks of its framework class (helpers are private)."""
+    own = [
+        name
+        for name, member in vars(kind).items()
+        if not name.startswith("_") and inspect.isfunction(member)
+    ]
+    assert set(own) <= set(kind.HOOKS), (
+        f"{kind.__name__} defines {sorted(set(own) - set(kind.HOOKS))}, which are not hooks "
+        f"of its framework class (its hooks: {', '.join(kind.HOOKS)})"
+    )
+
+
+def test_every_hook_is_documented_for_the_table() -> None:
+    """Each hook says, in its docstring, the question it answers, who asks it, what it returns
+    and its default: docs/architecture.md's table is generated from them."""
+    for framework, rows in hook_rows().items():
+        for row in rows:
+            assert row.question.endswith("?"), f"{framework}.{row.hook}: {row.question!r}"
+            assert row.asked_by and row.returns and row.default, f"{framework}.{row.hook}"
+
+
+def test_the_check_sees_an_open_method() -> None:
+    class Loose(Kind):
+        def helper(self) -> None: ...
+
+    assert "helper" in _methods(Loose)
+    assert not getattr(_methods(Loose)["helper"], "__final__", False)
