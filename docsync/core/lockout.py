@@ -3,9 +3,11 @@ says, through its `lockout` hook, how an action of its own could take that acces
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.core.model import Action
 from docsync.core.state import LiveResource, LiveState
 
 #: verbs that take a resource away (a replace deletes it first)
@@ -15,6 +17,8 @@ REMOVING = ("delete", "replace")
 @dataclass
 class Lockout:
     live: LiveState
+    #: every action of the plan (a kind judges its own with others': grants with teams')
+    actions: Sequence[Action] = ()
     #: the token's own member, when the API says who the token is (GET /v1/user); set by the
     #: kind that reads members, in its `lockout_before`
     me: LiveResource | None = None

@@ -7,7 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
+
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseModel)
 
 
 @dataclass
@@ -39,7 +42,22 @@ class DesiredResource:
     absent: bool = False
     protect: bool = False
     parent: str | None = None
-    entry: Any = None
+    entry: BaseModel | None = None
+
+    def written(self, name: str) -> Any:
+        """What the entry writes under `name` (None: not written): a field of its model, or a
+        list or part the catalogue adds to it (a site's `sections`, `redirects`)."""
+        return getattr(self.entry, name, None)
+
+    def writes(self, name: str) -> bool:
+        """Whether the entry writes `name` at all (a `null` written is written)."""
+        return self.entry is not None and name in self.entry.model_fields_set
+
+    def entry_as(self, model: type[E]) -> E:
+        """The entry as the model its kind declares (a bug when it is another)."""
+        if not isinstance(self.entry, model):
+            raise TypeError(f"{self.address}: expected a {model.__name__}, got {self.entry!r}")
+        return self.entry
 
     @property
     def was(self) -> str | None:

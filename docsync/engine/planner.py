@@ -213,5 +213,5 @@ async def make_plan(
         where = loaded.location(("organization",))
         raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None
     plan = diff(loaded, live, wanted)
-    await gather_all(*(kind.read_for_rails(api, plan, live) for kind in wanted))
+    await gather_all(*(kind.read_for_rails(api, plan, live) for kind in kinds))
     return plan, live

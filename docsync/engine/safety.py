@@ -91,7 +91,7 @@ def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> lis
 
 def lockout(plan: Plan, live: LiveState) -> list[str]:
     """Changes that could take the token's own access away, as each kind tells (`Kind.lockout`)."""
-    guard = Lockout(live)
+    guard = Lockout(live, plan.actions)
     for kind in KINDS:
         kind.lockout([a for a in plan.actions if a.kind == kind.name], guard)
     return guard.problems

@@ -27,6 +27,7 @@ class Part(Kind):
         "reviews",
         "requests",
         "lockout",
+        "read_for_rails",
     )
 
     @final
@@ -51,10 +52,6 @@ class Part(Kind):
 
     @final
     async def find(self, action: Action, run: RunContext) -> str | None:
-        return None
-
-    @final
-    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
         return None
 
     @final

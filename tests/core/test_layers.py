@@ -137,3 +137,37 @@ def test_the_kinds_and_the_core_import_at_load_time_only() -> None:
 def test_the_check_sees_a_late_import() -> None:
     source = "import os\ndef f():\n    from x import y\n    importlib.import_module('z')\n"
     assert _late_imports(ast.parse(source)) == [3, 4]
+
+
+def family_graph() -> dict[str, set[str]]:
+    """family -> the other families of `docsync/kinds` it imports (the framework's modules are
+    one family; the catalogue and its registry, which gather every kind, stand above them all)."""
+    root = PACKAGE / "kinds"
+    graph: dict[str, set[str]] = defaultdict(set)
+    for path in root.rglob("*.py"):
+        parts = path.relative_to(root).parts
+        if parts[0] in ("catalogue.py", "registry.py", "__init__.py"):
+            continue
+        own = parts[0] if len(parts) > 1 else "framework"
+        graph[own]
+        for name in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            pieces = name.split(".")
+            if pieces[:2] != ["docsync", "kinds"] or len(pieces) < 3:
+                continue
+            target = pieces[2] if (root / pieces[2]).is_dir() else "framework"
+            if target in ("catalogue", "registry"):
+                graph[own].add("catalogue")
+            elif target != own:
+                graph[own].add(target)
+    return graph
+
+
+def test_the_kinds_families_import_each_other_without_a_circle_and_never_the_catalogue() -> None:
+    graph = family_graph()
+    assert len(graph) >= 7, sorted(graph)  # the walk reads the families
+    assert not any("catalogue" in targets for targets in graph.values()), graph
+    assert graph["framework"] == set(), "the framework names no family"
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as error:
+        raise AssertionError(f"families in a circle: {' -> '.join(error.args[1])}") from None

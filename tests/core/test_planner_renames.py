@@ -118,3 +118,23 @@ def test_a_delete_and_a_create_alike_look_like_a_rename() -> None:
         'write `was: "Ops"` on the entry of team["Operations"] to rename it in place (its id, '
         "and what it holds, kept)"
     ]
+
+
+def test_a_collection_moving_under_one_now_below_it_waits_for_that_one_to_move_out() -> None:
+    """Operators holds Internal; the manifest turns it round (found by the every-kind property
+    test): Operators' move into Internal would be refused while Internal is still inside it."""
+    live = {
+        "collection": [
+            {"id": "c1", "title": "Operators"},
+            {"id": "c2", "title": "Internal", "parent": "c1"},
+        ]
+    }
+    manifest = (
+        "collections:\n"
+        "  - {title: Internal, was: Operators/Internal}\n"
+        "  - {title: Operators, parent: Internal, was: Operators}\n"
+    )
+    result = k.plan(manifest, live)
+    out, into = (next(a for a in result.actions if a.live_id == i) for i in ("c2", "c1"))
+    assert out.key in into.depends_on
+    assert into.key not in out.depends_on

@@ -110,3 +110,35 @@ def test_the_schema_takes_null_exactly_where_validate_does() -> None:
     assert checked > 80  # every field of every entry, not a vacuous pass
     entity = defs["SamlEntry"]["properties"]["entityID"]
     assert "null" not in json.dumps(entity) and "default" not in entity
+
+
+def _held_models(model: type[BaseModel], seen: dict[str, type[BaseModel]]) -> None:
+    """Every pydantic model a manifest's model holds, however deep, by class name."""
+    for field in model.model_fields.values():
+        for arg in _args(field.annotation):
+            if isinstance(arg, type) and issubclass(arg, BaseModel) and arg not in seen.values():
+                seen.setdefault(f"{arg.__module__}.{arg.__qualname__}", arg)
+                _held_models(arg, seen)
+
+
+def _args(annotation: Any) -> list[Any]:
+    found = [annotation]
+    for arg in get_args(annotation):
+        found += _args(arg)
+    return found
+
+
+def test_every_model_of_the_manifest_has_a_name_of_its_own() -> None:
+    """The manifest's JSON Schema names each model by its class (`$defs/SiteCustomization`):
+    two models of one name (a font face of the customization and another kind's) would be
+    named by their module paths there, and told apart nowhere else. A kind names its models
+    for itself (`CustomFontFace`)."""
+    seen: dict[str, type[BaseModel]] = {}
+    _held_models(Manifest, seen)
+    by_name: dict[str, list[str]] = {}
+    for qualified, model in seen.items():
+        by_name.setdefault(model.__name__, []).append(qualified)
+    twice = {name: where for name, where in by_name.items() if len(set(where)) > 1}
+    assert not twice, f"models sharing a name (name each for its kind): {twice}"
+    assert len(seen) > 50  # the walk reaches the kinds' models
+    assert not [name for name in manifest_schema()["$defs"] if "__" in name]

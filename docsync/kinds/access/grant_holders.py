@@ -1,6 +1,6 @@
 """The kinds whose resources carry grants (collections, spaces, sites): what grants add to
 their reading (only for entries that write `permissions`, one list per resource and principal
-type written, all concurrent), their planning (`grant_plans.py`, with the resource) and their
+type written, all concurrent), their planning (`planning.py`, with the resource) and their
 export."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What a grant action carries and how it is written: a create is an invite, sent once per
 (resource, role) by one action of that role (the invite body takes many teams and users; the
 others wait for it and send nothing), an update a PATCH of the role, a delete a DELETE. Shared by
-the grant kind (`grants.py`), its planning (`grant_plans.py`) and its lockout rail
-(`grant_rails.py`)."""
+the grant kind (`grants.py`), its planning (`planning.py`) and its lockout rail
+(`lockout.py`)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Who can read and edit a collection, space or site: the grant kind, a nested kind
 (`collection["Developers"].grant[team "Writers"]`, one action per grant), and its manifest model
-(`permissions:`). What its actions carry and how they are written is in `grant_payloads.py`;
-the kinds that hold grants (`GrantedKind`) are in `granted.py`, the planning in
-`grant_plans.py`, the lockout rail in `grant_rails.py`, the offline checks in `grant_checks.py`.
+(`permissions:`). What its actions carry and how they are written is in `grant_writes.py`;
+the kinds that hold grants (`GrantedKind`) are in `grant_holders.py`, the planning in
+`planning.py`, the lockout rail in `lockout.py`, the offline checks in `checks.py`.
 
 A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
 invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
@@ -12,7 +12,7 @@ production lists them only with one."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator
 
@@ -21,12 +21,17 @@ from docsync.core.entries import Model, Role
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
+from docsync.core.state import LiveState
 from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
 from docsync.kinds.access.grant_writes import Grant, write_grant
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.lost_answers import Writes
+from docsync.kinds.organization.teams import read_members
 from docsync.kinds.parts import ListPart
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
 
 Path = tuple[str | int, ...]
 
@@ -97,7 +102,24 @@ class GrantKind(ListPart):
 
     def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
         """A resource's grant actions judged together (a grant removed may be made up for by
-        another created in the same plan), once the teams' changes are known."""
+        another created in the same plan), with the plan's teams: a team deleted, or its members
+        written without the token's user, takes away the access its grants gave that user."""
+        for action in guard.actions:
+            if action.kind == "team":
+                grant_rails.team_lockout(action, guard)
         for action in actions:
             grant_rails.lockout(action, guard)
         grant_rails.lockout_after(guard)
+
+    async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
+        """The members of the teams the lockout rail needs (`teams_for_rails`: those granted
+        where the plan takes a team's or the token's own user's access away) when planning did
+        not read them (their membership is not managed): one list per team, each once, all
+        concurrent. The rail decides from them whether the token's user keeps its access."""
+        unknown = [
+            team.raw
+            for ident in sorted(grant_rails.teams_for_rails(plan.actions, live))
+            if (team := live.by_id.get(("team", ident))) is not None
+            and team.raw.get("_members") is None
+        ]
+        await read_members(api, live.org_id, unknown)

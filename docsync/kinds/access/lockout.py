@@ -8,7 +8,6 @@ refused."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from docsync.core.entries import RANKS, lower, role_shown
@@ -269,20 +268,3 @@ def _stays_admin(actions: Sequence[Action], live: LiveState) -> bool:
             if action.verb == "delete" or fields.get("role", "admin") != "admin":
                 return False
     return True
-
-
-def team_grants(team_id: str, live: LiveState) -> list[str]:
-    """The grants of a team on the resources whose grants were read (`collection["X"]: edit`),
-    which production removes with the team."""
-    return live.derived("grants by team", _grants_by_team).get(team_id, [])
-
-
-def _grants_by_team(live: LiveState) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
-    for kind in ("collection", "space", "site"):
-        for resource in live.by_kind.get(kind, []):
-            read = resource.raw.get("_grants") or {}
-            for grant in read.get("teams") or []:
-                team = str((grant.get("team") or {}).get("id"))
-                out[team].append(f"{resource.address}: {grant.get('permission')}")
-    return out

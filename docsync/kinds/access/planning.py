@@ -1,7 +1,7 @@
 """A resource's grants compared and planned: the written and the live grants of each
 principal type by identity, one action per grant that differs (a nested kind's action, addressed
 under its resource), new grants of one role batched into one invite, and the grants kept (for
-the plan's access table). Called by the kinds that hold grants (`granted.py`)."""
+the plan's access table). Called by the kinds that hold grants (`grant_holders.py`)."""
 
 from __future__ import annotations
 

@@ -140,7 +140,7 @@ class McpServerKind(ListPart, SitePart):
         """One update of the site's servers when the written list differs from the live one:
         servers not written are deleted (the list is exact), changed fields patched, new names
         created. Flagged: the site's assistant reaches other tools, or the same with new keys."""
-        written: list[McpServerEntry] | None = desired.entry.mcpServers
+        written: list[McpServerEntry] | None = desired.written(self.section)
         if written is None:
             return None
         base: Path = (*desired.path, "mcpServers")
@@ -185,8 +185,11 @@ class McpServerKind(ListPart, SitePart):
             ctx.where(base),
             payload=McpServers(
                 ref(desired.address),
-                [_body(d.entry, None) for d in changes.created],
-                [{"id": o.id, "body": _body(d.entry, o.fields)} for d, o in changes.changed],
+                [_body(d.entry_as(McpServerEntry), None) for d in changes.created],
+                [
+                    {"id": o.id, "body": _body(d.entry_as(McpServerEntry), o.fields)}
+                    for d, o in changes.changed
+                ],
                 [old.id for old in changes.deleted],
             ),
             depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],

@@ -3,14 +3,14 @@ unique only among siblings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.core.context import PlanContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
-from docsync.core.model import address
+from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
@@ -18,9 +18,6 @@ from docsync.kinds.access.grants import Permissions
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import Path
 from docsync.kinds.lost_answers import Writes
-
-if TYPE_CHECKING:
-    pass
 
 
 class CollectionEntry(Entry):
@@ -110,6 +107,35 @@ class CollectionKind(GrantedKind):
             resources.append(self.resource(item, key, str(item["title"]), fields, refs))
         return resources
 
+    def plan(self, ctx: PlanContext) -> None:
+        """The collections and their grants; a collection moving under one that now stands
+        below it waits for that one to move out (the API refuses a collection inside itself)."""
+        self.plan_grants(ctx, self.plan_entries(ctx))
+        moves = {
+            action.address: action
+            for action in ctx.actions
+            if action.kind == self.name
+            and action.verb == "update"
+            and any(c.field == "parent" for c in action.changes)
+        }
+        for action in moves.values():
+            target = _parent_change(action)
+            into = moves.get(str(target)) if target else None
+            if into is not None and self._below(into, action, ctx):
+                action.depends_on.append(into.key)
+
+    def _below(self, inner: Action, outer: Action, ctx: PlanContext) -> bool:
+        """Whether the live collection `inner` updates stands (at any depth) in `outer`'s."""
+        seen: set[str] = set()
+        here = ctx.live.by_id.get((self.name, inner.live_id or ""))
+        while here is not None and here.address not in seen:
+            seen.add(here.address)
+            parent = here.fields.get("parent")
+            here = ctx.live.by_address.get(parent) if parent else None
+            if here is not None and here.id == outer.live_id:
+                return True
+        return False
+
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
         return self.desired_resources(
             ctx,
@@ -155,3 +181,9 @@ class CollectionKind(GrantedKind):
             ctx.problem((*path, "parent"), f"no collection {value!r} in the manifest or live")
             return None
         return live.address
+
+
+def _parent_change(action: Action) -> str | None:
+    """The address an update moves its collection under (None: it does not move it there)."""
+    change = next((c for c in action.changes if c.field == "parent"), None)
+    return str(change.after) if change is not None and change.after else None

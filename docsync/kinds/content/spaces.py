@@ -3,7 +3,7 @@ only by `state: absent`, and a pinned space found soft-deleted is restored, not 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
@@ -24,9 +24,6 @@ from docsync.kinds.kind import Path, Reading
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
-
-if TYPE_CHECKING:
-    pass
 
 
 class SpaceEntry(Entry):

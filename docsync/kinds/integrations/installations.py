@@ -2,7 +2,7 @@
 (`POST /v1/integrations/{name}/installations`), configured (its `configuration`, only the keys
 written managed, each shown on its own), uninstalled (which takes its site and space
 installations with it). Its installations on sites and spaces are kinds of their own
-(`integration_sites.py`, `integration_spaces.py`), planned here, under each entry.
+(`targets.py`, `targets.py`), planned here, under each entry.
 
 A configuration value from `env()` is a secret: shown `(sensitive)` at its path, kept out of
 saved plans (a keyed digest), and export writes every text value as an `env()` placeholder,

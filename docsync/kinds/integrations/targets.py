@@ -1,8 +1,8 @@
 """An integration installation's sites and spaces (`integrations[].sites`, `.spaces`): each
 written list is exact, keyed by the site's or space's key, planned by the one list planner under
 its installation, one action per installation that changes (installed, configured, uninstalled).
-Read as one list per installation and level. The kinds are `integration_sites.py` and
-`integration_spaces.py`; what they share is here.
+Read as one list per installation and level. The kinds are `targets.py` and
+`targets.py`; what they share is here.
 
 Installing or uninstalling on a published site is flagged: an integration on a site runs its
 scripts for every visitor."""
@@ -304,7 +304,7 @@ def uninstalled_with(action: Action, live: LiveResource, ctx: PlanContext) -> No
 
 # An integration installation's sites (`integrations[].sites`, by title): when written, exact;
 # each installation there with its own configuration (only the keys written managed). Planned
-# under its installation (`integration_targets.py`).
+# under its installation (`targets.py`).
 class SiteInstallation(InstalledOn):
     """An integration installed on one site; only the configuration keys written are managed."""
 
@@ -336,7 +336,7 @@ class IntegrationSiteKind(InstalledOnKind):
 
 # An integration installation's spaces (`integrations[].spaces`, by title or
 # `Collection/Space`): when written, exact; each installation there with its own configuration
-# (only the keys written managed). Planned under its installation (`integration_targets.py`).
+# (only the keys written managed). Planned under its installation (`targets.py`).
 class SpaceInstallation(InstalledOn):
     """An integration installed on one space; only the configuration keys written are managed."""
 

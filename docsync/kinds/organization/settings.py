@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
@@ -21,9 +21,6 @@ from docsync.kinds.kind import ExportNames, Kind, Reading
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
-
-if TYPE_CHECKING:
-    pass
 
 
 def _domains(value: Any) -> Any:

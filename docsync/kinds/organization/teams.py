@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
@@ -11,10 +11,8 @@ from docsync.api.answers import ID, TEXT, Obj
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, was_names
-from docsync.core.lockout import Lockout
-from docsync.core.model import Action, Plan
+from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.lockout import team_grants, team_lockout, teams_for_rails
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path, Reading
@@ -85,32 +83,7 @@ class TeamKind(CrudKind):
         return teams
 
     async def _read_members(self, api: ApiClient, org_id: str, teams: list[Any]) -> None:
-        """Into each team, its members: one list per team, all concurrent."""
-        path = self.list_path.format(org=org_id)
-        lists = await gather_all(
-            *(api.list_all(f"{path}/{t['id']}/members", items=TEAM_MEMBER) for t in teams)
-        )
-        for team, members in zip(teams, lists, strict=True):
-            team["_members"] = members
-
-    async def read_for_rails(self, api: ApiClient, plan: Plan, live: LiveState) -> None:
-        """The members of the teams the lockout rail needs (`teams_for_rails`: those granted
-        where the plan takes a team's or the token's own user's access away) when planning did
-        not read them (their membership is not managed): one list per team, each once, all
-        concurrent. The rail decides from them whether the token's user keeps its access."""
-        unknown = [
-            team
-            for ident in sorted(teams_for_rails(plan.actions, live))
-            if (team := live.by_id.get((self.name, ident))) is not None
-            and team.raw.get("_members") is None
-        ]
-        await self._read_members(api, live.org_id, [team.raw for team in unknown])
-
-    def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
-        """A team deleted, or its members written without the token's user, may take away
-        the access its grants gave that user (judged with the grants: `team_lockout`)."""
-        for action in actions:
-            team_lockout(action, guard)
+        await read_members(api, org_id, teams)
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = self.live_resources(raw, live)
@@ -211,6 +184,34 @@ class TeamKind(CrudKind):
     def export(self, live: LiveState, names: ExportNames) -> Any:
         """A team by title, with its members when they were read (a plain member by email)."""
         return self.export_entries(live, names, _team_entry)
+
+
+async def read_members(api: ApiClient, org_id: str, teams: list[Any]) -> None:
+    """Into each team's item, its members: one list per team, all concurrent (the grants'
+    lockout rail reads those it needs the same way)."""
+    path = TEAM.routes.list.format(org=org_id) if TEAM.routes else ""
+    lists = await gather_all(
+        *(api.list_all(f"{path}/{t['id']}/members", items=TEAM_MEMBER) for t in teams)
+    )
+    for team, members in zip(teams, lists, strict=True):
+        team["_members"] = members
+
+
+def team_grants(team_id: str, live: LiveState) -> list[str]:
+    """The grants of a team on the resources whose grants were read (`collection["X"]: edit`),
+    which production removes with the team."""
+    return live.derived("grants by team", _grants_by_team).get(team_id, [])
+
+
+def _grants_by_team(live: LiveState) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = defaultdict(list)
+    for kind in ("collection", "space", "site"):
+        for resource in live.by_kind.get(kind, []):
+            read = resource.raw.get("_grants") or {}
+            for grant in read.get("teams") or []:
+                team = str((grant.get("team") or {}).get("id"))
+                out[team].append(f"{resource.address}: {grant.get('permission')}")
+    return out
 
 
 def _labelled(by_user: dict[str, str] | None, live: LiveState) -> dict[str, str] | None:

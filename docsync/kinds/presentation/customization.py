@@ -1,7 +1,7 @@
 """A site's customization: only the fields written are managed, nested ones included (writing
 `styling.primaryColor.light` manages that value only). The API reads the whole object and PUT
 replaces it whole, so applying reads what is live, merges the written fields in, and writes the
-whole object back (`merged_part`). Used by the site kind.
+whole object back (`sites.merged_part`). Used by the site kind.
 
 A mapping is walked into its fields; a list, a scalar or a whole setting (a content reference,
 a favicon, a font) is one value (`header.links` written is the whole list). `null` removes an

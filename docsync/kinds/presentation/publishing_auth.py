@@ -105,11 +105,11 @@ class PublishingAuthKind(SitePart):
     ) -> Action | None:
         """One PATCH when a written field differs from the live one, after the site's own actions
         (a visibility changed to visitor-auth comes first)."""
-        written = desired.entry.publishingAuth
+        written = desired.written(self.section)
         if written is None:
             return None
         path = (*desired.path, "publishingAuth")
-        visibility = desired.entry.visibility or (live.raw.get("visibility") if live else None)
+        visibility = desired.written("visibility") or (live.raw.get("visibility") if live else None)
         if visibility != VISITOR_AUTH:
             ctx.problem(
                 path,

@@ -50,10 +50,9 @@ class _Places:
 
 
 def written_places(desired: DesiredResource) -> _Places:
-    entry = desired.entry
     sections: dict[str, str] = {}
     spaces: dict[str | None, dict[str, str]] = {None: {}}
-    for section in entry.sections or []:
+    for section in desired.written("sections") or []:
         if section.state == "absent" or section.title is None:
             continue
         own = address("section", section.title, desired.address)
@@ -63,7 +62,7 @@ def written_places(desired: DesiredResource) -> _Places:
             for s in section.siteSpaces or []
             if s.state != "absent" and s.path is not None
         }
-    for s in entry.siteSpaces or []:
+    for s in desired.written("siteSpaces") or []:
         if s.state != "absent" and s.path is not None:
             spaces[None][s.path] = address("site_space", s.path, desired.address)
     return _Places(desired.address, sections, spaces)

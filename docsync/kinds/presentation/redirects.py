@@ -13,6 +13,7 @@ from pydantic import field_validator, model_validator
 
 from docsync.api.answers import FLAG, TEXT, Obj, Opt
 from docsync.api.errors import ApiError
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
 from docsync.core.model import Action, FieldChange, address
@@ -25,6 +26,7 @@ from docsync.kinds.parts import ListPart
 from docsync.kinds.presentation.redirect_destinations import (
     live_destination,
     live_places,
+    redirect_problems,
     target,
     written_places,
 )
@@ -171,6 +173,12 @@ class RedirectKind(ListPart, SitePart):
 
     reads_structure = True  # destinations name the site's sections and site spaces
 
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """Destinations naming a section or site space the site's written structure lacks."""
+        if items:
+            for path, message in redirect_problems(parent, items[0][0][:-2]):
+                view.report(path, message)
+
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Redirects)
         return action.payload.requests
@@ -184,7 +192,7 @@ class RedirectKind(ListPart, SitePart):
     ) -> Action | None:
         """One update of the site's redirects when the written list differs from the live one: the
         changed and new ones upserted, the live ones not written deleted (the list is exact)."""
-        written = desired.entry.redirects
+        written = desired.written(self.section)
         if written is None:
             return None
         manages_tree = any(

@@ -35,7 +35,7 @@ Path = tuple[str | int, ...]
 KEPT = ("id", "name", "active")
 #: and what it relies on in it
 ANSWER = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
-#: how a link whose create lost its answer is found (`lost`): its name is new to the site
+#: how a link whose create lost its answer is found (`lost_answers`): its name is new to the site
 FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
 
 
@@ -110,7 +110,7 @@ class ShareLinkKind(ListPart, SitePart):
         """One update of the site's share links when the written list differs from the live one:
         links not written are deleted (the list is exact), a changed `active` is patched, a new
         name is created (and deactivated after, when written inactive)."""
-        written = desired.entry.shareLinks
+        written = desired.written(self.section)
         if written is None:
             return None
         current = _live(live) or []

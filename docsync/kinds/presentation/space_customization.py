@@ -104,7 +104,7 @@ _SECTION, _GROUP = "site-section", "site-section-group"
 
 def _levels(structure: dict[str, Any]) -> list[tuple[str | None, list[dict[str, Any]]]]:
     """(section title or None at the root, its site spaces) of a structure read, each item
-    where the live tree reads it (`kinds.site_shape`): a group's sections from its `children`,
+    where the live tree reads it (`sites.structure`): a group's sections from its `children`,
     which the API also lists as `sections`, and a group's groups within it."""
     items = structure.get("structure") or []
     if structure.get("type") == "siteSpaces":
@@ -190,7 +190,7 @@ def _effective(live: LiveResource | None) -> dict[str, Any] | None:
 def site_after(site: DesiredResource, live: LiveResource | None) -> dict[str, Any]:
     """The site's customization once this plan is applied (what a site space inherits)."""
     now = live_customization(live) or {}
-    written = site.entry.customization
+    written = site.written("customization")
     if written is None:
         return now
     return merged(now, {".".join(p): v for p, v in managed(written).items()})
@@ -208,7 +208,7 @@ def plan_space_customization(
 ) -> Action | None:
     """One update per site space whose override changes: each changed field at its path
     (`site_space["latest"].customization.styling.theme`), after the site space exists."""
-    if space.absent or "customization" not in space.entry.model_fields_set:
+    if space.absent or not space.writes("customization"):
         return None
     inherited = site_after(site, site_live)
     effective = _effective(space_live)
@@ -217,7 +217,7 @@ def plan_space_customization(
     if effective is None:  # a new site space shows its site's settings
         effective = inherited
     base = (*space.path, "customization")
-    written = space.entry.customization
+    written = space.written("customization")
     if written is None:
         changed = {path: value_at(inherited, path) for path in overrides(effective, inherited)}
         fields: dict[str, Any] = {}

@@ -1,7 +1,6 @@
 """What `validate` checks of a site entry beyond its model, before any request: one layout
-(sections or root site spaces), the adaptive schema production accepts, its redirects
-(destinations naming what the site does not write), and the integration its publishing auth
-names (installed on it by the manifest)."""
+(sections or root site spaces), the adaptive schema production accepts, and the integration its
+publishing auth names (installed on it by the manifest); its parts check their own lists."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ from typing import Any
 
 from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_entries, text
 from docsync.core.paths import Path
-from docsync.kinds.presentation.redirect_destinations import redirect_problems
 from docsync.kinds.sites.adaptive_schema import check_adaptive_schema
 
 #: a site of root site spaces has no level where groups or links could stand
@@ -35,8 +33,6 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
             schema_path = (*site_path, "adaptiveSchema")
             for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
                 view.report(path, message, key=path != schema_path)
-        for path, message in redirect_problems(site, site_path):
-            view.report(path, message)
         check_auth_integration(view, site_path, site)
 
 

@@ -1,7 +1,7 @@
 """What every kind nested under a site (sections, site spaces, groups, links) shares: planned
-one parent at a time through the one list planner (`kinds.listing`), with hooks for what its
+one parent at a time through the one list planner (`kinds.lists`), with hooks for what its
 kind does differently; applied by requests under the site's path. The site's driver
-(`kinds.site_tree`) walks the catalogue and calls these hooks; it names no kind."""
+(`sites.driver`) walks the catalogue and calls these hooks; it names no kind."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ def with_links(
     site = tree.site.address
     anchors: dict[str, str | None] = {}
     for link in present:
-        after = link.entry.after
+        after = link.entry_as(ExternalLinkEntry).after
         if after is None:
             anchors[link.address] = None
             continue

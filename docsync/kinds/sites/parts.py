@@ -92,6 +92,10 @@ class SitePart(Part):
     async def execute(self, action: Action, run: RunContext) -> None:
         raise TypeError(f"{action.key}: a site's part is written by the site (`write`)")
 
+    @final
+    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
+        return None
+
 
 def site_parts(kinds: Kinds) -> tuple[SitePart, ...]:
     """Every part of a site itself, in the catalogue's order (the order their actions are

@@ -1,6 +1,6 @@
 """What a site's plan adds to its own create, update or delete: its children (through the
-driver, `site_tree`), one reorder of the fewest moves, one action per part it writes
-(`site_part`), its site spaces' overrides, and its publish or unpublish once all of those are
+driver, `sites.driver`), one reorder of the fewest moves, one action per part it writes
+(`sites.parts`), its site spaces' overrides, and its publish or unpublish once all of those are
 done."""
 
 from __future__ import annotations
@@ -62,9 +62,9 @@ def _plan_reorder(desired: DesiredResource, site_tree: SiteTree, ctx: PlanContex
 def _plan_publish(
     desired: DesiredResource, live: LiveResource | None, ctx: PlanContext, site_tree: SiteTree
 ) -> None:
-    if "published" not in desired.entry.model_fields_set or desired.entry.published is None:
+    if not desired.writes("published") or desired.written("published") is None:
         return
-    wanted = bool(desired.entry.published)
+    wanted = bool(desired.written("published"))
     now = bool(live.raw.get("published")) if live is not None else False
     if wanted == now:
         return

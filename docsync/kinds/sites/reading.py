@@ -1,6 +1,6 @@
 """What a plan reads of sites: the list, then for each site an entry manages only what the
 entry writes (its structure, which gives sections, groups and site spaces in one read; its
-adaptive schema; each of its parts an entry writes, `site_part`), all at once, and for export
+adaptive schema; each of its parts an entry writes, `sites.parts`), all at once, and for export
 everything of every site. Each answer is checked for what the site's parts rely on in it
 (`answers`)."""
 

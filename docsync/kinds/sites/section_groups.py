@@ -1,6 +1,6 @@
 """Section groups: sections of one site gathered under a title, keyed by title. Which sections
 a group holds is written by PATCHes of those sections (production has no membership
-endpoints); where the groups stand is the site's root order (`kinds.site_root`)."""
+endpoints); where the groups stand is the site's root order (`sites.root_order`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A site's sections, keyed by title within their site: made with their first site space,
 their site's default set through the site, and the site's root order (the groups and links
-among them, `kinds.site_root`)."""
+among them, `sites.root_order`)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Sites, keyed by title: their own fields, publishing, adaptive schema, their parts, and
-(through the driver of `site_tree`) the kinds nested under them."""
+(through the driver of `sites.driver`) the kinds nested under them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
@@ -30,9 +30,6 @@ from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import read_site_parts, site_answers
 from docsync.kinds.sites.state import LiveTree
 from docsync.kinds.sites.structure import export_tree, read_live_tree
-
-if TYPE_CHECKING:
-    pass
 
 
 # A site's own fields as a manifest writes them and as they compare: their types, the proxy's
@@ -111,7 +108,7 @@ SITE = Declaration(
     export_file="sites.yaml",
     entry=SiteEntry,
     routes=Routes(SITES, id_name="siteId"),
-    writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`site_part`)
+    writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
     answer=Obj(
         {
             "id": ID,
