@@ -57,6 +57,7 @@ async def plan_and_apply(
     interrupts: Interrupts,
 ) -> tuple[Plan, ApplyReport | None]:
     # The pipeline is loaded when an apply runs, not when the command is defined (`--help`).
+    from docsync import policies
     from docsync.cli.reading import reading_status
     from docsync.engine import run
     from docsync.engine.cost import Budget, apply_requests
@@ -94,10 +95,14 @@ async def plan_and_apply(
         if options["verbose"]:
             report_requests(planned, "plan")
             click.echo(Budget(apply_requests(plan), api.rate_limit).describe(), err=True)
+        # Before the saved plan is compared: it holds the notes the `warn` rules left.
+        violations = policies.check(plan, loaded)
         if saved is not None:
             saved.check_live(live, plan)
             saved.check_same(plan)
         click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False, err=human_err)
+        if violations:
+            raise policies.PolicyDenied(violations)
         if plan.empty:
             return plan, None
         policy = SafetyPolicy.from_manifest(

@@ -11,6 +11,8 @@ import pytest
 from docsync.cli.commands import COMMANDS
 from tests.cli.conftest import ACME, REPO
 
+POLICIES = REPO / "examples" / "policies"
+
 # Run the CLI, then report which of the given module prefixes the process imported.
 _PROBE = """
 import json, sys
@@ -87,3 +89,10 @@ def test_a_command_that_calls_the_api_still_loads_it() -> None:
     found = _imported(HTTP_STACK, PLAIN_API, "plan", str(ACME), "--api-url", "http://127.0.0.1:9")
     assert "httpx" in found
     assert "docsync.emulator" not in found
+
+
+def test_the_cel_runtime_is_loaded_only_for_a_manifest_with_policies() -> None:
+    assert _imported(("cel_expr_python",), (), "validate", str(ACME)) == []
+    with_rules = _imported(("cel_expr_python",), (), "validate", str(ACME), str(POLICIES))
+    assert "cel_expr_python" in with_rules
+

@@ -148,6 +148,7 @@ def test_examples_write_only_keys_the_pinned_release_knows() -> None:
     sets = example_sets()
     assert {(p.parent.name, v.get("organization")) for p, v in sets} == {
         ("acme", None),
+        ("policies", None),
         ("manifests", "org_acme_staging"),
         ("manifests", "org_acme"),
     }
