@@ -96,3 +96,15 @@ def test_the_cel_runtime_is_loaded_only_for_a_manifest_with_policies() -> None:
     with_rules = _imported(("cel_expr_python",), (), "validate", str(ACME), str(POLICIES))
     assert "cel_expr_python" in with_rules
 
+
+def test_import_docsync_loads_the_python_api_on_first_use_only() -> None:
+    probe = (
+        "import json, sys; import docsync; before = sorted(sys.modules); docsync.load; "
+        "print(json.dumps([before, sorted(sys.modules)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    before, after = json.loads(done.stdout)
+    assert not [m for m in before if m.startswith(PIPELINE)], before
+    assert "docsync.python_api" in after and "httpx" in after
