@@ -38,7 +38,8 @@ PIN = re.compile(
 TAG_PIN = re.compile(r"docsync@v\d|rev: v\d")
 #: where a release is pinned, and how many pins each holds
 PINNED_IN = {
-    "README.md": 1,
+    "README.md": 2,  # the install, the Action's snippet
+    "docs/usage.md": 1,
     "docs/gitops.md": 2,  # the Action's snippet, the pre-commit snippet
     "examples/ci/docsync.yml": 2,
     "examples/ci/docsync-apply.yml": 1,
