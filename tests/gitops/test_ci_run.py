@@ -108,7 +108,9 @@ def test_a_copy_of_the_example_plans_reviews_and_applies_staging_then_production
     assert outcomes(merged) == [("apply", "staging", "success"), ("apply", "production", "success")]
     for run in merged:  # each environment's own apply token, and its reviewed plan
         assert run.env["DOCSYNC_TOKEN"] == "tok_ada"
-        assert "0 failed, 0 skipped" in run.step("Run docsync").stdout
+        applied = run.step("Run docsync").stdout  # the plan being applied, then its outcome
+        assert '+ create team["Platform"]' in applied and "0 failed, 0 skipped" in applied
+        assert run.summary.startswith("### docsync plan for Acme")  # and in the job's summary
     assert teams(emulator, STAGING) == teams(emulator, "org_acme") == {"Platform", "Writers"}
     for environment, var_file in (
         ("staging", "vars/staging.yaml"),
