@@ -17,7 +17,6 @@ from docsync.core.errors import ApplyRefused, PlanError
 from docsync.core.model import Plan
 from docsync.manifest.policies import VARIABLE, compiled
 from docsync.render.careful import policy_note
-from docsync.render.json import action_document
 
 if TYPE_CHECKING:
     from docsync.manifest import LoadedManifest
@@ -80,7 +79,10 @@ def check(plan: Plan, loaded: LoadedManifest) -> list[Violation]:
     rules = loaded.manifest.policies
     if not rules:
         return []
+    # Loaded for a manifest with rules only: a plan without them (most) never pays for them.
     from cel_expr_python import cel
+
+    from docsync.render.json import action_document
 
     programs = [(index, rule, compiled(rule.match)) for index, rule in enumerate(rules)]
     violations: list[Violation] = []
