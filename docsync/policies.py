@@ -60,15 +60,14 @@ def action_input(document: dict[str, Any]) -> dict[str, Any]:
     """What a rule sees as `action`: the action's JSON document, plus `before` and `after`, the
     fields it changes mapped to their live and desired values (a field absent on a side is not
     in that side's map: a create has no `before`, a delete no `after`)."""
-    verb = document["verb"]
-    before, after = {}, {}
-    for change in document["changes"]:
-        if change["before"] is not None or verb not in ("create", "restore", "replace"):
-            before[change["field"]] = change["before"]
-        if verb != "delete":
-            after[change["field"]] = change["after"]
+    verb, changes = document["verb"], document["changes"]
     if verb in ("create", "restore"):
         before = {}
+    elif verb == "replace":  # shows the resource made anew: an old value only where one was
+        before = {c["field"]: c["before"] for c in changes if c["before"] is not None}
+    else:
+        before = {c["field"]: c["before"] for c in changes}
+    after = {} if verb == "delete" else {c["field"]: c["after"] for c in changes}
     return {**document, "before": before, "after": after}
 
 
@@ -86,14 +85,14 @@ def check(plan: Plan, loaded: LoadedManifest) -> list[Violation]:
 
     programs = [(index, rule, compiled(rule.match)) for index, rule in enumerate(rules)]
     violations: list[Violation] = []
-    failures: list[str] = []
+    failures: dict[str, list[str]] = {}  # per rule: the first failure is enough to fix it
     for action in plan.actions:
         seen = {VARIABLE: action_input(action_document(action).model_dump(mode="json"))}
         for index, rule, program in programs:
             where = loaded.location(("policies", index, "match"))
             result = program.eval(data=seen)
             if result.type() == cel.Type.ERROR or not isinstance(result.value(), bool):
-                failures.append(
+                failures.setdefault(rule.name, []).append(
                     f"{where}: policy {rule.name} cannot be evaluated on {action.key}: "
                     f"{_failure(result, cel)}"
                 )
@@ -113,7 +112,12 @@ def check(plan: Plan, loaded: LoadedManifest) -> list[Violation]:
                 if note not in action.notes:
                     action.notes.append(note)
     if failures:
-        raise PolicyFailed("\n".join(failures))
+        raise PolicyFailed(
+            "\n".join(
+                first + (f" (and on {len(rest)} more action(s))" if rest else "")
+                for first, *rest in failures.values()
+            )
+        )
     return violations
 
 

@@ -169,3 +169,5 @@ def test_a_rule_that_cannot_be_evaluated_on_an_action_stops_the_plan(
     assert first.startswith(
         f'Error: {path}:4:12: policy careless cannot be evaluated on create team["Platform"]: {why}'
     ), first
+    assert first.endswith(" (and on 2 more action(s))")  # one line per rule, not per action
+    assert len(result.stderr.splitlines()) == 1
