@@ -1,5 +1,5 @@
-"""The README's table of property tests is the suite's: every Hypothesis test, with the
-examples it draws."""
+"""The contributor guide's table of property tests (docs/testing.md) is the suite's: every
+Hypothesis test, with the examples it draws."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import tests
 from tests.depth import DEFAULT, examples
 
-README = Path(__file__).parents[1] / "README.md"
+GUIDE = Path(__file__).parents[1] / "docs" / "testing.md"
 ROW = re.compile(r"^\| `(tests/[^`]+)` \| (\d+) \|$", re.MULTILINE)
 
 
@@ -30,6 +30,6 @@ def _property_tests() -> dict[str, int]:
     return found
 
 
-def test_the_readme_lists_every_property_test_with_its_examples() -> None:
-    listed = {name: examples(int(count)) for name, count in ROW.findall(README.read_text("utf-8"))}
-    assert listed == _property_tests(), "README.md, section 'Property tests'"
+def test_the_guide_lists_every_property_test_with_its_examples() -> None:
+    listed = {name: examples(int(count)) for name, count in ROW.findall(GUIDE.read_text("utf-8"))}
+    assert listed == _property_tests(), "docs/testing.md, section 'Property tests'"

@@ -12,7 +12,12 @@ import click
 
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session, force_option
-from docsync.cli.options import common_options, load_from_options, setup_output
+from docsync.cli.options import (
+    common_options,
+    load_from_options,
+    setup_output,
+    variable_options,
+)
 from docsync.cli.plan import org_title, report_requests
 from docsync.cli.plan_options import plan_shape_options
 from docsync.cli.signals import doing
@@ -57,6 +62,7 @@ async def plan_and_apply(
     interrupts: Interrupts,
 ) -> tuple[Plan, ApplyReport | None]:
     # The pipeline is loaded when an apply runs, not when the command is defined (`--help`).
+    from docsync import policies
     from docsync.cli.reading import reading_status
     from docsync.engine import run
     from docsync.engine.cost import Budget, apply_requests
@@ -94,10 +100,14 @@ async def plan_and_apply(
         if options["verbose"]:
             report_requests(planned, "plan")
             click.echo(Budget(apply_requests(plan), api.rate_limit).describe(), err=True)
+        # Before the saved plan is compared: it holds the notes the `warn` rules left.
+        violations = policies.check(plan, loaded)
         if saved is not None:
             saved.check_live(live, plan)
             saved.check_same(plan)
         click.echo(render_plan(plan, color=color, title=org_title(live)), nl=False, err=human_err)
+        if violations:
+            raise policies.PolicyDenied(violations)
         if plan.empty:
             return plan, None
         policy = SafetyPolicy.from_manifest(
@@ -139,22 +149,17 @@ def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
         )
 
 
-@main.command("apply")
+@main.command("apply", short_help="Change the organization to match the manifests or a saved plan.")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True), metavar="[PATH]...")
 @click.option(
     "--plan",
     "plan_file",
     type=click.Path(exists=True, dir_okay=False),
-    help="Apply a plan saved by `docsync plan --out FILE` (refused when stale).",
+    help="Apply exactly this plan, saved by `docsync plan --out FILE`: from the directory it "
+    "was made in, with the same --var/--var-file values, env() variables and "
+    "DOCSYNC_PLAN_KEY (else DOCSYNC_TOKEN); refused when anything changed since.",
 )
-@click.option("--var", "var", multiple=True, metavar="KEY=VALUE", help="A template variable.")
-@click.option(
-    "--var-file",
-    "var_file",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="YAML mapping of template variables.",
-)
+@variable_options
 @api_options
 @common_options
 @force_option
@@ -188,7 +193,14 @@ def apply_command(
     output_format: str,
     **_: Any,
 ) -> None:
-    """Change the organization to match the manifests (or a saved plan)."""
+    """Change the organization to match the manifests, or apply a saved plan.
+
+    A saved plan (`--plan FILE`, from `docsync plan --out FILE`) needs what it was made with:
+    run it from the directory where the plan was made (it names its manifest files as they
+    were given), with the same files, --var/--var-file values and env() variables, and the
+    same DOCSYNC_PLAN_KEY (else DOCSYNC_TOKEN), which keys its digests. Otherwise, or when
+    the organization changed since, it is refused and nothing is changed.
+    """
     from docsync.cli.interrupts import Interrupts, exit_code
     from docsync.engine.saved import SavedPlan
 

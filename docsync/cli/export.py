@@ -40,7 +40,7 @@ def refuse_non_empty(out: Path) -> None:
         )
 
 
-@main.command("export")
+@main.command("export", short_help="Write manifests for an organization as it is, to adopt it.")
 @click.option("--org", "organization", required=True, help="Organization id or title.")
 @click.option(
     "--out",

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def manifest_options(func: F) -> F:
-    """``PATH...`` plus ``--var key=value`` and ``--var-file FILE`` (both repeatable)."""
+def variable_options(func: F) -> F:
+    """``--var key=value`` and ``--var-file FILE`` (both repeatable), as every command that
+    reads manifests has them."""
     func = click.option(
         "--var-file",
         "var_file",
@@ -39,6 +40,12 @@ def manifest_options(func: F) -> F:
         metavar="KEY=VALUE",
         help="A template variable (repeatable; wins over --var-file).",
     )(func)
+    return func
+
+
+def manifest_options(func: F) -> F:
+    """``PATH...`` plus the template variables' options."""
+    func = variable_options(func)
     func = click.argument(
         "paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH..."
     )(func)

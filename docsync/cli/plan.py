@@ -148,6 +148,7 @@ def plan_command(
     **_: Any,
 ) -> None:
     """Show what `apply` would change, field by field."""
+    from docsync import policies
     from docsync.engine.safety import SafetyPolicy, check
     from docsync.engine.target import narrow
 
@@ -156,7 +157,10 @@ def plan_command(
     loaded = load_from_options(paths, var, var_file)
     plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose, timeout))
     plan = narrow(plan, targets)
+    violations = policies.check(plan, loaded)  # `warn` rules note the actions they match
     click.echo(render(plan, live, output_format, color, shape), nl=False)
+    if violations:  # shown with the plan they refuse; never saved
+        raise policies.PolicyDenied(violations)
     policy = SafetyPolicy.from_manifest(
         loaded.manifest.safety, force=force, max_delete_share=max_delete_share
     )

@@ -47,7 +47,7 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     )
 
 
-@main.command("show")
+@main.command("show", short_help="Render a saved plan or a JSON plan again, offline.")
 @click.argument("plan_file", metavar="PLANFILE", type=click.Path(exists=True, dir_okay=False))
 @format_option("The same renderings as `docsync plan`.")
 @markdown_options

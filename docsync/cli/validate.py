@@ -59,4 +59,6 @@ def summary(loaded: LoadedManifest) -> str:
         entries = len(getattr(loaded.manifest, section))
         if entries:
             parts.append(f"{entries} {section}")
+    if loaded.manifest.policies:
+        parts.append(f"{len(loaded.manifest.policies)} policies")
     return ", ".join(parts)

@@ -16,6 +16,7 @@ from docsync.manifest.context import CheckContext, nearest, walk
 from docsync.manifest.files import discover, read_file
 from docsync.manifest.merge import merge
 from docsync.manifest.models import Manifest
+from docsync.manifest.policies import check_policies
 from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
 from docsync.manifest.templating import TOKEN_VARIABLE, Renderer
@@ -99,6 +100,7 @@ def _load(
     manifest = validate_manifest(ctx) if files else None
     run_checks(ctx)
     check_references(ctx)
+    check_policies(ctx)
     problems.extend(p for p in ctx.problems if not _under(p.path, merged.failed))
     secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
     if problems or manifest is None:

@@ -1,7 +1,8 @@
 """Merging the files of one organization into one document, positions included.
 
-List sections concatenate in file order, ``settings`` merges field by field, ``prune`` is a
-union and ``organization`` must agree. Paths in the result are paths of the merged document.
+List sections (and ``policies``) concatenate in file order, ``settings`` merges field by
+field, ``prune`` is a union and ``organization`` must agree. Paths in the result are paths of
+the merged document.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def _place(doc: FileDoc, path: Path) -> Location:
 
 
 def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
-    if key in SECTIONS:
+    if key in SECTIONS or key == "policies":
         return _merge_list(out, doc, key, value)
     if key == "prune":
         return _merge_prune(out, doc, value)

@@ -1,8 +1,9 @@
 """The manifest's top-level model, assembled from the kinds' declarations.
 
 Each kind's entry model sits in its kind's module (`docsync.kinds.<kind>`); this module adds the
-manifest's own parts (`organization`, `prune`, `safety`) and one field per top-level kind, so a
-new kind needs no edit here. Field names are the API's camelCase names (../shared/INTERFACE.md §2).
+manifest's own parts (`organization`, `prune`, `safety`, `policies`) and one field per top-level
+kind, so a new kind needs no edit here. Field names are the API's camelCase names
+(../shared/INTERFACE.md §2).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic import Discriminator, Field, Tag, create_model
 
 from docsync.core.entries import Model
 from docsync.kinds.catalogue import CATALOGUE, entry_model
+from docsync.manifest.policies import PolicyRule
 
 SECTIONS: tuple[str, ...] = tuple(d.section for d in CATALOGUE.lists)
 """The list sections of a manifest, in the catalogue's order (derived from the declarations)."""
@@ -73,6 +75,9 @@ class _ManifestBase(Model):
     kind the globs of the names this manifest owns (`{teams: "eng-*"}`)."""
     safety: Safety | None = None
     """The safety rails' thresholds (default: deletes 30% of at least 10, updates unlimited)."""
+    policies: list[PolicyRule] = Field(default_factory=list)
+    """Rules checked on every action of every plan: `deny` refuses the plan, `warn` puts the
+    action under "Needs a careful look" (docs/policies.md)."""
 
 
 def _kind_fields() -> dict[str, Any]:

@@ -38,6 +38,7 @@ _OWN_KEYS = (
     ("organization", "must be given at least once; files that give it must agree"),
     ("prune", "union (of kinds, or of patterns per kind)"),
     ("safety", "set in one file only"),
+    ("policies", "concatenated in file order; a rule's name is its own across the files"),
 )
 
 

@@ -15,13 +15,11 @@ from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
 from docsync.core.secrecy import keyed_digest
 from docsync.kinds.catalogue import KINDS
+from docsync.render.careful import DESTRUCTIVE, needs_review, policy_warnings
 from docsync.render.elements import ABSENT, element_changes
 from docsync.render.pictures import structures
 
 FORMAT_VERSION: Literal[1] = 1
-
-#: Verbs that remove something a reader or an editor may miss.
-DESTRUCTIVE = frozenset({"delete", "replace"})
 
 
 class SensitiveValue(BaseModel):
@@ -61,6 +59,12 @@ class ChangeDoc(BaseModel):
     )
 
 
+class PolicyWarningDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+    rule: str = Field(description="The rule's `name` in the manifest's `policies:`")
+    message: str = Field(description="Its `warn` text")
+
+
 class ActionDoc(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     key: str = Field(description="Unique within the plan: '<verb> <address>'")
@@ -78,6 +82,15 @@ class ActionDoc(BaseModel):
     audience_change: bool
     security_change: bool = Field(
         False, description="What runs on or for a site changes: scripts, assistant tools"
+    )
+    needs_review: bool = Field(
+        False,
+        description='Listed under "Needs a careful look": destructive, an audience or security '
+        "change, or matched by a policy's `warn` rule",
+    )
+    policy_warnings: list[PolicyWarningDoc] = Field(
+        default_factory=list,
+        description="The `warn` rules of the manifest's `policies:` that matched the action",
     )
 
 
@@ -206,6 +219,11 @@ def action_document(action: Action) -> ActionDoc:
         destructive=action.verb in DESTRUCTIVE,
         audience_change=action.audience_change,
         security_change=action.security_change,
+        needs_review=needs_review(action),
+        policy_warnings=[
+            PolicyWarningDoc(rule=rule, message=message)
+            for rule, message in policy_warnings(action)
+        ],
     )
 
 

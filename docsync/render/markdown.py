@@ -11,7 +11,7 @@ import re
 from docsync.core.model import Action, Plan, Review, Unmanaged
 from docsync.kinds.catalogue import KINDS
 from docsync.render.budget import DEFAULT_BUDGET, LeftOut, Room, kind_table, worst_note
-from docsync.render.json import DESTRUCTIVE
+from docsync.render.careful import DESTRUCTIVE, needs_review, policy_warnings
 from docsync.render.pictures import structures
 from docsync.render.text import field_width, render_change
 
@@ -45,10 +45,6 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _risky(action: Action) -> bool:
-    return action.verb in DESTRUCTIVE or action.audience_change or action.security_change
-
-
 def _flag(action: Action) -> str:
     if action.verb in DESTRUCTIVE:
         return "🔴 "
@@ -56,6 +52,8 @@ def _flag(action: Action) -> str:
         return "🟠 "
     if action.security_change:
         return "🟣 "
+    if policy_warnings(action):
+        return "🟡 "
     return ""
 
 
@@ -155,6 +153,9 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
     security = sum(1 for a in risky if a.security_change and not a.audience_change)
     if security:
         flags.append(f"🟣 {security} security change{'s' if security != 1 else ''}")
+    warned = sum(1 for a in risky if policy_warnings(a))
+    if warned:
+        flags.append(f"🟡 {warned} flagged by policies")
     out += [f"**Plan: {plan.summary()}**" + (" · " + " · ".join(flags) if flags else ""), ""]
     out += [*kind_table(plan.actions), ""]
     return "\n".join(out) + "\n"
@@ -171,11 +172,12 @@ def render_markdown(
     whole_plan: str = WHOLE_PLAN,
 ) -> str:
     """Never longer than `budget` characters (0: no limit, the whole plan). Past it the
-    summary, every flagged action (destructive, audience or security change) and the access
+    summary, every flagged action (destructive, audience or security change, a policy's
+    warning) and the access
     tables stay first; what does not fit is counted per kind in a note that says where the
     whole plan is."""
-    risky = [a for a in plan.actions if _risky(a)]
-    ordered = risky + [a for a in plan.actions if not _risky(a)]
+    risky = [a for a in plan.actions if needs_review(a)]
+    ordered = risky + [a for a in plan.actions if not needs_review(a)]
     parts = _Parts(plan, title or plan.organization, risky, unmanaged=budget <= 0)
     shown = len(plan.actions) <= SHOWN_UNFOLDED
     if budget <= 0:

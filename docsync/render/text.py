@@ -7,6 +7,7 @@ from typing import Any
 
 from docsync.core.model import Action, FieldChange, Plan
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.render.careful import reasons
 from docsync.render.elements import ABSENT, Element, element_changes
 
 SENSITIVE = "(sensitive)"
@@ -140,6 +141,11 @@ def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) ->
             + (f": kept, {u.reason}" if u.reason else "")
             for u in plan.unmanaged
         )
+        out.append("")
+    careful = [(a, why) for a in plan.actions if (why := reasons(a))]
+    if careful:
+        out.append(f"Needs a careful look: {len(careful)} action(s):")
+        out.extend(f"  {a.verb} {a.address} ({'; '.join(why)})" for a, why in careful)
         out.append("")
     for warning in plan.warnings:
         out.append(f"Warning: {warning}")

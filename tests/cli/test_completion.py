@@ -1,4 +1,4 @@
-"""Shell completion, as README documents it: the `docsync` console script prints a completion
+"""Shell completion, as docs/usage.md documents it: the `docsync` console script prints a completion
 script when `_DOCSYNC_COMPLETE` asks for one, and that script completes docsync's commands."""
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ import pytest
 from docsync.cli.commands import COMMANDS
 from tests.cli.conftest import ACME, REPO
 
+POLICIES = REPO / "examples" / "policies"
+
 # Run the CLI, then report which of the given module prefixes the process imported.
 _PROBE = """
 import json, sys
@@ -73,7 +75,8 @@ def _imported(watched: tuple[str, ...], allowed: tuple[str, ...], *args: str) ->
     ids=["version", "validate", "schema", "show"],
 )
 def test_offline_commands_import_no_http_stack_and_no_emulator(args: list[str]) -> None:
-    assert _imported(HTTP_STACK, PLAIN_API, *args) == []
+    """Nor the CEL runtime: examples/acme has no policies."""
+    assert _imported((*HTTP_STACK, "cel_expr_python"), PLAIN_API, *args) == []
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in sorted(COMMANDS))], ids=str)
@@ -87,3 +90,22 @@ def test_a_command_that_calls_the_api_still_loads_it() -> None:
     found = _imported(HTTP_STACK, PLAIN_API, "plan", str(ACME), "--api-url", "http://127.0.0.1:9")
     assert "httpx" in found
     assert "docsync.emulator" not in found
+
+
+def test_the_cel_runtime_is_loaded_for_a_manifest_with_policies() -> None:
+    """The other half of the offline commands' test above: validating rules loads CEL."""
+    with_rules = _imported(("cel_expr_python",), (), "validate", str(ACME), str(POLICIES))
+    assert "cel_expr_python" in with_rules
+
+
+def test_import_docsync_loads_the_python_api_on_first_use_only() -> None:
+    probe = (
+        "import json, sys; import docsync; before = sorted(sys.modules); docsync.load; "
+        "print(json.dumps([before, sorted(sys.modules)]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    before, after = json.loads(done.stdout)
+    assert not [m for m in before if m.startswith(PIPELINE)], before
+    assert "docsync.python_api" in after and "httpx" in after

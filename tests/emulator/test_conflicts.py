@@ -1,8 +1,8 @@
-"""Every 409 the emulator can answer is named in the README's table, with why.
+"""Every 409 the emulator can answer is named in the table of docs/testing.md, with why.
 
 Each `conflict(reason, message)` call in `docsync/emulator` carries a literal id as its first
-argument; the README's "The emulator's 409s" table lists exactly those ids, so a new 409 cannot
-slip in undocumented and a row cannot outlive its call.
+argument; the "The emulator's 409s" table of docs/testing.md lists exactly those ids, so a new
+409 cannot slip in undocumented and a row cannot outlive its call.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ def conflict_calls() -> dict[str, list[str]]:
     return found
 
 
-def readme_table() -> set[str]:
-    """The ids in the first column of the README's table of the emulator's 409s."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### The emulator's 409s", 1)[1].split("\n#", 1)[0]
+def documented_table() -> set[str]:
+    """The ids in the first column of docs/testing.md's table of the emulator's 409s."""
+    text = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
+    section = text.split("## The emulator's 409s", 1)[1].split("\n#", 1)[0]
     return set(re.findall(r"^\| `([a-z0-9-]+)` \|", section, flags=re.MULTILINE))
 
 
@@ -49,8 +49,8 @@ def test_every_conflict_call_has_a_literal_id() -> None:
 
 def test_the_readme_table_lists_exactly_the_ids_in_use() -> None:
     calls = conflict_calls()
-    listed = readme_table()
+    listed = documented_table()
     missing = {reason: calls[reason] for reason in set(calls) - listed}
-    assert not missing, f"409s the README's table does not name (add a row, with why): {missing}"
+    assert not missing, f"409s docs/testing.md's table does not name (add a row, why): {missing}"
     stale = listed - set(calls)
-    assert not stale, f"rows of the README's 409 table no conflict() call uses: {sorted(stale)}"
+    assert not stale, f"rows of docs/testing.md's 409 table no call uses: {sorted(stale)}"

@@ -194,7 +194,7 @@ def interpolate(value: Any, contexts: Mapping[str, Any], status: Mapping[str, St
     if not isinstance(value, str):
         return value
     whole = _EMBEDDED.fullmatch(value.strip())
-    if whole:
+    if whole and "${{" not in whole[1]:  # one expression, not several lines of them
         return evaluate(whole[1], contexts, status)
     return _EMBEDDED.sub(lambda m: text_of(evaluate(m[1], contexts, status)), value)
 

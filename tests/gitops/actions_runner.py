@@ -3,13 +3,17 @@ event in the order of their `needs`, matrix legs in order, reusable workflows of
 followed; each `run:` step under `bash -eo pipefail` in a fresh workspace, with the workflow's,
 job's and step's `env` evaluated (tests/gitops/actions_expr.py), GITHUB_OUTPUT and the job
 summary read back; `if:`, `continue-on-error` and `steps.*` as GitHub has them; secrets from
-the repository's and the job's environment's. `pip install "$DOCSYNC_PACKAGE"` is this
-environment's docsync, already on PATH; the actions stand in (tests/gitops/actions_standins.py).
+the repository's and the job's environment's. The docsync Action (`OWNER/docsync@<commit>`) is
+this checkout's action.yml, a composite action whose steps run here as GitHub runs them (its
+`inputs` with their defaults, its own `steps.*`, `github.action_path`, `working-directory`, its
+`outputs`); its install step stands for this environment's docsync, already on PATH. The other
+actions stand in (tests/gitops/actions_standins.py).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -27,10 +31,12 @@ from tests.gitops.actions_standins import (
     github_env,
     run_shell,
 )
+from tests.gitops.ci import REPO
 
 __all__ = ["Event", "Hub", "JobRun", "StepRun", "machine_env"]
 
-INSTALL = 'pip install "$DOCSYNC_PACKAGE"'
+#: how the CI example names the docsync Action: the repository, pinned by commit
+DOCSYNC_ACTION = re.compile(r"^[\w.-]+/docsync@[0-9a-f]{40}$")
 
 
 @dataclass
@@ -60,6 +66,8 @@ class Hub(World):
     environments: dict[str, dict[str, str]] = field(default_factory=dict)
     next_run: int = 4242
     runs: list[JobRun] = field(default_factory=list)
+    #: where the docsync Action's action.yml is: this checkout
+    action_repo: Path = REPO
 
     def run(self, workflow: str, event: Event) -> list[JobRun]:
         """Every job of `.github/workflows/<workflow>` that the event starts, in order."""
@@ -167,16 +175,74 @@ class Hub(World):
         given = {k: interpolate(v, ctx, status) for k, v in step.get("with", {}).items()}
         github = ctx["github"]
         if "run" in step:
-            if step["run"].strip() == INSTALL:  # this environment's docsync is on PATH already
-                return StepRun(name, "success", {})
             return self._shell(step["run"], name, env, github, run)
+        if DOCSYNC_ACTION.match(step["uses"]):
+            return self._composite(given, name, env, ctx, run, event)
         return self.action(step["uses"], given, name, env, github, run.workspace, event)
 
+    def _composite(
+        self,
+        given: dict[str, Any],
+        name: str,
+        env: dict[str, str],
+        ctx: dict[str, Any],
+        run: JobRun,
+        event: Event,
+    ) -> StepRun:
+        """The docsync Action's steps, each recorded in the job's steps after the ones before;
+        the step itself fails when one of them does, with the action's outputs."""
+        action = _load(self.action_repo / "action.yml")
+        github = {**ctx["github"], "action_path": str(self.action_repo)}
+        outer: dict[str, Any] = {"github": github, "env": env}
+        inputs = {
+            key: text_of(interpolate(spec.get("default", ""), outer, _status(failed=False)))
+            for key, spec in action["inputs"].items()
+        }
+        unknown = set(given) - set(inputs)
+        assert not unknown, f"the docsync Action has no input {sorted(unknown)}"
+        inputs.update({key: text_of(value) for key, value in given.items()})
+        local: dict[str, Any] = {**outer, "inputs": inputs, "steps": {}}
+        failed = False
+        for step in action["runs"]["steps"]:
+            status = _status(failed=failed)
+            inner = step.get("name") or step["uses"]
+            if not condition(str(step.get("if", "success()")), local, status):
+                run.steps.append(StepRun(inner, "skipped", {}))
+                done = run.steps[-1]
+            else:
+                step_env = {**env, **_evaluated(step.get("env", {}), local, status)}
+                step_env["GITHUB_ACTION_PATH"] = str(self.action_repo)
+                if step.get("id") == "install":  # this environment's docsync is on PATH
+                    done = StepRun(inner, "success", {})
+                elif "run" in step:
+                    cwd = text_of(interpolate(step.get("working-directory", ""), local, status))
+                    done = self._shell(step["run"], inner, step_env, github, run, cwd or None)
+                else:
+                    with_ = {k: interpolate(v, local, status) for k, v in step["with"].items()}
+                    done = self.action(
+                        step["uses"], with_, inner, step_env, github, run.workspace, event
+                    )
+                run.steps.append(done)
+            failed = failed or done.outcome == "failure"
+            if "id" in step:
+                local["steps"][step["id"]] = {"outputs": done.outputs, "outcome": done.outcome}
+        outputs = {
+            key: text_of(interpolate(spec["value"], local, _status(failed=failed)))
+            for key, spec in action.get("outputs", {}).items()
+        }
+        return StepRun(name, "failure" if failed else "success", outputs)
+
     def _shell(
-        self, script: str, name: str, env: dict[str, str], github: dict[str, Any], run: JobRun
+        self,
+        script: str,
+        name: str,
+        env: dict[str, str],
+        github: dict[str, Any],
+        run: JobRun,
+        cwd: str | None = None,
     ) -> StepRun:
         environ = {**self.machine, **env, **github_env(github)}
-        done, outputs, summary = run_shell(script, run.workspace, environ)
+        done, outputs, summary = run_shell(script, run.workspace, environ, cwd)
         run.summary += summary
         outcome = "success" if done.returncode == 0 else "failure"
         return StepRun(name, outcome, outputs, done.stdout, done.stderr)

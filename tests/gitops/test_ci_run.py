@@ -1,5 +1,6 @@
 """The CI example copied into a new repository with examples/acme as its manifests, run as
-GitHub would run it (tests/gitops/actions_runner.py) against the emulator's two organizations,
+GitHub would run it (tests/gitops/actions_runner.py), through the docsync Action (this
+checkout's action.yml, its steps expanded), against the emulator's two organizations,
 with the secrets and variable files the example documents: a pull request plans both
 environments with the read-only plan token and comments each plan; its merge applies the
 reviewed plans with the apply token of each protected environment, staging first, after which
@@ -79,7 +80,20 @@ def test_a_copy_of_the_example_plans_reviews_and_applies_staging_then_production
     assert outcomes(planned) == [("plan", "staging", "success"), ("plan", "production", "success")]
     for run in planned:  # the read-only token; the text plan in the job's log
         assert run.env["DOCSYNC_TOKEN"] == "tok_sam"
-        assert '+ create team["Platform"]' in run.step("Plan").stdout
+        assert '+ create team["Platform"]' in run.step("Run docsync").stdout
+        # The Action's steps ran inside the job's step "Plan", then that step itself.
+        assert [(s.name.split("@")[0], s.outcome) for s in run.steps] == [
+            ("actions/checkout", "success"),
+            ("actions/setup-python", "success"),
+            ("Install docsync from the action's commit", "success"),
+            ("Run docsync", "success"),
+            ("Keep the reviewed plan", "success"),
+            ("Write the comment", "success"),
+            ("Post the plan as one sticky comment", "success"),
+            ("Fail when docsync failed", "skipped"),
+            ("Plan", "success"),
+            ("Say how to apply this run's plans", "skipped"),
+        ]
     posted = comments(hub, 7)
     assert set(posted) == {"docsync-plan:staging", "docsync-plan:production"}
     assert f"### docsync plan for Acme (staging) ({STAGING})" in posted["docsync-plan:staging"]
@@ -94,7 +108,9 @@ def test_a_copy_of_the_example_plans_reviews_and_applies_staging_then_production
     assert outcomes(merged) == [("apply", "staging", "success"), ("apply", "production", "success")]
     for run in merged:  # each environment's own apply token, and its reviewed plan
         assert run.env["DOCSYNC_TOKEN"] == "tok_ada"
-        assert "0 failed, 0 skipped" in run.step("Apply").stdout
+        applied = run.step("Run docsync").stdout  # the plan being applied, then its outcome
+        assert '+ create team["Platform"]' in applied and "0 failed, 0 skipped" in applied
+        assert run.summary.startswith("### docsync plan for Acme")  # and in the job's summary
     assert teams(emulator, STAGING) == teams(emulator, "org_acme") == {"Platform", "Writers"}
     for environment, var_file in (
         ("staging", "vars/staging.yaml"),

@@ -1,6 +1,6 @@
-"""The CI example's github-script steps, run by node against a fake GitHub (fake_github.cjs):
-one sticky comment per environment, the reviewed plan found by its artifact's name, one drift
-issue per environment opened, updated and closed."""
+"""The github-script steps of the CI example and of the docsync Action, run by node against a
+fake GitHub (fake_github.cjs): one sticky comment per environment, the reviewed plan found by
+its artifact's name, one drift issue per environment opened, updated and closed."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.gitops.actions_standins import FAKE_GITHUB
-from tests.gitops.ci import node, step
+from tests.gitops.ci import action_step, node, step
 from tests.gitops.conftest import write
 
 CONTEXT = {
@@ -27,8 +27,10 @@ CONTEXT = {
 def github_script(
     where: Path, job: str, name: str, state: dict[str, Any], **env: str
 ) -> dict[str, Any]:
-    """The step's script run as github-script runs it: its calls, outputs and the state after."""
-    write(where / "script.js", step(job, name)["with"]["script"])
+    """The step's script run as github-script runs it: its calls, outputs and the state after.
+    `job` "action" names a step of the docsync Action."""
+    found = action_step(name) if job == "action" else step(job, name)
+    write(where / "script.js", found["with"]["script"])
     write(
         where / "state.json",
         json.dumps({**state, "context": {**CONTEXT, **state.get("context", {})}}),
@@ -47,15 +49,16 @@ def github_script(
     return result
 
 
-STICKY = "Post the plan as one sticky comment per environment"
+STICKY = "Post the plan as one sticky comment"
 
 
 def test_each_environment_keeps_one_comment_updated_on_every_push(tmp_path: Path) -> None:
     state: dict[str, Any] = {"comments": {"7": [{"id": 1, "body": "a person's comment"}]}}
     for environment, plan in [("staging", "A"), ("production", "B"), ("staging", "C")]:
-        write(tmp_path / "comment.md", f"plan {plan}\n<!-- docsync-plan:{environment} -->\n")
-        env = {"DOCSYNC_ENVIRONMENT": environment, "PR": "7"}
-        state = github_script(tmp_path, "plan", STICKY, state, **env)["state"]
+        body = tmp_path / f"comment-{environment}.md"
+        write(body, f"plan {plan}\n<!-- docsync-plan:{environment} -->\n")
+        env = {"COMMENT_FILE": str(body), "PR": "7"}
+        state = github_script(tmp_path, "action", STICKY, state, **env)["state"]
     bodies = [c["body"] for c in state["comments"]["7"]]
     assert bodies == [
         "a person's comment",
@@ -127,8 +130,12 @@ MARKER = "<!-- docsync-drift:production -->"
 
 
 def drift(where: Path, issues: list[dict[str, Any]], drifted: bool) -> dict[str, Any]:
-    write(where / "drift.md", "### docsync plan\n\n+ create team Writers\n")
-    env = {"DRIFT": str(drifted).lower(), "DOCSYNC_ENVIRONMENT": "production"}
+    plan = write(where / "comment.md", "### docsync plan\n\n+ create team Writers\n")
+    env = {
+        "DRIFT": str(drifted).lower(),
+        "DOCSYNC_ENVIRONMENT": "production",
+        "PLAN_MARKDOWN": str(plan),
+    }
     return github_script(where, "drift", DRIFT, {"issues": issues}, **env)
 
 

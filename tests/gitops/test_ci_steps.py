@@ -1,7 +1,8 @@
-"""The CI example's shell steps one at a time, as GitHub runs them (`bash -eo pipefail`), against
-the emulator, on the paths the whole run (test_ci_run.py) does not take: a failed plan, drift
-told from no drift and from an error, an apply without a reviewed plan, and the comment of a
-3,000-action plan, which stays under GitHub's limit and names what the artifact holds."""
+"""The shell steps of the CI example and of the docsync Action one at a time, as GitHub runs them
+(`bash -eo pipefail`), against the emulator, on the paths the whole run (test_ci_run.py) does
+not take: a failed plan, drift told from no drift and from an error, an apply without a
+reviewed plan, and the comment of a 3,000-action plan, which stays under GitHub's limit and
+names what the artifact holds."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from docsync.render.json import render_json
 from tests.emulator_harness import EmulatorHandle
 from tests.gitops.actions_standins import run_shell
 from tests.gitops.big_plans import migration
-from tests.gitops.ci import BIN, missing, step
+from tests.gitops.ci import BIN, action_step, missing, step
 from tests.gitops.conftest import TOKEN, write
 
 MANIFEST = """\
@@ -59,36 +60,84 @@ def checkout(tmp_path: Path) -> Path:
     return repository
 
 
+#: the environment the docsync Action gives its "Run docsync" step for the plan job's inputs
+PLAN = {
+    "COMMAND": "plan",
+    "PATHS": "manifests/",
+    "VAR_FILES": "vars/production.yaml",
+    "PLAN_FILE": "plan.json",
+    "AUTO_APPROVE": "false",
+}
+RUN = action_step("Run docsync")["run"]
+COMMENT = action_step("Write the comment")["run"]
+
+
+def comment_env(**given: str) -> dict[str, str]:
+    """The "Write the comment" step's environment: the plan's outputs and the inputs."""
+    return {
+        "PLANNED": "",
+        "PLAN_FILE": "",
+        "MARKDOWN_FILE": "",
+        "ARTIFACT": "",
+        "ARTIFACT_URL": "",
+        "ENVIRONMENT": "production",
+        **given,
+    }
+
+
 def test_a_failed_plan_puts_its_error_in_the_comment_keeps_no_artifact_and_fails(
     acme: EmulatorHandle, checkout: Path
 ) -> None:
     write(checkout / "manifests" / "teams.yaml", "organization: org_acme\nteams: {bogus: 1}\n")
-    done, outputs, _ = run_step(acme, checkout, step("plan", "Plan")["run"], PR="7")
-    assert done.returncode == 0 and outputs == {"artifact": "docsync-plan-7-production"}
+    done, outputs, _ = run_step(acme, checkout, RUN, **PLAN)
+    assert done.returncode == 0 and outputs == {"exitcode": "1", "failed": "true"}
+    assert "::error title=docsync plan failed::docsync plan exited 1 (see the log)" in done.stdout
     assert not (checkout / "plan.md").exists()
-    comment = step("plan", "Write the comment")["run"]
-    done, _, summary = run_step(acme, checkout, comment, PR="7", PLANNED="", ARTIFACT="x")
+    done, written, summary = run_step(acme, checkout, COMMENT, **comment_env())
     assert done.returncode == 0, done.stderr
-    text = (checkout / "comment.md").read_text("utf-8")
+    text = Path(written["file"]).read_text("utf-8")
     assert text.startswith("**docsync plan failed:**\n\n```\n") and "teams.yaml" in text
     assert text.endswith("<!-- docsync-plan:production -->\n") and "artifact" not in text
     assert summary == text
-    assert step("plan", "Keep the reviewed plan")["if"] == "steps.plan.outputs.planned == 'true'"
-    assert step("plan", "Fail when the plan failed")["run"] == "exit 1"
+    keep = action_step("Keep the reviewed plan")["if"]
+    assert keep.endswith("&& steps.run.outputs.planned == 'true'")
+    fail = action_step("Fail when docsync failed")
+    assert (fail["if"], fail["run"]) == ("steps.run.outputs.failed == 'true'", "exit 1")
 
 
-def test_a_plan_of_main_by_hand_keeps_its_plans_under_the_runs_id(
+def test_a_plan_saves_the_plan_and_its_whole_markdown_and_the_comment_names_the_artifact(
     acme: EmulatorHandle, checkout: Path
 ) -> None:
-    done, outputs, _ = run_step(acme, checkout, step("plan", "Plan")["run"], PR="")
+    done, outputs, _ = run_step(acme, checkout, RUN, **PLAN)
     assert done.returncode == 0, done.stderr
-    assert outputs == {"artifact": "docsync-plan-run-4242-production", "planned": "true"}
+    assert outputs == {
+        "exitcode": "2",
+        "planned": "true",
+        "plan-file": "plan.json",
+        "markdown-file": "plan.md",
+        "has-changes": "true",
+    }
     assert '+ create team["Writers"]' in done.stderr + done.stdout
     whole = (checkout / "plan.md").read_text("utf-8")
     assert whole.startswith("### docsync plan for Acme (org_acme)") and "Left out" not in whole
-    comment = step("plan", "Write the comment")["run"]
-    env = {"PR": "", "PLANNED": "true", "ARTIFACT": outputs["artifact"], "ARTIFACT_URL": "u"}
-    done, _, summary = run_step(acme, checkout, comment, **env)
+    artifact = {"ARTIFACT": "docsync-plan-run-4242-production", "ARTIFACT_URL": "u"}
+    planned = {"PLANNED": "true", "PLAN_FILE": "plan.json", "MARKDOWN_FILE": "plan.md"}
+    done, written, _ = run_step(acme, checkout, COMMENT, **comment_env(**planned, **artifact))
+    assert done.returncode == 0, done.stderr
+    assert (
+        Path(written["file"])
+        .read_text("utf-8")
+        .endswith(
+            "Environment `production` · the text plan: the log of "
+            "[this run](https://github.com/acme/docs/actions/runs/4242)\n"
+            "· the reviewed plan: [artifact `docsync-plan-run-4242-production`](u)\n"
+            "<!-- docsync-plan:production -->\n"
+        )
+    )
+    # Run workflow planning main: the summary says how to apply exactly these plans.
+    said = step("plan", "Say how to apply this run's plans")
+    assert said["if"] == "env.PR == '' && steps.plan.outputs.artifact-url != ''"
+    done, _, summary = run_step(acme, checkout, said["run"], PR="")
     assert done.returncode == 0, done.stderr
     assert summary.endswith("Run workflow on main with plan_run `4242`.\n")
 
@@ -97,15 +146,16 @@ def test_a_3000_action_plans_comment_stays_under_the_limit_and_names_the_artifac
     acme: EmulatorHandle, checkout: Path
 ) -> None:
     write(checkout / "plan.json", render_json(migration()))
-    env = {
-        "PR": "7",
-        "PLANNED": "true",
-        "ARTIFACT": "docsync-plan-7-production",
-        "ARTIFACT_URL": "https://github.com/acme/docs/actions/runs/4242/artifacts/9",
-    }
-    done, _, _ = run_step(acme, checkout, step("plan", "Write the comment")["run"], **env)
+    env = comment_env(
+        PLANNED="true",
+        PLAN_FILE="plan.json",
+        MARKDOWN_FILE="plan.md",
+        ARTIFACT="docsync-plan-7-production",
+        ARTIFACT_URL="https://github.com/acme/docs/actions/runs/4242/artifacts/9",
+    )
+    done, written, _ = run_step(acme, checkout, COMMENT, **env)
     assert done.returncode == 0, done.stderr
-    comment = (checkout / "comment.md").read_text("utf-8")
+    comment = Path(written["file"]).read_text("utf-8")
     assert len(comment) < GITHUB_LIMIT
     assert len(comment.split("\nEnvironment `production`")[0]) <= DEFAULT_BUDGET
     assert (
@@ -119,28 +169,25 @@ def test_a_3000_action_plans_comment_stays_under_the_limit_and_names_the_artifac
 def test_the_drift_check_tells_drift_from_no_drift_from_an_error(
     acme: EmulatorHandle, checkout: Path
 ) -> None:
-    script = step("drift", "Plan main's manifests against the organization")["run"]
-    done, outputs, summary = run_step(acme, checkout, script)
+    issue = step("drift", "Open, update or close the drift issue")["env"]
+    assert issue == {
+        "DRIFT": "${{ steps.drift.outputs.has-changes }}",
+        "PLAN_MARKDOWN": "${{ steps.drift.outputs.comment-file }}",
+    }
+    done, outputs, _ = run_step(acme, checkout, RUN, **PLAN)
     assert done.returncode == 0, done.stderr
-    assert outputs == {"drift": "true"}
+    assert (outputs["exitcode"], outputs["has-changes"]) == ("2", "true")
     assert '+ create team["Writers"]' in done.stdout
-    assert summary == (checkout / "drift.md").read_text("utf-8")
-    assert 'team["Writers"]' in summary
     applied = run_step(
         acme, checkout, 'docsync apply --plan plan.json --var-file "vars/production.yaml"'
     )[0]
     assert applied.returncode == 0, applied.stderr
-    (checkout / "drift.md").unlink()
-    done, outputs, summary = run_step(acme, checkout, script)
-    assert done.returncode == 0 and outputs == {"drift": "false"} and summary == ""
-    assert not (checkout / "drift.md").exists()
-    # An error (exit 1) fails the job and is never read as drift.
-    done, outputs, _ = run_step(acme, checkout, script, DOCSYNC_TOKEN="tok_nobody")
-    assert done.returncode == 1 and outputs == {}
-    assert (
-        "::error title=docsync drift check failed::docsync plan exited 1: production was not "
-        "checked" in done.stdout
-    )
+    done, outputs, _ = run_step(acme, checkout, RUN, **PLAN)
+    assert done.returncode == 0 and outputs["has-changes"] == "false", done.stderr
+    # An error (exit 1) fails the Action and is never read as drift.
+    done, outputs, _ = run_step(acme, checkout, RUN, **PLAN, DOCSYNC_TOKEN="tok_nobody")
+    assert done.returncode == 0 and outputs == {"exitcode": "1", "failed": "true"}
+    assert "::error title=docsync plan failed::docsync plan exited 1 (see the log)" in done.stdout
 
 
 def test_without_a_reviewed_plan_the_apply_job_stops_and_says_why(

@@ -1,8 +1,9 @@
-"""What the CI example says, read as data: its triggers and jobs, least privilege (no job that
-runs a pull request's code holds the apply token, which lives in a protected environment; each
-job asks for its own permissions; a fork's pull request runs nothing of the fork), every action
-pinned by commit with its release, the secrets it reads documented, and every docsync command
-in it one the CLI accepts."""
+"""What the CI example and the docsync Action say, read as data: the example's triggers and
+jobs, least privilege (no job that runs a pull request's code holds the apply token, which lives
+in a protected environment; each job asks for its own permissions; a fork's pull request runs
+nothing of the fork; the Action installs docsync from its own commit, running nothing of the
+checkout), every action pinned by commit with its release, the Action given only inputs it has,
+the secrets read documented, and every docsync command one the CLI accepts."""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ import click
 
 from docsync.cli import main
 from tests.gitops.ci import (
+    ACTION,
     APPLY,
     PINNED,
     REPO,
     WORKFLOW,
     WORKFLOWS,
+    action,
+    action_step,
     all_jobs,
     docsync_commands,
+    docsync_steps,
     job,
     load,
     step,
@@ -62,13 +67,37 @@ def test_the_workflow_plans_reviews_applies_staging_then_production_and_checks_d
     assert staging["with"]["environment"] == "staging" and "needs" not in staging
     assert production["with"]["environment"] == "production"
     assert production["needs"] == "apply-staging"  # production only once staging took its plan
-    plan = step("plan", "Plan")["run"]
-    assert '--var-file "vars/$DOCSYNC_ENVIRONMENT.yaml" --out plan.json' in plan
-    assert "docsync show plan.json --format markdown --max-chars 0 > plan.md" in plan
-    assert step("plan", "Keep the reviewed plan")["with"]["path"].split() == [
-        "plan.json",
-        "plan.md",
+    plan = step("plan", "Plan")["with"]
+    assert plan["command"] == "plan" and plan["comment"] == "true"
+    assert plan["var-files"] == "vars/${{ matrix.environment }}.yaml"
+    assert "format('docsync-plan-{0}-{1}', env.PR, matrix.environment)" in plan["artifact"]
+    drift = step("drift", "Plan main's manifests against the organization")["with"]
+    assert (drift["command"], drift["var-files"]) == ("plan", plan["var-files"])
+    applied = step("apply", "Apply")["with"]
+    assert applied == {
+        "command": "apply",
+        "plan-file": "plan.json",
+        "var-files": "vars/${{ inputs.environment }}.yaml",
+    }
+    # The Action saves the plan and its whole Markdown, keeps both, and comments.
+    run = action_step("Run docsync")["run"]
+    assert '--out "$PLAN_FILE" --detailed-exitcode' in run
+    assert 'docsync show "$PLAN_FILE" --format markdown --max-chars 0 > "$markdown"' in run
+    assert action_step("Keep the reviewed plan")["with"]["path"].splitlines() == [
+        "${{ steps.run.outputs.plan-file }}",
+        "${{ steps.run.outputs.markdown-file }}",
     ]
+
+
+def test_the_workflows_give_the_action_only_inputs_it_has_and_every_one_it_needs() -> None:
+    inputs = action()["inputs"]
+    required = {name for name, spec in inputs.items() if spec.get("required")}
+    assert required == {"command"}
+    steps = docsync_steps()
+    assert [name for name, _ in steps] == ["plan", "drift", "apply"]
+    for name, entry in steps:
+        assert set(entry["with"]) <= set(inputs), name
+        assert required <= set(entry["with"]), name
 
 
 def test_no_job_that_runs_pull_request_code_holds_the_apply_token() -> None:
@@ -115,26 +144,39 @@ def test_a_forks_pull_request_runs_nothing_of_the_fork() -> None:
 
 
 def test_every_action_is_pinned_by_commit_with_its_release_in_a_comment() -> None:
-    for path in WORKFLOWS:
+    """The actions of the workflows and of the docsync Action; docsync itself is pinned at
+    its release commit (tests/gitops/test_ci_release.py checks which)."""
+    docsync = set()
+    for path in (*WORKFLOWS, ACTION):
         for line in path.read_text("utf-8").splitlines():
-            if "uses:" not in line or "uses: ./" in line:
+            if "uses:" not in line or "uses: ./" in line or line.lstrip().startswith("#"):
                 continue
             pinned = PINNED.match(line)
             assert pinned, f"{path.name}: not pinned by commit with its version: {line.strip()}"
-            action, commit, version = pinned.groups()
-            assert VERIFIED[action] == (commit, version), line
+            name, commit, version = pinned.groups()
+            if name == "OWNER/docsync":
+                docsync.add((commit, version))
+            else:
+                assert VERIFIED[name] == (commit, version), line
+    assert len(docsync) == 1, docsync  # one release, everywhere
 
 
-def test_checkouts_leave_no_credentials_and_come_after_the_install() -> None:
+def test_checkouts_leave_no_credentials_and_nothing_checked_out_runs_at_the_install() -> None:
+    """docsync is installed by the Action, from the Action's own commit, in the Action's
+    directory: nothing of a pull request's checkout can run there (a `venv.py` at its root
+    would, were `python -m venv` run in the workspace). The workflows install nothing."""
     for name, each in all_jobs():
         steps = each.get("steps", [])
+        assert not [s for s in steps if "pip" in s.get("run", "")], name
         uses = [s.get("uses", "").split("@")[0] for s in steps]
-        if "actions/checkout" not in uses:
-            continue
-        checkout = steps[uses.index("actions/checkout")]
-        assert checkout["with"]["persist-credentials"] is False, name
-        install = [i for i, s in enumerate(steps) if "pip install" in s.get("run", "")]
-        assert install == [uses.index("actions/checkout") - 1], name
+        if "actions/checkout" in uses:
+            checkout = steps[uses.index("actions/checkout")]
+            assert checkout["with"]["persist-credentials"] is False, name
+    install = action_step("Install docsync from the action's commit")
+    assert install["working-directory"] == "${{ github.action_path }}"
+    assert 'python" -m pip install --quiet --disable-pip-version-check .\n' in install["run"]
+    others = [s for s in action()["runs"]["steps"] if s.get("name") != install["name"]]
+    assert not [s for s in others if "pip" in s.get("run", "")]
 
 
 def secrets_read() -> set[str]:
@@ -194,7 +236,7 @@ def unknown(commands: list[list[str]], options: dict[str, set[str]]) -> list[str
 
 def test_every_docsync_command_in_the_workflows_is_valid() -> None:
     commands = workflow_commands()
-    assert sorted(c[0] for c in commands) == ["apply"] + ["plan"] * 2 + ["show"] * 5
+    assert sorted(c[0] for c in commands) == ["apply"] * 2 + ["plan"] + ["show"] * 4 + ["validate"]
     assert unknown(commands, cli_options()) == []
 
 
