@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from docsync.generate import framework_classes, hook_rows, kind_classes
+from docsync.generate import (
+    ARCHITECTURE_PAGE,
+    ROOT,
+    architecture,
+    framework_classes,
+    hook_rows,
+    kind_classes,
+)
 from docsync.kinds.kind import Kind
 
 KIND_CLASSES = kind_classes()
@@ -73,3 +80,12 @@ def test_the_check_sees_an_open_method() -> None:
 
     assert "helper" in _methods(Loose)
     assert not getattr(_methods(Loose)["helper"], "__final__", False)
+
+
+def test_the_architecture_page_shows_the_kinds_as_they_are() -> None:
+    """docs/architecture.md's order of kinds and tables of hooks are what `bash scripts/generate`
+    writes from the catalogue and the hooks' docstrings."""
+    path = ROOT / ARCHITECTURE_PAGE
+    page = path.read_text("utf-8")
+    assert "<!-- generated: kind-hooks -->" in page and "<!-- generated: kind-order -->" in page
+    assert architecture(page) == page, "run `bash scripts/generate`"
