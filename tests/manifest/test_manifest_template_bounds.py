@@ -6,23 +6,14 @@ regex that took 78 s on one of these). Measured in one child process under a mem
 
 from __future__ import annotations
 
-import json
-import os
-import resource
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
 import pytest
 
 from tests.kit import Write
+from tests.manifest.conftest import run_bounded
 
 #: the bounds the run must stay within, per template
 SECONDS = 5.0
 RESIDENT_MB = 300
-#: the child's address-space ceiling: what a regression would hit first
-CEILING = 2 * 1024**3
 
 HOSTILE = {
     "format spec, 40,000 pairs": (
@@ -73,41 +64,6 @@ HOSTILE = {
     ),
 }
 
-_RUN = """
-import json, sys, time
-from click.testing import CliRunner
-from docsync.cli import main
-found = []
-for path in sys.argv[1:]:
-    started = time.monotonic()
-    result = CliRunner().invoke(main, ["validate", path])
-    found.append([result.exit_code, result.output, time.monotonic() - started])
-print(json.dumps(found))
-"""
-
-
-def _ceiling() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
-
-
-def validate_each(paths: list[Path]) -> tuple[list[tuple[int, str, float]], float]:
-    """(exit code, output, seconds) of `docsync validate` of each path, run one after the other
-    in one child process; and that process's peak resident memory in MB."""
-    with tempfile.TemporaryFile() as errors:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _RUN, *map(str, paths)],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            preexec_fn=_ceiling,
-        )
-        assert child.stdout is not None
-        out = child.stdout.read()
-        _pid, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        errors.seek(0)
-        assert child.returncode == 0, errors.read().decode()[-3000:]
-    return [tuple(r) for r in json.loads(out)], usage.ru_maxrss / 1024  # type: ignore[misc]
-
 
 @pytest.mark.slow
 def test_hostile_templates_end_in_a_located_error_fast_and_small(write: Write) -> None:
@@ -118,7 +74,7 @@ def test_hostile_templates_end_in_a_located_error_fast_and_small(write: Write) -
         )
         for i, (template, _) in enumerate(HOSTILE.values())
     ]
-    results, resident = validate_each(paths)
+    results, resident = run_bounded([["validate", str(path)] for path in paths])
     for (name, (_template, expected)), (code, output, seconds) in zip(
         HOSTILE.items(), results, strict=True
     ):
