@@ -26,9 +26,9 @@ from click.testing import CliRunner
 from docsync.cli import main
 found = []
 for args in json.loads(sys.argv[1]):
-    started = time.monotonic()
+    started = time.process_time()
     result = CliRunner().invoke(main, args)
-    found.append([result.exit_code, result.output, time.monotonic() - started])
+    found.append([result.exit_code, result.output, time.process_time() - started])
 print(json.dumps(found))
 """
 
@@ -45,9 +45,10 @@ def _ceiling() -> None:
 def run_bounded(
     commands: Sequence[Sequence[str]], timeout: float = 60
 ) -> tuple[list[tuple[int, str, float]], float]:
-    """(exit code, output, seconds) of each docsync command, run one after the other in one
+    """(exit code, output, CPU seconds) of each docsync command, run one after the other in one
     child process under CEILING; and that process's peak resident memory in MB (read back by
-    wait4). A command that hangs is killed at `timeout` and fails the test, not the suite."""
+    wait4). CPU time, not wall time: what a command costs, whatever else the machine runs. A
+    command that hangs is killed at `timeout` and fails the test, not the suite."""
     with tempfile.TemporaryFile() as errors:
         child = subprocess.Popen(
             [sys.executable, "-c", _RUN, json.dumps([list(c) for c in commands])],
