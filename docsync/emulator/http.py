@@ -109,9 +109,10 @@ class Ctx:
     def body(self, *, required: bool = True) -> dict[str, Any]:
         """The JSON object body; 400 when malformed or not an object.
 
-        With `required=False` an empty body reads as `{}`.
+        With `required=False` an empty body reads as `{}`: no byte at all, as whitespace alone
+        is no JSON value (a body of `\\r` is malformed, not `{}`).
         """
-        if not self.raw_body.strip():
+        if not self.raw_body:
             if required:
                 raise bad_request("body: a JSON object is required")
             return {}
