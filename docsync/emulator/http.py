@@ -78,14 +78,17 @@ class Ctx:
         """Query parameters."""
         return self.request.query_params
 
-    def org(self, access: Access = Access.READ, org_id: str | None = None) -> dict[str, Any]:
+    def org(
+        self, access: Access = Access.READ, org_id: str | None = None, unseen: str | None = None
+    ) -> dict[str, Any]:
         """The organization of the path (or `org_id`) after checking the caller's access.
 
-        404 when the caller is not a member, 403 when the role is too low. Remembers the
-        caller's member row in `ctx.member` (for `permissions` objects).
+        404 when the caller is not a member (`unseen`: the message of a resource of that
+        organization reached by its own id, as for an unknown id), 403 when the role is too
+        low. Remembers the caller's member row in `ctx.member` (for `permissions` objects).
         """
         org = org_id if org_id is not None else self.params["organizationId"]
-        self.member = require(self.tx, self.user, org, access)
+        self.member = require(self.tx, self.user, org, access, unseen)
         found = self.tx.get("organization", org)
         assert found is not None  # require() checked it
         return found
