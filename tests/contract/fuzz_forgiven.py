@@ -67,14 +67,6 @@ FORGIVEN: dict[tuple[str, str, str], str] = {
     ("PUT /orgs/{organizationId}/openapi/{specSlug}", POSITIVE, r"specSlug: must match"): (
         "as the path's specSlug above, in description mode too"
     ),
-    ("POST /spaces/{spaceId}/permissions", POSITIVE, r"a space grant cannot be a guest"): (
-        "inviteToSpace takes MemberRoleOrGuest, but listUserPermissionsInSpace and "
-        "listTeamPermissionsInSpace answer `permission` as MemberRole (not null): a guest "
-        "grant could never be read back, so the emulator refuses it (README, Access)"
-    ),
-    ("POST /collections/{collectionId}/permissions", POSITIVE, r"grant cannot be a guest"): (
-        "as inviteToSpace: the collection's permission lists answer MemberRole only"
-    ),
     (
         "PATCH /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
         POSITIVE,

@@ -2,8 +2,10 @@
 and the aggregate list of who can access the resource, with how.
 
 One set of handlers serves the three resource types; a `Resource` says where each is found and
-which roles its operations take (production: a content grant is a `MemberRole`; a site's invite
-also takes null, a guest override, which its lists show as `permission: null`). Rows are those
+which roles its operations take (production: every invite takes a `MemberRoleOrGuest`, and so do
+the PATCHes of content grants, the site's a `MemberRole`). On a site, null is a guest override,
+which its lists show as `permission: null`; on content, whose lists answer a `MemberRole`, null
+is a grant of no role of its own: it removes the principal's grant there, if any. Rows are those
 of `docsync.emulator.grants`; who can access a resource is permissions_aggregate's. Choices are
 in docs/emulator.md ("Grants").
 """
@@ -38,7 +40,7 @@ class Resource:
 
     kind: str  # "collection", "space" or "site"
     path: str  # template of `.../permissions`
-    guest_invite: bool  # whether an invite may grant null (a guest override): sites only
+    guest_patch: bool  # whether a PATCH takes null (production: content grants, not a site's)
 
     def find(self, ctx: Ctx, access: Access) -> Row:
         """The resource of the path, after checking the caller's access; 404 when unknown."""
@@ -50,9 +52,9 @@ class Resource:
         return row
 
 
-COLLECTION = Resource("collection", "/v1/collections/{collectionId}/permissions", False)
-SPACE = Resource("space", "/v1/spaces/{spaceId}/permissions", False)
-SITE = Resource("site", "/v1/orgs/{organizationId}/sites/{siteId}/permissions", True)
+COLLECTION = Resource("collection", "/v1/collections/{collectionId}/permissions", True)
+SPACE = Resource("space", "/v1/spaces/{spaceId}/permissions", True)
+SITE = Resource("site", "/v1/orgs/{organizationId}/sites/{siteId}/permissions", False)
 #: principal type -> (grant kind, path parameter)
 _PRINCIPALS = {"teams": (TEAM_GRANT, "teamId"), "users": (USER_GRANT, "userId")}
 
@@ -62,7 +64,7 @@ def _role(body: Fields, res: Resource, nullable: bool, *, required: bool) -> str
     if role is None and body.has("role") and not nullable:
         raise bad_request(
             f"role: must be one of {', '.join(repr(r) for r in ROLES)}; got null (a {res.kind} "
-            "grant cannot be a guest: remove it with DELETE instead)"
+            "grant's role cannot be changed to a guest: remove it with DELETE instead)"
         )
     return role
 
@@ -89,7 +91,11 @@ _LOOKUP: dict[str, Callable[[Ctx, str, str, str], str]] = {"teams": _team, "user
 
 
 def _grant(ctx: Ctx, target: Row, kind: str, principal: str, role: str | None) -> None:
+    """Give `role` to a team or member; null on content is no role of its own there."""
     key = grant_id(target.id, principal)
+    if role is None and target.kind != "site":
+        ctx.tx.delete(kind, key)
+        return
     field = "team" if kind == TEAM_GRANT else "user"
     data = {field: principal, "role": role}
     if ctx.tx.get(kind, key) is None:
@@ -101,7 +107,7 @@ def _grant(ctx: Ctx, target: Row, kind: str, principal: str, role: str | None) -
 def invite(ctx: Ctx, res: Resource) -> Response:
     target = res.find(ctx, Access.CONTENT_ADMIN)
     body = Fields(ctx.body(), ("role", "teams", "users"))
-    role = _role(body, res, res.guest_invite, required=True)
+    role = _role(body, res, True, required=True)
     given = {name: body.strings(name) for name in _PRINCIPALS}
     if all(ids is None for ids in given.values()):
         raise bad_request("body: give teams, users or both (lists of ids) with the role to grant")
@@ -155,7 +161,7 @@ def update_grant(ctx: Ctx, res: Resource, principals: str) -> Response:
         )
     body = Fields(ctx.body(), ("role",))
     if body.has("role"):
-        _grant(ctx, target, kind, principal, _role(body, res, False, required=True))
+        _grant(ctx, target, kind, principal, _role(body, res, res.guest_patch, required=True))
     return empty(204)
 
 
