@@ -44,18 +44,11 @@ FORGIVEN: dict[tuple[str, str, str], str] = {
         "createTranslation declares 201 and 400 only: an unknown source space, or a target "
         "language that is the source's own, can only be its 400"
     ),
-    ("POST /orgs/{organizationId}/sites/{siteId}/external-links", POSITIVE, "simple structure"): (
-        "SiteStructure is sections (sections, groups, links) or siteSpaces (oneOf): a link has no "
-        "place in a site whose root holds site spaces; an empty site, which the emulator reads "
-        "as siteSpaces [] (its choice: docs/emulator-sites.md), is refused the same way"
+    ("POST /orgs/{organizationId}/sites/{siteId}/section-groups", POSITIVE, "at its root level"): (
+        "SiteStructure is sections (sections, groups, links) or siteSpaces (oneOf): a group has "
+        "no place in a site whose root holds site spaces (a section enables sections: "
+        "addSectionToSite)"
     ),
-    **{
-        (f"POST /orgs/{{organizationId}}/sites/{{siteId}}/{kind}", POSITIVE, "at its root level"): (
-            "SiteStructure is sections (sections, groups, links) or siteSpaces (oneOf): a "
-            "section or a group has no place in a site whose root holds site spaces"
-        )
-        for kind in ("sections", "section-groups")
-    },
     (
         "POST /orgs/{organizationId}/openapi",
         POSITIVE,
@@ -99,11 +92,6 @@ FORGIVEN: dict[tuple[str, str, str], str] = {
         )
         for method, tail in (("GET", ""), ("PATCH", ""), ("POST", "/regenerate"))
     },
-    ("POST /orgs/{organizationId}/sites/{siteId}/site-spaces", POSITIVE, "no section to put"): (
-        "SiteStructure is sections or siteSpaces (oneOf), and in a site of sections a site space "
-        "is one of a SiteSection's siteSpaces: a site whose root holds groups or links but no "
-        "section has no place for one"
-    ),
 }
 
 

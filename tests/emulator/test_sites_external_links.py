@@ -64,7 +64,7 @@ def test_link_refusals_name_the_field(emulator: EmulatorHandle) -> None:
     kit.add_site_space(simple, "space_guides")
     url = "https://acme.example"
     refused = kit.ok(_add(kit, simple, title="Home", url=url), 400)
-    assert "simple structure" in refused["error"]["message"]
+    assert "site spaces at its root level" in refused["error"]["message"]
     site = kit.create_site(title="Docs")["id"]
     kit.add_section(site, "space_guides", title="Guides")
     cases = [

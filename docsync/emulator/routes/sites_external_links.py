@@ -34,11 +34,13 @@ class LinkRules(ItemRules):
     group_field = "parent"
 
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
-        """400 for a site without sections (a simple structure)."""
-        if not tree.has_sections(ctx.tx, place.site_row):
+        """400 for a site of root site spaces: production's links "require a section-based
+        site structure"; an empty site takes one, as it takes a group."""
+        if tree.level(ctx.tx, place.site_row.id):
             raise bad_request(
-                f"Site {place.site_row.data['title']!r} has a simple structure (no sections): "
-                "external links live among sections; add a section first"
+                f"Site {place.site_row.data['title']!r} has site spaces at its root level: "
+                "external links need a section-based structure; add a section first (it turns "
+                "the root site spaces into the first section)"
             )
         return {"site": place.site_row.id}
 

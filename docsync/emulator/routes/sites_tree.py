@@ -161,8 +161,11 @@ def all_site_spaces(tx: Tx, site: Row) -> list[Row]:
 
 
 def has_sections(tx: Tx, site: Row) -> bool:
-    """Whether the site is organized in sections (it has a section, a group or a link)."""
-    return bool(root_items(tx, site))
+    """Whether the site is organized in sections: a section, group or link at its root, and no
+    root site space. A site of groups only that is given a space keeps it at its root
+    (production's addSpaceToSite: "at the root level if the site has no sections") and reads as
+    root site spaces until sections are enabled."""
+    return bool(root_items(tx, site)) and not level(tx, site.id)
 
 
 # -- defaults ------------------------------------------------------------------------------
