@@ -15,7 +15,7 @@ from typing import Any
 from docsync.emulator.errors import not_found
 from docsync.emulator.shapes import Bool, Dict, Enum, Nullable, Obj, OneOf, Plain, Shape, Str
 from docsync.emulator.store import Tx
-from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
+from docsync.emulator.validate import TRANSLATION_LANGUAGES
 
 
 def _dependency(ref: Shape, value: Shape) -> OneOf:
@@ -107,15 +107,6 @@ SOURCE = OneOf(
     "a computed source of type builtin:openapi, builtin:translation or integration:<name>:<id>",
     tag="type",
 )
-
-
-def refuse_template(body: Fields) -> None:
-    """A `template` (production's ApplySpaceTemplate `{id, params?}`) names a space template: the
-    emulator holds none, so any is unknown (404 naming `template.id`)."""
-    template = body.obj("template")
-    if template is not None:
-        template_id = Fields(template, ("id", "params"), "template.").string("id", required=True)
-        raise not_found(f"template.id: no space template {template_id!r} (the emulator has none)")
 
 
 def check_source(tx: Tx, org: str, value: Any) -> dict[str, Any]:

@@ -68,6 +68,13 @@ FORGIVEN: dict[tuple[str, str, str], str] = {
         "SiteSectionGroup.children is a tree of sections, groups and links: a group moved into "
         "itself or one of its own groups has no place in it"
     ),
+    **{
+        (f"POST /orgs/{{organizationId}}/sites/{{siteId}}/{part}", POSITIVE, r"provisions an"): (
+            "its template: 'Templates that provision organization-level resources, such as "
+            "OpenAPI specifications, are not supported by this site-scoped operation'"
+        )
+        for part in ("sections", "site-spaces")
+    },
     ("POST /orgs/{organizationId}/sites/{siteId}/sections", POSITIVE, r"pageId: cannot be given"): (
         "addSectionToSite's pageId: 'Providing it when spaceId is null returns a 400 error'"
     ),
