@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
-from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
@@ -75,7 +74,8 @@ class Field:
     store_as: str = ""
     #: what the value becomes given the store (an id looked up, a member resolved)
     resolve: Resolve | None = None
-    #: a field of the API description's body alone: production's body does not take it
+    #: a field of the API description's body alone: production's body does not name it, so in
+    #: production's mode it is ignored, as any other such field
     description_only: bool = False
 
     #: the `validate.Fields` reader of its type; a subclass's own fields are its limits
@@ -132,8 +132,6 @@ class Body:
     fields: tuple[Field, ...] = ()
     #: on create, an empty body reads as `{}` (production's body is optional)
     optional_on_create: bool = False
-    #: names the update body may not write (400 "is read-only"), checked before anything else
-    read_only: tuple[str, ...] = ()
     #: a rule across fields, checked once the names are known good and before any field
     check: Callable[[Fields, Op], None] | None = None
     #: the resource's rules read the body themselves (two shapes on one path): it must be a
@@ -153,8 +151,6 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     raw = ctx.body(required=not (op == "create" and body.optional_on_create))
     if body.read_whole:
         return {}
-    if op == "update":
-        refuse_read_only(raw, body.read_only)
     written = body.written(op, ctx.production)
     fields = Fields(raw, [f.name for f in written])
     if body.check is not None:
@@ -178,10 +174,3 @@ def stored(body: Body, values: Doc) -> Doc:
     return {
         f.store_as or f.name: values[f.name] for f in body.fields if f.stored and f.name in values
     }
-
-
-def refuse_read_only(raw: Doc, names: Sequence[str]) -> None:
-    """400 for the first read-only name the body writes."""
-    for name in names:
-        if name in raw:
-            raise bad_request(f"{name}: is read-only and cannot be written")

@@ -112,7 +112,7 @@ BAD_BODIES = [
     ({"role": "boss", "users": ["u_sam"]}, 400, "role: must be one of"),
     ({"role": "edit", "users": "u_sam"}, 400, "users: must be a list of strings"),
     ({"role": "edit", "users": [7]}, 400, "users[0]: must be a string"),
-    ({"role": "edit", "groups": ["g"]}, 400, "groups: unknown field"),
+    ({"role": "edit", "groups": ["g"]}, 400, "body: give teams, users or both"),
     ({"role": "edit", "users": ["u_sam", "u_nobody"]}, 404, "users[1]: no user 'u_nobody'"),
     ({"role": "edit", "teams": ["t_nope"]}, 404, "teams[0]: no team 't_nope' in organization"),
     (

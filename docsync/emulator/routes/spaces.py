@@ -73,7 +73,6 @@ LANGUAGES = (
 )
 ORG_BASE = "/v1/orgs/{organizationId}/spaces"
 BASE = "/v1/spaces/{spaceId}"
-_READ_ONLY = ("visibility", "organization", "id", "createdAt", "updatedAt", "deletedAt")
 
 
 def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fields: Any) -> str:
@@ -96,8 +95,6 @@ def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fi
 
 def create_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
-    if "visibility" in ctx.body(required=False):
-        raise bad_request("visibility: is read-only and cannot be written")
     fields = ("title", "emoji", "parent", "language", "editMode", "empty", *MADE_FROM)
     body = Fields(ctx.body(required=False), fields)
     parent = body.string("parent")  # null: 400, as production
@@ -166,17 +163,14 @@ def apply_template(ctx: Ctx) -> Response:
 
 
 def _one_of_emoji_icon(body: Fields, op: Op) -> None:
-    given = [name for name in ("emoji", "icon") if body.data.get(name) is not None]
-    if given and len([name for name in ("emoji", "icon") if body.has(name)]) > 1:
-        # production's body is one of {emoji}, {icon} or {emoji: null, icon: null}
-        raise bad_request(
-            f"{given[0]}: give an emoji or an icon alone, or null for both to remove them"
-        )
+    """Production's body is one of {emoji}, {icon} or {emoji: null, icon: null}, each open: an
+    emoji and an icon both written match the first two, so neither."""
+    if body.data.get("emoji") is not None and body.data.get("icon") is not None:
+        raise bad_request("icon: give an emoji or an icon, not both (null removes the other)")
 
 
 def _merge_rules(at: At, value: Any, name: str) -> Any:
-    merge_rules.SPACE.check(value, name)
-    return value
+    return merge_rules.SPACE.check(value, name)
 
 
 class SpaceRules(Rules):
@@ -216,7 +210,6 @@ SPACES = Resource(
             Choice("language", values=LANGUAGES),  # null: 400, as production
             Field("mergeRules", nullable=BOTH, resolve=_merge_rules),
         ),
-        read_only=_READ_ONLY,
         check=_one_of_emoji_icon,
     ),
     rules=SpaceRules(),
