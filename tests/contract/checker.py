@@ -26,8 +26,11 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from tests.contract import conflicts
+from tests.contract.named import Names
 
 _URI = "urn:gitbook-openapi"
+#: a request's field production's schema does not name (conflicts.UNKNOWN_FIELDS)
+_UNNAMED = "not named by production's schema: production ignores it (conflicts.UNKNOWN_FIELDS)"
 _METHODS = ("get", "post", "put", "patch", "delete")
 
 
@@ -74,6 +77,7 @@ class Contract:
             pattern = "/".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts)
             self._routes.append((literal, re.compile(f"/{pattern}"), template))
         self._routes.sort(key=lambda route: -route[0])
+        self._names = Names(spec)
 
     # -- lookup ---------------------------------------------------------------------------
 
@@ -185,6 +189,9 @@ class Contract:
         value = json.loads(body)
         schema_pointer = f"{pointer}/content/application~1json/schema"
         found += self._violations(operation, "request", self._validate(schema_pointer, value))
+        unnamed = self._names.unnamed([self._resolve(schema_pointer)], value)
+        errors = [ValidationError(_UNNAMED, path=path.split(".")) for path in unnamed]
+        found += self._violations(operation, "request", errors)
         return found
 
     def accepts(self, method: str, path: str, value: Any) -> bool:
