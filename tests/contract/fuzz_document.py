@@ -1,10 +1,12 @@
 """What the contract fuzzer generates from: production's document, restricted to the operations
-the emulator serves, with the narrowings listed in `NARROWED`, each with its reason.
+the emulator serves, with the departures listed once each, with its reason: the schemas of
+`DEPARTURES` read as they describe, and the 409s of `EMULATOR_409S` added where the emulator
+answers one production's operation does not declare.
 
 The operations are read from the emulator's routes (`collect_routes` of the contract mode), so an
 operation added to the emulator is fuzzed from the day it is served. Nothing else of the document
-changes: a narrowing is a place where the emulator is knowingly stricter than production's
-schemas or holds nothing to check against, and a reader can verify each reason there.
+changes (`tests/contract/test_fuzz_document.py` compares it with production's): a reader can
+verify each reason there.
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from tests.contract.checker import Contract as Checker
 
 _METHODS = ("get", "post", "put", "patch", "delete")
 
-#: Where the fuzzer's document departs from production's, and why. The keys name what
-#: `fuzz_document` changes.
-NARROWED: dict[str, str] = {
+#: The schemas the fuzzer's document reads otherwise than production's, and why (by name).
+DEPARTURES: dict[str, str] = {
     "CreateSpace": (
         "createSpace's body is allOf [its fields, anyOf [an object that takes anything, oneOf "
         "[{template}, {computedSource}, {empty: true}]]]: the open part makes any template or "
@@ -41,6 +42,38 @@ NARROWED: dict[str, str] = {
         "frame, so the fuzzer writes them as that frame ({object: document, data, nodes of "
         "blocks {object: block, type, and what else a block holds}}) and reads back what was "
         "written"
+    ),
+}
+
+
+_CONFLICTS = "the emulator's 409 `{}` (README, 'The emulator's 409s')"
+#: The operations whose answers the fuzzer takes a 409 from, which production's document does
+#: not declare, and why: the emulator's own conflicts, each refusing what production would have
+#: to refuse or cascade in some way its document does not say.
+EMULATOR_409S: dict[str, str] = {
+    "DELETE /collections/{collectionId}": _CONFLICTS.format("collection-not-empty")
+    + ": whether deleting a collection deletes what it holds, production does not say",
+    "PATCH /orgs/{organizationId}/members/{userId}": _CONFLICTS.format("last-admin")
+    + ": an organization nobody could administer",
+    "DELETE /orgs/{organizationId}/members/{userId}": _CONFLICTS.format("last-admin"),
+    "DELETE /orgs/{organizationId}/teams/{teamId}": _CONFLICTS.format("team-is-saml-default")
+    + ": a SAML provider would name a team that is gone",
+    "DELETE /orgs/{organizationId}/sites/{siteId}": _CONFLICTS.format("site-is-default-content")
+    + ": the organization's defaultContent would name a site that is gone",
+    "PATCH /orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}": _CONFLICTS.format(
+        "path-taken"
+    )
+    + ": two sections at one URL",
+    "PATCH /orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}": _CONFLICTS.format(
+        "path-taken"
+    )
+    + ": two site spaces of one level at one URL",
+    "POST /orgs/{organizationId}/sites/{siteId}/redirects": _CONFLICTS.format(
+        "redirect-source-taken"
+    )
+    + ": two rules for one path cannot both apply",
+    "PATCH /orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}": _CONFLICTS.format(
+        "redirect-source-taken"
     ),
 }
 
@@ -84,6 +117,11 @@ def fuzz_document(spec: dict[str, Any], mode: Contract, base_url: str) -> dict[s
         }
         for template, methods in sorted(served.items())
     }
+    for operation in EMULATOR_409S:
+        method, template = operation.split(" ", 1)
+        if template in doc["paths"] and method.lower() in doc["paths"][template]:
+            responses = doc["paths"][template][method.lower()]["responses"]
+            responses["409"] = {"$ref": "#/components/responses/ConflictError"}
     schemas = doc["components"]["schemas"]
     schemas["CreateSpace"] = _create_space(schemas["CreateSpace"])
     schemas["PlainObject"] = {"type": "object", **schemas["PlainObject"]}
@@ -100,7 +138,7 @@ def fuzz_document(spec: dict[str, Any], mode: Contract, base_url: str) -> dict[s
 
 
 def _create_space(schema: dict[str, Any]) -> dict[str, Any]:
-    """CreateSpace with its open anyOf part made the plain space it stands for (NARROWED)."""
+    """CreateSpace with its open anyOf part made the plain space it stands for (DEPARTURES)."""
     fields = schema["allOf"][0]
     empty = {"type": "boolean"}
     made_from = {
