@@ -98,11 +98,6 @@ class Ctx:
         """Whether this emulator serves production's contract only (`--contract production`)."""
         return self.state.production
 
-    def deleted(self) -> Response:
-        """The answer to a delete that deleted something: 205 in production; the description
-        has 204 for members, teams and SAML providers, which it keeps in its own mode."""
-        return empty(205 if self.production else 204)
-
     @property
     def role(self) -> str | None:
         """The caller's role in the organization resolved by `org()` (None for guests)."""
@@ -148,9 +143,9 @@ def ok(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> R
     return FastJSONResponse(body, status_code=status, headers=headers)
 
 
-def created(body: Any, location: str | None = None) -> Response:
+def created(body: Any, location: str | None = None, status: int = 201) -> Response:
     """201 with the created resource, and a `Location` header when production sends one."""
-    return ok(body, 201, {"Location": location} if location else None)
+    return ok(body, status, {"Location": location} if location else None)
 
 
 def empty(status: int = 204) -> Response:
