@@ -2,10 +2,11 @@
 
 A `Field` says where the body may carry it (`ops`), where it is required or may be null, its
 default on create, and whether it is stored under its own name; its subclass says its type and
-limits (`Text(max_len=50)`, `Choice(ROLES)`). `read_body` checks a body against them, in their
-order, so the first problem is the first field's (every message is `validate.Fields`'s, naming
-the field). What the store says of a value (a team that must exist, a member given by email) is
-the field's `resolve` hook, run where the field is read.
+limits (`Text(max_len=50)`, `Choice(ROLES)`), and `Shaped` holds any declared shape
+(`shapes.py`: an integer, an array of objects, a localized text...), kept as the shape keeps it.
+`read_body` checks a body against them, in their order, so the first problem is the first
+field's (every message names the field). What the store says of a value (a team that must
+exist, a member given by email) is the field's `resolve` hook, run where the field is read.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from docsync.emulator.http import Ctx
+from docsync.emulator.shapes import Shape
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -115,14 +117,16 @@ class Texts(Field):
 
 
 @dataclass(frozen=True)
-class Localized(Field):
-    reader = "localized"
-    max_len: int = 0
+class Shaped(Field):
+    """A value of a declared shape: checked whole, 400 naming the path inside it."""
 
+    shape: Shape | None = None
 
-@dataclass(frozen=True)
-class Obj(Field):
-    reader = "obj"
+    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
+        value = body.value(self.name, required=required, nullable=nullable)
+        if value is None or self.shape is None:
+            return value
+        return self.shape.check(value, body.prefix + self.name)
 
 
 @dataclass(frozen=True)

@@ -130,22 +130,6 @@ class Fields:
             for i, item in enumerate(value)
         ]
 
-    def localized(
-        self, name: str, max_len: int, *, required: bool = False, nullable: bool = False
-    ) -> dict[str, str] | None:
-        """A localized string (`localizedTitle`): language code -> text of at most `max_len`."""
-        value = self.obj(name, required=required, nullable=nullable)
-        if value is None:
-            return None
-        for language, text in value.items():
-            if language not in TRANSLATION_LANGUAGES:
-                raise bad_request(
-                    f"{self.prefix}{name}: keys must be language codes "
-                    f"({', '.join(TRANSLATION_LANGUAGES)}), got {language!r}"
-                )
-            check_string(f"{self.prefix}{name}.{language}", text, None, max_len, None)
-        return value
-
     def obj(
         self, name: str, *, required: bool = False, nullable: bool = False
     ) -> dict[str, Any] | None:

@@ -13,8 +13,8 @@ from docsync.emulator.body import (
     UPDATE,
     Body,
     Flag,
-    Localized,
     Place,
+    Shaped,
     Text,
 )
 from docsync.emulator.errors import bad_request
@@ -24,6 +24,7 @@ from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_items import ItemRules, group_named
 from docsync.emulator.routes.sites_views import link_view
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.shapes import Localized
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN
 
@@ -66,8 +67,8 @@ LINKS = Resource(
             Text("condition", nullable=BOTH, max_len=1024),
             Flag("draft"),
             # production: null clears them on PATCH; on create only the description takes null
-            Localized("localizedTitle", max_len=128, nullable=UPDATE),
-            Localized("localizedDescription", max_len=256, nullable=BOTH),
+            Shaped("localizedTitle", shape=Localized(128), nullable=UPDATE),
+            Shaped("localizedDescription", shape=Localized(256), nullable=BOTH),
             Text("parent", nullable=UPDATE, stored=False, resolve=group_named),
         )
     ),

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.body import BOTH, At, Body, Flag, Localized, Text
+from docsync.emulator.body import BOTH, At, Body, Flag, Shaped, Text
 from docsync.emulator.errors import bad_request, forbidden
 from docsync.emulator.http import Ctx, created, new_id
 from docsync.emulator.resource import SITE_PART, Resource
@@ -16,6 +16,7 @@ from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_items import ItemRules, group_named, mover, of_item, path_free
 from docsync.emulator.routes.sites_views import section_view, section_views
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.shapes import Localized
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -145,8 +146,8 @@ SECTIONS = Resource(
             Text("title", min_len=2, max_len=128),
             Text("path", min_len=1, max_len=100, resolve=path_free(_other_paths, SECTION_HOLDER)),
             Text("condition", nullable=BOTH, max_len=1024),
-            Localized("localizedTitle", max_len=128),
-            Localized("localizedDescription", max_len=256),
+            Shaped("localizedTitle", shape=Localized(128)),
+            Shaped("localizedDescription", shape=Localized(256)),
             Flag("draft"),
             Text("icon", nullable=BOTH, max_len=50),
             Text("description", nullable=BOTH, max_len=256),
