@@ -38,6 +38,7 @@ ROUTE_MODULES = [
     "sites_publishing_auth",
     "sites_customization",
     "sites_mcp_servers",
+    "sites_channels",
     "agents",
     "permissions",
     "integrations",

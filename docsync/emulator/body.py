@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
+from docsync.emulator.errors import ApiError
 from docsync.emulator.http import Ctx
 from docsync.emulator.shapes import Shape
 from docsync.emulator.store import Doc, Row
@@ -141,6 +142,11 @@ class Body:
     #: the resource's rules read the body themselves (two shapes on one path): it must be a
     #: JSON object, and no field is read here
     read_whole: bool = False
+    #: production's setup choice beside the fields (a channel's `{type, setupSettings}`, a
+    #: context connection's `{connector, setupSettings}`), a shape checked on the whole body:
+    #: a create is `allOf [setup, fields]`, so it must be one; an update `anyOf [setup,
+    #: fields]`, so a body that is none is the fields alone, its setup keys ignored
+    setup: Shape | None = None
 
     def written(self, op: Op, production: bool) -> list[Field]:
         """The fields a create or an update takes, in the order they are checked (a field may
@@ -159,7 +165,7 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     fields = Fields(raw, [f.name for f in written])
     if body.check is not None:
         body.check(fields, op)
-    values: Doc = {}
+    values: Doc = _setup(body.setup, raw, op)
     for declared in written:
         required = op in declared.required
         if not fields.has(declared.name) and not required:
@@ -173,8 +179,23 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     return values
 
 
+def _setup(setup: Shape | None, raw: Doc, op: Op) -> Doc:
+    """The setup part of a body as kept (`Body.setup`): none without one."""
+    if setup is None:
+        return {}
+    if op == "create":
+        return dict(setup.check(raw, ""))
+    try:
+        return dict(setup.check(raw, ""))
+    except ApiError:
+        return {}
+
+
 def stored(body: Body, values: Doc) -> Doc:
-    """The values kept in the row's data."""
+    """The values kept in the row's data (the setup's among them)."""
+    named = {f.name: f for f in body.fields}
     return {
-        f.store_as or f.name: values[f.name] for f in body.fields if f.stored and f.name in values
+        (named[name].store_as or name) if name in named else name: value
+        for name, value in values.items()
+        if name not in named or named[name].stored
     }

@@ -215,9 +215,11 @@ class OneOf(Shape):
         if kept and self.any:
             return _joined(kept)
         if kept:
-            raise bad_request(f"{where}: must be {self.what}, only one of them; got several")
+            raise bad_request(
+                f"{where or 'body'}: must be {self.what}, only one of them; got several"
+            )
         nearest = min(problems, key=lambda p: _closeness(p, self.tag))
-        raise bad_request(f"{where}: must be {self.what} ({nearest})")
+        raise bad_request(f"{where or 'body'}: must be {self.what} ({nearest})")
 
 
 def _joined(kept: list[Any]) -> Any:
@@ -229,4 +231,5 @@ def _joined(kept: list[Any]) -> Any:
 
 def _closeness(problem: str, tag: str | None) -> int:
     """Order the options' refusals: one about the tag itself (the wrong kind) comes last."""
-    return 1 if tag is not None and f".{tag}: " in problem else 0
+    about_tag = tag is not None and (f".{tag}: " in problem or problem.startswith(f"{tag}: "))
+    return 1 if about_tag else 0
