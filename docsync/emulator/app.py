@@ -39,6 +39,7 @@ ROUTE_MODULES = [
     "sites_customization",
     "sites_mcp_servers",
     "sites_channels",
+    "sites_context_connections",
     "agents",
     "permissions",
     "integrations",

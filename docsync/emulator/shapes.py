@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.emulator.errors import ApiError, bad_request
-from docsync.emulator.validate import TRANSLATION_LANGUAGES, URL_PATTERN, check_string, json_type
+from docsync.emulator.validate import (
+    TRANSLATION_LANGUAGES,
+    URL_PATTERN,
+    check_string,
+    json_type,
+    shown,
+)
 
 
 class Shape:
@@ -161,13 +167,20 @@ class Obj(Shape):
 
 @dataclass(frozen=True)
 class Dict(Shape):
-    """An object of any keys whose values are each `values`."""
+    """An object whose values are each `values`, its keys any, or among `keys` (production's
+    `propertyNames`)."""
 
     values: Shape
+    keys: Sequence[str] | None = None
 
     def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise bad_request(f"{where}: must be an object; got {json_type(value)}")
+        for name in value:
+            if self.keys is not None and name not in self.keys:
+                raise bad_request(
+                    f"{where}: keys must be one of {', '.join(self.keys)}; got {shown(name)}"
+                )
         return {name: self.values.check(item, f"{where}.{name}") for name, item in value.items()}
 
 
