@@ -32,6 +32,7 @@ ROUTE_MODULES = [
     "spaces",
     "openapi",
     "translations",
+    "translations_glossary",
     "sites",
     "sites_redirects",
     "sites_share_links",
