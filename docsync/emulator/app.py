@@ -45,6 +45,7 @@ ROUTE_MODULES = [
     "permissions",
     "integrations",
     "integrations_on",
+    "git_sync",
 ]
 
 

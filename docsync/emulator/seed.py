@@ -29,6 +29,7 @@ _ORG_EXTRAS = (
     "ai",
     "type",
     "plan",
+    "githubAccountConnected",
 )
 
 

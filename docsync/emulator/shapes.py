@@ -70,6 +70,16 @@ class Bool(Shape):
 
 
 @dataclass(frozen=True)
+class Num(Shape):
+    """Any JSON number (production's `type: number`), not a boolean."""
+
+    def check(self, value: Any, where: str) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise bad_request(f"{where}: must be a number; got {json_type(value)}")
+        return value
+
+
+@dataclass(frozen=True)
 class Int(Shape):
     minimum: int
     maximum: int

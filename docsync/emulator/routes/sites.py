@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from docsync.emulator import git_sync
 from docsync.emulator.body import (
     BOTH,
     CREATE,
@@ -135,6 +136,7 @@ class SiteRules(Rules):
                 f"{place.org!r}: change the organization's defaultContent first, then delete "
                 "the site",
             )
+        git_sync.drop_on(ctx.tx, row.id)  # with the space installations it manages
         ctx.tx.delete_tree(tree.SITE, row.id)
         return True
 

@@ -7,7 +7,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator import merge_rules, space_templates
+from docsync.emulator import git_sync, merge_rules, space_templates
 from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Choice, Field, Op, Place, Text
 from docsync.emulator.computed_sources import check_source
@@ -190,6 +190,7 @@ class SpaceRules(Rules):
         ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
         drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
         drop_space(ctx.tx, row.id)  # nor integrations installed on it
+        git_sync.drop_on(ctx.tx, row.id)  # nor its Git Sync installation
         return True
 
 
