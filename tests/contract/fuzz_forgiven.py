@@ -74,6 +74,21 @@ FORGIVEN: tuple[Conflict, ...] = (
         negative=True,
     ),
     Conflict(
+        (STATUS,),
+        r"^401 .*Unauthorized",
+        "a request without the credential the operation's `security` requires (schemathesis's "
+        "coverage phase leaves it out), on an operation that declares no 401: the document "
+        "requires a credential and lists no refusal of one; its UnauthorizedError, declared by "
+        "12 operations, is that refusal",
+    ),
+    Conflict(
+        TAKEN,
+        r"URL: must match .*; got ''",
+        "the field's format is `uri`, and '' is no URI (RFC 3986: a URI has a scheme): the "
+        "coverage phase's boundary value reads the format as an annotation, the document names "
+        "a URI",
+    ),
+    Conflict(
         (ANSWER,),
         r'"ssoURL":""',
         "createOrganizationSAMLProvider requires only `label`, while every "
