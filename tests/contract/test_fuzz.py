@@ -12,8 +12,12 @@ from tests.contract.fuzz import run
 from tests.contract.fuzz_document import served_operations
 from tests.contract.fuzz_plugin import SUMMARIES
 
-#: generated requests per operation and mode: ~180 operations give over 1,000 requests
-EXAMPLES = 10
+#: generated requests per operation and mode: ~180 operations give over 1,000 requests. Each
+#: mode draws its own cases (a seed each): most operations answer alike in both modes, so two
+#: seeds of 8 examples send 16 different requests to each such operation where one seed of 10
+#: sent the same 10 twice, for less time than those 20
+EXAMPLES = 8
+SEEDS: dict[Contract, int] = {"description": 25, "production": 26}
 MINIMUM = 1000
 
 
@@ -21,7 +25,7 @@ MINIMUM = 1000
 @pytest.mark.parametrize("mode", ["description", "production"])
 def test_the_emulator_answers_what_production_would(mode: Contract) -> None:
     require_spec()
-    report = run(mode, examples=EXAMPLES)
+    report = run(mode, examples=EXAMPLES, seed=SEEDS[mode])
     SUMMARIES.append(report.summary())
     assert not report.failures and not report.errors, f"{report.summary()}\n{report.problems()}"
     served = {
