@@ -15,6 +15,7 @@ from docsync.core.state import LiveState
 from docsync.engine.planner import read_live
 from docsync.kinds import KINDS
 from docsync.kinds.catalogue import CATALOGUE
+from docsync.manifest.models import Manifest
 from docsync.manifest.schema import manifest_schema, schema_text
 
 if TYPE_CHECKING:
@@ -24,6 +25,12 @@ if TYPE_CHECKING:
 #: is (a clone of this repository or not): the schema of the docsync that wrote them.
 SCHEMA_FILE = "manifest.schema.json"
 SCHEMA_LINE = f"# yaml-language-server: $schema=./{SCHEMA_FILE}\n"
+#: The second line of every file export writes: how `export --force` knows the files of an
+#: earlier export. Those of docsync 0.2.0 began with SCHEMA_LINE and then `organization:`
+#: (a schema beside the file, which only export writes there).
+EXPORT_LINE = "# Written by docsync export: export --force rewrites this file, or removes it.\n"
+HEADER = SCHEMA_LINE + EXPORT_LINE
+_EARLIER_HEADER = SCHEMA_LINE + "organization:"
 
 
 def _files() -> dict[str, tuple[str, ...]]:
@@ -38,6 +45,13 @@ def _files() -> dict[str, tuple[str, ...]]:
 
 
 FILES: dict[str, tuple[str, ...]] = _files()
+#: docsync's own sections, which export does not write but a user adds to its files (what to
+#: prune, the deletion rail, policies): kept when export writes the folder again
+KEPT = tuple(
+    name
+    for name in Manifest.model_fields
+    if name != "organization" and not any(name in sections for sections in FILES.values())
+)
 
 
 @dataclass
@@ -93,19 +107,95 @@ def render(document: dict[str, Any]) -> str:
     return _dump(document)
 
 
-def write(document: dict[str, Any], out: Path) -> list[Path]:
+@dataclass
+class Folder:
+    """What a folder holds before export writes into it again (`export --force`): the files
+    an earlier export wrote, what of docsync's own sections was added to them (`prune:`), and
+    the manifests export did not write that would merge with it, with the sections they hold."""
+
+    exported: list[Path] = field(default_factory=list)
+    kept: dict[str, Any] = field(default_factory=dict)
+    merging: dict[Path, str] = field(default_factory=dict)
+
+
+def survey(out: Path) -> Folder:
+    """Reads a folder's manifests (as `docsync plan` would, subfolders included) to tell the
+    files export owns there, which it rewrites or removes, from the others, which it never
+    touches: those holding a section export writes would define its entries twice. Export owns
+    the files it names (org.yaml, teams.yaml, content.yaml, sites.yaml: `--force` always
+    overwrote them) and those that begin with its header."""
+    from docsync.manifest.files import discover, read_text
+    from docsync.manifest.problems import Problem
+    from docsync.manifest.yamlpos import parse_yaml
+
+    folder = Folder()
+    if not out.is_dir():
+        return folder
+    written = {section for sections in FILES.values() for section in sections}
+    for name in discover([out])[0]:
+        path = Path(name)
+        text = read_text(name)
+        if isinstance(text, Problem):
+            folder.merging[path] = f"cannot be read ({text.message})"
+            continue
+        if name.endswith(".j2"):
+            folder.merging[path] = "a template, which cannot be told before it is rendered"
+            continue
+        ours = path.parent == out and (
+            path.name in FILES or text.startswith((HEADER, _EARLIER_HEADER))
+        )
+        parsed = parse_yaml(text, name)
+        data = parsed.data if isinstance(parsed.data, dict) else {}
+        if ours:
+            folder.exported.append(path)
+            _keep(folder.kept, data)
+        elif parsed.problems:
+            folder.merging[path] = f"cannot be read ({parsed.problems[0].message})"
+        elif holds := [section for section in data if section in written]:
+            folder.merging[path] = ", ".join(holds)
+    return folder
+
+
+def _keep(kept: dict[str, Any], data: dict[str, Any]) -> None:
+    """docsync's own sections of a file export rewrites, merged as manifests merge them (a
+    list: the union; anything else: the last one)."""
+    for section in KEPT:
+        value = data.get(section)
+        old = kept.get(section)
+        if isinstance(value, list) and isinstance(old, list):
+            old.extend(item for item in value if item not in old)
+        elif value is not None:
+            kept[section] = list(value) if isinstance(value, list) else value
+
+
+def write(document: dict[str, Any], out: Path, folder: Folder | None = None) -> list[Path]:
     """One file per group of sections (org, teams, content, sites), each naming the org, and the
-    manifest schema their first lines point at (not a manifest: directories load only YAML)."""
+    manifest schema their first lines point at (not a manifest: directories load only YAML).
+    Into a folder an earlier export wrote (`folder`), the sections of docsync's own it held
+    (`prune:`) are written again into org.yaml, and its files this export does not write are
+    removed (`remove_stale`): the folder holds one consistent set."""
     out.mkdir(parents=True, exist_ok=True)
+    kept = folder.kept if folder is not None else {}
     written = []
     for name, sections in FILES.items():
         part = {s: document[s] for s in sections if s in document}
-        if not set(part) - {"organization"}:
+        if name == "org.yaml":
+            part |= kept
+        if not part:
             continue
         part = {"organization": document["organization"]} | part
         target = out / name
-        target.write_text(SCHEMA_LINE + _dump(part), encoding="utf-8")
+        target.write_text(HEADER + _dump(part), encoding="utf-8")
         written.append(target)
     schema = out / SCHEMA_FILE
     schema.write_text(schema_text(manifest_schema()), encoding="utf-8")
     return [*written, schema]
+
+
+def remove_stale(folder: Folder, written: list[Path]) -> list[Path]:
+    """The files an earlier export wrote that this one did not: removed (each would define
+    again what the organization no longer holds, or holds under another file's name)."""
+    stale = [path for path in folder.exported if path not in written]
+    for path in stale:
+        path.unlink()
+    return stale

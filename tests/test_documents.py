@@ -9,10 +9,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
-#: Documents being rewritten by their owners (issue 31: architecture; the emulator's pages),
-#: which still point at the design documents beside the repository; each leaves this set when
-#: its pointers are gone (the last test below fails until it does).
-NOT_YET = {"docs/emulator.md", "docs/emulator-sites.md"}
 #: a path climbing out of its directory, or the design documents a clone does not have
 CLIMB = re.compile(r"(?:\.\./)+[^\s`'\")\]]*")
 BESIDE = re.compile(r"\bshared/(?:INTERFACE|DESIGN|STYLE)\.md|\bshared/reference/")
@@ -44,11 +40,7 @@ def test_the_readme_is_read_in_five_minutes() -> None:
 
 
 def test_no_user_document_points_outside_the_repository() -> None:
-    found = {
-        str(path.relative_to(REPO)): outside(path)
-        for path in user_documents()
-        if str(path.relative_to(REPO)) not in NOT_YET
-    }
+    found = {str(path.relative_to(REPO)): outside(path) for path in user_documents()}
     assert {name: what for name, what in found.items() if what} == {}
     # The check sees what a clone lacks.
     probe = REPO / "docs" / "probe.md"
@@ -68,9 +60,3 @@ def test_every_relative_link_leads_to_a_file_of_the_repository() -> None:
             if not resolved.exists() or not resolved.is_relative_to(REPO):
                 broken.setdefault(str(path.relative_to(REPO)), []).append(target)
     assert broken == {}
-
-
-def test_the_documents_not_yet_rewritten_still_need_it() -> None:
-    """Remove a document from NOT_YET once its owner has taken its pointers out."""
-    for name in sorted(NOT_YET):
-        assert outside(REPO / name), f"{name} no longer points outside: remove it from NOT_YET"

@@ -36,7 +36,19 @@ def refuse_non_empty(out: Path) -> None:
         shown = ", ".join(entries[:5]) + (", ..." if len(entries) > 5 else "")
         raise click.ClickException(
             f"{out} is not empty ({shown}): export writes its manifests into an empty directory; "
-            "choose another --out, empty it, or pass --force to overwrite"
+            "choose another --out, empty it, or pass --force to write it again"
+        )
+
+
+def refuse_merging(out: Path, merging: dict[Path, str]) -> None:
+    """`--force` writes a consistent set: manifests export did not write that hold what it
+    writes would define its entries twice. Checked before any request; nothing is touched."""
+    if merging:
+        lines = [f"  {path}: {holds}" for path, holds in sorted(merging.items())]
+        raise click.ClickException(
+            f"{out} holds manifests that docsync export did not write, which would merge with "
+            "the export (defining its entries twice): move them out of it, or delete them:\n"
+            + "\n".join(lines)
         )
 
 
@@ -51,7 +63,13 @@ def refuse_non_empty(out: Path) -> None:
 @click.option(
     "--force",
     is_flag=True,
-    help="Write into --out DIR even when it is not empty (its manifests are overwritten).",
+    help="Write into --out DIR although it is not empty. Export's own files there (the four "
+    "above, and any whose first lines are the header export writes: its schema line, then "
+    "'# Written by docsync export: ...') are rewritten, or removed when the organization no "
+    "longer holds what they list; docsync's own sections written in them (prune:, safety:, "
+    "policies:) are kept. Any other "
+    "file is never touched, and refused (before anything is read) when it holds a section "
+    "export writes: an entry would be defined twice.",
 )
 @api_options
 @common_options
@@ -70,16 +88,26 @@ def export_command(
     from docsync import export  # the kinds and the client: when the command runs, not for --help
 
     setup_output(verbose, no_color)
+    folder = None
     if out is not None and not force:
         refuse_non_empty(out)
+    elif out is not None:
+        folder = export.survey(out)
+        refuse_merging(out, folder.merging)
     document, names = asyncio.run(_export(organization, api_url, parallelism, verbose, timeout))
     if out is None:
         click.echo(export.render(document), nl=False)
     else:
         with writing(out):
-            written = export.write(document, out)
+            written = export.write(document, out, folder)
+            removed = export.remove_stale(folder, written) if folder is not None else []
         for path in written:
             click.echo(f"wrote {path}", err=True)
+        for path in removed:
+            click.echo(
+                f"removed {path} (written by an earlier export; this one holds nothing of it)",
+                err=True,
+            )
     if names.shared:
         click.echo(
             "Left out of the export: live resources that share their key, which a manifest "

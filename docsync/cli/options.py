@@ -111,18 +111,18 @@ def parse_vars(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def load_var_files(files: Sequence[str]) -> dict[str, Any]:
-    """Merge YAML variable files in order; every mistake is a located ManifestError."""
+    """Merge YAML variable files in order, each held to a manifest's limits (a regular file of
+    at most 10 MiB, UTF-8, the YAML bounds); every mistake is a located ManifestError."""
     from docsync.manifest import Location, ManifestError, Problem
+    from docsync.manifest.files import read_text
     from docsync.manifest.yamlpos import parse_yaml
 
     result: dict[str, Any] = {}
     problems: list[Problem] = []
     for name in files:
-        try:
-            with open(name, encoding="utf-8-sig") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            problems.append(Problem(Location(name, 1, 1), (), f"cannot read: {error}"))
+        text = read_text(name)
+        if isinstance(text, Problem):
+            problems.append(text)
             continue
         parsed = parse_yaml(text, name)
         problems.extend(parsed.problems)

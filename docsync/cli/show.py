@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -18,13 +17,14 @@ if TYPE_CHECKING:
 
 def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     """A saved plan (`plan --out`) or a JSON plan (`plan --format json`), and its heading."""
-    from docsync.engine.saved import SAVED_FORMAT, SavedPlan
+    from docsync.engine.saved import SAVED_FORMAT, SavedPlan, read_plan_file
+    from docsync.manifest.input_files import InputRefused
     from docsync.render.load import PlanDocumentError, read_document
 
     try:
-        text = Path(path).read_text("utf-8")
-    except OSError as error:
-        raise PlanDocumentError(f"{path}: cannot read the file: {error.strerror}") from None
+        text = read_plan_file(path)
+    except InputRefused as refused:
+        raise PlanDocumentError(f"{path}: {refused.reason}") from None
     except UnicodeDecodeError:
         raise PlanDocumentError(f"{path}: not a plan file (not UTF-8 text)") from None
     if not text.strip():
@@ -35,7 +35,7 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
         where = f"line {error.lineno}, column {error.colno}: {error.msg.lower()}"
         raise PlanDocumentError(f"{path}: not a plan file: not JSON ({where})") from None
     if isinstance(data, dict) and data.get("format") == SAVED_FORMAT:
-        saved = SavedPlan.read(path)
+        saved = SavedPlan.from_document(data, path)
         document = read_document(saved.plan, path)
         return document, saved.title or document.organization
     if isinstance(data, dict) and "format_version" in data:

@@ -32,16 +32,20 @@ ROUTE_MODULES = [
     "spaces",
     "openapi",
     "translations",
+    "translations_glossary",
     "sites",
     "sites_redirects",
     "sites_share_links",
     "sites_publishing_auth",
     "sites_customization",
     "sites_mcp_servers",
+    "sites_channels",
+    "sites_context_connections",
     "agents",
     "permissions",
     "integrations",
     "integrations_on",
+    "git_sync",
 ]
 
 

@@ -65,11 +65,17 @@ def membership(tx: Tx, org: str, user: str) -> dict[str, Any] | None:
     return tx.get("member", member_id(org, user))
 
 
-def require(tx: Tx, user: dict[str, Any], org: str, access: Access) -> dict[str, Any]:
-    """The caller's member row in `org`; 404 when not a member, 403 when the role is too low."""
+def require(
+    tx: Tx, user: dict[str, Any], org: str, access: Access, unseen: str | None = None
+) -> dict[str, Any]:
+    """The caller's member row in `org`; 404 when not a member, 403 when the role is too low.
+
+    `unseen`: the 404 of a resource reached by an id of its own (a space), for a caller outside
+    its organization: the answer to an unknown id, naming neither the organization nor that the
+    resource exists."""
     member = membership(tx, org, user["id"])
     if member is None or tx.get("organization", org) is None:
-        raise not_found(f"Organization {org!r} not found")
+        raise not_found(unseen or f"Organization {org!r} not found")
     if access is not Access.READ and member.get("role") not in _ALLOWED[access]:
         role = member.get("role") or "guest"
         raise forbidden(f"Forbidden: this operation needs {_NEEDS[access]}; you are {role}")

@@ -2,10 +2,11 @@
 
 A `Field` says where the body may carry it (`ops`), where it is required or may be null, its
 default on create, and whether it is stored under its own name; its subclass says its type and
-limits (`Text(max_len=50)`, `Choice(ROLES)`). `read_body` checks a body against them, in their
-order, so the first problem is the first field's (every message is `validate.Fields`'s, naming
-the field). What the store says of a value (a team that must exist, a member given by email) is
-the field's `resolve` hook, run where the field is read.
+limits (`Text(max_len=50)`, `Choice(ROLES)`), and `Shaped` holds any declared shape
+(`shapes.py`: an integer, an array of objects, a localized text...), kept as the shape keeps it.
+`read_body` checks a body against them, in their order, so the first problem is the first
+field's (every message names the field). What the store says of a value (a team that must
+exist, a member given by email) is the field's `resolve` hook, run where the field is read.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal
 
-from docsync.emulator.errors import bad_request
+from docsync.emulator.errors import ApiError
 from docsync.emulator.http import Ctx
+from docsync.emulator.shapes import Shape
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -75,7 +77,8 @@ class Field:
     store_as: str = ""
     #: what the value becomes given the store (an id looked up, a member resolved)
     resolve: Resolve | None = None
-    #: a field of the API description's body alone: production's body does not take it
+    #: a field of the API description's body alone: production's body does not name it, so in
+    #: production's mode it is ignored, as any other such field
     description_only: bool = False
 
     #: the `validate.Fields` reader of its type; a subclass's own fields are its limits
@@ -115,14 +118,16 @@ class Texts(Field):
 
 
 @dataclass(frozen=True)
-class Localized(Field):
-    reader = "localized"
-    max_len: int = 0
+class Shaped(Field):
+    """A value of a declared shape: checked whole, 400 naming the path inside it."""
 
+    shape: Shape | None = None
 
-@dataclass(frozen=True)
-class Obj(Field):
-    reader = "obj"
+    def get(self, body: Fields, required: bool, nullable: bool) -> Any:
+        value = body.value(self.name, required=required, nullable=nullable)
+        if value is None or self.shape is None:
+            return value
+        return self.shape.check(value, body.prefix + self.name)
 
 
 @dataclass(frozen=True)
@@ -132,13 +137,16 @@ class Body:
     fields: tuple[Field, ...] = ()
     #: on create, an empty body reads as `{}` (production's body is optional)
     optional_on_create: bool = False
-    #: names the update body may not write (400 "is read-only"), checked before anything else
-    read_only: tuple[str, ...] = ()
     #: a rule across fields, checked once the names are known good and before any field
     check: Callable[[Fields, Op], None] | None = None
     #: the resource's rules read the body themselves (two shapes on one path): it must be a
     #: JSON object, and no field is read here
     read_whole: bool = False
+    #: production's setup choice beside the fields (a channel's `{type, setupSettings}`, a
+    #: context connection's `{connector, setupSettings}`), a shape checked on the whole body:
+    #: a create is `allOf [setup, fields]`, so it must be one; an update `anyOf [setup,
+    #: fields]`, so a body that is none is the fields alone, its setup keys ignored
+    setup: Shape | None = None
 
     def written(self, op: Op, production: bool) -> list[Field]:
         """The fields a create or an update takes, in the order they are checked (a field may
@@ -153,13 +161,11 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     raw = ctx.body(required=not (op == "create" and body.optional_on_create))
     if body.read_whole:
         return {}
-    if op == "update":
-        refuse_read_only(raw, body.read_only)
     written = body.written(op, ctx.production)
     fields = Fields(raw, [f.name for f in written])
     if body.check is not None:
         body.check(fields, op)
-    values: Doc = {}
+    values: Doc = _setup(body.setup, raw, op)
     for declared in written:
         required = op in declared.required
         if not fields.has(declared.name) and not required:
@@ -173,15 +179,23 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     return values
 
 
+def _setup(setup: Shape | None, raw: Doc, op: Op) -> Doc:
+    """The setup part of a body as kept (`Body.setup`): none without one."""
+    if setup is None:
+        return {}
+    if op == "create":
+        return dict(setup.check(raw, ""))
+    try:
+        return dict(setup.check(raw, ""))
+    except ApiError:
+        return {}
+
+
 def stored(body: Body, values: Doc) -> Doc:
-    """The values kept in the row's data."""
+    """The values kept in the row's data (the setup's among them)."""
+    named = {f.name: f for f in body.fields}
     return {
-        f.store_as or f.name: values[f.name] for f in body.fields if f.stored and f.name in values
+        (named[name].store_as or name) if name in named else name: value
+        for name, value in values.items()
+        if name not in named or named[name].stored
     }
-
-
-def refuse_read_only(raw: Doc, names: Sequence[str]) -> None:
-    """400 for the first read-only name the body writes."""
-    for name in names:
-        if name in raw:
-            raise bad_request(f"{name}: is read-only and cannot be written")

@@ -1,6 +1,6 @@
 """What a new space is made from, besides nothing: a computed content source (`createSpace`'s
 `computedSource`, production's `ComputedContentSourceRevision`: an OpenAPI reference, a
-translation, or an integration's), or a space template (none here).
+translation, or an integration's).
 
 The emulator computes no content: the source is checked as production declares it, what it
 depends on must exist in the organization (an OpenAPI spec by slug, a translation by id; the
@@ -15,14 +15,14 @@ from typing import Any
 from docsync.emulator.errors import not_found
 from docsync.emulator.shapes import Bool, Dict, Enum, Nullable, Obj, OneOf, Plain, Shape, Str
 from docsync.emulator.store import Tx
-from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
+from docsync.emulator.validate import TRANSLATION_LANGUAGES
 
 
 def _dependency(ref: Shape, value: Shape) -> OneOf:
     """A dependency before resolution (`{ref}`, closed) or with its resolved `value`."""
     return OneOf(
         (
-            Obj({"ref": ref}, ("ref",)),
+            Obj({"ref": ref}, ("ref",), closed=True),
             Obj({"ref": ref, "value": Nullable(value)}, ("ref", "value")),
         ),
         "{ref} or {ref, value}",
@@ -81,7 +81,7 @@ SOURCE = OneOf(
         Obj(
             {
                 "type": Enum(("builtin:translation",)),
-                "props": Obj({}),
+                "props": Obj({}, closed=True),
                 "dependencies": Obj({"translation": _TRANSLATION}, ("translation",)),
             },
             ("type", "props", "dependencies"),
@@ -93,7 +93,7 @@ SOURCE = OneOf(
                 "dependencies": Dict(
                     OneOf(
                         (
-                            Obj({"ref": _ANY_REF}, ("ref",)),
+                            Obj({"ref": _ANY_REF}, ("ref",), closed=True),
                             OneOf((_SPACE, _OPENAPI, _TRANSLATION), ""),
                         ),
                         "a dependency",
@@ -109,18 +109,9 @@ SOURCE = OneOf(
 )
 
 
-def refuse_template(body: Fields) -> None:
-    """A `template` (production's ApplySpaceTemplate `{id, params?}`) names a space template: the
-    emulator holds none, so any is unknown (404 naming `template.id`)."""
-    template = body.obj("template")
-    if template is not None:
-        template_id = Fields(template, ("id", "params"), "template.").string("id", required=True)
-        raise not_found(f"template.id: no space template {template_id!r} (the emulator has none)")
-
-
 def check_source(tx: Tx, org: str, value: Any) -> dict[str, Any]:
     """The source after checking its shape and that what it depends on exists in `org`."""
-    SOURCE.check(value, "computedSource")
+    value = SOURCE.check(value, "computedSource")
     kind = str(value["type"])
     if kind == "builtin:openapi":
         slug = value["dependencies"]["spec"]["ref"]["spec"]

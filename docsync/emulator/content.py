@@ -35,9 +35,10 @@ def find(ctx: Ctx, kind: str, id_: str, access: Access = Access.READ) -> Row:
     if row is not None and kind == "space" and is_purged(row, ctx.now):
         ctx.tx.delete("space", row.id)
         row = None
+    missing = f"{kind.capitalize()} {id_!r} not found"
     if row is None or row.org is None:
-        raise not_found(f"{kind.capitalize()} {id_!r} not found")
-    ctx.org(access, row.org)
+        raise not_found(missing)
+    ctx.org(access, row.org, unseen=missing)  # another organization's: as an unknown id
     return row
 
 

@@ -135,7 +135,11 @@ ANNOUNCEMENT = Obj(
     ("enabled", "message", "style"),
 )
 FAVICON = OneOf(
-    (Obj({"icon": THEMED_URL}, ("icon",)), Obj({"emoji": Str(max_len=50)}, ("emoji",)), Obj({})),
+    (
+        Obj({"icon": THEMED_URL}, ("icon",)),
+        Obj({"emoji": Str(max_len=50)}, ("emoji",)),
+        Obj({}, closed=True),  # production's third option is closed: an empty favicon
+    ),
     "{icon: {light, dark}}, {emoji} or {}",
 )
 FONT_DEFINITION = Obj(

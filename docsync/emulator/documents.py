@@ -1,6 +1,7 @@
 """Production's JSONDocument (an agent's instructions, a translation's), its frame checked:
 `{object: document, data: {...}, nodes: [blocks]}`, each block `{object: block, type}`. The
-emulator renders no content, so what is inside a block is kept as written."""
+emulator renders no content, so what is inside a block is kept as written; a field of the
+document itself that production does not name is dropped, as production ignores it."""
 
 from __future__ import annotations
 
@@ -15,17 +16,16 @@ from docsync.emulator.validate import json_type
 EMPTY_DOCUMENT: Doc = {"object": "document", "data": {}, "nodes": []}
 
 
+#: the fields of production's JSONDocument
+_NAMED = ("object", "data", "nodes", "meta")
+
+
 class DocumentShape(Shape):
     """Production's JSONDocument, its frame: `{object: document, data: {...}, nodes: [blocks]}`."""
 
-    def check(self, value: Any, where: str) -> None:
+    def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             raise bad_request(f"{where}: must be a document object; got {json_type(value)}")
-        unknown = sorted(set(value) - {"object", "data", "nodes", "meta"})
-        if unknown:
-            raise bad_request(
-                f"{where}.{unknown[0]}: unknown field (accepted: data, nodes, object)"
-            )
         for name in ("object", "data", "nodes"):
             if name not in value:
                 raise bad_request(f"{where}.{name}: is required")
@@ -40,6 +40,7 @@ class DocumentShape(Shape):
                 raise bad_request(f"{where}.nodes[{index}]: must be a block ({{object: block}})")
             if not isinstance(node.get("type"), str):
                 raise bad_request(f"{where}.nodes[{index}].type: is required (text)")
+        return {name: value[name] for name in _NAMED if name in value}
 
 
 DOCUMENT = DocumentShape()

@@ -78,14 +78,17 @@ class Ctx:
         """Query parameters."""
         return self.request.query_params
 
-    def org(self, access: Access = Access.READ, org_id: str | None = None) -> dict[str, Any]:
+    def org(
+        self, access: Access = Access.READ, org_id: str | None = None, unseen: str | None = None
+    ) -> dict[str, Any]:
         """The organization of the path (or `org_id`) after checking the caller's access.
 
-        404 when the caller is not a member, 403 when the role is too low. Remembers the
-        caller's member row in `ctx.member` (for `permissions` objects).
+        404 when the caller is not a member (`unseen`: the message of a resource of that
+        organization reached by its own id, as for an unknown id), 403 when the role is too
+        low. Remembers the caller's member row in `ctx.member` (for `permissions` objects).
         """
         org = org_id if org_id is not None else self.params["organizationId"]
-        self.member = require(self.tx, self.user, org, access)
+        self.member = require(self.tx, self.user, org, access, unseen)
         found = self.tx.get("organization", org)
         assert found is not None  # require() checked it
         return found
@@ -94,11 +97,6 @@ class Ctx:
     def production(self) -> bool:
         """Whether this emulator serves production's contract only (`--contract production`)."""
         return self.state.production
-
-    def deleted(self) -> Response:
-        """The answer to a delete that deleted something: 205 in production; the description
-        has 204 for members, teams and SAML providers, which it keeps in its own mode."""
-        return empty(205 if self.production else 204)
 
     @property
     def role(self) -> str | None:
@@ -109,9 +107,10 @@ class Ctx:
     def body(self, *, required: bool = True) -> dict[str, Any]:
         """The JSON object body; 400 when malformed or not an object.
 
-        With `required=False` an empty body reads as `{}`.
+        With `required=False` an empty body reads as `{}`: no byte at all, as whitespace alone
+        is no JSON value (a body of `\\r` is malformed, not `{}`).
         """
-        if not self.raw_body.strip():
+        if not self.raw_body:
             if required:
                 raise bad_request("body: a JSON object is required")
             return {}
@@ -144,9 +143,9 @@ def ok(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> R
     return FastJSONResponse(body, status_code=status, headers=headers)
 
 
-def created(body: Any, location: str | None = None) -> Response:
+def created(body: Any, location: str | None = None, status: int = 201) -> Response:
     """201 with the created resource, and a `Location` header when production sends one."""
-    return ok(body, 201, {"Location": location} if location else None)
+    return ok(body, status, {"Location": location} if location else None)
 
 
 def empty(status: int = 204) -> Response:

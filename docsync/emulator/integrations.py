@@ -71,9 +71,10 @@ def installation(ctx: Ctx, access: Access = Access.READ) -> Row:
     belongs to (else 404, as production answers an id it does not show)."""
     name, ident = ctx.params["integrationName"], ctx.params["installationId"]
     row = ctx.tx.get_row(INSTALLATION, ident)
+    missing = f"No installation {ident!r} of integration {name!r}"
     if row is None or row.data["integration"] != name:
-        raise not_found(f"No installation {ident!r} of integration {name!r}")
-    ctx.org(access, str(row.org))
+        raise not_found(missing)
+    ctx.org(access, str(row.org), unseen=missing)
     return row
 
 

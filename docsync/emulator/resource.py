@@ -3,7 +3,8 @@
 A `Resource` says where the resource is (its path, the id's name, its `scope`: the organization,
 a site, or an id of its own), which operations it serves and with which methods, the access each
 needs, the body's fields and limits (`body.Body`), the view it answers, the message of an id
-that names nothing, what a create stores besides the body, and what a delete answers. Listing
+that names nothing, what a create stores besides the body, and the statuses it answers
+(`Codes`). Listing
 pages through the rows (`paging.paginate`, only the page rendered); create, get, update and
 delete find, check, store and answer alike for every resource. What a resource does that the
 table cannot say is its `Rules` (a subclass overriding a hook: a team's members, the SAML
@@ -50,9 +51,29 @@ ADMIN = Permissions(Access.ADMIN, Access.ADMIN)
 SITE_PART = Permissions(Access.CONTENT, Access.CONTENT)
 
 
-def gone(ctx: Ctx) -> Response:
-    """What production answers to a delete that deleted something."""
-    return empty(205)
+@dataclass(frozen=True)
+class Codes:
+    """The statuses a resource answers: production's, and the API description's where it has
+    another for a delete that deleted (204 for members, teams and SAML providers, served in its
+    mode)."""
+
+    created: int = 201
+    updated: int = 200
+    #: a delete that deleted something
+    deleted: int = 205
+    #: a delete of nothing there (a retried delete is done)
+    absent: int = 204
+    described_deleted: int | None = None
+
+    def of_delete(self, ctx: Ctx) -> int:
+        """What a delete that deleted answers in the contract mode served."""
+        if self.described_deleted is None or ctx.production:
+            return self.deleted
+        return self.described_deleted
+
+
+#: production's statuses, the description's for a delete (docs-platform-api.md §4.12-4.14: 204)
+DESCRIBED_DELETE = Codes(described_deleted=204)
 
 
 class Rules:
@@ -133,7 +154,7 @@ class Rules:
         if res.location:
             site = None if place.site is None else place.site.id
             location = ctx.url(res.location.format(org=place.org, site=site, id=row.id))
-        return created(res.view(ctx, row), location)
+        return created(res.view(ctx, row), location, res.codes.created)
 
     def serve_get(self, ctx: Ctx, res: Resource) -> Response:
         _, row = res.scope.find(ctx, res, Access.READ)
@@ -146,14 +167,14 @@ class Rules:
 
     def answer(self, ctx: Ctx, res: Resource, place: Place, row: Row) -> Response:
         """The answer of an update."""
-        return ok(res.view(ctx, row))
+        return ok(res.view(ctx, row), res.codes.updated)
 
     def serve_delete(self, ctx: Ctx, res: Resource) -> Response:
         """205 when it deleted, 204 when there was nothing to delete (a retried delete)."""
         place, row = res.scope.existing(ctx, res, res.access.delete)
         if row is None or not self.remove(ctx, place, row):
-            return empty(204)
-        return res.deleted(ctx)
+            return empty(res.codes.absent)
+        return empty(res.codes.of_delete(ctx))
 
 
 def reload(ctx: Ctx, row: Row) -> Row:
@@ -194,9 +215,7 @@ class Resource:
     id_in_data: bool = False
     defaults: Mapping[str, object] = field(default_factory=dict)
     stamps: tuple[str, ...] = ("createdAt",)
-    #: the answer of a delete that deleted (production's 205; `Ctx.deleted` for the
-    #: description's 204 where it has one)
-    deleted: Callable[[Ctx], Response] = gone
+    codes: Codes = Codes()
 
     def key_in(self, ctx: Ctx, place: Place) -> str:
         return self.rules.key(ctx, self, place)

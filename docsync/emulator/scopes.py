@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from docsync.emulator import content
-from docsync.emulator.auth import Access
+from docsync.emulator.auth import Access, membership
 from docsync.emulator.body import Place
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx
@@ -100,8 +100,11 @@ class ByIdScope(Scope):
     """Listed and created under `/orgs/{organizationId}/...`, reached by `/<resources>/{id}`."""
 
     def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
+        """None also for a row of an organization the caller is not in: a delete of it is
+        the 204 of an id that names nothing."""
         row = ctx.tx.get_row(res.kind, ctx.params[res.item])
-        if row is None or res.hides(ctx, row):
+        hidden = row is None or membership(ctx.tx, str(row.org), ctx.user["id"]) is None
+        if row is None or hidden or res.hides(ctx, row):
             return Place(""), None
         return self.find(ctx, res, access)
 

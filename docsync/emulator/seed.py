@@ -2,7 +2,8 @@
 and the integrations organizations can install (`seed_integrations.py`).
 
 Extensions beyond the interface: optional `collections` and `teams`, optional extra organization
-fields (emailDomains, hostname, defaultRole, inviteLinks, sso, ai, type, plan), member `sso`.
+fields (emailDomains, hostname, defaultRole, inviteLinks, sso, ai, type, plan), member `sso`,
+and production's space templates (`spaceTemplates`, `space_templates.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import yaml
 
 from docsync.emulator.errors import SeedError
 from docsync.emulator.seed_integrations import apply_integrations, check_integrations
+from docsync.emulator.space_templates import check_templates, insert_templates
 from docsync.emulator.store import Tx
 
 ROLES = ("admin", "create", "review", "edit", "comment", "read")
@@ -27,6 +29,7 @@ _ORG_EXTRAS = (
     "ai",
     "type",
     "plan",
+    "githubAccountConnected",
 )
 
 
@@ -83,6 +86,7 @@ def _need(entry: dict[str, Any], key: str, where: str) -> str:
 def check_seed(seed: dict[str, Any], origin: str) -> None:
     """Raise SeedError for the first problem: missing fields, unknown references, duplicates."""
     known = {"users", "organizations", "spaces", "collections", "teams", "integrations"}
+    known.add("spaceTemplates")
     unknown = set(seed) - known
     if unknown:
         raise SeedError(f"{origin}: unknown top-level keys {sorted(unknown)}")
@@ -123,6 +127,7 @@ def check_seed(seed: dict[str, Any], origin: str) -> None:
                 if member not in users:
                     raise SeedError(f"{where}: members must name seeded user ids")
     check_integrations(_entries(seed, "integrations", origin), origin)
+    check_templates(_entries(seed, "spaceTemplates", origin), origin)
 
 
 def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
@@ -193,3 +198,4 @@ def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
                 parent=team["id"],
             )
     apply_integrations(tx, seed.get("integrations") or [])
+    insert_templates(tx, seed.get("spaceTemplates") or [])

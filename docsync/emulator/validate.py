@@ -2,12 +2,15 @@
 
 Usage in a handler::
 
-    body = Fields(ctx.body(), allowed=("title", "members"))   # unknown fields -> 400
+    body = Fields(ctx.body(), allowed=("title", "members"))   # other fields are dropped
     title = body.string("title", required=True, min_len=1, max_len=64)
     members = body.strings("members")
 
-Unknown fields are rejected (400), so a client typo never passes silently. Every getter returns
-None when the field is absent (and not required); use `body.has(name)` to tell "absent" from "null".
+A field a body's schema does not name is ignored, as production ignores it (its schemas are open:
+tests/contract/conflicts.py, UNKNOWN_FIELDS): `Fields` holds the named ones alone. Where
+production closes an object (`additionalProperties: false`), `closed=True` refuses another (400).
+Every getter returns None when the field is absent (and not required); use `body.has(name)` to
+tell "absent" from "null".
 """
 
 from __future__ import annotations
@@ -31,12 +34,20 @@ TRANSLATION_LANGUAGES = (
 class Fields:
     """Typed access to a JSON object's fields; every problem is a 400 naming the field."""
 
-    def __init__(self, data: dict[str, Any], allowed: Iterable[str], prefix: str = "") -> None:
-        self.data = data
+    def __init__(
+        self,
+        data: dict[str, Any],
+        allowed: Iterable[str],
+        prefix: str = "",
+        *,
+        closed: bool = False,
+    ) -> None:
+        named = set(allowed)
+        self.data = {name: value for name, value in data.items() if name in named}
         self.prefix = prefix
-        unknown = sorted(set(data) - set(allowed))
-        if unknown:
-            accepted = ", ".join(sorted(set(allowed)))
+        unknown = sorted(set(data) - named)
+        if unknown and closed:
+            accepted = ", ".join(sorted(named))
             raise bad_request(f"{prefix}{unknown[0]}: unknown field (accepted: {accepted})")
 
     def has(self, name: str) -> bool:
@@ -118,22 +129,6 @@ class Fields:
             check_string(f"{self.prefix}{name}[{i}]", item, None, max_len, None)
             for i, item in enumerate(value)
         ]
-
-    def localized(
-        self, name: str, max_len: int, *, required: bool = False, nullable: bool = False
-    ) -> dict[str, str] | None:
-        """A localized string (`localizedTitle`): language code -> text of at most `max_len`."""
-        value = self.obj(name, required=required, nullable=nullable)
-        if value is None:
-            return None
-        for language, text in value.items():
-            if language not in TRANSLATION_LANGUAGES:
-                raise bad_request(
-                    f"{self.prefix}{name}: keys must be language codes "
-                    f"({', '.join(TRANSLATION_LANGUAGES)}), got {language!r}"
-                )
-            check_string(f"{self.prefix}{name}.{language}", text, None, max_len, None)
-        return value
 
     def obj(
         self, name: str, *, required: bool = False, nullable: bool = False

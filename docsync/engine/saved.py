@@ -21,12 +21,17 @@ from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import LiveState
+from docsync.manifest.files import MAX_FILE_BYTES
+from docsync.manifest.input_files import InputRefused, read_input
 from docsync.render.json import plan_document, sensitive_marker
 
 if TYPE_CHECKING:  # `docsync show` reads a saved plan without the manifest language or kinds
     from docsync.manifest import LoadedManifest
 
 SAVED_FORMAT = "docsync-saved-plan/2"
+#: a saved plan's size, at most: a plan runs to about ten times its manifests, which are at
+#: most 10 MiB a file
+MAX_PLAN_BYTES = 256 * 1024 * 1024
 
 
 def _sensitive_fields() -> dict[str, set[str]]:
@@ -134,9 +139,14 @@ class SavedPlan:
     @classmethod
     def read(cls, path: str | Path) -> SavedPlan:
         try:
-            document = json.loads(Path(path).read_text("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ApplyRefused(f"{path}: not a readable saved plan: {error}") from error
+            document = json.loads(read_plan_file(str(path)))
+        except (InputRefused, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ApplyRefused(f"{path}: {_unreadable(error)}") from None
+        return cls.from_document(document, str(path))
+
+    @classmethod
+    def from_document(cls, document: Any, path: str) -> SavedPlan:
+        """The saved plan a file's JSON holds; ApplyRefused when it holds none."""
         if not isinstance(document, dict) or document.get("format") != SAVED_FORMAT:
             raise ApplyRefused(
                 f"{path}: not a saved plan of this docsync (expected format {SAVED_FORMAT}); "
@@ -245,13 +255,28 @@ class SavedPlan:
             )
 
 
+def read_plan_file(path: str) -> str:
+    """The text of a plan file: a regular file of at most MAX_PLAN_BYTES, in UTF-8 (raises
+    InputRefused, UnicodeDecodeError)."""
+    return read_input(path, MAX_PLAN_BYTES).decode("utf-8")
+
+
+def _unreadable(error: Exception) -> str:
+    if isinstance(error, InputRefused):
+        return error.reason
+    if isinstance(error, UnicodeDecodeError):
+        return "not a readable saved plan: not UTF-8 text"
+    return f"not a readable saved plan: {error}"
+
+
 def _file_hashes(files: list[str]) -> dict[str, str]:
-    """Each manifest file's SHA-256 as written (templates unrendered: no env() value in it)."""
+    """Each manifest file's SHA-256 as written (templates unrendered: no env() value in it),
+    read as the loader reads it (a regular file within the manifests' size)."""
     hashes = {}
     for name in files:
         try:
-            hashes[name] = hashlib.sha256(Path(name).read_bytes()).hexdigest()
-        except OSError:
+            hashes[name] = hashlib.sha256(read_input(name, MAX_FILE_BYTES)).hexdigest()
+        except InputRefused:
             hashes[name] = "unreadable"
     return hashes
 

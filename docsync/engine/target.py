@@ -34,8 +34,9 @@ class UnknownTarget(PlanError):
 
 def address_problem(target: str, kinds: Collection[str], parts: Collection[str]) -> str | None:
     """What is wrong with a `--target` address, for a usage error (None: nothing): its form,
-    or a kind it names that does not exist (`kinds`: bracketed; `parts`: bare, `redirects`)."""
-    steps: list[tuple[str, bool]] = []
+    a kind written without its key or a part with one, or a name that is neither (`kinds`:
+    bracketed; `parts`: bare, `redirects`). A suggestion is the whole address, written right."""
+    steps: list[re.Match[str]] = []
     at = 0
     while True:
         found = _STEP.match(target, at)
@@ -44,16 +45,32 @@ def address_problem(target: str, kinds: Collection[str], parts: Collection[str])
             quoted = re.sub(r'\[([^\]"]+)\]', r'["\1"]', target)
             hint = f"; did you mean {quoted!r}?" if quoted != target else ""
             return f"not an address: expected {_FORM}, got {target!r}{hint}"
-        steps.append((found["name"], found["key"] is not None))
+        steps.append(found)
         if end == len(target):
             break
         at = end + 1
-    for name, keyed in steps:
-        if "*" in name or "?" in name or name in (kinds if keyed else parts):
+    for step in steps:
+        name, key = step["name"], step["key"]
+        if "*" in name or "?" in name or name in (kinds if key else parts):
             continue
+
+        def written(step_text: str, step: re.Match[str] = step) -> str:
+            return f"{target[: step.start()]}{step_text}{target[step.end() :]}"
+
+        if name in kinds:
+            one, every = written(name + '["..."]'), written(name + "[*]")
+            return (
+                f"{name!r} in {target!r} is a kind: name one by its key, {one!r}, or every "
+                f"one, {every!r}"
+            )
+        if name in parts:
+            return f"{name!r} in {target!r} is a part, named without a key: {written(name)!r}"
         close = difflib.get_close_matches(name, sorted({*kinds, *parts}), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f" (an address is {_FORM})"
-        return f"no {'kind' if keyed else 'part'} {name!r} in {target!r}{hint}"
+        unknown = f"no {'kind' if key else 'part'} {name!r} in {target!r}"
+        if not close:
+            return f"{unknown} (an address is {_FORM})"
+        fixed = close[0] + (key or "[*]") if close[0] in kinds else close[0]
+        return f"{unknown}; did you mean {written(fixed)!r}?"
     return None
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.manifest.input_files import InputRefused, read_input
 from docsync.manifest.problems import Location, Path, Problem
 from docsync.manifest.templating import Renderer, TemplateProblem
 from docsync.manifest.yamlpos import SourceMap, location_at, parse_yaml
@@ -42,7 +43,7 @@ def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[P
                 problems.append(Problem(None, (), f"{given}: no manifest files ({suffixes})"))
             for path in inside:
                 found.setdefault(os.path.realpath(path), path)
-        elif os.path.exists(given):  # a file, or /dev/stdin, a pipe: read as one
+        elif os.path.exists(given):  # a file; what else it may be, reading it says
             found.setdefault(os.path.realpath(given), given)
         else:
             problems.append(Problem(None, (), f"{given}: no such file or directory"))
@@ -51,34 +52,39 @@ def discover(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[str], list[P
 
 def _manifests_under(directory: str) -> list[str]:
     """Every manifest file under `directory`, subdirectories included, sorted; hidden files and
-    directories (`.git`, `.github`) are skipped. Symlinked directories are not followed."""
+    directories (`.git`, `.github`) are skipped. Symlinked directories are not followed. A name
+    of a manifest that is not a regular file (a pipe, a socket) is listed all the same: reading
+    it says what it is, where skipping it would drop its entries without a word."""
     found: list[str] = []
     for root, dirs, names in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):
-            path = os.path.normpath(os.path.join(root, name))
-            if name.endswith(SUFFIXES) and not name.startswith(".") and os.path.isfile(path):
-                found.append(path)
+            if name.endswith(SUFFIXES) and not name.startswith("."):
+                found.append(os.path.normpath(os.path.join(root, name)))
     return found
+
+
+def read_text(name: str) -> str | Problem:
+    """The text of a manifest or a variable file (a regular file of at most MAX_FILE_BYTES, in
+    UTF-8), or the located problem that stops it."""
+    start = Location(name, 1, 1)
+    try:
+        raw = read_input(name, MAX_FILE_BYTES)
+    except InputRefused as refused:
+        return Problem(start, (), refused.reason)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        where = location_at(name, raw[: error.start].decode("utf-8", "replace"), error.start)
+        message = f"not UTF-8 text (byte 0x{raw[error.start]:02x} cannot be decoded)"
+        return Problem(where, (), message)
 
 
 def read_file(name: str, renderer: Renderer) -> FileDoc:
     """Read, template and parse one file; every failure becomes a located problem."""
-    start = Location(name, 1, 1)
-    try:
-        with open(name, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        return _failed(name, Problem(start, (), f"cannot read the file: {error.strerror}"))
-    if len(raw) > MAX_FILE_BYTES:
-        message = f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
-        return _failed(name, Problem(start, (), message))
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        where = location_at(name, raw[: error.start].decode("utf-8", "replace"), error.start)
-        message = f"not UTF-8 text (byte 0x{raw[error.start]:02x} cannot be decoded)"
-        return _failed(name, Problem(where, (), message))
+    text = read_text(name)
+    if isinstance(text, Problem):
+        return _failed(name, text)
     whole_file = name.endswith(".j2")
     rendered = text
     if whole_file:
@@ -93,7 +99,8 @@ def read_file(name: str, renderer: Renderer) -> FileDoc:
         return doc
     if not isinstance(parsed.data, dict):
         message = "a manifest must be a mapping of sections (organization, settings, teams, ...)"
-        doc.problems.append(Problem(parsed.source.values.get((), start), (), message))
+        where = parsed.source.values.get((), Location(name, 1, 1))
+        doc.problems.append(Problem(where, (), message))
         return doc
     doc.data = parsed.data
     if whole_file:

@@ -8,6 +8,7 @@ error offline.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.checking import did_you_mean, is_absent, text
@@ -33,7 +34,7 @@ def check_references(ctx: CheckContext) -> None:
                 continue
             target = CATALOGUE.named(f.ref)
             everywhere = None if f.ref_sibling else _keys(ctx, target, ctx.data, ())
-            siblings: dict[Path, dict[str, list[Path]]] = {}
+            siblings: dict[Path, _Names] = {}
             for pattern in _own_paths(declared):
                 for entry_path, entry in walk(ctx.data, pattern):
                     if not isinstance(entry, dict) or is_absent(entry):
@@ -76,15 +77,26 @@ def _values(entry: dict[str, Any], path: Path, name: str, at: Path) -> list[tupl
     return [(where, value)]
 
 
-def _keys(ctx: CheckContext, target: Declaration, data: Any, base: Path) -> dict[str, list[Path]]:
+@dataclass
+class _Names:
+    """The entries of a kind by natural key, and the names its entries had (`was:`)."""
+
+    keys: dict[str, list[Path]] = field(default_factory=dict)
+    was: dict[str, Path] = field(default_factory=dict)
+
+
+def _keys(ctx: CheckContext, target: Declaration, data: Any, base: Path) -> _Names:
     """The entries of a kind by natural key, under `data` (the document, or a parent entry)."""
-    found: dict[str, list[Path]] = {}
+    found = _Names()
     patterns = [(target.section, "*")] if target.nested else CATALOGUE.entry_paths(target.name)
     for pattern in patterns:
         for path, entry in walk(data, pattern, base):
             name = text(entry, target.key) if isinstance(entry, dict) else None
             if name is not None:
-                found.setdefault(name, []).append(path)
+                found.keys.setdefault(name, []).append(path)
+                was = text(entry, "was")
+                if was is not None and was != name:
+                    found.was.setdefault(was, path)
     return found
 
 
@@ -92,13 +104,13 @@ def _resolve(
     ctx: CheckContext,
     path: Path,
     value: Any,
-    targets: dict[str, list[Path]],
+    names: _Names,
     target: Declaration,
     scope: str,
 ) -> None:
     if not isinstance(value, str) or not value:
         return
-    matches = targets.get(value, [])
+    matches = names.keys.get(value, [])
     shown = ctx.show(path, value)
     kind = target.noun
     if len(matches) > 1 and target.scope:
@@ -114,8 +126,23 @@ def _resolve(
         return
     if looks_like_id(value):
         return
-    hint = "" if ctx.is_sensitive(path) else did_you_mean(value, list(targets))
-    ctx.report(path, f"{shown} names no {kind} {scope} and is not an id{hint}")
+    ctx.report(
+        path,
+        f"{shown} names no {kind} {scope} and is not an id{_hint(ctx, path, value, names, target)}",
+    )
+
+
+def _hint(ctx: CheckContext, path: Path, value: str, names: _Names, target: Declaration) -> str:
+    """The entry that renames what the reference names (`was:`), with the name to write; else
+    the name closest to it. Nothing for a sensitive value: a hint would tell of it."""
+    if ctx.is_sensitive(path):
+        return ""
+    renamer = names.was.get(value)
+    if renamer is None:
+        return did_you_mean(value, list(names.keys))
+    entry = _entry(ctx, renamer) or {}
+    new = ctx.show((*renamer, target.key), entry.get(target.key))
+    return f"; the {target.noun} at {ctx.where(renamer)} renames it (`was:`): write {new}"
 
 
 def _entry(ctx: CheckContext, path: Path) -> dict[str, Any] | None:

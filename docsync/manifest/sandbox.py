@@ -1,10 +1,11 @@
-"""Jinja's immutable sandbox, bounded in memory by construction: every place a template builds a
-value (an operator, a `~`, a list, tuple or dict written in it, a filter, a call, the text of an
+"""Jinja's immutable sandbox, bounded by construction: every place a template builds a value (an
+operator, a `~`, a slice, a list, tuple or dict written in it, a filter, a call, the text of an
 output) is told the size of what it would build before it builds it, and refuses a value over
 VALUE_LIMIT or a run whose values together would pass RUN_LIMIT. What a template may build is
 then bounded however it combines things, so comparing, hashing or printing what it holds is
-bounded too. Time is the trace budget's (`templating.time_budget`): no single step here can run
-longer than its sizes allow.
+bounded too. What runs in C (a comparison, a search, a filter's sort or sum, what is built)
+is charged to the run's budget of work by the bytes it reads or builds; what runs in Python is
+counted by the trace (template_work): the budget counts work, never seconds.
 """
 
 from __future__ import annotations
@@ -18,35 +19,49 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from docsync.manifest.filter_sizes import filter_reads, filter_size, width
 from docsync.manifest.template_sizes import (
     MAX_WIDTH,
+    OBJECT,
     RUN_LIMIT,
     VALUE_LIMIT,
     Weights,
     formatted,
     integer,
     megabytes,
+    parts,
     power,
     printf,
     repeated,
+    replaced,
 )
+from docsync.manifest.template_work import Work
 
 MAX_LIPSUM = 100
-#: filters whose second argument is a width (or a length of lines)
-_WIDTHS = ("center", "indent", "wordwrap", "batch")
-#: filters whose text may grow several times what they are given (`&` becomes `&amp;`)
-_GROWING = ("escape", "e", "forceescape", "urlencode", "tojson", "string", "pprint", "xmlattr")
-#: filters making one object per item (or character) of what they are given
-_ITEMS = (
-    "list", "batch", "slice", "sort", "unique", "groupby", "map", "select", "reject",
-    "selectattr", "rejectattr", "dictsort", "items", "reverse",
-)  # fmt: skip
-#: what one more object costs, at most, beyond its text (a short string, a small list)
-OBJECT = 80
+#: Jinja's comparison operators, as its code generator names them
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "gt": operator.gt,
+    "gteq": operator.ge,
+    "lt": operator.lt,
+    "lteq": operator.le,
+    "in": lambda item, container: item in container,
+    "notin": lambda item, container: item not in container,
+}
+#: Jinja's tests that compare their value with another, by the operator they stand for
+_COMPARING_TESTS = {
+    "==": "eq", "eq": "eq", "equalto": "eq", "!=": "ne", "ne": "ne",
+    ">": "gt", "gt": "gt", "greaterthan": "gt", ">=": "gteq", "ge": "gteq",
+    "<": "lt", "lt": "lt", "lessthan": "lt", "<=": "lteq", "le": "lteq", "in": "in",
+}  # fmt: skip
+#: what holds its items by hash: finding one reads the item only
+_HASHED: tuple[type[Any], ...] = (dict, set, frozenset, type({}.keys()))
 
 
 class _Bounded(CodeGenerator):
-    """Compiles lists, tuples, dicts and `~` written in a template into calls that weigh them."""
+    """Compiles lists, tuples, dicts, `~`, comparisons and slices written in a template into
+    calls that weigh them."""
 
     def visit_List(self, node: nodes.List, frame: Frame) -> None:
         self._weighed(super().visit_List, node, frame)
@@ -67,6 +82,33 @@ class _Bounded(CodeGenerator):
             self.write(", ")
         self.write("))")
 
+    def visit_Compare(self, node: nodes.Compare, frame: Frame) -> None:
+        """`a == b`, `a in b`: compared by the sandbox, which charges what it reads. A chain
+        (`a < b < c`) has its operands evaluated before its comparisons run (left to right)."""
+        self.write("environment.compared((")
+        self.visit(node.expr, frame)
+        for operand in node.ops:
+            self.write(f", {operand.op!r}, ")
+            self.visit(operand.expr, frame)
+        self.write(",))")
+
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        """A slice goes through the sandbox's `getitem`, which weighs the copy it makes (Jinja
+        writes slices as Python's, bypassing it)."""
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.getitem(")
+        self.visit(node.node, frame)
+        self.write(", slice(")
+        for index, part in enumerate((node.arg.start, node.arg.stop, node.arg.step)):
+            self.write(", " if index else "")
+            if part is None:
+                self.write("None")
+            else:
+                self.visit(part, frame)
+        self.write("))")
+
     def _weighed(self, visit: Callable[[Any, Frame], None], node: Any, frame: Frame) -> None:
         self.write("environment.built(")
         visit(node, frame)
@@ -74,7 +116,8 @@ class _Bounded(CodeGenerator):
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The sandbox every manifest template runs in; one per run, so RUN_LIMIT is per run."""
+    """The sandbox every manifest template runs in; one per run, so RUN_LIMIT and the budget
+    of work are per run."""
 
     code_generator_class = _Bounded
     intercepted_binops = frozenset({"*", "**", "%", "+", "-", "//", "/"})
@@ -82,8 +125,11 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     def __init__(self, **options: Any) -> None:
         super().__init__(finalize=self._finalize, **options)
         self.weights = Weights()
+        self.work = Work()
         self.spent = 0
         self.filters = {name: self._guarded(name, f) for name, f in self.filters.items()}
+        tests: dict[str, Any] = self.tests
+        self.tests = {name: self._tested(name, test) for name, test in tests.items()}
         lipsum: Any = self.globals["lipsum"]
 
         def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> Any:
@@ -93,9 +139,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
         self.globals["lipsum"] = bounded_lipsum
 
-    # -- the one check -------------------------------------------------------------------------
+    # -- the two checks ------------------------------------------------------------------------
     def allow(self, size: int, what: str = "the value") -> None:
-        """Refuses to build a value of `size` bytes, before it is built; else counts it."""
+        """Refuses to build a value of `size` bytes, before it is built; else counts it, in
+        the run's values and in its work."""
         if size > VALUE_LIMIT:
             raise SecurityError(
                 f"{what} would take {megabytes(size)}, more than the "
@@ -106,13 +153,18 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                 f"the templates of this run would build more than {megabytes(RUN_LIMIT)} of values"
             )
         self.spent += size
+        self.work.bytes(size)
+
+    def read(self, size: int) -> None:
+        """Counts `size` bytes that code in C is about to read against the run's work."""
+        self.work.bytes(size)
 
     def built(self, value: Any) -> Any:
         """A list, tuple or dict the template wrote: its weight, expanded, is bounded."""
         self.allow(self.weights.of(value))
         return value
 
-    # -- where templates build values ----------------------------------------------------------
+    # -- where templates build or read values --------------------------------------------------
     def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
         weights = self.weights
         if op == "*":
@@ -132,6 +184,33 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         """`a ~ b`: the texts joined."""
         self.allow(sum(self.weights.text(p) for p in parts), "the joined text")
         return "".join(str(p) for p in parts)
+
+    def compared(self, chain: tuple[Any, ...]) -> bool:
+        """`a == b`, `a in b`, `a < b < c`: each comparison charged by what it may read before
+        it runs (equal texts are read to their end, a search reads what it searches)."""
+        left = chain[0]
+        for index in range(1, len(chain), 2):
+            op, right = chain[index], chain[index + 1]
+            self.read(self._comparison(op, left, right))
+            if not _COMPARE[op](left, right):
+                return False
+            left = right
+        return True
+
+    def _comparison(self, op: str, left: Any, right: Any) -> int:
+        weights = self.weights
+        if op not in ("in", "notin"):
+            return min(weights.of(left), weights.of(right))
+        if isinstance(right, _HASHED):
+            return weights.of(left)
+        return weights.of(left) + weights.of(right)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        """`a[1:]` copies what it keeps: weighed before, as any value built; indexing is not."""
+        if isinstance(argument, slice):
+            self.allow(self.weights.of(obj), "the slice")
+            return obj[argument]  # as Python's slice: an error for what has no items
+        return super().getitem(obj, argument)
 
     def _finalize(self, value: Any) -> Any:
         """What `{{ }}` prints: its text is bounded before it is made."""
@@ -156,6 +235,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         return bounded
 
     def call(self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        weights = self.weights
+        owner = getattr(__obj, "__self__", None)
+        given = sum(weights.of(v) for v in (*args, *kwargs.values()))
+        self.read(given + (weights.of(owner) if owner is not None else 0))
         self.allow(self._call_size(__obj, args, kwargs), "the call's result")
         result = super().call(__context, __obj, *args, **kwargs)
         self._made(result, (__obj, *args, *kwargs.values()))
@@ -172,16 +255,16 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         weights = self.weights
         if isinstance(owner, str):
             if name in ("ljust", "rjust", "center", "zfill") and args:
-                _width(args[0])
+                width(args[0])
             elif name == "replace" and len(args) >= 2:
-                return _replaced(owner, args[0], args[1])
+                return replaced(owner, args[0], args[1])
             elif name == "expandtabs":
                 return len(owner) + owner.count("\t") * (int(args[0]) if args else 8)
             elif name == "join" and isinstance(args[0] if args else None, str | list | tuple):
                 items = args[0]
                 return sum(weights.text(i) for i in items) + len(owner) * len(items)
             elif name in ("split", "rsplit", "splitlines"):
-                return len(owner) + OBJECT * (_parts(owner, args) + 1)
+                return len(owner) + OBJECT * (parts(owner, args) + 1)
         given = sum(weights.of(v) for v in (*args, *kwargs.values()))
         return weights.of(owner) + given if owner is not None else given
 
@@ -193,9 +276,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             self.allow(self.weights.of(result))
 
     def _guarded(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        """A filter told the size of what it would build: widths bounded; `replace` and `join`
-        sized by what they repeat, filters of items by their count, the rest by what they are
-        given."""
+        """A filter told the size of what it would build (filter_sizes), and charged what it
+        reads in C, before it runs."""
         passes = getattr(function, "jinja_pass_arg", None)
         skip = 1 if passes is not None else 0
 
@@ -204,7 +286,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             if name == "join" and values and not isinstance(values[0], list | tuple | str):
                 values = (list(values[0]), *values[1:])  # a generator: its items, once
                 args = (*args[:skip], *values)
-            self.allow(self._filter_size(name, values, kwargs), f"the result of `{name}`")
+            self.allow(filter_size(self.weights, name, values, kwargs), f"the result of `{name}`")
+            self.read(filter_reads(self.weights, name, values, kwargs))
             result = function(*args, **kwargs)
             self._made(result, values)
             return result
@@ -213,51 +296,21 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             guarded.jinja_pass_arg = passes  # type: ignore[attr-defined]
         return guarded
 
-    def _filter_size(self, name: str, values: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
-        weights = self.weights
-        if name in _WIDTHS and len(values) > 1:
-            _width(values[1])
-        first = values[0] if values else None
-        given = sum(weights.of(v) for v in (*values, *kwargs.values()))
-        if name == "replace" and len(values) >= 3 and isinstance(first, str):
-            return _replaced(first, values[1], values[2])
-        if name == "join" and isinstance(first, list | tuple | str):
-            sep = values[1] if len(values) > 1 else kwargs.get("d", "")
-            return sum(weights.text(i) for i in first) + weights.text(sep) * len(first)
-        if name == "format" and isinstance(first, str):
-            return printf(weights, first, values[1:])
-        if name in _ITEMS:
-            return given + OBJECT * _count(first)
-        return (6 if name in _GROWING else 2) * given + 64
+    def _tested(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """A test charged what it reads: a comparison (`eq`, `in`) as `compared` charges it,
+        `lower` and `upper` every character; the others look at a type or a number."""
+        passes = getattr(function, "jinja_pass_arg", None)
+        skip = 1 if passes is not None else 0
+        op = _COMPARING_TESTS.get(name)
 
+        def tested(*args: Any, **kwargs: Any) -> Any:
+            values = args[skip:]
+            if op is not None and len(values) == 2:
+                self.read(self._comparison(op, values[0], values[1]))
+            elif name in ("lower", "upper") and values:
+                self.read(self.weights.of(values[0]))
+            return function(*args, **kwargs)
 
-def _width(value: Any) -> None:
-    width = len(value) if isinstance(value, str) else value
-    if isinstance(width, int) and width > MAX_WIDTH:
-        raise SecurityError(f"widths above {MAX_WIDTH} are not allowed in templates")
-
-
-def _count(value: Any) -> int:
-    """How many items iterating `value` gives (0 for what has no length: a generator's items
-    were counted where it was made)."""
-    try:
-        return len(value)
-    except TypeError:
-        return 0
-
-
-def _parts(text: str, args: tuple[Any, ...]) -> int:
-    """How many parts splitting `text` may give (at whitespace or line breaks: each ASCII one,
-    and any other character, which may be one)."""
-    sep = args[0] if args and isinstance(args[0], str) and args[0] else None
-    if sep is not None:
-        return text.count(sep)
-    other = len(text) - len(text.encode("ascii", "ignore"))
-    return other + sum(text.count(c) for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
-
-
-def _replaced(text: str, old: Any, new: Any) -> int:
-    if not isinstance(old, str) or not isinstance(new, str):
-        return len(text)
-    times = text.count(old) if old else len(text) + 1
-    return len(text) + times * max(len(new) - len(old), 0)
+        if passes is not None:
+            tested.jinja_pass_arg = passes  # type: ignore[attr-defined]
+        return tested

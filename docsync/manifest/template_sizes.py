@@ -9,6 +9,7 @@ builds); `text` bounds the length of its `str()`.
 
 from __future__ import annotations
 
+import re
 import string
 import sys
 from collections.abc import Mapping
@@ -27,29 +28,37 @@ MAX_WIDTH = 10_000
 MAX_INT_BITS = 4096
 #: what a repr may make of each byte it shows (`\x00` is 4 characters)
 REPR_FACTOR = 4
+#: what one more object costs, at most, beyond its text (a short string, a small list)
+OBJECT = 80
 _CONTAINERS = (list, tuple, set, frozenset, dict)
 _VIEWS: tuple[type[Any], ...] = (type({}.keys()), type({}.values()), type({}.items()))
 
 
 class Weights:
     """Weighs values, each container once per render (`forget` between renders): a value
-    built from weighed ones costs its own size, not a walk of theirs."""
+    built from weighed ones costs its own size, not a walk of theirs. A namespace is weighed
+    anew each time: `{% set ns.x = ... %}` changes what it holds."""
 
     def __init__(self) -> None:
         self._known: dict[int, tuple[Any, int]] = {}
+        self._layouts: dict[int, tuple[Any, tuple[int, int, int]]] = {}
 
     def forget(self) -> None:
         self._known.clear()
+        self._layouts.clear()
 
     def of(self, value: Any) -> int:
         if isinstance(value, str | bytes | int | float) or value is None:
             return sys.getsizeof(value)
+        if isinstance(value, Namespace):
+            attrs = object.__getattribute__(value, "_Namespace__attrs")
+            return sys.getsizeof(attrs) + sum(self.of(k) + self.of(v) for k, v in attrs.items())
+        if isinstance(value, range):  # read item by item in C (a sum): a slot each, as a list
+            return sys.getsizeof(value) + 8 * len(value)
         known = self._known.get(id(value))
         if known is not None and known[0] is value:
             return known[1]
-        if isinstance(value, Namespace):
-            weight = self.of(object.__getattribute__(value, "_Namespace__attrs"))
-        elif isinstance(value, _VIEWS):
+        if isinstance(value, _VIEWS):
             weight = sum(self.of(item) for item in list(value))
         elif isinstance(value, dict):
             weight = sys.getsizeof(value)
@@ -69,13 +78,75 @@ class Weights:
             return value.bit_length() // 3 + 2
         return REPR_FACTOR * self.of(value) + 64
 
+    def layout(self, value: Any) -> tuple[int, int, int]:
+        """How a value lays out over lines, for the filters that indent it (`tojson`, `pprint`):
+        its values (counted as often as they are referred to), its levels of nesting, and the
+        most characters of keys on the way from the top to any value."""
+        if isinstance(value, Namespace):
+            value = dict(object.__getattribute__(value, "_Namespace__attrs"))
+        if not isinstance(value, _CONTAINERS):
+            return 1, 0, 0
+        known = self._layouts.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        nodes, depth, keys = 1, 1, 0
+        items = value.items() if isinstance(value, dict) else ((None, item) for item in value)
+        for key, item in items:
+            below, deeper, more = self.layout(item)
+            nodes += below
+            depth = max(depth, deeper + 1)
+            keys = max(keys, more + (REPR_FACTOR * self.text(key) + 4 if key is not None else 0))
+        found = (nodes, depth, keys)
+        self._layouts[id(value)] = (value, found)
+        return found
 
-def _width(text: str | bytes) -> int:
+
+def char_bytes(text: Any) -> int:
     """Bytes per character of `text` (CPython stores 1, 2 or 4 by its largest character)."""
-    if isinstance(text, bytes) or not text:
+    if not isinstance(text, str) or not text:
         return 1
     top = ord(max(text))
     return 1 if top < 256 else 2 if top < 65536 else 4
+
+
+def printed(weights: Weights, value: Any) -> int:
+    """Bytes of `str(value)`, at most: a text is itself; anything else is its repr's characters,
+    each up to four bytes wide."""
+    if isinstance(value, str):
+        return weights.of(value)
+    return 4 * weights.text(value)
+
+
+def count(value: Any) -> int:
+    """How many items iterating `value` gives (0 for what has no length: a generator's items
+    were counted where it was made)."""
+    try:
+        return len(value)
+    except TypeError:
+        return 0
+
+
+def runs(pattern: str, text: Any) -> int:
+    """How many times `pattern` matches in `text`, counted in C without a list of them."""
+    return re.subn(pattern, "", text)[1] if isinstance(text, str) else 0
+
+
+def parts(text: str, args: tuple[Any, ...]) -> int:
+    """How many parts splitting `text` may give (at whitespace or line breaks: each ASCII one,
+    and any other character, which may be one)."""
+    sep = args[0] if args and isinstance(args[0], str) and args[0] else None
+    if sep is not None:
+        return text.count(sep)
+    other = len(text) - len(text.encode("ascii", "ignore"))
+    return other + sum(text.count(c) for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+def replaced(text: str, old: Any, new: Any) -> int:
+    """The length of `text.replace(old, new)`, at most."""
+    if not isinstance(old, str) or not isinstance(new, str):
+        return len(text)
+    times = text.count(old) if old else len(text) + 1
+    return len(text) + times * max(len(new) - len(old), 0)
 
 
 def megabytes(size: int) -> str:
@@ -84,13 +155,13 @@ def megabytes(size: int) -> str:
 
 def repeated(weights: Weights, left: Any, right: Any) -> int:
     """The weight of `left * right`: a repetition of text or a list, or a product."""
-    for seq, count in ((left, right), (right, left)):
-        if not isinstance(count, int) or isinstance(count, bool) or isinstance(seq, int):
+    for seq, times in ((left, right), (right, left)):
+        if not isinstance(times, int) or isinstance(times, bool) or isinstance(seq, int):
             continue
         if isinstance(seq, str | bytes):
-            return len(seq) * _width(seq) * max(count, 0) + sys.getsizeof(seq)
+            return len(seq) * char_bytes(seq) * max(times, 0) + sys.getsizeof(seq)
         if isinstance(seq, list | tuple):
-            return (weights.of(seq) + 8 * len(seq)) * max(count, 0)
+            return (weights.of(seq) + 8 * len(seq)) * max(times, 0)
     if isinstance(left, int) and isinstance(right, int):
         integer(left.bit_length() + right.bit_length())
     return weights.of(left) + weights.of(right)

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import sys
-import time
 import traceback
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from docsync.manifest.template_work import TEMPLATE_FILE, WorkExceeded
 
 if TYPE_CHECKING:
     from docsync.manifest.sandbox import BoundedSandbox
 
-#: seconds the templates of one run (its values and whole `*.yaml.j2` files) may run together
-TIME_BUDGET = 2.0
-_TEMPLATE_NAME = "<template>"
 _MISSING = object()
 _MARKERS = ("{{", "{%", "{#")
 TOKEN_VARIABLE = "DOCSYNC_TOKEN"
@@ -37,31 +33,6 @@ class TemplateProblem(Exception):
         self.line = line
 
 
-class TemplateTimeout(Exception):
-    """A template ran past its time budget."""
-
-
-@contextmanager
-def time_budget(seconds: float) -> Iterator[None]:
-    """Interrupts the template code running in this thread after `seconds`: a trace function
-    checks the clock at each call and at each line of template code (nested loops)."""
-    deadline = time.monotonic() + seconds
-    previous = sys.gettrace()
-
-    def check(frame: Any, event: str, arg: Any) -> Any:
-        if time.monotonic() > deadline:
-            raise TemplateTimeout(
-                f"the templates of this run ran for more than {TIME_BUDGET:g} s together"
-            )
-        return check if frame.f_code.co_filename == _TEMPLATE_NAME else None
-
-    sys.settrace(check)
-    try:
-        yield
-    finally:
-        sys.settrace(previous)
-
-
 @dataclass
 class Renderer:
     """Renders templates with the run's variables and environment; remembers env() values."""
@@ -73,7 +44,11 @@ class Renderer:
     def __post_init__(self) -> None:
         self._sandbox: BoundedSandbox | None = None
         self._used_env = False
-        self._seconds = 0.0  # spent by this run's templates
+
+    @property
+    def steps(self) -> int:
+        """The steps of work this run's templates have taken (template_work)."""
+        return self._sandbox.work.steps if self._sandbox is not None else 0
 
     @staticmethod
     def is_template(text: str) -> bool:
@@ -107,19 +82,18 @@ class Renderer:
         import jinja2
         from jinja2.exceptions import SecurityError
 
-        self._env.keep_trailing_newline = keep_trailing_newline
-        started = time.monotonic()
+        sandbox = self._env
+        sandbox.keep_trailing_newline = keep_trailing_newline
         try:
-            template = self._env.from_string(text)
+            template = sandbox.from_string(text)
             chunks: list[str] = []
-            with time_budget(TIME_BUDGET - self._seconds):
+            with sandbox.work.metered():
                 for chunk in template.generate(**dict(self.variables)):
-                    self._env.allow(len(chunk), "the template's text")
+                    sandbox.allow(len(chunk), "the template's text")
                     chunks.append(chunk)
             return "".join(chunks)
-        except TemplateTimeout as error:
+        except WorkExceeded as error:
             message = f"template stopped: {error} (loops too large?)"
-            self._seconds = TIME_BUDGET
             raise TemplateProblem(message, _template_line(error)) from None
         except jinja2.TemplateSyntaxError as error:
             raise TemplateProblem(f"template syntax error: {error.message}", error.lineno) from None
@@ -140,9 +114,7 @@ class Renderer:
             message = f"template error: {detail}"
             raise TemplateProblem(message, _template_line(error)) from None
         finally:
-            self._seconds = min(TIME_BUDGET, self._seconds + time.monotonic() - started)
-            if self._sandbox is not None:
-                self._sandbox.weights.forget()
+            sandbox.weights.forget()
 
     def _lookup_env(self, name: Any = _MISSING, default: Any = _MISSING) -> str:
         if not isinstance(name, str) or not name:
@@ -170,6 +142,6 @@ class Renderer:
 def _template_line(error: BaseException) -> int | None:
     line = None
     for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename == _TEMPLATE_NAME:
+        if frame.filename == TEMPLATE_FILE:
             line = frame.lineno
     return line

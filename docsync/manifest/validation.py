@@ -32,10 +32,32 @@ def validate_manifest(ctx: CheckContext) -> Manifest | None:
             elif path and path[-1] == "[key]":  # a bad key of a mapping (`prune: {team: ...}`)
                 ctx.report(path[:-1], _message(item), key=True)
             elif kind in ("union_tag_invalid", "union_tag_not_found"):
-                ctx.report(*_tag_problem(path, item, tags))
+                ctx.report(*_tag_problem(ctx, path, item, tags))
             else:
-                ctx.report(path, _message(item))
+                ctx.report(path, _message(item) + _refused(ctx, path, item))
         return None
+
+
+def _refused(ctx: CheckContext, path: tuple[Any, ...], item: Any) -> str:
+    """What an enum refused, repeated (`; got 'secret'`, never a sensitive value), with what
+    YAML made of it when it read a boolean, a number or a date where text was meant."""
+    if item["type"] not in ("literal_error", "enum"):
+        return ""
+    written = item.get("input")
+    if isinstance(written, bool):
+        spelled = "yes, on or true" if written else "no, off or false"
+        shown = str(written).lower()
+        return (
+            f"; got {shown}: YAML reads an unquoted {spelled} as {shown}; put the value in "
+            "quotes to make it text"
+        )
+    if isinstance(written, _NOT_TEXT):
+        return f"; got {written}; put the value in quotes to make it text"
+    shown = ctx.show(path, written)
+    if not isinstance(written, str) or ctx.is_sensitive(path):
+        return f"; got {shown}"
+    choices = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
+    return f"; got {shown}{did_you_mean(written, choices)}"
 
 
 def _message(item: Any) -> str:
@@ -52,9 +74,6 @@ def _message(item: Any) -> str:
         message = message.removeprefix("Value error, ")
     if kind == "string_type" and isinstance(item.get("input"), _NOT_TEXT):
         message += "; put the value in quotes to make it text"
-    if kind == "literal_error" and isinstance(item.get("input"), str):
-        choices = re.findall(r"'([^']*)'", str(context.get("expected", "")))
-        message += did_you_mean(item["input"], choices)
     return message[:1].lower() + message[1:]
 
 
@@ -64,7 +83,9 @@ def _unknown_field(path: tuple[Any, ...], holder: type[BaseModel] | None) -> str
     return f"unknown field '{name}'{did_you_mean(name, fields)}"
 
 
-def _tag_problem(path: tuple[Any, ...], item: Any, tags: list[str]) -> tuple[tuple[Any, ...], str]:
+def _tag_problem(
+    ctx: CheckContext, path: tuple[Any, ...], item: Any, tags: list[str]
+) -> tuple[tuple[Any, ...], str]:
     """A value of several shapes told apart by one field (`kind` of a content reference, `type`
     of merge rules) that is missing or none of them: located at that field when it is written."""
     context = item.get("ctx") or {}
@@ -75,8 +96,10 @@ def _tag_problem(path: tuple[Any, ...], item: Any, tags: list[str]) -> tuple[tup
     expected = ", ".join(repr(tag) for tag in tags)
     written = item.get("input")
     if isinstance(written, dict) and field in written:
-        tag = str(written[field])
-        return (*path, field), f"should be one of {expected}; got {tag!r}{did_you_mean(tag, tags)}"
+        at, tag = (*path, field), written[field]
+        if ctx.is_sensitive(at) or not isinstance(tag, str):
+            return at, f"should be one of {expected}; got {ctx.show(at, tag)}"
+        return at, f"should be one of {expected}; got {tag!r}{did_you_mean(tag, tags)}"
     return path, f"should be a mapping with `{field}`" + (f": one of {expected}" if tags else "")
 
 
@@ -88,15 +111,15 @@ def _located(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], type[BaseModel] | N
     path: list[Any] = []
     holder: type[BaseModel] | None = None
     for part in loc:
-        annotation = _unwrap(annotation)
         shapes = _shapes(annotation)
+        annotation = _unwrap(annotation)
         if isinstance(part, str) and part in shapes:
             annotation = shapes[part]
             continue
         path.append(part)
         holder = annotation if _is_model(annotation) else None
         annotation = _step(annotation, part)
-    return tuple(path), holder, list(_shapes(_unwrap(annotation)))
+    return tuple(path), holder, list(_shapes(annotation))
 
 
 def _is_model(annotation: Any) -> bool:
@@ -117,16 +140,41 @@ def _step(annotation: Any, part: Any) -> Any:
 
 
 def _shapes(annotation: Any) -> dict[str, Any]:
-    """A union's members by their tag (`Tag("url")`), when it is one told apart by tags."""
-    if typing.get_origin(annotation) not in (typing.Union, types.UnionType):
+    """A union's members by their tag, when it is one told apart by tags: each member's own
+    (`Tag("url")`), or the values of the field that discriminates them (merge rules' `type`:
+    `Field(discriminator="type")`), which pydantic also puts in an error's location."""
+    field = _discriminator(annotation)
+    union = _unwrap(annotation)
+    if typing.get_origin(union) not in (typing.Union, types.UnionType):
         return {}
     found: dict[str, Any] = {}
-    for member in typing.get_args(annotation):
+    for member in typing.get_args(union):
         if typing.get_origin(member) is typing.Annotated:
             for meta in member.__metadata__:
                 if isinstance(meta, Tag):
                     found[meta.tag] = member
+        elif field is not None and _is_model(member) and field in member.model_fields:
+            values = typing.get_args(_unwrap(member.model_fields[field].annotation))
+            found.update({value: member for value in values if isinstance(value, str)})
     return found
+
+
+def _discriminator(annotation: Any) -> str | None:
+    """The field a union's members are told apart by (`Field(discriminator="type")`), if any:
+    on the union itself or on the value that may also be None."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            for meta in annotation.__metadata__:
+                if isinstance(getattr(meta, "discriminator", None), str):
+                    return str(meta.discriminator)
+            annotation = typing.get_args(annotation)[0]
+            continue
+        options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if origin in (typing.Union, types.UnionType) and len(options) == 1:
+            annotation = options[0]
+            continue
+        return None
 
 
 def _unwrap(annotation: Any) -> Any:

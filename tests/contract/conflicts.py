@@ -10,6 +10,22 @@ from __future__ import annotations
 
 import re
 
+#: What production does with a field of a request body that its schema does not name, decided
+#: once here (docs/emulator.md, "Unknown body fields"). The emulator follows it in both modes, and
+#: the suite's request check (tests/contract/named.py) fails on any such field docsync sends.
+UNKNOWN_FIELDS = (
+    "ignored: the request is accepted and the field dropped (neither kept nor answered). "
+    "Evidence: production's document says `additionalProperties: false` in 64 places where an "
+    "object is closed (a site channel's setupSettings, SiteAdaptiveJSONSchema, AgentFeedbackInput, "
+    "GitSyncSiteConfig's objects, CustomizationFavicon's empty option...) and nowhere else, so "
+    "every other request body is open under its own JSON Schema 2020-12 semantics; production "
+    "validates bodies against these schemas (its refusals name the schema's path: GitbookIO/"
+    "gitbook#2433, 'body.previousQueries.0: expected a string'), and such a validator accepts a "
+    "field an open object does not declare. None of production's answer schemas has a place for "
+    "such a field, so it is dropped. The emulator refuses one only where the document closes the "
+    "object"
+)
+
 #: Operations of the API description that the production document does not have:
 #: "METHOD template" -> reason. The emulator (default mode) serves them; docsync never calls
 #: them (a request it sends to one fails the test), so its requests work against production.
@@ -44,6 +60,10 @@ FIELDS: dict[tuple[str, str, str], str] = {
     ),
     ("PUT /orgs/{organizationId}/translations/{translationId}", "answer", "*"): (
         "description translation settings: object translation-settings"
+    ),
+    ("PATCH /orgs/{organizationId}/sites/{siteId}", "request", "agentsContext"): (
+        "the description's site field (§2.2); production's updateSiteById does not name it "
+        "(so production would ignore it: UNKNOWN_FIELDS)"
     ),
 }
 

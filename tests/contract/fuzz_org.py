@@ -3,9 +3,10 @@
 Generated requests name resources by ids they draw or learn from earlier answers; with a site
 that has sections, a group, a link, site spaces, redirects, a share link and an MCP server, a
 visitor-auth site, a team, an invite link, a SAML provider, a collection with a space, grants,
-an OpenAPI spec, an integration installed on the organization, a site and a space, and a
-translation already there, the first requests of each operation reach real resources instead
-of 404s.
+an OpenAPI spec, an integration installed on the organization, a site and a space, a
+translation, a site channel and a context connection, a glossary entry, and Git Sync installed
+on the site and one of its spaces already there, the first requests of each operation reach real
+resources instead of 404s.
 """
 
 from __future__ import annotations
@@ -100,3 +101,22 @@ def populate(client: Any, base: str, token: str) -> None:
         f"{ORG}/translations",
         {"source": {"space": guides, "language": "en"}, "language": "fr"},
     )
+    slack = {"type": "builtin:slack", "setupSettings": {"allowedChannels": ["support"]}}
+    api("POST", f"{sites}/channels", slack)
+    website = {"connector": "builtin:website", "setupSettings": {"url": "https://acme.example"}}
+    api("POST", f"{sites}/context-connections", website)
+    terms = {"type": "insert", "translations": {"en": "Workspace", "fr": "Espace"}}
+    api("PUT", f"{ORG}/translations-glossary", {"operations": [terms]})
+    git = api(
+        "POST",
+        "/v1/git/installations",
+        {"provider": "gitlab", "target": {"type": "site", "siteId": site}},
+    )
+    gitlab = {"projectId": 42, "accessToken": "glpat-fuzz", "branch": "refs/heads/main"}
+    api(
+        "PATCH",
+        f"/v1/git/installations/{git['id']}",
+        {"provider": "gitlab", "providerConfiguration": gitlab},
+    )
+    managed = {"type": "space", "spaceId": guides, "siteId": site}
+    api("POST", "/v1/git/installations", {"provider": "gitlab", "target": managed})

@@ -278,6 +278,21 @@ def test_a_secret_of_the_wrong_type_is_refused_without_its_value() -> None:
         "  - name: google-analytics\n"
         "    sites: {Docs: {configuration: {sample_rate: \"{{ env('RATE') }}\"}}}\n"
     )
-    problems = k.attempt(manifest(text), live(), environ={"RATE": "7713"}).problems
+    problems = k.attempt(manifest(text), live(), environ={"RATE": "7713 a day"}).problems
     assert len(problems) == 1 and "must be a number; got text" in problems[0]
     assert "7713" not in problems[0]
+
+
+def test_a_rendered_boolean_or_number_is_one_as_the_docs_say() -> None:
+    """docs/manifest.md: a rendered value is text, and boolean and number fields take its text
+    forms; an integration's are no exception: they are planned, compared and sent typed."""
+    text = (
+        "  - name: google-analytics\n"
+        "    configuration: {tracking_id: G-1}\n"
+        "    sites:\n"
+        '      Docs: {configuration: {anonymize: "{{ env(\'FLAG\') }}", sample_rate: "25"}}\n'
+    )
+    attempt = k.attempt(manifest(text), live(), environ={"FLAG": "true"})
+    assert attempt.problems == []
+    (site,) = [a for a in attempt.actions if a.address == f'{GA}.site["Docs"]']
+    assert site.payload.configuration == {"anonymize": True, "sample_rate": 25}  # type: ignore[attr-defined]

@@ -1,8 +1,9 @@
-"""Every 409 the emulator can answer is named in the table of docs/testing.md, with why.
+"""Every 409 the emulator can answer is named in a table of the documentation, with why.
 
 Each `conflict(reason, message)` call in `docsync/emulator` carries a literal id as its first
-argument; the "The emulator's 409s" table of docs/testing.md lists exactly those ids, so a new
-409 cannot slip in undocumented and a row cannot outlive its call.
+argument; the "The emulator's 409s" table of docs/testing.md, with docs/emulator.md's table of
+the 409s of the operations served since ("More 409s"), lists exactly those ids, so a new 409
+cannot slip in undocumented and a row cannot outlive its call.
 """
 
 from __future__ import annotations
@@ -34,11 +35,19 @@ def conflict_calls() -> dict[str, list[str]]:
     return found
 
 
-def documented_table() -> set[str]:
-    """The ids in the first column of docs/testing.md's table of the emulator's 409s."""
-    text = (ROOT / "docs" / "testing.md").read_text(encoding="utf-8")
-    section = text.split("## The emulator's 409s", 1)[1].split("\n#", 1)[0]
+def _ids(document: str, heading: str) -> set[str]:
+    """The ids in the first column of the table under `heading` in `document`."""
+    text = (ROOT / "docs" / document).read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1].split("\n#", 1)[0]
     return set(re.findall(r"^\| `([a-z0-9-]+)` \|", section, flags=re.MULTILINE))
+
+
+def documented_table() -> set[str]:
+    """The ids of docs/testing.md's table of the emulator's 409s, and of docs/emulator.md's."""
+    listed = _ids("testing.md", "## The emulator's 409s")
+    more = _ids("emulator.md", "### More 409s")
+    assert listed and more and not listed & more, "each 409 in one table"
+    return listed | more
 
 
 def test_every_conflict_call_has_a_literal_id() -> None:
@@ -51,6 +60,6 @@ def test_the_readme_table_lists_exactly_the_ids_in_use() -> None:
     calls = conflict_calls()
     listed = documented_table()
     missing = {reason: calls[reason] for reason in set(calls) - listed}
-    assert not missing, f"409s docs/testing.md's table does not name (add a row, why): {missing}"
+    assert not missing, f"409s no table of the docs names (add a row, with why): {missing}"
     stale = listed - set(calls)
-    assert not stale, f"rows of docs/testing.md's 409 table no call uses: {sorted(stale)}"
+    assert not stale, f"rows of the docs' 409 tables no call uses: {sorted(stale)}"

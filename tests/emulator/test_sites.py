@@ -98,8 +98,7 @@ def test_create_limits(emulator: EmulatorHandle) -> None:
         response = kit.client.post(kit.url(), json=body)
         assert response.status_code == 400
         assert response.json()["error"]["message"].startswith(next(iter(body)))
-    for body in ({"spaces": "new"}, {"color": "red"}):
-        assert kit.client.post(kit.url(), json=body).status_code == 400
+    assert kit.client.post(kit.url(), json={"spaces": "new"}).status_code == 400
     assert kit.client.post(kit.url(), content=b"[1]").status_code == 400
 
 
@@ -205,8 +204,8 @@ def test_unknown_site_and_fields(emulator: EmulatorHandle) -> None:
         path = kit.url("nope", *([part] if part else []))
         response = kit.client.request(method, path, json={} if method == "PATCH" else None)
         assert response.status_code == 404, (method, part)
-    unknown = kit.client.patch(kit.url(site), json={"published": True})
-    assert unknown.status_code == 400 and "published: unknown field" in unknown.text
+    ignored = kit.client.patch(kit.url(site), json={"published": True})  # not production's
+    assert ignored.status_code == 200 and ignored.json()["published"] is False
     assert kit.client.patch(kit.url(site), content=b"").status_code == 400
 
 

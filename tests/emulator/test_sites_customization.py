@@ -67,7 +67,6 @@ def _broken(base: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
         ("styling.sidebar.list", "zigzag", "styling.sidebar.list: must be one of"),
         ("feedback.enabled", "yes", "feedback.enabled: must be true or false"),
         ("themes.default", "dim", "themes.default: must be one of"),
-        ("colour", "red", "colour: unknown field"),
         ("socialAccounts", {}, "socialAccounts: must be an array"),
         (
             "socialAccounts",
@@ -86,7 +85,11 @@ def _broken(base: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
             "footer.groups[0].links[0].to: must be a content reference {kind, ...} "
             "(footer.groups[0].links[0].to.page: is required)",
         ),
-        ("favicon", {"emoji": "x", "icon": {}}, "favicon: must be {icon: {light, dark}}"),
+        (
+            "favicon",
+            {"emoji": "x", "icon": {"light": "https://a.example", "dark": "https://b.example"}},
+            "favicon: must be {icon: {light, dark}}, {emoji} or {}, only one",
+        ),
         ("styling.font", {"id": "brand"}, "styling.font: must be a font name or a font def"),
         ("privacyPolicy", {"url": "not a url"}, "privacyPolicy.url: must match"),
         ("ai.suggestions", ["Why?"] * 6, "ai.suggestions: must have at most 5 items"),
@@ -134,9 +137,11 @@ def test_site_space_override_effective_null_delete(emulator: EmulatorHandle) -> 
     assert now["styling"]["theme"] == "muted" and now["trademark"] == {"enabled": False}
     published = kit.ok(kit.client.get(kit.url(site, "published")))
     assert published["customizations"]["siteSpaces"][one]["trademark"] == {"enabled": False}
-    # Refused: a field production does not override, a bad value, null where an object is due.
+    # A field production does not override is ignored, as production ignores it.
+    ignored = kit.ok(kit.client.patch(url, json={"ai": {"mode": "assistant"}}))
+    assert ignored["ai"] == inherited["ai"]
+    # Refused: a bad value, null where an object is due.
     for bad, says in (
-        ({"ai": {"mode": "assistant"}}, "ai"),
         ({"styling": {"theme": "loud"}}, "styling.theme"),
         ({"styling": {"sidebar": None}}, "styling.sidebar"),
     ):

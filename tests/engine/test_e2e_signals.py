@@ -17,10 +17,26 @@ import pytest
 from tests.emulator_harness import EmulatorHandle
 from tests.kit import Write, cli_env
 
+#: docsync as `docsync` runs, but its reads of manifest and variable files stall as on a slow
+#: network filesystem: the first one leaves a mark (so the test knows loading has begun) and
+#: waits, for as long as the test needs
+_STALLED = """
+import sys, time
+from docsync.manifest import files
+def stalled(name):
+    open(sys.argv[1], "w").close()
+    time.sleep(600)
+files.read_text = stalled
+from docsync.cli import main
+main(sys.argv[2:])
+"""
 
-def started(command: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+
+def started(command: list[str], env: dict[str, str], stall: Path | None) -> subprocess.Popen[str]:
+    """docsync in its own process; with `stall`, its file reads wait, and mark `stall` first."""
+    plain = ["-c", "from docsync.cli import main; main()"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from docsync.cli import main; main()", *command],
+        [sys.executable, *(plain if stall is None else ["-c", _STALLED, str(stall)]), *command],
         env={**os.environ, **env},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -34,17 +50,6 @@ def catches_sigterm(pid: int) -> bool:
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         caught = next(line for line in status if line.startswith("SigCgt:"))
     return bool(int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
-
-
-def opened_for_writing(fifo: Path) -> int:
-    """Opens the FIFO once the process reads it (until then there is no reader to open for)."""
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError:
-            assert time.monotonic() < deadline, "the process never read the variable file"
-            time.sleep(0.02)
 
 
 def wait_for(condition: object, what: str, timeout: float = 20) -> None:
@@ -61,29 +66,23 @@ def test_an_interrupt_before_the_apply_ends_with_one_line_and_the_shell_code(
     emulator: EmulatorHandle, write: Write, tmp_path: Path, signum: int, code: int, phase: str
 ) -> None:
     manifest = write("m.yaml", "organization: org_acme\nteams: [{title: Platform}]\n")
-    # The loader waits on a variable file no one writes yet (a FIFO): loading, for as long as
-    # the test needs; the reader waits on a slow emulator.
-    variables = tmp_path / "vars.yaml"
-    os.mkfifo(variables)
-    if phase == "reading the live state":
+    # Loading: the loader waits on its file for as long as the test needs; reading: the reader
+    # waits on a slow emulator (the files are read at once).
+    stall = tmp_path / "loading" if phase == "loading the manifests" else None
+    if stall is None:
         emulator.set_faults(latency=1500)
-    command = ["plan", str(manifest), "--var-file", str(variables)]
-    process = started(command, cli_env(emulator))
-    writer = None
+    process = started(["plan", str(manifest)], cli_env(emulator), stall)
     try:
         wait_for(lambda: catches_sigterm(process.pid), "had its handlers")
-        writer = opened_for_writing(variables)
-        if phase == "reading the live state":
-            os.close(writer)  # an empty variable file: loading ends, reading begins
-            writer = None
+        if stall is not None:
+            wait_for(stall.exists, "began loading")
+        else:
             assert emulator.in_flight is not None
             wait_for(lambda: emulator.in_flight.count > 0, "read")  # type: ignore[union-attr]
         process.send_signal(signum)
         out, err = process.communicate(timeout=20)
     finally:
         process.kill()
-        if writer is not None:
-            os.close(writer)
         emulator.set_faults()
     name = signal.Signals(signum).name
     assert process.returncode == code, (out, err)

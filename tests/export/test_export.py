@@ -267,3 +267,79 @@ def test_export_leaves_out_what_the_api_holds_when_nothing_was_chosen(
         for s in yaml.safe_load((tmp_path / "out" / "sites.yaml").read_text())["sites"]
     }
     assert "defaultLevel" not in sites["Quiet"] and sites["Open"]["defaultLevel"] == "read"
+
+
+HEADER = "# yaml-language-server: $schema=./manifest.schema.json\n"
+
+
+def test_export_again_into_its_folder_writes_a_complete_consistent_set(
+    emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    """`export --force` into a folder holding an earlier export: a file that export wrote and
+    no longer holds anything is removed (it stayed, and defined an integration twice), the
+    `prune:` written into its files survives (it was dropped), and a user's file beside it
+    that writes none of export's sections is left as it is. The folder then plans empty."""
+    applied = run(emulator, "apply", EXAMPLES, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    out = tmp_path / "manifests"
+    assert run(emulator, "export", "--org", "Acme", "--out", out).exit_code == 0
+    org = out / "org.yaml"
+    assert org.read_text("utf-8").splitlines()[:2] == [
+        HEADER.strip(),
+        "# Written by docsync export: export --force rewrites this file, or removes it.",
+    ]
+    org.write_text(org.read_text("utf-8") + "prune: [teams, spaces]\n", "utf-8")
+    # an earlier docsync's export, under a name this one does not write (its header alone)
+    stale = out / "integrations.yaml"
+    stale.write_text(
+        HEADER + "organization: org_acme\nintegrations:\n  - {name: google-analytics}\n", "utf-8"
+    )
+    mine = out / "rules" / "safety.yaml"
+    mine.parent.mkdir()
+    mine.write_text("organization: org_acme\nsafety: {max_delete_share: 0.5}\n", "utf-8")
+    again = run(
+        emulator,
+        "export",
+        "--org",
+        "Acme",
+        "--out",
+        out,
+        "--force",
+        DOCSYNC_SAML_OKTA_CERTIFICATE=DEMO_CERT,
+    )
+    assert again.exit_code == 0, again.output
+    assert f"removed {stale} (written by an earlier export" in again.stderr
+    assert not stale.exists()
+    assert yaml.safe_load(org.read_text("utf-8"))["prune"] == ["teams", "spaces"]
+    assert mine.read_text("utf-8") == "organization: org_acme\nsafety: {max_delete_share: 0.5}\n"
+    planned = run(
+        emulator, "plan", out, "--detailed-exitcode", DOCSYNC_SAML_OKTA_CERTIFICATE=DEMO_CERT
+    )
+    assert planned.exit_code == 0, planned.output
+
+
+def test_export_refuses_a_folder_whose_other_files_would_merge_with_it(
+    emulator: EmulatorHandle, tmp_path: Path
+) -> None:
+    """A manifest export did not write, holding a section export writes (an integration by
+    hand beside an export), would define it twice: refused before anything is read, naming
+    the file and the sections; nothing is written or removed."""
+    out = tmp_path / "manifests"
+    assert run(emulator, "export", "--org", "org_acme", "--out", out).exit_code == 0
+    mine = out / "integrations.yaml"
+    mine.write_text("integrations:\n  - {name: google-analytics}\n", "utf-8")
+    template = out / "more" / "teams.yaml.j2"
+    template.parent.mkdir()
+    template.write_text("teams: []\n", "utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    requests = emulator.stats()["total"]
+    refused = run(emulator, "export", "--org", "org_acme", "--out", out, "--force")
+    assert refused.exit_code == 1
+    assert refused.stderr.splitlines() == [
+        f"Error: {out} holds manifests that docsync export did not write, which would merge "
+        "with the export (defining its entries twice): move them out of it, or delete them:",
+        f"  {mine}: integrations",
+        f"  {template}: a template, which cannot be told before it is rendered",
+    ]
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert emulator.stats()["total"] == requests

@@ -125,10 +125,26 @@ def test_every_address_a_plan_shows_is_a_target_docsync_accepts() -> None:
         ("team[eng-*]", """did you mean 'team["eng-*"]'?"""),
         (
             'members["ada@acme.example"]',
-            "no kind 'members' in 'members[\"ada@acme.example\"]'; did you mean 'member'?",
+            "no kind 'members' in 'members[\"ada@acme.example\"]'; "
+            "did you mean 'member[\"ada@acme.example\"]'?",
         ),
-        ('site["Docs"].sectoin["API"]', "did you mean 'section'?"),
-        ('site["Docs"].redirect', "no part 'redirect'"),
+        ('site["Docs"].sectoin["API"]', """did you mean 'site["Docs"].section["API"]'?"""),
+        (
+            "team",
+            "'team' in 'team' is a kind: name one by its key, 'team[\"...\"]', or every one, "
+            "'team[*]'",
+        ),
+        (
+            'site["Docs"].redirect',
+            "'redirect' in 'site[\"Docs\"].redirect' is a kind: name one by its key, "
+            """'site["Docs"].redirect["..."]', or every one, 'site["Docs"].redirect[*]'""",
+        ),
+        (
+            'site["Docs"].redirects["/old"]',
+            "'redirects' in 'site[\"Docs\"].redirects[\"/old\"]' is a part, named without a "
+            """key: 'site["Docs"].redirects'""",
+        ),
+        ("teams", "no part 'teams' in 'teams'; did you mean 'team[*]'?"),
         ('site["Docs"]..section["API"]', 'not an address: expected kind["key"]'),
     ],
 )

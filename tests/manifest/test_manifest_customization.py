@@ -65,7 +65,7 @@ def test_a_theme_of_no_enum_is_refused_naming_the_themes(write, site: str, overr
     where = "12:32" if override else "5:24"
     assert said == (
         f"m.yaml:{where}: {at}.styling.theme: input should be 'clean', 'muted', 'bold' "
-        "or 'gradient'\n"
+        "or 'gradient'; got 'fancy'\n"
     )
 
 
@@ -73,9 +73,9 @@ def test_a_value_close_to_one_of_the_enum_gets_a_did_you_mean(write) -> None:
     said = _validate(write, site="      styling: {theme: clen, sidebar: {list: pil}}")
     assert said.splitlines() == [
         f"m.yaml:5:24: {SITE_AT}.styling.theme: input should be 'clean', 'muted', 'bold' or "
-        "'gradient'; did you mean 'clean'?",
+        "'gradient'; got 'clen'; did you mean 'clean'?",
         f"m.yaml:5:46: {SITE_AT}.styling.sidebar.list: input should be 'default', 'pill' or "
-        "'line'; did you mean 'pill'?",
+        "'line'; got 'pil'; did you mean 'pill'?",
     ]
 
 
@@ -98,7 +98,7 @@ def test_nested_keys_and_values_are_located_where_they_are_written(write) -> Non
         "'#0B5FFF' or '#FFF'",
         f"m.yaml:7:15: {SITE_AT}.styling.font: input should be 'ABCFavorit', 'Inter', 'Roboto', "
         "'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway', 'Merriweather', "
-        "'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins' or 'FiraSans'",
+        "'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins' or 'FiraSans'; got 'Comic'",
         f"m.yaml:9:29: {SITE_AT}.header.primaryLink.kind: should be one of 'file', 'url', "
         "'page', 'anchor', 'user', 'collection', 'space', 'reusable-content', 'tag', 'openapi'; "
         "got 'urll'; did you mean 'url'?",

@@ -46,3 +46,32 @@ def test_an_entry_that_deletes_the_old_name_takes_it_too(write) -> None:
         f"{path}:4:27: teams[1].was: team 'Writers' is deleted (`state: absent`) by the entry at "
         f"{path}:3:5, so this one cannot rename it" in result.stderr
     )
+
+
+def test_a_reference_to_a_name_renamed_with_was_says_the_new_name(write) -> None:
+    """Every kind the same way: the default site named by its old title got no rename hint."""
+    path = write(
+        "m.yaml",
+        "organization: o\n"
+        "settings:\n"
+        "  defaultContent: {site: The Handbook}\n"
+        "sites:\n"
+        "  - {title: Developer Portal, was: The Handbook}\n"
+        "teams:\n"
+        "  - {title: Writers Guild, was: Platform Crew}\n"
+        "saml:\n"
+        "  - label: Okta\n"
+        '    ssoURL: "https://acme.okta.example/sso"\n'
+        '    entityID: "http://www.okta.example/exk1"\n'
+        "    certificate: abc\n"
+        "    defaultTeam: Platform Crew\n",
+    )
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:3:26: settings.defaultContent.site: 'The Handbook' names no site in this "
+        f"manifest and is not an id; the site at {path}:5:5 renames it (`was:`): write "
+        "'Developer Portal'",
+        f"{path}:13:18: saml[0].defaultTeam: 'Platform Crew' names no team in this manifest and "
+        f"is not an id; the team at {path}:7:5 renames it (`was:`): write 'Writers Guild'",
+    ]

@@ -1,28 +1,20 @@
 """Templates that would hold or exhaust the machine end `docsync validate` in one located error,
-each in under 5 s and with the process below 300 MB: the sandbox sizes what a template builds
-before it builds it, and its own guards read their input once (the format-spec check was a
-regex that took 78 s on one of these). Measured in one child process under a memory ceiling
-(a regression fails there, not on the machine), its peak resident memory read back by wait4."""
+each in under 5 s of CPU and with the process below 300 MB: the sandbox sizes what a template
+builds before it builds it, its own guards read their input once (the format-spec check was a
+regex that took 78 s on one of these), and what a template reads or runs is counted against
+the run's budget of work. Measured in one child process under a memory ceiling (a regression
+fails there, not on the machine), its peak resident memory read back by wait4."""
 
 from __future__ import annotations
-
-import json
-import os
-import resource
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from tests.kit import Write
+from tests.manifest.conftest import run_bounded
 
 #: the bounds the run must stay within, per template
 SECONDS = 5.0
 RESIDENT_MB = 300
-#: the child's address-space ceiling: what a regression would hit first
-CEILING = 2 * 1024**3
 
 HOSTILE = {
     "format spec, 40,000 pairs": (
@@ -71,42 +63,55 @@ HOSTILE = {
         "{{ '%*d' % (999999999, 1) }}",
         "format widths taken from the arguments are not allowed",
     ),
+    "indent, a million lines by 9,999": (
+        "{{ ('a\\n' * 1000000)|indent(9999) }}",
+        "the result of `indent` would take 10,001 MB, more than the 10 MB",
+    ),
+    "indent by a text of 9,999": (
+        "{{ ('a\\n' * 100000)|indent('y' * 9999) }}",
+        "the result of `indent` would take 1,000 MB, more than the 10 MB",
+    ),
+    "indent of blank lines too": (
+        "{{ ('\\n' * 1000000)|indent(9999, blank=true) }}",
+        "the result of `indent` would take 10,000 MB, more than the 10 MB",
+    ),
+    "wordwrap into lines of one, joined by 9,999": (
+        "{{ ('x' * 1000000)|wordwrap(1, wrapstring='y' * 9999) }}",
+        "the result of `wordwrap` would take 10,080 MB, more than the 10 MB",
+    ),
+    "tojson indented 9,999 a level, 400 levels deep": (
+        "{% set ns = namespace(x=1) %}{% for i in range(400) %}{% set ns.x = [ns.x] %}"
+        "{% endfor %}{{ ns.x|tojson(indent=9999) }}",
+        "the result of `tojson` would take 3,208 MB, more than the 10 MB",
+    ),
+    "pprint under long keys, 200 levels deep": (
+        "{% set ns = namespace(x=1) %}{% for i in range(200) %}"
+        "{% set ns.x = {'k' * 3000: [ns.x, 1]} %}{% endfor %}{{ ns.x|pprint }}",
+        "the result of `pprint` would take 2,889 MB, more than the 10 MB",
+    ),
+    "two 9 MB texts compared in a loop": (
+        "{% set a = 'x' * 9000000 %}{% set b = 'x' * 9000000 %}"
+        "{% for i in range(99999) %}{% if a == b %}{% endif %}{% endfor %}",
+        "template stopped: the templates of this run took more than",
+    ),
+    "a 9 MB text searched in a loop": (
+        "{% set a = 'x' * 9000000 %}"
+        "{% for i in range(99999) %}{% if 'xy' in a %}{% endif %}{% endfor %}",
+        "template stopped: the templates of this run took more than",
+    ),
+    "a 9 MB text sliced in a loop": (
+        "{% set a = 'x' * 9000000 %}{% for i in range(99999) %}{{ a[1:]|length }}{% endfor %}",
+        "the templates of this run would build more than 268 MB of values",
+    ),
+    "a sum of 99,999 numbers in a loop": (
+        "{% for i in range(99999) %}{{ range(99999)|sum }}{% endfor %}",
+        "template stopped: the templates of this run took more than",
+    ),
+    "nested loops": (
+        "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}",
+        "template stopped: the templates of this run took more than 20,000,000 steps",
+    ),
 }
-
-_RUN = """
-import json, sys, time
-from click.testing import CliRunner
-from docsync.cli import main
-found = []
-for path in sys.argv[1:]:
-    started = time.monotonic()
-    result = CliRunner().invoke(main, ["validate", path])
-    found.append([result.exit_code, result.output, time.monotonic() - started])
-print(json.dumps(found))
-"""
-
-
-def _ceiling() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
-
-
-def validate_each(paths: list[Path]) -> tuple[list[tuple[int, str, float]], float]:
-    """(exit code, output, seconds) of `docsync validate` of each path, run one after the other
-    in one child process; and that process's peak resident memory in MB."""
-    with tempfile.TemporaryFile() as errors:
-        child = subprocess.Popen(
-            [sys.executable, "-c", _RUN, *map(str, paths)],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            preexec_fn=_ceiling,
-        )
-        assert child.stdout is not None
-        out = child.stdout.read()
-        _pid, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        errors.seek(0)
-        assert child.returncode == 0, errors.read().decode()[-3000:]
-    return [tuple(r) for r in json.loads(out)], usage.ru_maxrss / 1024  # type: ignore[misc]
 
 
 @pytest.mark.slow
@@ -118,7 +123,7 @@ def test_hostile_templates_end_in_a_located_error_fast_and_small(write: Write) -
         )
         for i, (template, _) in enumerate(HOSTILE.values())
     ]
-    results, resident = validate_each(paths)
+    results, resident = run_bounded([["validate", str(path)] for path in paths])
     for (name, (_template, expected)), (code, output, seconds) in zip(
         HOSTILE.items(), results, strict=True
     ):

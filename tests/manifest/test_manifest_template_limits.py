@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from docsync.manifest import templating
+from docsync.manifest import template_work
 from docsync.manifest.files import discover
 from tests.manifest.conftest import run_validate
 
@@ -38,15 +38,17 @@ def test_huge_values_are_refused_before_they_are_built(
     assert expected in result.output
 
 
-def test_nested_loops_stop_at_the_time_budget(write: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(templating, "TIME_BUDGET", 0.2)
+def test_nested_loops_stop_at_the_budget_of_work(
+    write: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(template_work, "STEP_LIMIT", 200_000)
     loops = "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"
     path: Path = write("m.yaml", f'organization: o\nspaces:\n  - title: S\n    emoji: "{loops}"\n')
     result = run_validate(str(path))
     assert result.exit_code == 1
     assert (
-        "spaces[0].emoji: template stopped: the templates of this run ran for more than 0.2 s "
-        "together" in result.output
+        "m.yaml:4:12: spaces[0].emoji: template stopped: the templates of this run took more "
+        "than 200,000 steps together (loops too large?)" in result.output
     )
 
 

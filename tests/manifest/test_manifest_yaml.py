@@ -63,9 +63,11 @@ def test_a_file_without_its_organization_needs_one(write) -> None:
     ]
 
 
-def test_a_device_is_read_as_a_file(write) -> None:
+def test_a_device_is_refused_for_what_it_is(write) -> None:
+    """/dev/null would read as empty, but /dev/zero would never end: no device is read
+    (tests/manifest/test_manifest_inputs.py has the others)."""
     assert _problems("/dev/null") == [
-        "/dev/null:1:1: nothing to read: a manifest names at least `organization: <id or title>`"
+        "/dev/null:1:1: a character device, not a regular file: docsync reads regular files only"
     ]
 
 

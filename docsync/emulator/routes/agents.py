@@ -67,8 +67,7 @@ def get_settings(ctx: Ctx) -> Response:
 
 def put_settings(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = ctx.body()
-    SETTINGS.check(body, "")
+    body = SETTINGS.check(ctx.body(), "")
     stored = {**body, "updatedAt": ctx.now, "updatedBy": str(ctx.user["id"])}
     site = tree.patch(ctx.tx, site, {"agentSettings": stored})
     return ok(_settings_view(ctx, site))
@@ -92,8 +91,7 @@ def get_instructions(ctx: Ctx) -> Response:
 
 def put_instructions(ctx: Ctx) -> Response:
     org = ctx.org(Access.ADMIN)
-    body = ctx.body()
-    INSTRUCTIONS.check(body, "")
+    body = INSTRUCTIONS.check(ctx.body(), "")
     written = {**body, "updatedAt": ctx.now, "updatedBy": str(ctx.user["id"])}
     updated = {**org, "agentInstructions": written}
     ctx.tx.update("organization", org["id"], updated)

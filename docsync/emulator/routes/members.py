@@ -13,7 +13,7 @@ from docsync.emulator.errors import conflict
 from docsync.emulator.grants import drop_user
 from docsync.emulator.http import Ctx
 from docsync.emulator.paging import paginate, query_enum
-from docsync.emulator.resource import ADMIN, Resource, Rules
+from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES
 from docsync.emulator.views import member_view, member_views
@@ -119,7 +119,7 @@ MEMBERS = Resource(
     org_keyed=True,
     operations=("list", "get", "update", "delete"),
     access=ADMIN,
-    deleted=Ctx.deleted,  # docs-platform-api.md §4.12: 204; production: 205
+    codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.12: 204; production: 205
 )
 
 routes: list[BaseRoute] = [*MEMBERS.routes(), MEMBERS.action("sso", _sso, Access.ADMIN)]

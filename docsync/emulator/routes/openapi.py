@@ -91,7 +91,7 @@ def _record(ctx: Ctx, org: str, spec_id: str, source: dict[str, str]) -> str:
     return version
 
 
-def _write(ctx: Ctx, org: str, slug: str, source: dict[str, str]) -> tuple[Row, bool]:
+def write_spec(ctx: Ctx, org: str, slug: str, source: dict[str, str]) -> tuple[Row, bool]:
     """Create or update the spec; returns the row and whether it was created."""
     key = _spec_id(org, slug)
     row = ctx.tx.get_row("openapi-spec", key)
@@ -122,7 +122,7 @@ def create_spec(ctx: Ctx) -> Response:
     if ctx.tx.get("openapi-spec", _spec_id(org, slug)) is not None:
         # production lists 400 (and no 409) for createOpenAPISpec
         raise bad_request(f"slug: an OpenAPI specification {slug!r} already exists (use PUT)")
-    row, _ = _write(ctx, org, slug, _source(body))
+    row, _ = write_spec(ctx, org, slug, _source(body))
     return created(spec_view(ctx, row))
 
 
@@ -130,7 +130,7 @@ def put_spec(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
     pattern = PRODUCTION_SLUG if ctx.production else SLUG_PATTERN
     slug = check_string("specSlug", ctx.params["specSlug"], 1, 100, pattern)
-    row, was_created = _write(ctx, org, slug, _source(Fields(ctx.body(), ("source",))))
+    row, was_created = write_spec(ctx, org, slug, _source(Fields(ctx.body(), ("source",))))
     return ok(spec_view(ctx, row), 201 if was_created else 200)
 
 

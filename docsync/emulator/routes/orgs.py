@@ -125,8 +125,9 @@ def update_org(ctx: Ctx) -> Response:
         if body.has(flag):
             changes[flag] = body.boolean(flag)
     if body.has("mergeRules"):
-        merge_rules.ORGANIZATION.check(body.data["mergeRules"], "mergeRules")
-        changes["mergeRules"] = body.data["mergeRules"]
+        changes["mergeRules"] = merge_rules.ORGANIZATION.check(
+            body.data["mergeRules"], "mergeRules"
+        )
     updated = {**org, **changes}
     ctx.tx.update("organization", org["id"], updated)
     return ok(org_view(ctx, updated, ctx.member))

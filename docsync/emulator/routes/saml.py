@@ -10,7 +10,7 @@ from starlette.routing import BaseRoute
 from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Text
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, ok
-from docsync.emulator.resource import ADMIN, Resource
+from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, URL_PATTERN
 from docsync.emulator.views import team_view
@@ -72,7 +72,7 @@ SAML = Resource(
     access=ADMIN,
     location="/orgs/{org}/saml/{id}",
     defaults={"defaultRole": None},
-    deleted=Ctx.deleted,  # docs-platform-api.md §4.14: 204; production: 205
+    codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.14: 204; production: 205
 )
 
 

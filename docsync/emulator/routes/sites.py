@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
+from docsync.emulator import git_sync
 from docsync.emulator.body import (
     BOTH,
     CREATE,
@@ -19,8 +20,8 @@ from docsync.emulator.body import (
     At,
     Body,
     Choice,
-    Obj,
     Place,
+    Shaped,
     Text,
     Texts,
     stored,
@@ -44,8 +45,9 @@ from docsync.emulator.routes.sites_customization import (
     site_customization,
 )
 from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
+from docsync.emulator.shapes import Bool, Obj
 from docsync.emulator.store import Doc, Row
-from docsync.emulator.validate import ROLES, Fields
+from docsync.emulator.validate import ROLES
 
 SITE_TYPES = ("basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium")
 VISIBILITIES = ("public", "unlisted", "share-link", "visitor-auth")
@@ -60,11 +62,6 @@ def _spaces(at: At, ids: list[str] | None, name: str) -> list[Row]:
         tree.find_space(at.ctx, at.place.org, space, f"{name}[{i}]")
         for i, space in enumerate(ids or [])
     ]
-
-
-def _adaptive(at: At, value: Doc | None, name: str) -> Doc:
-    adaptive = Fields(value or {}, ("enabled",), f"{name}.")
-    return {"enabled": adaptive.boolean("enabled", required=True)}
 
 
 def _no_styleguide(at: At, value: str | None, name: str) -> None:
@@ -139,6 +136,7 @@ class SiteRules(Rules):
                 f"{place.org!r}: change the organization's defaultContent first, then delete "
                 "the site",
             )
+        git_sync.drop_on(ctx.tx, row.id)  # with the space installations it manages
         ctx.tx.delete_tree(tree.SITE, row.id)
         return True
 
@@ -159,7 +157,7 @@ SITES = Resource(
             # the description's alone: production's updateSiteById has no such field
             Choice("agentsContext", ops=UPDATE, values=AGENTS_CONTEXT, description_only=True),
             Choice("defaultLevel", ops=UPDATE, values=(*ROLES, "inherit"), nullable=BOTH),
-            Obj("adaptiveContent", ops=UPDATE, resolve=_adaptive),
+            Shaped("adaptiveContent", ops=UPDATE, shape=Obj({"enabled": Bool()}, ("enabled",))),
             Text("proxy", ops=UPDATE, nullable=BOTH, max_len=512, pattern=PROXY_PATTERN),
             Text("styleguide", ops=UPDATE, nullable=BOTH, stored=False, resolve=_no_styleguide),
             Text("defaultSiteSection", ops=UPDATE, store_as="defaultSection", resolve=_section_of),

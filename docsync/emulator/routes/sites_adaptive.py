@@ -50,9 +50,9 @@ def _claim(value: Any, where: str, kinds: tuple[str, ...], depth: int) -> None:
     if depth > MAX_DEPTH:
         raise bad_request(f"{where}: claims nest at most {MAX_DEPTH} levels deep")
     data = _as_object(value, where)
-    kind = Fields(data, _ALL_FIELDS, f"{where}.").enum("type", kinds, required=True)
+    kind = Fields(data, _ALL_FIELDS, f"{where}.", closed=True).enum("type", kinds, required=True)
     assert kind is not None
-    fields = Fields(data, _CLAIM_FIELDS[kind], f"{where}.")
+    fields = Fields(data, _CLAIM_FIELDS[kind], f"{where}.", closed=True)
     fields.string("description", required=True)
     if kind == "string":
         fields.strings("enum")
@@ -69,13 +69,16 @@ def _claims(properties: dict[str, Any], where: str, depth: int) -> None:
 
 
 def check_schema(value: Any) -> dict[str, Any]:
-    """The `jsonSchema` of a PUT after checking its shape; 400 naming the offending path."""
+    """The `jsonSchema` of a PUT as kept, after checking its shape; 400 naming the offending
+    path. Production closes the schema and its claims; `unsigned` is open, so what it does not
+    name is dropped."""
     data = _as_object(value, "jsonSchema")
-    fields = Fields(data, ("$schema", "type", "properties", "additionalProperties"), "jsonSchema.")
+    named = ("$schema", "type", "properties", "additionalProperties")
+    fields = Fields(data, named, "jsonSchema.", closed=True)
     fields.enum("$schema", (DRAFT_07,))
     fields.enum("type", ("object",), required=True)
     _require_false(fields, "additionalProperties")
-    properties = fields.obj("properties", required=True) or {}
+    properties = dict(fields.obj("properties", required=True) or {})
     for name, claim in properties.items():
         where = f"jsonSchema.properties.{name}"
         if name != "unsigned":
@@ -90,7 +93,8 @@ def check_schema(value: Any) -> dict[str, Any]:
         unsigned.enum("description", (UNSIGNED_DESCRIPTION,), required=True)
         _require_false(unsigned, "additionalProperties")
         _claims(unsigned.obj("properties", required=True) or {}, f"{where}.properties", 2)
-    return data
+        properties[name] = unsigned.data
+    return {**data, "properties": properties}
 
 
 def template_conditions(properties: dict[str, Any], prefix: str = "visitor.claims") -> list[Any]:

@@ -2,8 +2,9 @@
 
 Stored on the site row (`customization`), so it goes with the site. `PUT` takes production's
 SiteCustomizationSettingsInput, checked whole (customization_shapes.SETTINGS: every required group
-present, no unknown field, every value as production declares it), 400 naming the field; it is
-kept as written and answered back. The published-content answer carries the same object.
+present, every value as production declares it), 400 naming the field; it is kept as checked (a
+field production does not name dropped) and answered back. The published-content answer carries
+the same object.
 
 A site space's override (`.../site-spaces/{siteSpaceId}/customization`) is stored on the site
 space row (`customization`, only the fields overridden), so it goes with its site space. GET
@@ -45,8 +46,7 @@ def get_customization(ctx: Ctx) -> Response:
 
 def put_customization(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = ctx.body()
-    SETTINGS.check(body, "")
+    body = SETTINGS.check(ctx.body(), "")
     stored = {**body, "updatedAt": ctx.now}
     tree.patch(ctx.tx, site, {"customization": stored})
     return ok(stored)
@@ -102,8 +102,7 @@ def get_space_customization(ctx: Ctx) -> Response:
 def override_space_customization(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
     row = _site_space(ctx, site)
-    body = ctx.body()
-    OVERRIDE.check(body, "")
+    body = OVERRIDE.check(ctx.body(), "")
     stored = row.data.get("customization")
     override = _with_override(stored if isinstance(stored, dict) else {}, body)
     row = tree.patch(ctx.tx, row, {"customization": override or None})

@@ -13,8 +13,8 @@ from docsync.emulator.body import (
     UPDATE,
     Body,
     Flag,
-    Localized,
     Place,
+    Shaped,
     Text,
 )
 from docsync.emulator.errors import bad_request
@@ -24,6 +24,7 @@ from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_items import ItemRules, group_named
 from docsync.emulator.routes.sites_views import link_view
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.shapes import Localized
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN
 
@@ -34,11 +35,13 @@ class LinkRules(ItemRules):
     group_field = "parent"
 
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
-        """400 for a site without sections (a simple structure)."""
-        if not tree.has_sections(ctx.tx, place.site_row):
+        """400 for a site of root site spaces: production's links "require a section-based
+        site structure"; an empty site takes one, as it takes a group."""
+        if tree.level(ctx.tx, place.site_row.id):
             raise bad_request(
-                f"Site {place.site_row.data['title']!r} has a simple structure (no sections): "
-                "external links live among sections; add a section first"
+                f"Site {place.site_row.data['title']!r} has site spaces at its root level: "
+                "external links need a section-based structure; add a section first (it turns "
+                "the root site spaces into the first section)"
             )
         return {"site": place.site_row.id}
 
@@ -64,8 +67,8 @@ LINKS = Resource(
             Text("condition", nullable=BOTH, max_len=1024),
             Flag("draft"),
             # production: null clears them on PATCH; on create only the description takes null
-            Localized("localizedTitle", max_len=128, nullable=UPDATE),
-            Localized("localizedDescription", max_len=256, nullable=BOTH),
+            Shaped("localizedTitle", shape=Localized(128), nullable=UPDATE),
+            Shaped("localizedDescription", shape=Localized(256), nullable=BOTH),
             Text("parent", nullable=UPDATE, stored=False, resolve=group_named),
         )
     ),

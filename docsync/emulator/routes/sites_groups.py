@@ -12,7 +12,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.body import BOTH, At, Body, Flag, Localized, Place, Text
+from docsync.emulator.body import BOTH, At, Body, Flag, Place, Shaped, Text
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id
 from docsync.emulator.resource import SITE_PART, Resource
@@ -22,6 +22,7 @@ from docsync.emulator.routes.sites_sections import refuse_root_site_spaces
 from docsync.emulator.routes.sites_structure import to_root_after
 from docsync.emulator.routes.sites_views import group_view
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.shapes import Localized
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -120,7 +121,7 @@ GROUPS = Resource(
         (
             Text("title", min_len=1, max_len=100),
             Text("icon", nullable=BOTH, max_len=50),
-            Localized("localizedTitle", max_len=128),
+            Shaped("localizedTitle", shape=Localized(128)),
             Flag("draft"),
             Text("parentSectionGroupId", nullable=BOTH, stored=False, resolve=_outer),
         )

@@ -28,8 +28,7 @@ HEADERS = Dict(Str(min_len=1, max_len=512))
 
 
 def _headers(at: At, value: Any, name: str) -> Any:
-    HEADERS.check(value, name)
-    return value
+    return HEADERS.check(value, name)
 
 
 def _view(ctx: Ctx, row: Row) -> Doc:

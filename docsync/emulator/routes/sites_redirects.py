@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.body import CREATE, UPDATE, At, Body, Flag, Obj, Place, Text, stored
+from docsync.emulator.body import CREATE, UPDATE, At, Body, Field, Flag, Place, Text, stored
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.paging import page_answer, page_window, query_bool, query_enum
@@ -104,7 +104,7 @@ REDIRECTS = Resource(
             Flag("captureWildcard", default=False),
             Flag("draft", ops=UPDATE),
             Flag("permanent", default=False),
-            Obj("destination", required=CREATE, resolve=_destination),
+            Field("destination", required=CREATE, resolve=_destination),
         )
     ),
     rules=RedirectRules(),

@@ -8,14 +8,15 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
-from docsync.emulator.body import BOTH, At, Body, Flag, Localized, Text
-from docsync.emulator.errors import bad_request
+from docsync.emulator.body import BOTH, At, Body, Flag, Shaped, Text
+from docsync.emulator.errors import bad_request, forbidden
 from docsync.emulator.http import Ctx, created, new_id
 from docsync.emulator.resource import SITE_PART, Resource
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_items import ItemRules, group_named, mover, of_item, path_free
 from docsync.emulator.routes.sites_views import section_view, section_views
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.shapes import Localized
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -28,9 +29,58 @@ def refuse_root_site_spaces(ctx: Ctx, site: Row, what: str) -> None:
     if tree.level(ctx.tx, site.id):
         raise bad_request(
             f"Site {site.data['title']!r} has site spaces at its root level, and a site has "
-            f"either root site spaces or sections, not both: {what} is refused. Delete the root "
-            "site spaces first, then add sections"
+            f"either root site spaces or sections, not both: {what} is refused. Add a section "
+            "first (it turns the root site spaces into the first section)"
         )
+
+
+def enable_sections(ctx: Ctx, site: Row) -> None:
+    """Production's "enabling sections" (admins only): a site's root site spaces become its
+    first section, titled after the default one, which becomes the default section."""
+    level = tree.level(ctx.tx, site.id)
+    if not level:
+        return
+    if ctx.role != "admin":
+        raise forbidden(
+            "Forbidden: enabling sections requires the admin role (the site's root site spaces "
+            f"become its first section); you are {ctx.role or 'guest'}"
+        )
+    default = tree.default_site_space(ctx.tx, site)
+    first = next(row for row in level if row.id == default)
+    space = ctx.tx.get_row("space", str(first.data["space"]))
+    title = str(first.data.get("title") or (space.data["title"] if space else ""))
+    section = insert_section(ctx, site, site.id, title if 2 <= len(title) <= 128 else "", {})
+    for row in level:
+        ctx.tx.set_parent(tree.SITE_SPACE, row.id, section.id)
+        ctx.tx.update(tree.SITE_SPACE, row.id, {**row.data, "section": section.id})
+    tree.patch(ctx.tx, section, {"defaultSiteSpace": default})
+    ctx.tx.reorder(
+        [(section.kind, section.id)]
+        + [(row.kind, row.id) for row in tree.root_items(ctx.tx, site) if row.id != section.id]
+    )
+    tree.patch(ctx.tx, site, {"defaultSection": section.id})
+
+
+def insert_section(ctx: Ctx, site: Row, parent: str, title: str, extra: Doc) -> Row:
+    """A new section last of `parent` (the site or a group), its path unique in the site."""
+    title = title or "Untitled section"
+    path = tree.unique_path(tree.slugify(title, "section"), tree.section_paths(ctx.tx, site))
+    section_id = new_id()
+    data: dict[str, Any] = {
+        "id": section_id,
+        "site": site.id,
+        "title": title,
+        "path": path,
+        "icon": None,
+        "description": None,
+        "condition": None,
+        "defaultSiteSpace": None,
+        "draft": False,
+        "createdAt": ctx.now,
+        **extra,
+    }
+    ctx.tx.insert(tree.SECTION, section_id, data, org=site.org, parent=parent)
+    return tree.find_child(ctx.tx, site, tree.SECTION, section_id)
 
 
 def create_section(ctx: Ctx) -> Response:
@@ -47,30 +97,15 @@ def create_section(ctx: Ctx) -> Response:
     group = None
     if group_id is not None:
         group = tree.find_child(ctx.tx, site, tree.GROUP, group_id, "siteSectionGroupId")
-    refuse_root_site_spaces(ctx, site, "adding a section")
+    enable_sections(ctx, site)
     if title is None:
         space_title = str(space.data.get("title") or "")
-        title = space_title if 2 <= len(space_title) <= 128 else "Untitled section"
-    path = tree.unique_path(tree.slugify(title, "section"), tree.section_paths(ctx.tx, site))
-    section_id = new_id()
-    data: dict[str, Any] = {
-        "id": section_id,
-        "site": site.id,
-        "title": title,
-        "path": path,
-        "icon": icon,
-        "description": None,
-        "condition": None,
-        "defaultSiteSpace": None,
-        "draft": draft,
-        "createdAt": ctx.now,
-    }
+        title = space_title if 2 <= len(space_title) <= 128 else ""
     parent = group.id if group else site.id
-    ctx.tx.insert(tree.SECTION, section_id, data, org=org, parent=parent)
-    section = tree.find_child(ctx.tx, site, tree.SECTION, section_id)
+    section = insert_section(ctx, site, parent, title, {"icon": icon, "draft": draft})
     tree.add_site_space(ctx, site, section, space, {"pageId": page_id, "draft": draft})
     tree.settle_defaults(ctx.tx, site)
-    location = ctx.url(f"/orgs/{org}/sites/{site.id}/sections/{section_id}")
+    location = ctx.url(f"/orgs/{org}/sites/{site.id}/sections/{section.id}")
     return created(section_view(ctx, site, tree.reload(ctx.tx, section)), location)
 
 
@@ -111,8 +146,8 @@ SECTIONS = Resource(
             Text("title", min_len=2, max_len=128),
             Text("path", min_len=1, max_len=100, resolve=path_free(_other_paths, SECTION_HOLDER)),
             Text("condition", nullable=BOTH, max_len=1024),
-            Localized("localizedTitle", max_len=128),
-            Localized("localizedDescription", max_len=256),
+            Shaped("localizedTitle", shape=Localized(128)),
+            Shaped("localizedDescription", shape=Localized(256)),
             Flag("draft"),
             Text("icon", nullable=BOTH, max_len=50),
             Text("description", nullable=BOTH, max_len=256),

@@ -7,7 +7,6 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Place, Text
-from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
 from docsync.emulator.paging import query_bool
 from docsync.emulator.resource import SITE_PART, Resource
@@ -23,17 +22,13 @@ LEVEL_HOLDER = "another site space of the same level"
 
 
 def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
-    """Where a new site space goes: the given section, the default section, or the root."""
+    """Where a new site space goes: the given section, the default section, or the root when
+    the site has no section (production's words, a site of section groups only included)."""
     if section_id is not None:
         return tree.find_child(ctx.tx, site, tree.SECTION, section_id, "sectionId")
-    if not tree.has_sections(ctx.tx, site):
-        return site
     default = tree.default_section(ctx.tx, site)
     if default is None:
-        raise bad_request(
-            f"Site {site.data['title']!r} has section groups but no section to put the space "
-            "in: add a section first (POST .../sections) or give sectionId"
-        )
+        return site
     return tree.find_child(ctx.tx, site, tree.SECTION, default)
 
 

@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from docsync.emulator.computed_sources import refuse_template
+from docsync.emulator import space_templates
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.refs import live_space
@@ -64,14 +64,17 @@ def find_space(ctx: Ctx, org: str, space_id: str, field: str) -> Row:
 
 def space_or_new(ctx: Ctx, org: str, body: Fields, title: str | None) -> Row:
     """The space a section or site space create names by `spaceId`, or for `spaceId: null` a
-    new space titled `title` (production's "create a new space"), which has no `pageId`. A
-    `template` names a space template: the emulator holds none, so any is unknown (404)."""
-    refuse_template(body)
+    new space titled `title` (production's "create a new space"), which has no `pageId`, or
+    made from the seeded space template `template` names (titled after it; a template that
+    provisions an OpenAPI spec is refused here, as production refuses it on a site)."""
+    template = space_templates.named(ctx.tx, body.obj("template"), site_scoped=True)
     space_id = body.string("spaceId", required=True, nullable=True)
     if space_id is not None:
-        return find_space(ctx, org, space_id, "spaceId")
+        return find_space(ctx, org, space_id, "spaceId")  # production: `template` is for a new one
     if body.data.get("pageId") is not None:
         raise bad_request("pageId: cannot be given with spaceId null (the new space has no pages)")
+    if template is not None:
+        title = str(template.data["title"])
     new_space = insert_space(ctx, org, (title or "Untitled")[:50])
     return find_space(ctx, org, new_space, "spaceId")
 
@@ -161,8 +164,11 @@ def all_site_spaces(tx: Tx, site: Row) -> list[Row]:
 
 
 def has_sections(tx: Tx, site: Row) -> bool:
-    """Whether the site is organized in sections (it has a section, a group or a link)."""
-    return bool(root_items(tx, site))
+    """Whether the site is organized in sections: a section, group or link at its root, and no
+    root site space. A site of groups only that is given a space keeps it at its root
+    (production's addSpaceToSite: "at the root level if the site has no sections") and reads as
+    root site spaces until sections are enabled."""
+    return bool(root_items(tx, site)) and not level(tx, site.id)
 
 
 # -- defaults ------------------------------------------------------------------------------

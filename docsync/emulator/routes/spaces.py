@@ -7,10 +7,10 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator import merge_rules
+from docsync.emulator import git_sync, merge_rules, space_templates
 from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Choice, Field, Op, Place, Text
-from docsync.emulator.computed_sources import check_source, refuse_template
+from docsync.emulator.computed_sources import check_source
 from docsync.emulator.content import (
     LEVELS,
     find,
@@ -21,9 +21,10 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, new_id
+from docsync.emulator.http import Ctx, api_route, created, empty, new_id
 from docsync.emulator.integrations import drop_space
 from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.routes.openapi import write_spec
 from docsync.emulator.scopes import BY_ID
 from docsync.emulator.store import Row
 from docsync.emulator.validate import URL_PATTERN, Fields
@@ -72,7 +73,6 @@ LANGUAGES = (
 )
 ORG_BASE = "/v1/orgs/{organizationId}/spaces"
 BASE = "/v1/spaces/{spaceId}"
-_READ_ONLY = ("visibility", "organization", "id", "createdAt", "updatedAt", "deletedAt")
 
 
 def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fields: Any) -> str:
@@ -95,25 +95,26 @@ def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fi
 
 def create_space(ctx: Ctx) -> Response:
     org = ctx.org(Access.CONTENT)["id"]
-    if "visibility" in ctx.body(required=False):
-        raise bad_request("visibility: is read-only and cannot be written")
     fields = ("title", "emoji", "parent", "language", "editMode", "empty", *MADE_FROM)
     body = Fields(ctx.body(required=False), fields)
     parent = body.string("parent")  # null: 400, as production
     if parent is not None:
         live_collection(ctx, org, parent, "parent")
     body.boolean("empty")
-    source = _made_from(ctx, org, body)
+    source, template = _made_from(ctx, org, body)
+    title = body.string("title", max_len=50)
     space_id = insert_space(
         ctx,
         org,
-        body.string("title", max_len=50) or "",
+        title if title is not None else "" if template is None else template.data["title"][:50],
         parent,
         emoji=body.string("emoji", max_len=50) or "",
         editMode=body.enum("editMode", ("live", "locked")) or "live",
         language=body.enum("language", LANGUAGES),
         **source,
     )
+    if template is not None:
+        provision(ctx, org, template)
     return created(space_view(ctx, find(ctx, "space", space_id)), ctx.url(f"/spaces/{space_id}"))
 
 
@@ -121,30 +122,55 @@ def create_space(ctx: Ctx) -> Response:
 MADE_FROM = ("template", "computedSource")
 
 
-def _made_from(ctx: Ctx, org: str, body: Fields) -> dict[str, Any]:
-    """The row fields of a space made from a computed source; a template names nothing (the
-    emulator holds none: 404); both at once is a 400 (production's body is one of them)."""
+def _made_from(ctx: Ctx, org: str, body: Fields) -> tuple[dict[str, Any], Row | None]:
+    """The row fields of a space made from a computed source, or the seeded template it is made
+    from (an unknown one is a 404); both at once is a 400 (production's body is one of them)."""
     given = [name for name in MADE_FROM if body.has(name)]
     if len(given) > 1:
         raise bad_request("computedSource: give a template or a computed source, not both")
-    refuse_template(body)
+    template = space_templates.named(ctx.tx, body.obj("template"))
     if body.has("computedSource"):
-        return {"computedSource": check_source(ctx.tx, org, body.data["computedSource"])}
-    return {}
+        return {"computedSource": check_source(ctx.tx, org, body.data["computedSource"])}, None
+    return {}, template
+
+
+def provision(ctx: Ctx, org: str, template: Row) -> None:
+    """What applying `template` makes in the organization: its OpenAPI spec, unless one of
+    that slug is there (it is kept as it is)."""
+    spec = template.data.get("openAPISpec")
+    if spec and ctx.tx.get("openapi-spec", f"{org}/{spec['slug']}") is None:
+        write_spec(ctx, org, spec["slug"], {"url": spec["sourceURL"]})
+
+
+#: production's ApplySpaceTemplate, the body of applyTemplateToSpace besides its changeRequestId
+_APPLY = ("id", "params")
+
+
+def apply_template(ctx: Ctx) -> Response:
+    """Production's applyTemplateToSpace (201, no body): the emulator holds no page content, so
+    what it does is provision the template's OpenAPI spec. No change request exists here."""
+    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
+    if row.data.get("deletedAt"):
+        raise not_found(f"Space {row.id!r} is deleted: restore it before applying a template")
+    raw = ctx.body()
+    change_request = Fields(raw, ("id", "params", "changeRequestId")).string("changeRequestId")
+    template = space_templates.named(ctx.tx, {k: v for k, v in raw.items() if k in _APPLY}, "")
+    if change_request is not None:
+        raise not_found(f"changeRequestId: no change request {change_request!r} in {row.id!r}")
+    assert template is not None and row.org is not None
+    provision(ctx, row.org, template)
+    return empty(201)
 
 
 def _one_of_emoji_icon(body: Fields, op: Op) -> None:
-    given = [name for name in ("emoji", "icon") if body.data.get(name) is not None]
-    if given and len([name for name in ("emoji", "icon") if body.has(name)]) > 1:
-        # production's body is one of {emoji}, {icon} or {emoji: null, icon: null}
-        raise bad_request(
-            f"{given[0]}: give an emoji or an icon alone, or null for both to remove them"
-        )
+    """Production's body is one of {emoji}, {icon} or {emoji: null, icon: null}, each open: an
+    emoji and an icon both written match the first two, so neither."""
+    if body.data.get("emoji") is not None and body.data.get("icon") is not None:
+        raise bad_request("icon: give an emoji or an icon, not both (null removes the other)")
 
 
 def _merge_rules(at: At, value: Any, name: str) -> Any:
-    merge_rules.SPACE.check(value, name)
-    return value
+    return merge_rules.SPACE.check(value, name)
 
 
 class SpaceRules(Rules):
@@ -164,6 +190,7 @@ class SpaceRules(Rules):
         ctx.tx.update("space", row.id, {**row.data, "deletedAt": ctx.now, "updatedAt": ctx.now})
         drop_resource(ctx.tx, row.id)  # a restored space comes back without grants
         drop_space(ctx.tx, row.id)  # nor integrations installed on it
+        git_sync.drop_on(ctx.tx, row.id)  # nor its Git Sync installation
         return True
 
 
@@ -184,7 +211,6 @@ SPACES = Resource(
             Choice("language", values=LANGUAGES),  # null: 400, as production
             Field("mergeRules", nullable=BOTH, resolve=_merge_rules),
         ),
-        read_only=_READ_ONLY,
         check=_one_of_emoji_icon,
     ),
     rules=SpaceRules(),
@@ -234,4 +260,5 @@ routes: list[BaseRoute] = [
     SPACES.action("move", lambda ctx, place, row: move(ctx, row)),
     SPACES.action("transfer", _transfer, Access.CONTENT_ADMIN, description_only=True),
     api_route("POST", BASE + "/duplicate", duplicate_space),
+    api_route("POST", BASE + "/content/template", apply_template),
 ]

@@ -15,7 +15,7 @@ from docsync.emulator.grants import drop_team
 from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
-from docsync.emulator.resource import ADMIN, Resource, Rules
+from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_views, team_view
@@ -105,7 +105,7 @@ TEAMS = Resource(
     create_method="PUT",
     access=ADMIN,
     id_in_data=True,
-    deleted=Ctx.deleted,  # docs-platform-api.md §4.13: 204; production: 205
+    codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.13: 204; production: 205
 )
 
 
@@ -180,7 +180,8 @@ def delete_team_member(ctx: Ctx) -> Response:
     if ctx.tx.get("team-member", key) is None:
         return empty(204)
     ctx.tx.delete("team-member", key)
-    return ctx.deleted()  # §4.13: 204 whether or not it was a member; production: 205 if it was
+    # §4.13: 204 whether or not it was a member; production: 205 if it was
+    return empty(DESCRIBED_DELETE.of_delete(ctx))
 
 
 def list_member_teams(ctx: Ctx) -> Response:

@@ -72,12 +72,7 @@ def view(ctx: Ctx, row: Row) -> dict[str, Any]:
     return settings_view(ctx, row) if _is_settings(row) else translation_view(ctx, row)
 
 
-def _settings_title(ctx: Ctx, body: dict[str, Any]) -> str:
-    if ctx.production:
-        raise bad_request(
-            "title: unknown field (accepted: instructions, language, source): production's "
-            "translations are {source: {space, language}, language}"
-        )
+def _settings_title(body: dict[str, Any]) -> str:
     title = Fields(body, ("title",)).string("title", required=True, min_len=1, max_len=TITLE_MAX)
     assert title is not None
     return title
@@ -86,14 +81,19 @@ def _settings_title(ctx: Ctx, body: dict[str, Any]) -> str:
 def _instructions(body: Fields) -> dict[str, Any] | None:
     instructions = body.obj("instructions")
     if instructions is not None:
-        DOCUMENT.check(instructions, "instructions")
+        instructions = DOCUMENT.check(instructions, "instructions")
     return instructions
 
 
 def _production_data(ctx: Ctx, org: str, raw: dict[str, Any]) -> dict[str, Any]:
     body = Fields(raw, PRODUCTION_FIELDS)
-    language = body.enum("language", TRANSLATION_LANGUAGES, required=True)
+    if "title" in raw and "source" not in raw:  # the description's shape, which production lacks
+        raise bad_request(
+            "source: is required: production's translations are {source: {space, language}, "
+            "language} (it names no title)"
+        )
     source = Fields(body.obj("source", required=True) or {}, ("space", "language"), "source.")
+    language = body.enum("language", TRANSLATION_LANGUAGES, required=True)
     space = source.string("space", required=True)
     source_language = source.enum("language", TRANSLATION_LANGUAGES, required=True)
     assert space is not None
@@ -117,15 +117,15 @@ class TranslationRules(Rules):
 
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
         raw = ctx.body()
-        if "title" not in raw:
+        if ctx.production or "title" not in raw:  # production names no title: it is ignored
             return _production_data(ctx, place.org, raw)
-        title = _settings_title(ctx, raw)
+        title = _settings_title(raw)
         return {"title": title, "languages": [], "createdAt": ctx.now, "updatedAt": ctx.now}
 
     def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
         raw = ctx.body()
         if _is_settings(row):
-            data = {**row.data, "title": _settings_title(ctx, raw), "updatedAt": ctx.now}
+            data = {**row.data, "title": _settings_title(raw), "updatedAt": ctx.now}
         else:
             body = Fields(raw, ("instructions",))
             if not body.has("instructions"):

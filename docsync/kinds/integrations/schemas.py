@@ -7,8 +7,11 @@ name for one not installed yet; an integration the API does not know is refused 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
+from contextlib import suppress
 from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
 
 from docsync.core.context import PlanContext
 from docsync.core.state import DesiredResource
@@ -16,6 +19,23 @@ from docsync.kinds.kind import Path
 
 #: where an entry writes a configuration, and the schema production checks it against
 LEVEL_SCHEMAS = (("sites", "site"), ("spaces", "space"))
+#: a property's type, read from text as a manifest's own fields read it (pydantic's lax rules)
+_TEXT_FORMS: dict[str, TypeAdapter[Any]] = {
+    "boolean": TypeAdapter(bool),
+    "number": TypeAdapter(int | float),
+}
+
+
+def typed(written: MutableMapping[str, Any], schema: Mapping[str, Any] | None) -> None:
+    """Text that reads as the boolean or number its property takes is that value (`"true"`,
+    `"3"`), as in any boolean or number field of a manifest: a value a template renders is
+    text. Done in place, before the configuration is checked, compared and sent."""
+    properties = (schema or {}).get("properties") or {}
+    for key, value in written.items():
+        form = _TEXT_FORMS.get(str((properties.get(key) or {}).get("type")))
+        if form is not None and isinstance(value, str):
+            with suppress(ValidationError):  # not a text form of it: refused below, as written
+                written[key] = form.validate_python(value)
 
 
 def _fits(value: Any, kind: str) -> bool:
@@ -70,6 +90,7 @@ def check_entry(
     out: list[tuple[Path, str]] = []
     written = desired.fields.get("configuration")
     if written is not None:
+        typed(written, configurations.get("account"))
         for at, message in configuration_problems(
             written, configurations.get("account"), (installed or {}).keys()
         ):
@@ -85,6 +106,7 @@ def check_entry(
             schema = dict(configurations.get(level) or {})
             if not required:
                 schema.pop("required", None)
+            typed(config, schema)
             for at, message in configuration_problems(config, schema):
                 out.append(((field, target, "configuration", *at), message))
     return out
