@@ -9,6 +9,7 @@ import pytest
 
 from docsync.kinds.content.glossary import Glossary, batch
 from docsync.manifest import ManifestError
+from docsync.render.elements import ABSENT, element_changes
 from tests.core import plankit as k
 
 
@@ -60,14 +61,15 @@ def test_one_update_shows_each_entry_that_changes_by_its_term() -> None:
     live = _live(("g1", {"en": "Workspace", "fr": "Espace"}), ("g2", {"en": "Old"}))
     [action] = k.plan(MANIFEST, live).actions
     assert (action.verb, action.address) == ("update", "translationsGlossary")
-    shown = {c.field: (c.before, c.after) for c in action.changes}
-    assert shown["entries[\"Workspace\"]"][1] == {
-        "en": "Workspace",
-        "fr": "Espace de travail",
-        "de": "Arbeitsbereich",
+    [change] = action.changes
+    assert change.field == "entries"
+    shown = {e.path: (e.before, e.after) for e in element_changes(change, "update") or []}
+    assert shown == {
+        "entries.Old": ({"en": "Old"}, ABSENT),
+        "entries.Site": (ABSENT, {"en": "Site", "fr": "Site"}),
+        "entries.Workspace.de": (ABSENT, "Arbeitsbereich"),
+        "entries.Workspace.fr": ("Espace", "Espace de travail"),
     }
-    assert shown["entries[\"Site\"]"] == (None, {"en": "Site", "fr": "Site"})
-    assert shown["entries[\"Old\"]"] == ({"en": "Old"}, None)
     assert "deletes 1 entry" in action.notes
     assert isinstance(action.payload, Glossary) and action.payload.key == "en"
 
@@ -86,7 +88,7 @@ def test_a_glossary_as_written_plans_nothing_and_one_not_written_is_not_managed(
     [
         ("[{fr: Sans clé}]", "entries[0] has no 'en' term"),
         ("[{en: Site}, {en: Site, fr: Site}]", "the term 'Site' is written twice"),
-        ("[{en: \"two\\nlines\"}]", "translationsGlossary.entries[0].en: must be one line"),
+        ('[{en: "two\\nlines"}]', "translationsGlossary.entries[0].en: must be one line"),
         ("[{xx: Site}]", "translationsGlossary.entries[0].xx: input should be 'en'"),
     ],
 )

@@ -11,7 +11,6 @@ would make the term twice)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -71,7 +70,10 @@ GLOSSARY = Declaration(
     key="keyLanguage",
     singleton=True,
     # written by the kind's one batch request, not as fields of a body
-    fields=(Field("keyLanguage", update=False), Field("entries", update=False)),
+    fields=(
+        Field("keyLanguage", create=False, update=False),
+        Field("entries", create=False, update=False),
+    ),
     export_file="content.yaml",
     entry=TranslationsGlossary,
     routes=Routes(
@@ -130,7 +132,9 @@ class TranslationsGlossaryKind(Kind):
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         entries = [{"id": str(item["id"]), **_terms(item)} for item in raw or []]
         fields = {"entries": entries}
-        return [LiveResource(self.name, ADDRESS, ADDRESS, ADDRESS, ADDRESS, fields, {"_": raw})]
+        # the organization's one glossary: known by the organization's id
+        own = live.org_id
+        return [LiveResource(self.name, own, ADDRESS, ADDRESS, ADDRESS, fields, {"_": raw})]
 
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
         written = getattr(ctx.loaded.manifest, self.section)
@@ -150,13 +154,8 @@ class TranslationsGlossaryKind(Kind):
             operations = batch(key, wanted, items)
             if not operations:
                 continue
-            action = Action(
-                "update",
-                self.name,
-                ADDRESS,
-                _changes(key, operations, items),
-                ctx.where(desired.path),
-            )
+            changes, where = _changes(key, wanted, items), ctx.where(desired.path)
+            action = Action("update", self.name, ADDRESS, changes, where)
             action.payload = Glossary(key, wanted)
             deleted = sum(op["type"] == "delete" for op in operations)
             if deleted:
@@ -212,14 +211,15 @@ def _item(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _changes(
-    key: str, operations: list[dict[str, Any]], live: list[dict[str, Any]]
+    key: str, wanted: list[dict[str, str]], live: list[dict[str, Any]]
 ) -> list[FieldChange]:
-    """Each entry that changes, by its term: inserted, its terms changed, deleted."""
-    by_id = {str(item["id"]): item.get("translations") or {} for item in live}
-    out = []
-    for op in operations:
-        before = by_id.get(op.get("id", ""))
-        after = op.get("translations")
-        term = (after or before or {}).get(key) or op.get("id")
-        out.append(FieldChange(f"entries[{json.dumps(term, ensure_ascii=False)}]", before, after))
-    return out
+    """The entries as one change, each entry by its term (`entries["Workspace"].fr`): those
+    added, changed and removed shown as elements; a live entry the batch deletes for having no
+    term in `key`, or for repeating another's, by its id."""
+    before: dict[str, dict[str, str]] = {}
+    for item in live:
+        term = (item.get("translations") or {}).get(key)
+        name = term if term is not None and term not in before else f"(id {item['id']})"
+        before[name] = item.get("translations") or {}
+    after = {entry[key]: entry for entry in wanted}
+    return [FieldChange("entries", before, after)]
