@@ -12,11 +12,15 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from docsync.kinds.catalogue import CATALOGUE
+
 UPDATE = "DOCSYNC_UPDATE_GOLDEN"
 
 # Ids the emulator makes are 20 characters of [A-Za-z0-9]; seeded ids (u_ada, space_guides)
 # have an underscore and are kept.
 _ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{20}(?![A-Za-z0-9_])")
+#: what looks like an emulator's id and is not: a section's name (`translationsGlossary`)
+_WORDS = frozenset(d.section for d in CATALOGUE)
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
 _VERSION = re.compile(r'"docsync_version": "[^"]*"')
 
@@ -32,6 +36,8 @@ def stable(text: str) -> str:
     seen: dict[str, str] = {}
 
     def name(match: re.Match[str]) -> str:
+        if match.group(0) in _WORDS:
+            return match.group(0)  # a manifest's section of twenty letters, not an id
         return seen.setdefault(match.group(0), f"<id-{len(seen) + 1}>")
 
     text = _VERSION.sub('"docsync_version": "<version>"', text)

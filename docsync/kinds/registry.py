@@ -8,6 +8,7 @@ from docsync.kinds.access.grants import GrantKind
 from docsync.kinds.assistant.agent_settings import AgentSettingsKind
 from docsync.kinds.assistant.mcp_servers import McpServerKind
 from docsync.kinds.content.collections import CollectionKind
+from docsync.kinds.content.glossary import TranslationsGlossaryKind
 from docsync.kinds.content.openapi import OpenApiKind
 from docsync.kinds.content.spaces import SpaceKind
 from docsync.kinds.content.translations import TranslationKind
@@ -36,6 +37,7 @@ KIND_CLASSES: tuple[type[Kind], ...] = (
     AgentSettingsKind,
     McpServerKind,
     CollectionKind,
+    TranslationsGlossaryKind,
     OpenApiKind,
     SpaceKind,
     TranslationKind,

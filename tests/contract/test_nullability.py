@@ -44,6 +44,7 @@ NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
 IntegrationEntry = CATALOGUE.named("integration").entry
 SiteInstallations = CATALOGUE.named("integration_site").entry
 SpaceInstallations = CATALOGUE.named("integration_space").entry
+Glossary = CATALOGUE.named("translations_glossary").entry
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {
     "id",
@@ -58,6 +59,8 @@ OWN = {
     "externalLinks",
 }
 OWN_BY_MODEL = {
+    (Glossary, "keyLanguage"): "the language whose term keys an entry: never sent",
+    (Glossary, "entries"): "sent as the operations of the batch PUT .../translations-glossary",
     (SiteEntry, "published"): "publish/unpublish actions, not a field",
     (SiteEntry, "agentsContext"): "description-only field (not in production)",
     (SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",

@@ -225,6 +225,22 @@ CASES = {
             ),
         ),
     ),
+    "glossary": Case(
+        ("translations_glossary",),
+        "organization: org_acme\n",
+        (
+            Step(
+                "organization: org_acme\ntranslationsGlossary:\n  keyLanguage: en\n  entries:\n"
+                "    - {en: Workspace, fr: Espace de travail}\n    - {en: Site, fr: Site}\n",
+                (drop("PUT", "/translations-glossary$"),),
+            ),
+            Step(
+                "organization: org_acme\ntranslationsGlossary:\n  keyLanguage: en\n  entries:\n"
+                "    - {en: Site, fr: Site web}\n    - {en: Space, fr: Espace}\n",
+                (drop("PUT", "/translations-glossary$"),),
+            ),
+        ),
+    ),
     "settings": Case(
         ("settings",),
         "organization: org_acme\n",
