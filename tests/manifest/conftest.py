@@ -29,7 +29,11 @@ for args in json.loads(sys.argv[1]):
     started = time.process_time()
     result = CliRunner().invoke(main, args)
     found.append([result.exit_code, result.output, time.process_time() - started])
-print(json.dumps(found))
+# The peak of this process's own memory since it began (not of the pytest worker it was forked
+# from, whose pages the kernel counts in the child's ru_maxrss until the exec).
+with open("/proc/self/status", encoding="ascii") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"found": found, "peak_kb": peak}))
 """
 
 
@@ -46,9 +50,10 @@ def run_bounded(
     commands: Sequence[Sequence[str]], timeout: float = 60
 ) -> tuple[list[tuple[int, str, float]], float]:
     """(exit code, output, CPU seconds) of each docsync command, run one after the other in one
-    child process under CEILING; and that process's peak resident memory in MB (read back by
-    wait4). CPU time, not wall time: what a command costs, whatever else the machine runs. A
-    command that hangs is killed at `timeout` and fails the test, not the suite."""
+    child process under CEILING; and that process's peak resident memory in MB (its own
+    high-water mark, read by the child itself: wait4's maxrss counts the pages of the worker it
+    was forked from). CPU time, not wall time: what a command costs, whatever else the machine
+    runs. A command that hangs is killed at `timeout` and fails the test, not the suite."""
     with tempfile.TemporaryFile() as errors:
         child = subprocess.Popen(
             [sys.executable, "-c", _RUN, json.dumps([list(c) for c in commands])],
@@ -66,4 +71,6 @@ def run_bounded(
         errors.seek(0)
         assert child.returncode != -signal.SIGKILL, f"still running after {timeout} s: {commands}"
         assert child.returncode == 0, errors.read().decode()[-3000:]
-    return [tuple(r) for r in json.loads(out)], usage.ru_maxrss / 1024  # type: ignore[misc]
+    del usage
+    report = json.loads(out)
+    return [tuple(r) for r in report["found"]], report["peak_kb"] / 1024  # type: ignore[misc]
