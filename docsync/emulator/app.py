@@ -1,8 +1,9 @@
-"""The Starlette application: route modules collected from ROUTE_MODULES, JSON error bodies."""
+"""The Starlette application: the routes of every module of `routes`, JSON error bodies."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,32 +22,13 @@ from docsync.emulator.seed import load_seed
 from docsync.emulator.state import EmulatorState
 from docsync.emulator.store import Store
 
-# Modules under docsync.emulator.routes; each exposes `routes: list[BaseRoute]`.
-ROUTE_MODULES = [
-    "orgs",
-    "members",
-    "invite_links",
-    "teams",
-    "saml",
-    "collections",
-    "spaces",
-    "openapi",
-    "translations",
-    "translations_glossary",
-    "sites",
-    "sites_redirects",
-    "sites_share_links",
-    "sites_publishing_auth",
-    "sites_customization",
-    "sites_mcp_servers",
-    "sites_channels",
-    "sites_context_connections",
-    "agents",
-    "permissions",
-    "integrations",
-    "integrations_on",
-    "git_sync",
-]
+
+def route_modules() -> list[str]:
+    """The modules of docsync.emulator.routes, by name: each that exposes `routes:
+    list[BaseRoute]` is served, so a resource's table entry is served once its module is there
+    (nothing to register); the others are what those share."""
+    package = importlib.import_module("docsync.emulator.routes")
+    return sorted(info.name for info in pkgutil.iter_modules(package.__path__))
 
 
 @dataclass
@@ -61,14 +43,14 @@ class EmulatorConfig:
 
 
 def collect_routes(contract: Contract = "description") -> list[BaseRoute]:
-    """The routes of every module in ROUTE_MODULES, then the control API. Production has no
+    """The routes of every route module, then the control API. Production has no
     description-only operation: those routes are left out, so they answer 404 as unknown paths."""
     collected: list[BaseRoute] = []
-    for name in ROUTE_MODULES:
+    for name in route_modules():
         module = importlib.import_module(f"docsync.emulator.routes.{name}")
         collected.extend(
             route
-            for route in module.routes
+            for route in getattr(module, "routes", ())
             if contract == "description" or not getattr(route, "description_only", False)
         )
     collected.extend(control.routes)
