@@ -24,7 +24,7 @@ def validate_manifest(ctx: CheckContext) -> Manifest | None:
         return Manifest.model_validate(ctx.data)
     except ValidationError as error:
         for item in error.errors(include_url=False):
-            loc = tuple(part for part in item["loc"] if part not in PRUNE_TAGS)
+            loc = _without_prune_tags(tuple(item["loc"]))
             path, holder, tags = _located(loc)
             kind = item["type"]
             if kind == "extra_forbidden":
@@ -75,6 +75,16 @@ def _message(item: Any) -> str:
     if kind == "string_type" and isinstance(item.get("input"), _NOT_TEXT):
         message += "; put the value in quotes to make it text"
     return message[:1].lower() + message[1:]
+
+
+def _without_prune_tags(loc: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The location without the tag pydantic puts after `prune` to name its shape; a key
+    that merely reads like one (a top-level `prune-map:`) stays where it was written."""
+    return tuple(
+        part
+        for index, part in enumerate(loc)
+        if not (part in PRUNE_TAGS and index > 0 and loc[index - 1] == "prune")
+    )
 
 
 def _unknown_field(path: tuple[Any, ...], holder: type[BaseModel] | None) -> str:

@@ -61,3 +61,17 @@ def test_an_error_inside_merge_rules_is_located_at_its_rule(write: Write) -> Non
         "put the value in quotes to make it text",
         f"{path}:12:60: spaces[0].mergeRules.rules[0].extra: unknown field 'extra'",
     ]
+
+
+def test_a_key_named_like_a_shape_tag_is_an_unknown_field_where_it_is_written(
+    write: Write,
+) -> None:
+    """Only the tag pydantic puts after `prune` is left out of a path: a top-level key
+    `prune-map:` lost its one step and ended validate with an IndexError."""
+    path = write("m.yaml", "organization: org_acme\nprune-map: 1\nprune: {teams: '*', bogus: x}\n")
+    result = run_validate(str(path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{path}:2:1: prune-map: unknown field 'prune-map'; did you mean 'prune'?"
+    )
+    assert result.stderr.splitlines()[1].startswith(f"{path}:3:21: prune.bogus: input should be ")
