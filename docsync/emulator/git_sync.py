@@ -34,6 +34,26 @@ def status(tx: Tx, row: Row) -> str:
     return "active" if configured else "pending"
 
 
+def state(tx: Tx, target: str) -> dict[str, str] | None:
+    """Production's GitSyncState of a site or space (its `gitSync`): the installation on it,
+    what it waits for and, for a space a site's installation manages, that parent; None when
+    nothing is installed there. A site's `gitSync` says its structure is its repository's."""
+    found = tx.rows(KIND, parent=target)
+    if not found:
+        return None
+    row = found[0]
+    source = parent_of(tx, row) or row
+    shown = {
+        "installationId": row.id,
+        "installationProvider": str(source.data["provider"]),
+        "installationStatus": status(tx, row),
+        "updatedAt": str(row.data["updatedAt"]),
+    }
+    if source is not row:
+        shown["parentInstallationId"] = source.id
+    return shown
+
+
 def drop(tx: Tx, row: Row) -> None:
     """Remove an installation and the ones it manages."""
     for child in tx.rows(KIND, org=row.org):

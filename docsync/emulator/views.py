@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from docsync.emulator import git_sync
 from docsync.emulator.auth import Access, can
 from docsync.emulator.http import Ctx
 from docsync.emulator.store import Row
@@ -127,6 +128,9 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
         body["urls"]["icon"] = data["icon"]
     if data.get("language"):
         body["language"] = data["language"]
+    synced = git_sync.state(ctx.tx, row.id)
+    if synced is not None:
+        body["gitSync"] = synced
     return body
 
 

@@ -115,3 +115,26 @@ def test_refusals_name_the_field(kit: SitesKit) -> None:
     assert olga.get(f"{GIT}/{made['id']}").text == olga.get(f"{GIT}/nope").text.replace(
         "nope", made["id"]
     )
+
+
+def test_a_site_and_a_space_say_what_is_installed_on_them(kit: SitesKit) -> None:
+    """Production's `gitSync` (GitSyncState) on a site and a space: the installation, its
+    provider and status, and the site installation that manages a space's; gone with it."""
+    site = kit.create_site(title="Docs", spaces=["space_guides"])["id"]
+    assert "gitSync" not in kit.ok(kit.client.get(kit.url(site)))
+    parent = _install(kit, "gitlab", type="site", siteId=site).json()
+    child = _install(kit, "gitlab", type="space", spaceId="space_guides", siteId=site).json()
+    synced = kit.ok(kit.client.get(kit.url(site)))["gitSync"]
+    assert synced == {
+        "installationId": parent["id"],
+        "installationProvider": "gitlab",
+        "installationStatus": "unauthenticated",
+        "updatedAt": parent["updatedAt"],
+    }
+    listed = kit.ok(kit.client.get("/v1/orgs/org_acme/sites"))["items"]
+    assert [s["gitSync"]["installationId"] for s in listed if s["id"] == site] == [parent["id"]]
+    space = kit.ok(kit.client.get("/v1/spaces/space_guides"))["gitSync"]
+    assert (space["installationId"], space["parentInstallationId"]) == (child["id"], parent["id"])
+    assert kit.client.delete(f"{GIT}/{parent['id']}").status_code == 205
+    assert "gitSync" not in kit.ok(kit.client.get("/v1/spaces/space_guides"))
+    assert "gitSync" not in kit.ok(kit.client.get(kit.url(site)))

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from starlette.responses import Response
 
+from docsync.emulator import git_sync
 from docsync.emulator.auth import Access, can
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, empty, ok
@@ -83,6 +84,9 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
         body["proxy"] = {"origin": data["proxy"], "target": published_url(ctx, site)}
     if data.get("adaptiveContent") is not None:
         body["adaptiveContent"] = data["adaptiveContent"]
+    synced = git_sync.state(ctx.tx, site.id)
+    if synced is not None:
+        body["gitSync"] = synced  # its structure is its repository's gitbook-docs.yaml
     return body
 
 
