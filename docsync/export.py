@@ -1,5 +1,7 @@
 """Live state -> manifests, to adopt an existing organization: planning the export right after
-writing it finds nothing to do."""
+writing it finds nothing to do. Or one resource as a file of production's own (`--format`: a
+site's structure as its repository's `gitbook-docs.yaml`), which a kind of the catalogue writes
+(`Kind.formats`)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from docsync.core.errors import PlanError
 from docsync.core.state import LiveState
-from docsync.engine.planner import read_live
+from docsync.engine.planner import ORGANIZATION, read_live, resolve_organization
 from docsync.kinds import KINDS
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.models import Manifest
@@ -97,6 +100,45 @@ async def export_organization(api: ApiClient, organization: str) -> tuple[dict[s
         if section:
             document[kind.section] = section
     return document, names
+
+
+class NotExported(PlanError):
+    """`export --format`: no such format, or the title names no resource (or several)."""
+
+
+async def export_format(
+    api: ApiClient, organization: str | None, name: str, title: str
+) -> tuple[str, Any]:
+    """One resource, by its title, as the file of production's own that format `name` writes:
+    in `organization`, or, when none is given, in the one organization the token can see that
+    has it. Returns the file's name and its document."""
+    try:
+        written = KINDS.export_format(name)
+    except LookupError as error:
+        raise NotExported(str(error)) from None
+    if organization is not None:
+        orgs = [await resolve_organization(api, organization)]
+    else:
+        orgs = await api.list_all("/v1/orgs", items=ORGANIZATION)
+    found: list[tuple[str, Any]] = []
+    missed: list[str] = []
+    for org in orgs:
+        try:
+            found.append((str(org["id"]), await written.read(api, str(org["id"]), title)))
+        except LookupError as error:
+            missed.append(str(error))
+    if len(found) == 1:
+        return written.file, found[0][1]
+    if found:
+        ids = ", ".join(org for org, _ in found)
+        raise NotExported(f"{title!r} is in several organizations ({ids}): name one with --org")
+    raise NotExported("; ".join(missed) or "the token can see no organization")
+
+
+def render_format(name: str, title: str, document: Any) -> str:
+    """A file of production's own, headed by what it is and who wrote it."""
+    head = f"# {name} of {title!r}, written by docsync export --format\n"
+    return head + _dump(document)
 
 
 def _dump(document: dict[str, Any]) -> str:

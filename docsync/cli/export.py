@@ -1,4 +1,5 @@
-"""`docsync export`: write manifests for the live state of an organization."""
+"""`docsync export`: write manifests for the live state of an organization, or one resource as a
+file of production's own (`--site TITLE --format gitbook-docs`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,54 @@ async def _export(
         return result
 
 
+async def _export_format(
+    organization: str | None,
+    name: str,
+    title: str,
+    api_url: str | None,
+    parallelism: int,
+    verbose: int,
+    timeout: float,
+) -> Any:
+    from docsync import export
+
+    async with api_session(api_url, parallelism, timeout) as api:
+        with doing(f"reading {title!r}"):
+            result = await export.export_format(api, organization, name, title)
+        if verbose:
+            report_requests(api.stats, "export")
+        return result
+
+
+def _write_format(
+    organization: str | None,
+    name: str,
+    title: str,
+    out: Path | None,
+    force: bool,
+    api: tuple[str | None, int, int, float],
+) -> None:
+    """`--format NAME --site TITLE`: the file printed, or written into `--out DIR` (an existing
+    one only with `--force`)."""
+    from docsync import export
+
+    api_url, parallelism, verbose, timeout = api
+    file, document = asyncio.run(
+        _export_format(organization, name, title, api_url, parallelism, verbose, timeout)
+    )
+    text = export.render_format(file, title, document)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    target = out / file
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} exists: pass --force to write it again")
+    with writing(target):
+        out.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {target}", err=True)
+
+
 def refuse_non_empty(out: Path) -> None:
     """Export writes org.yaml, teams.yaml...: into a directory of manifests it would overwrite
     someone's work, or leave old files that merge with the new ones. Checked before any request."""
@@ -53,7 +102,26 @@ def refuse_merging(out: Path, merging: dict[Path, str]) -> None:
 
 
 @main.command("export", short_help="Write manifests for an organization as it is, to adopt it.")
-@click.option("--org", "organization", required=True, help="Organization id or title.")
+@click.option(
+    "--org",
+    "organization",
+    help="Organization id or title (with --site, optional: the one organization the token can "
+    "see that has that site).",
+)
+@click.option(
+    "--site",
+    "title",
+    metavar="TITLE",
+    help="With --format: the site whose file to write, by title.",
+)
+@click.option(
+    "--format",
+    "form",
+    metavar="NAME",
+    help="Write one resource (--site) as a file of production's own instead of manifests: "
+    "gitbook-docs (the site's structure as its Git Sync repository's gitbook-docs.yaml, "
+    "production's GitSyncSiteConfig). Printed, or written into --out DIR.",
+)
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -74,7 +142,9 @@ def refuse_merging(out: Path, merging: dict[Path, str]) -> None:
 @api_options
 @common_options
 def export_command(
-    organization: str,
+    organization: str | None,
+    title: str | None,
+    form: str | None,
     out: Path | None,
     force: bool,
     api_url: str | None,
@@ -88,6 +158,15 @@ def export_command(
     from docsync import export  # the kinds and the client: when the command runs, not for --help
 
     setup_output(verbose, no_color)
+    if (title is None) != (form is None):
+        raise click.UsageError("--site and --format go together (--site TITLE --format NAME)")
+    if title is not None and form is not None:
+        _write_format(
+            organization, form, title, out, force, (api_url, parallelism, verbose, timeout)
+        )
+        return
+    if organization is None:
+        raise click.UsageError("Missing option '--org' (or --site TITLE --format NAME)")
     folder = None
     if out is not None and not force:
         refuse_non_empty(out)

@@ -85,6 +85,9 @@ class Action:
     #: what runs on or for a site changes (an integration's scripts, the tools its assistant
     #: may call, their credentials): flagged in every rendering
     security_change: bool = False
+    #: starts an import into GitBook or an export to a repository (a Git Sync configuration):
+    #: content is overwritten or committed; flagged in every rendering
+    content_change: bool = False
 
     @property
     def key(self) -> str:

@@ -39,6 +39,7 @@ ORDER = (
     "openapi",
     "translation",
     "site",
+    "git_sync",
     "section",
     "site_space",
     "section_group",

@@ -353,9 +353,10 @@ class Catalogue(Sequence[Declaration]):
         return [(*above, *own) for p in item.parents for above in self.entry_paths(p)]
 
     def sensitive_paths(self) -> list[Path]:
-        """Every manifest path whose value is secret, with `*` for list indexes."""
+        """Every manifest path whose value is secret, with `*` for list indexes (a dotted
+        field name is a key inside the entry's object: `providerConfiguration.accessToken`)."""
         return [
-            (*base, f.name)
+            (*base, *f.name.split("."))
             for item in self._items
             for f in item.fields
             if f.sensitive

@@ -10,7 +10,7 @@ of hooks is generated from the docstrings below (`Asked by`, `Returns`, `Default
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
@@ -49,6 +49,21 @@ class Reading:
         return self.entries is None
 
 
+@dataclass(frozen=True)
+class ExportFormat:
+    """A file of production's own that `docsync export --format NAME` writes from one resource
+    of a kind, named by its title (a site's structure as `gitbook-docs.yaml`): `read` reads it
+    (the client, the organization's id, the title) and returns the document; a title that names
+    nothing, or several, is a `LookupError` saying which there are."""
+
+    name: str
+    #: the file `--out DIR` writes it to
+    file: str
+    #: what it holds, for `--help` and messages
+    holds: str
+    read: Callable[[ApiClient, str, str], Awaitable[Any]]
+
+
 class Kind:
     """A managed resource kind: its declaration and its hooks (`HOOKS`)."""
 
@@ -61,6 +76,8 @@ class Kind:
     kept_parts: ClassVar[tuple[KeptPart, ...]] = ()
     #: the shape of this kind's create, update and delete payloads
     payload_type: ClassVar[type[Fields]] = Fields
+    #: the files of production's own export writes from one of its resources (`--format`)
+    formats: tuple[ExportFormat, ...] = ()
 
     #: the hooks a kind may override, in the order docs/architecture.md lists them
     HOOKS: ClassVar[tuple[str, ...]] = (
@@ -325,6 +342,15 @@ class Kinds(Sequence[Kind]):
     def parts(self, parent: str) -> tuple[Kind, ...]:
         """The parts of `parent`: read, planned and written with it."""
         return tuple(self.named(d.name) for d in self.declarations.parts(parent))
+
+    def export_format(self, name: str) -> ExportFormat:
+        """The format `docsync export --format NAME` names, whichever kind writes it; a name
+        no kind writes is a `LookupError` naming those there are."""
+        every = {f.name: f for kind in self._items for f in kind.formats}
+        if name not in every:
+            known = ", ".join(sorted(every)) or "none"
+            raise LookupError(f"no export format {name!r}: there are {known}")
+        return every[name]
 
     def derived(self, name: str, build: Callable[[Kinds], T]) -> T:
         """What a kind derives from the whole catalogue (a site's structure shapes), made once."""

@@ -31,6 +31,7 @@ from docsync.kinds.sites.section_groups import SectionGroupKind
 from docsync.kinds.sites.sections import SectionKind
 from docsync.kinds.sites.site import SiteKind
 from docsync.kinds.sites.site_spaces import SiteSpaceKind
+from docsync.kinds.sync.git_sync import GitSyncKind
 
 KIND_CLASSES: tuple[type[Kind], ...] = (
     GrantKind,
@@ -60,4 +61,5 @@ KIND_CLASSES: tuple[type[Kind], ...] = (
     SectionKind,
     SiteKind,
     SiteSpaceKind,
+    GitSyncKind,
 )

@@ -1,10 +1,11 @@
 """What puts an action under "Needs a careful look" in every rendering: it is destructive, it
-changes who can read (audience) or what runs (security), or a policy's `warn` rule matched it.
+changes who can read (audience), what runs (security) or content through a sync with a repository
+(content), or a policy's `warn` rule matched it.
 
 A policy's warning travels as a note of the action (`POLICY <rule>: <message>`), beside the
-`AUDIENCE CHANGE:` and `SECURITY CHANGE:` notes the kinds write: a note is already shown under
-its action in every format and kept by saved plans, so `docsync show` and the apply of a saved
-plan see the same warnings as the plan that was reviewed."""
+`AUDIENCE CHANGE:`, `SECURITY CHANGE:` and `CONTENT CHANGE:` notes the kinds write: a note is
+already shown under its action in every format and kept by saved plans, so `docsync show` and
+the apply of a saved plan see the same warnings as the plan that was reviewed."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def reasons(action: Action) -> list[str]:
         found.append("audience change")
     if action.security_change:
         found.append("security change")
+    if action.content_change:
+        found.append("content change")
     found += [f"policy {rule}: {message}" for rule, message in policy_warnings(action)]
     return found
 
@@ -52,5 +55,6 @@ def needs_review(action: Action) -> bool:
         action.verb in DESTRUCTIVE
         or action.audience_change
         or action.security_change
+        or action.content_change
         or any(note.startswith(_PREFIX) for note in action.notes)
     )

@@ -83,10 +83,14 @@ class ActionDoc(BaseModel):
     security_change: bool = Field(
         False, description="What runs on or for a site changes: scripts, assistant tools"
     )
+    content_change: bool = Field(
+        False,
+        description="Starts an import into GitBook or an export to a repository (Git Sync)",
+    )
     needs_review: bool = Field(
         False,
-        description='Listed under "Needs a careful look": destructive, an audience or security '
-        "change, or matched by a policy's `warn` rule",
+        description='Listed under "Needs a careful look": destructive, an audience, security '
+        "or content change, or matched by a policy's `warn` rule",
     )
     policy_warnings: list[PolicyWarningDoc] = Field(
         default_factory=list,
@@ -219,6 +223,7 @@ def action_document(action: Action) -> ActionDoc:
         destructive=action.verb in DESTRUCTIVE,
         audience_change=action.audience_change,
         security_change=action.security_change,
+        content_change=action.content_change,
         needs_review=needs_review(action),
         policy_warnings=[
             PolicyWarningDoc(rule=rule, message=message)

@@ -53,6 +53,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
             notes=list(doc.notes),
             audience_change=doc.audience_change,
             security_change=doc.security_change,
+            content_change=doc.content_change,
         )
         for doc in document.actions
     ]

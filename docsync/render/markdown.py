@@ -52,6 +52,8 @@ def _flag(action: Action) -> str:
         return "🟠 "
     if action.security_change:
         return "🟣 "
+    if action.content_change:
+        return "🔵 "
     if policy_warnings(action):
         return "🟡 "
     return ""
@@ -153,6 +155,11 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
     security = sum(1 for a in risky if a.security_change and not a.audience_change)
     if security:
         flags.append(f"🟣 {security} security change{'s' if security != 1 else ''}")
+    content = sum(
+        1 for a in risky if a.content_change and not (a.audience_change or a.security_change)
+    )
+    if content:
+        flags.append(f"🔵 {content} content change{'s' if content != 1 else ''}")
     warned = sum(1 for a in risky if policy_warnings(a))
     if warned:
         flags.append(f"🟡 {warned} flagged by policies")

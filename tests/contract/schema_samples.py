@@ -37,6 +37,7 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         ["https://acme.example/docs", "acme.example", "acme/docs"],
     ),
     r"\S.*\S": (["Acme", "Acme Corp"], ["", " ", "a"]),
+    r"^refs/heads/.+$": (["refs/heads/main", "refs/heads/a/b"], ["main", "refs/heads/", "heads/x"]),
 }
 #: a text of each format production's request schemas name, and one it refuses (None: the
 #: format is production's own list, of which no sample is known to fail)

@@ -39,12 +39,17 @@ NULL_AS_REQUEST: dict[tuple[type[BaseModel], str], tuple[str, str]] = {
         "DELETE",
         "/v1/orgs/o/sites/s/site-spaces/x/customization",
     ),
+    **{
+        (entry_model(holder), "gitSync"): ("DELETE", "/v1/git/installations/x")  # uninstall
+        for holder in ("site", "space")
+    },
 }
 #: read off the catalogue: no test imports a kind's module it can do without
 IntegrationEntry = CATALOGUE.named("integration").entry
 SiteInstallations = CATALOGUE.named("integration_site").entry
 SpaceInstallations = CATALOGUE.named("integration_space").entry
 Glossary = CATALOGUE.named("translations_glossary").entry
+GitSync = CATALOGUE.named("git_sync").entry
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {
     "id",
@@ -61,6 +66,14 @@ OWN = {
 OWN_BY_MODEL = {
     (Glossary, "keyLanguage"): "the language whose term keys an entry: never sent",
     (Glossary, "entries"): "sent as the operations of the batch PUT .../translations-glossary",
+    (GitSync, "provider"): (
+        "selects production's oneOf branch of PATCH /git/installations/{id} (GitHub or GitLab): "
+        "a checker that reads fields one by one cannot tell, and null is neither"
+    ),
+    (GitSync, "providerConfiguration"): (
+        "the object of production's oneOf branch `provider` selects: required by both, null by "
+        "neither, which a checker reading fields one by one cannot tell"
+    ),
     (SiteEntry, "published"): "publish/unpublish actions, not a field",
     (SiteEntry, "agentsContext"): "description-only field (not in production)",
     (SiteEntry, "adaptiveSchema"): "PUT .../adaptive-schema {jsonSchema}: an object",

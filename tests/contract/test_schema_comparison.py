@@ -77,6 +77,7 @@ BASE: dict[str, dict[str, Any]] = {
     "share_link": {"name": "Partners"},
     "mcp_server": {"name": "Billing", "url": "https://mcp.acme.example"},
     "translation": {"space": "Guides"},
+    "git_sync": {"provider": "github"},
 }
 
 

@@ -51,6 +51,7 @@ POSITION = "where in its parent: docsync places collections and spaces by `colle
 INSTALLATION = "PATCH /integrations/{integrationName}/installations/{installationId}"
 SELECTION = "which sites or spaces an installation may reach is written by its `sites`/`spaces`"
 INVITES = "an invite to one space or collection is not in the manifest: `inviteLinks` are the org's"
+GIT_SYNC = "PATCH /git/installations/{installationId}"
 
 UNMANAGED: dict[tuple[str, str], str] = {
     (f"PUT {_ORG}/teams", "members"): "written by the team's `members` through PUT .../members",
@@ -111,6 +112,10 @@ UNMANAGED: dict[tuple[str, str], str] = {
     ),
     **{(f"POST {_ORG}/link-invites", field): INVITES for field in ("level", "space", "collection")},
     (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): INVITES,
+    (GIT_SYNC, "childInstallationProjectDirectories"): (
+        "the directories of the spaces a site's installation manages are its gitbook-docs.yaml's "
+        "(each space's `content.directory`), which the repository owns"
+    ),
 }
 
 KEY = "the entry's natural key, which docsync matches by: an empty one would name nothing"
@@ -158,6 +163,12 @@ DIFFERS: dict[tuple[str, str, str], str] = {
     (TRANSLATION, "title", "extra"): "the API description's translation settings (conflicts.py)",
     (TRANSLATIONS, "space", "extra"): "sent as production's `source.space`, the space's id",
     (TRANSLATIONS, "sourceLanguage", "extra"): "sent as production's `source.language`",
+    (GIT_SYNC, "providerConfiguration", "shape"): (
+        "one object for either provider's keys (production's oneOf by `provider`: GitHub's "
+        "repositoryId, GitLab's projectId, accessToken, customInstanceURL, and a branch), a key "
+        "of the other provider refused by the model, naming it; each provider's own schema is "
+        "the request checked on every end-to-end test"
+    ),
     (REDIRECTS, "destination", "shape"): (
         "written by name (`{url}`, `{section}`, `{siteSpace}`, with `page`), checked offline "
         "against the site's sections and site spaces, and sent as production's destination of "

@@ -106,8 +106,37 @@ ANALYTICS = """\
     spaces: {Guides: {configuration: {label: %s}}}
 """
 ON = "/installations/[^/]+/(sites|spaces)"
+SYNCED = """\
+organization: org_acme
+spaces: [{title: Guides%s}]
+sites: [{title: Docs%s}]
+"""
+GITLAB = (
+    ", gitSync: {provider: gitlab, providerConfiguration: {projectId: 42, "
+    "branch: refs/heads/main, accessToken: glpat-lost-answers}, priority: %s}"
+)
+GITHUB = ", gitSync: {provider: github, providerConfiguration: {repositoryId: 7}}"
+GIT = "/git/installations"
 
 CASES = {
+    "git sync": Case(
+        ("git_sync",),
+        SYNCED % ("", ""),
+        (
+            Step(
+                SYNCED % (GITHUB, GITLAB % "git"),
+                (
+                    refuse("POST", f"{GIT}$"),  # made nothing: installed again
+                    drop("POST", f"{GIT}$"),  # made one: found on its target, not made twice
+                    drop("PATCH", f"{GIT}/[^/]+$", 2),
+                ),
+            ),
+            Step(
+                SYNCED % (", gitSync: null", GITLAB % "gitbook"),
+                (drop("PATCH", f"{GIT}/[^/]+$"), drop("DELETE", f"{GIT}/[^/]+$")),
+            ),
+        ),
+    ),
     "presentation": Case(
         (
             "redirect",

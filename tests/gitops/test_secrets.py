@@ -30,6 +30,7 @@ SECRETS = {
     "MCP_TOKEN": "Bearer secret-mcp-token-5e9d",
     "GA_TRACKING": "G-secret-tracking-4e1a",
     "GA_SPACE_LABEL": "secret-space-label-7d3b",
+    "GITLAB_TOKEN": "glpat-secret-gitlab-token-8a4f",
 }
 MANIFEST = """\
 organization: org_acme
@@ -74,6 +75,10 @@ sites:
     siteSpaces: [{space: Guides, path: partners}]
     publishingAuth: {backend: custom, fallbackURL: "{{ env('AUTH_FALLBACK') }}"}
     customization: {footer: {copyright: "{{ env('FOOTER_NOTICE') }}"}, trademark: {enabled: false}}
+  - title: Synced Docs
+    gitSync:
+      provider: gitlab
+      providerConfiguration: {projectId: 42, accessToken: "{{ env('GITLAB_TOKEN') }}"}
 """
 
 

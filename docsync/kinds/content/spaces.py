@@ -1,5 +1,6 @@
 """Spaces, keyed by title within their collection. They hold content: never pruned, deleted
-only by `state: absent`, and a pinned space found soft-deleted is restored, not recreated."""
+only by `state: absent`, and a pinned space found soft-deleted is restored, not recreated. A
+space may hold a Git Sync installation (`gitSync`, `sync.synced`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
 from docsync.kinds.declaration import Declaration, Field, Routes
@@ -24,6 +24,8 @@ from docsync.kinds.kind import Path, Reading
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
+from docsync.kinds.sync.git_sync import SYNC_STATE
+from docsync.kinds.sync.synced import SyncedKind
 
 
 class SpaceEntry(Entry):
@@ -88,12 +90,13 @@ SPACE = Declaration(
             "language": Opt(TEXT),
             "mergeRules": Opt(Obj({"type": TEXT})),
             "deletedAt": Opt(TEXT),
+            "gitSync": SYNC_STATE,
         }
     ),
 )
 
 
-class SpaceKind(GrantedKind):
+class SpaceKind(SyncedKind):
     declaration = SPACE
     answers = {"/v1/spaces/{id}": SPACE.item_answer}
 
@@ -114,7 +117,7 @@ class SpaceKind(GrantedKind):
             return found if found.get("deletedAt") else None
 
         found = spaces + [s for s in await gather_all(*map(binned, pinned)) if s is not None]
-        await self.read_grants(read, found)
+        await gather_all(self.read_grants(read, found), self.read_installations(read, found))
         return found
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -133,7 +136,9 @@ class SpaceKind(GrantedKind):
         """A pinned space found in the bin is restored, not created anew; one in the bin and
         not written is deleted already."""
         steps = Steps(self.plan_create, self._restored, self._deleted)
-        self.plan_grants(ctx, self.plan_entries(ctx, steps))
+        result = self.plan_entries(ctx, steps)
+        self.plan_grants(ctx, result)
+        self.plan_installations(ctx, result)
 
     def _restored(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         ctx = at.ctx

@@ -1,5 +1,6 @@
-"""Sites, keyed by title: their own fields, publishing, adaptive schema, their parts, and
-(through the driver of `sites.driver`) the kinds nested under them."""
+"""Sites, keyed by title: their own fields, publishing, adaptive schema, their parts, their Git
+Sync installation (`sync.synced`), and (through the driver of `sites.driver`) the kinds nested
+under them, unless the site's repository owns its structure (`sites.owned`)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from pydantic import Field as Limits
 
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.checking import CheckView, Item
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Model, explained
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path, Reading
@@ -23,6 +24,8 @@ from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.child_requests import reorder
+from docsync.kinds.sites.gitbook_docs import gitbook_docs
+from docsync.kinds.sites.owned import after_uninstall, check_owned, refuse_owned
 from docsync.kinds.sites.parts import SITES, child_parts, part_writing, site_parts
 from docsync.kinds.sites.payloads import OnSite
 from docsync.kinds.sites.picture import site_structures
@@ -30,6 +33,8 @@ from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import read_site_parts, site_answers
 from docsync.kinds.sites.state import LiveTree
 from docsync.kinds.sites.structure import export_tree, read_live_tree
+from docsync.kinds.sync.git_sync import SYNC_STATE
+from docsync.kinds.sync.synced import SyncedKind
 
 
 # A site's own fields as a manifest writes them and as they compare: their types, the proxy's
@@ -118,6 +123,7 @@ SITE = Declaration(
             "published": Opt(FLAG),
             "basename": Opt(TEXT),
             "defaultLevel": Opt(TEXT),
+            "gitSync": SYNC_STATE,
         }
     ),
 )
@@ -127,17 +133,19 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
-class SiteKind(GrantedKind):
+class SiteKind(SyncedKind):
     declaration = SITE
 
     def __init__(self) -> None:
         super().__init__()
         # the structure's shape is made of the kinds nested under a site (`self.kinds`)
         self.answers = {**type(self).answers, **site_answers(f"{SITES}/{{id}}", self)}
+        self.formats = (gitbook_docs(self),)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         super().check_list(view, items, parent)
         check_sites(view, items)
+        check_owned(view, items, self.kinds)
 
     def pictures(self, ctx: PlanContext, actions: Sequence[Action]) -> list[Picture]:
         return site_structures(ctx, list(actions), self.kinds)
@@ -157,9 +165,12 @@ class SiteKind(GrantedKind):
     async def fetch(self, read: Reading) -> Any:
         """The list, then per managed site only what its entry writes (`reading`)."""
         sites = await self.listed(read.api, read.org_id)
-        grants = self.read_grants(read, sites)
+
+        async def held() -> None:  # what any site holds: its grants, its Git Sync installation
+            await gather_all(self.read_grants(read, sites), self.read_installations(read, sites))
+
         await read_site_parts(
-            read, self.list_path.format(org=read.org_id), sites, grants, self.kinds
+            read, self.list_path.format(org=read.org_id), sites, held(), self.kinds
         )
         return sites
 
@@ -190,15 +201,20 @@ class SiteKind(GrantedKind):
         return self.desired_value(f, value, path, ctx)
 
     def plan(self, ctx: PlanContext) -> None:
-        """The sites (a narrower visibility flagged for review), their grants, then everything
-        under each: its structure, its parts, its publishing (`planning.plan_site`)."""
+        """The sites (a narrower visibility flagged for review), their grants and Git Sync
+        installations, then everything under each: its structure (refused where its repository
+        owns it), its parts, its publishing (`planning.plan_site`)."""
         result = self.plan_entries(ctx, Steps(self.plan_create, self._updated, self.plan_delete))
         self.plan_grants(ctx, result)
+        self.plan_installations(ctx, result)
         for desired, live in result.entries if result else []:
             if desired.absent:
                 continue
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            if self.owns_structure(desired, None if replaced else live):
+                refuse_owned(desired, ctx, self.kinds)
             plan_site(desired, None if replaced else live, ctx, self.kinds)
+            after_uninstall(desired, ctx, self.kinds)
 
     def _updated(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         action = self.plan_update(desired, live, at)
@@ -216,12 +232,12 @@ class SiteKind(GrantedKind):
         return self.export_entries(live, names, lambda r: self._exported(r, live, names))
 
     def _exported(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
-        """Its fields and grants, whether it is published, its structure with each child's
-        parts, and its own parts."""
-        entry = self.with_grants(resource, live, names)
+        """Its fields, grants and Git Sync installation, whether it is published, its structure
+        with each child's parts (not where its repository owns it), and its own parts."""
+        entry = self.exported(resource, live, names)
         entry["published"] = bool(resource.raw.get("published"))
         tree = resource.raw.get("_tree")
-        if isinstance(tree, LiveTree):
+        if isinstance(tree, LiveTree) and not self.live_owns_structure(resource):
             entry |= export_tree(
                 tree, names, self.kinds, lambda item: self._parts_of(item, resource)
             )

@@ -1,0 +1,204 @@
+"""A site's or a space's Git Sync installation (`gitSync:`, production's
+GitSyncInstallationSetup): installed (`POST /v1/git/installations {provider, target}`), configured
+(`PATCH /v1/git/installations/{id}`: the provider's repository and branch, and the common
+fields), uninstalled (`gitSync: null`; not written, it is not managed). The kinds that hold one
+plan it (`synced.py`, `planning.py`); its actions are carried out here.
+
+A target holds one installation at most (production answers a second install 409): an install
+whose answer was lost is found again on its site or space before it is sent again. A GitLab
+access token is a secret production never answers (`write_only`): see `planning.py` for when it
+is sent and how a plan shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field as Limits
+from pydantic import model_validator
+
+from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.context import RunContext
+from docsync.core.entries import Model, explained
+from docsync.core.model import Action
+from docsync.core.nullability import NULL, NullChecked
+from docsync.core.payloads import Payload, Ref
+from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.lost_answers import Writes, create_once
+from docsync.kinds.parts import Part
+
+if TYPE_CHECKING:
+    from docsync.core.remote import Api
+
+BRANCH = explained(r"^refs/heads/.+$", "must be a branch ref, like 'refs/heads/main'")
+#: what each provider's configuration takes (production's GitSyncInstallationSetupGitHub, -GitLab)
+KEYS: dict[str, tuple[str, ...]] = {
+    "github": ("repositoryId", "branch"),
+    "gitlab": ("projectId", "accessToken", "customInstanceURL", "branch"),
+}
+#: the secret of a provider's configuration, which production never answers
+TOKEN = "accessToken"
+#: the fields of production's GitSyncInstallationSetupCommon
+COMMON = (
+    "projectDirectory",
+    "commitMessageTemplate",
+    "previewExternalBranches",
+    "agentInstructions",
+    "priority",
+)
+
+
+class GitSyncRepository(NullChecked, Model):
+    """Where the repository is and which branch syncs (production's providerConfiguration):
+    GitHub's `repositoryId`, or GitLab's `projectId`, `accessToken` and `customInstanceURL`."""
+
+    repositoryId: int | None = None
+    """GitHub's id of the repository."""
+    projectId: int | None = None
+    """GitLab's id of the project."""
+    accessToken: str | None = None
+    """GitLab's access token: a secret (write it with env()), which production never answers."""
+    customInstanceURL: Annotated[str | None, NULL] = None
+    """A self-hosted GitLab's URL; null: GitLab's own."""
+    branch: str | None = Limits(default=None, pattern=BRANCH)
+    """The branch that syncs, as a ref (`refs/heads/main`)."""
+
+
+class GitSync(NullChecked, Model):
+    """A Git Sync installation (production's GitSyncInstallationSetup): only the fields written
+    are managed; `null` uninstalls it."""
+
+    provider: Literal["github", "gitlab"]
+    """`github` (the organization's GitHub account is connected once in the app) or `gitlab`
+    (an access token, through the API)."""
+    providerConfiguration: GitSyncRepository = Limits(default_factory=GitSyncRepository)
+    """The repository (GitHub's `repositoryId`, or GitLab's `projectId` with its `accessToken`
+    and `customInstanceURL`) and its `branch`; only the keys written are managed."""
+    projectDirectory: str | None = None
+    """The repository's directory that syncs (a monorepo's subdirectory); for a site, where its
+    `gitbook-docs.yaml` is."""
+    commitMessageTemplate: str | None = None
+    """The template of the commits GitBook makes."""
+    previewExternalBranches: bool | None = None
+    """Whether branches other than `branch` get previews."""
+    agentInstructions: list[Literal["agents", "claude"]] | None = None
+    """The agent instruction files GitBook keeps at the repository's root (any order)."""
+    priority: Literal["git", "gitbook"] | None = None
+    """Which side is the source of truth: `git` (a configuration change imports the repository
+    into GitBook) or `gitbook` (it exports GitBook's content to the repository)."""
+
+    @model_validator(mode="after")
+    def _one_provider(self) -> GitSync:
+        written = self.providerConfiguration.model_fields_set
+        foreign = sorted(written - set(KEYS[self.provider]))
+        if foreign:
+            raise ValueError(
+                f"providerConfiguration.{foreign[0]} is not {self.provider}'s: a "
+                f"{self.provider} installation takes {', '.join(KEYS[self.provider])}"
+            )
+        return self
+
+
+#: production's GitSyncInstallation as docsync relies on it (a GitLab token is never in it)
+INSTALLATION = Obj(
+    {
+        "id": ID,
+        "provider": TEXT,
+        "providerConfiguration": Opt(Obj({})),
+        "status": TEXT,
+        "target": Obj({"type": TEXT}),
+        "parentInstallationId": Opt(ID),
+    }
+)
+#: what a site or a space says of the installation on it (production's GitSyncState)
+SYNC_STATE = Opt(Obj({"installationId": ID, "parentInstallationId": Opt(ID)}))
+#: where production's installations are
+BASE = "/v1/git/installations"
+FOUND_BY = "read again on its site or space, which holds one at most (a second install is refused)"
+
+GIT_SYNC = Declaration(
+    "git_sync",
+    "gitSync",
+    "Git Sync installation",
+    key="provider",
+    parents=("site", "space"),
+    part=True,
+    singleton=True,
+    nullable=True,
+    fields=(
+        Field("provider"),  # the install's, and every configuration's
+        Field("providerConfiguration", create=False),
+        Field(
+            f"providerConfiguration.{TOKEN}",
+            sensitive=True,
+            write_only=True,
+            create=False,
+            update=False,  # inside providerConfiguration
+        ),
+        *(Field(name, create=False, unordered=name == "agentInstructions") for name in COMMON),
+    ),
+    entry=GitSync,
+    routes=Routes(BASE, item=f"{BASE}/{{id}}", id_name="installationId"),
+    describe=(
+        "Its Git Sync installation (production's GitSyncInstallationSetup): only the fields "
+        "written are managed; null uninstalls it. On a site, the repository's gitbook-docs.yaml "
+        "then owns its sections, groups, site spaces and links."
+    ),
+    writes=(Writes(found_by=FOUND_BY),),
+    answer=INSTALLATION,
+)
+
+
+@dataclass
+class Installation(Payload):
+    """What an install, a configuration and an uninstall need: the site or space (`on`, and its
+    id or the placeholder of the one this apply makes) and the PATCH body of the setup, the
+    access token in it (never saved: a saved plan is made again before it is applied)."""
+
+    on: str = ""
+    target: Ref = None
+    provider: str = ""
+    setup: dict[str, Any] = field(default_factory=dict)
+    #: where the target is read, to find an install whose answer was lost (`{id}`)
+    target_path: str = ""
+
+
+class GitSyncKind(Part):
+    """A Git Sync installation of a site or a space: planned by the kind that holds it
+    (`synced.SyncedKind`), carried out here."""
+
+    declaration = GIT_SYNC
+    answers = {f"{BASE}/{{id}}": INSTALLATION}
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """An uninstall; or an install (when its answer is lost, found again on its target
+        before it is sent again) and the setup's PATCH, which queues a sync."""
+        payload = action.payload
+        assert isinstance(payload, Installation)
+        if action.verb == "delete":
+            await run.api.write("DELETE", f"{BASE}/{action.live_id}")
+            return
+        ident = action.live_id
+        if action.verb == "create":
+            target = str(run.resolve(payload.target))
+            on = {"type": payload.on, f"{payload.on}Id": target}
+            body = {"provider": payload.provider, "target": on}
+
+            async def install() -> str:
+                made = await run.api.write("POST", BASE, body, idempotent=False)
+                return str(made["id"])
+
+            where = payload.target_path.format(org=run.org_id, id=target)
+            ident = await create_once(install, lambda: installed_on(run.api, where))
+            run.ids[action.address] = ident
+        await run.api.write("PATCH", f"{BASE}/{ident}", payload.setup)
+
+    def requests(self, action: Action) -> int:
+        return 2 if action.verb == "create" else 1
+
+
+async def installed_on(api: Api, path: str) -> str | None:
+    """The id of the installation on the site or space at `path` (its `gitSync`), if any."""
+    found = await api.get(path, shape=Obj({"gitSync": SYNC_STATE}))
+    state = found.get("gitSync") if isinstance(found, dict) else None
+    return str(state["installationId"]) if isinstance(state, dict) else None

@@ -1,0 +1,128 @@
+"""The kinds whose resources may hold a Git Sync installation (sites, spaces): what it adds to
+their reading (the installation each site or space says it has, `gitSync`, read by its id for
+the entries that write `gitSync`, every one for export), their planning (`planning.py`, with the
+resource) and their export. The Git Sync kind (`git_sync.GIT_SYNC`) carries out the actions.
+
+A site whose installation is its own (not a space's, which its site's manages) has its structure
+in the repository (`gitbook-docs.yaml`): `owns_structure` says so for the site kind, which then
+leaves its sections, groups, site spaces and links alone."""
+
+from __future__ import annotations
+
+from typing import Any, final
+
+from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext
+from docsync.core.entries import was_names
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GrantedKind
+from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.sync.git_sync import BASE, COMMON, GIT_SYNC, INSTALLATION, TOKEN
+from docsync.kinds.sync.planning import SLOT, installation, plan_installation
+
+#: where a site or space says which installation it has (production's GitSyncState)
+STATE = "gitSync"
+
+
+def state(item: dict[str, Any]) -> dict[str, Any] | None:
+    """What a site or space says of the installation on it, as listed (None: none)."""
+    found = item.get(STATE)
+    return found if isinstance(found, dict) and found.get("installationId") else None
+
+
+def _written(entries: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items an entry that writes `gitSync` may be: its pinned id, else its title or the one
+    it had (`was:`); the planner picks the one the entry is."""
+    chosen: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        if GIT_SYNC.section not in entry.model_fields_set or entry.state == "absent":
+            continue
+        titles = {entry.title} | was_names(entry)
+        for item in items:
+            if (item["id"] == entry.id) if entry.id else (item.get("title") in titles):
+                chosen[str(item["id"])] = item
+    return list(chosen.values())
+
+
+class SyncedKind(GrantedKind):
+    """A kind whose resources may hold a Git Sync installation (sites, spaces): what it adds to
+    their reading, planning and export."""
+
+    async def fetch(self, read: Reading) -> Any:
+        items = await self.listed(read.api, read.org_id)
+        await gather_all(self.read_grants(read, items), self.read_installations(read, items))
+        return items
+
+    def plan(self, ctx: PlanContext) -> None:
+        result = self.plan_entries(ctx)
+        self.plan_grants(ctx, result)
+        self.plan_installations(ctx, result)
+
+    def export(self, live: LiveState, names: ExportNames) -> Any:
+        return self.export_entries(live, names, lambda r: self.exported(r, live, names))
+
+    @final
+    async def read_installations(self, read: Reading, items: list[dict[str, Any]]) -> None:
+        """Into each item whose entry writes `gitSync` (every item, for export) and that says it
+        has an installation, that installation, read by its id (`item["_gitSync"]`)."""
+        chosen = items if read.entries is None else _written(read.entries, items)
+
+        async def one(item: dict[str, Any]) -> None:
+            found = state(item)
+            if found is None:
+                return
+            try:
+                item[SLOT] = await read.api.get(
+                    f"{BASE}/{found['installationId']}", shape=INSTALLATION
+                )
+            except NotFound:  # uninstalled since the list was read
+                item[SLOT] = None
+
+        await gather_all(*(one(item) for item in chosen))
+
+    @final
+    def plan_installations(self, ctx: PlanContext, result: Reconciliation | None) -> None:
+        """The installation of each entry planned (`result`) that writes `gitSync`, with its
+        resource (none for one replaced: the new one has none yet)."""
+        for desired, live in result.entries if result else []:
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_installation(
+                desired, None if replaced else live, self.declaration.noun, self.resource_path, ctx
+            )
+
+    @final
+    def owns_structure(self, desired: DesiredResource, live: LiveResource | None) -> bool:
+        """Whether the repository holds this resource's structure: its entry installs Git Sync on
+        it, or does not write `gitSync` and it has an installation of its own."""
+        if desired.writes(GIT_SYNC.section):
+            return desired.written(GIT_SYNC.section) is not None
+        found = state(live.raw) if live is not None else None
+        return found is not None and not found.get("parentInstallationId")
+
+    @final
+    def live_owns_structure(self, resource: LiveResource) -> bool:
+        """Whether a live resource's structure is its repository's (export leaves it out)."""
+        found = state(resource.raw)
+        return found is not None and not found.get("parentInstallationId")
+
+    @final
+    def with_installation(self, entry: dict[str, Any], resource: LiveResource) -> dict[str, Any]:
+        """An exported entry with the resource's own installation (not its site's, for a space
+        its site's installation manages), as a manifest writes it: the access token, which
+        production never answers, left out."""
+        found = installation(resource)
+        if found is None or found.get("parentInstallationId"):
+            return entry
+        config = {k: v for k, v in (found.get("providerConfiguration") or {}).items() if k != TOKEN}
+        written: dict[str, Any] = {"provider": found["provider"], "providerConfiguration": config}
+        written |= {name: found[name] for name in COMMON if found.get(name) is not None}
+        return {**entry, GIT_SYNC.section: written}
+
+    @final
+    def exported(
+        self, resource: LiveResource, live: LiveState, names: ExportNames
+    ) -> dict[str, Any]:
+        """An exported entry: its fields, grants and installation."""
+        return self.with_installation(self.with_grants(resource, live, names), resource)
