@@ -14,6 +14,7 @@ from docsync.core.graph import link, order
 from docsync.core.model import Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
+from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
 from docsync.kinds.kind import Kind, Reading
 from docsync.manifest import LoadedManifest
@@ -190,7 +191,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
-    plan.sensitive = set(ctx.sensitive_fields)
+    hide(plan.actions, loaded.secrets)
+    plan.sensitive = set(ctx.sensitive_fields) | holding(live, loaded.secrets)
     plan.made_from = ctx  # what the renderers draw pictures from (docsync.render.pictures)
     plan.kept = list(ctx.kept)
     plan.unmanaged = [

@@ -4,9 +4,10 @@ written managed, each shown on its own), uninstalled (which takes its site and s
 installations with it). Its installations on sites and spaces are kinds of their own
 (`targets.py`, `targets.py`), planned here, under each entry.
 
-A configuration value from `env()` is a secret: shown `(sensitive)` at its path, kept out of
-saved plans (a keyed digest), and export writes every text value as an `env()` placeholder,
-since it cannot tell a key from a label."""
+A configuration value is a secret when the manifest reads it with `env()`, or when it is live
+text not known to be plain (`Field.secret_text`: a key and a label are both text): shown
+`(sensitive)` at its path, kept out of saved plans (a keyed digest) and out of the client's
+messages, and export writes every text value as an `env()` placeholder."""
 
 from __future__ import annotations
 
@@ -24,13 +25,17 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.integrations.configuration import (
+    configuration_changes,
+    exported_configuration,
+    schema_properties,
+)
 from docsync.kinds.integrations.schemas import check_configurations
 from docsync.kinds.integrations.targets import (
     LEVELS,
     SiteInstallations,
     SpaceInstallations,
-    configuration_changes,
-    exported_configuration,
+    configuration_texts,
     plan_levels,
     read_levels,
     uninstalled_with,
@@ -78,7 +83,10 @@ INTEGRATION = Declaration(
     "integrations",
     "integration",
     key="name",
-    fields=(Field("name", create=False, update=False), Field("configuration", create=False)),
+    fields=(
+        Field("name", create=False, update=False),
+        Field("configuration", create=False, secret_text=True),
+    ),
     needs=("site", "space"),
     export_file="org.yaml",
     entry=IntegrationEntry,
@@ -110,6 +118,7 @@ class IntegrationKind(CrudKind):
         items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
         written = {e.name: e for e in read.entries or ()}
         await gather_all(*(read_levels(read.api, item, written, read.everything) for item in items))
+        read.api.redact(text for item in items for text in configuration_texts(item))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
         unread = sorted(
             name
@@ -149,7 +158,9 @@ class IntegrationKind(CrudKind):
             ctx.sensitive_fields.add((desired.address, "configuration"))
             if live is not None:
                 ctx.sensitive_fields.add((live.address, "configuration"))
-        return configuration_changes(written, before, path, ctx, live is None)
+        properties = schema_properties(ctx, desired.key, "account")
+        field = self.field("configuration")
+        return configuration_changes(written, before, path, ctx, live is None, field, properties)
 
     def _installed(self, desired: DesiredResource, at: Place) -> Action | None:
         changes = self._changes(desired, None, at.ctx)

@@ -17,10 +17,15 @@ from pydantic import RootModel
 from docsync.api.answers import ANY, TEXT, Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
-from docsync.core.model import Action, FieldChange, address, leaf_change
+from docsync.core.model import Action, address
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.integrations.configuration import (
+    configuration_changes,
+    exported_configuration,
+    schema_properties,
+)
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.lost_answers import Writes
@@ -85,18 +90,6 @@ def on_answer(level: Level) -> Obj:
     return Obj({level.target: TEXT, "configuration": ANY})
 
 
-def exported_configuration(
-    configuration: dict[str, Any], owner: str, names: ExportNames, at: str = ""
-) -> dict[str, Any]:
-    """A configuration as export writes it: text as an `env()` placeholder (it may be a key,
-    and export cannot tell), numbers and flags as they are."""
-    prefix = f"{at}." if at else ""
-    return {
-        key: names.secret(owner, f"{prefix}configuration.{key}") if isinstance(v, str) else v
-        for key, v in configuration.items()
-    }
-
-
 async def read_levels(
     api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool
 ) -> None:
@@ -111,25 +104,15 @@ async def read_levels(
             )
 
 
-def configuration_changes(
-    written: dict[str, Any] | None, before: dict[str, Any], path: Path, ctx: PlanContext, new: bool
-) -> list[FieldChange]:
-    """One change per configuration key written that differs, at its path (a key not set
-    before is added); for a new installation, the keys written as one value. A secret key is
-    named at its path and shown `(sensitive)`."""
-    out, plain = [], {}
-    for key, value in (written or {}).items():
-        if not new and before.get(key) == value:
-            continue
-        if ctx.sensitive((*path, key)):
-            out.append(leaf_change("configuration", (key,), before.get(key), value, True))
-        elif new:
-            plain[key] = value
-        elif key not in before:
-            out.append(FieldChange("configuration", {}, {key: value}))
-        else:
-            out.append(leaf_change("configuration", (key,), before[key], value, False))
-    return [FieldChange("configuration", None, plain)] * bool(plain) + out
+def configuration_texts(item: dict[str, Any]) -> list[str]:
+    """The text values of an installation's configurations as read (its own, and on each site
+    and space read): what a request may send back and a server's message may echo."""
+    configurations = [item.get("configuration")] + [
+        on.get("configuration") for level in LEVELS for on in item.get(level.slot) or ()
+    ]
+    return [
+        v for c in configurations if isinstance(c, dict) for v in c.values() if isinstance(v, str)
+    ]
 
 
 @dataclass
@@ -180,12 +163,13 @@ class InstalledOnKind(Part):
 
 def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
     """The steps of one level's list: where each entry installs is in `wanted`, by address."""
+    configured = kind.field("configuration")
 
     def create(desired: DesiredResource, at: Place) -> Action | None:
         on = wanted[desired.address]
         written = desired.fields.get("configuration")
         path = (*on.path, "configuration")
-        changes = configuration_changes(written, {}, path, at.ctx, True)
+        changes = configuration_changes(written, {}, path, at.ctx, True, configured, {})
         payload = Installed(on.integration, on.installation, on.target, written)
         action = Action("create", kind.name, desired.address, changes, at.ctx.where(on.path))
         action.payload = payload
@@ -198,7 +182,10 @@ def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
         before = live.fields.get("configuration") or {}
         written = desired.fields.get("configuration")
         path = (*on.path, "configuration")
-        changes = configuration_changes(written, before, path, at.ctx, False)
+        properties = schema_properties(at.ctx, on.integration, kind.level.target)
+        changes = configuration_changes(
+            written, before, path, at.ctx, False, configured, properties
+        )
         if not changes:
             return None
         merged = {**before, **(written or {})}
@@ -321,7 +308,7 @@ INTEGRATION_SITE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False),),
+    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SiteInstallations,
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)
@@ -353,7 +340,7 @@ INTEGRATION_SPACE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False),),
+    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SpaceInstallations,
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)
