@@ -137,6 +137,9 @@ async def read_live(
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
     deleting = _deleting(kinds, manifest)
+    pruned = frozenset(
+        k.name for k in kinds if manifest is not None and k.section in manifest.prune
+    )
     if manifest is None:
         direct = {k.name for k in kinds if not k.nested}  # a site's parts come with the site
     else:
@@ -148,7 +151,7 @@ async def read_live(
 
     async def fetch(kind: Kind) -> Any:
         entries = None if manifest is None else _entries(manifest, kind)
-        raw = await kind.fetch(Reading(api, live.org_id, entries, deleting))
+        raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
         watch.finish(kind.section)
         return raw
 

@@ -34,14 +34,17 @@ Path = tuple[str | int, ...]
 @dataclass(frozen=True)
 class Reading:
     """What a kind's read is given: the client, the organization, and what scopes the read:
-    the manifest's entries of the kind (None when export reads everything) and the kinds the
+    the manifest's entries of the kind (None when export reads everything), the kinds the
     manifest deletes from (what refers to them is read too, so a delete something still needs
-    is caught while planning)."""
+    is caught while planning, and what goes with a delete is named) and those it prunes."""
 
     api: ApiClient
     org_id: str
     entries: Sequence[Any] | None
     deleting: frozenset[str] = frozenset()
+    #: the kinds whose section the manifest prunes (`prune:`): what no entry names may go, and
+    #: a delete names what goes with it, so what it holds is read too
+    pruned: frozenset[str] = frozenset()
 
     @property
     def everything(self) -> bool:

@@ -134,8 +134,8 @@ def test_an_uninstall_says_what_goes_with_it() -> None:
     )
     assert k.steps(plan) == [f"delete {GA}"]
     (action,) = plan.actions
-    assert "uninstalls it from its sites too: Docs" in action.notes
-    assert "uninstalls it from its spaces too: Guides" in action.notes
+    assert "LOSS: uninstalls it from its sites too: Docs" in action.notes
+    assert "LOSS: uninstalls it from its spaces too: Guides" in action.notes
     assert action.security_change and not action.audience_change
 
 

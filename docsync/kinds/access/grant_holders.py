@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from docsync.core.loaded import ManifestDoc
 
 
+#: the kind whose delete names its grants, which production removes with it
+TEAM = "team"
+
 # -- reading ---------------------------------------------------------------------------------
 
 
@@ -69,17 +72,24 @@ async def read_managed(
     entries: Sequence[Any] | None,
     items: Sequence[dict[str, Any]],
     path: Callable[[dict[str, Any]], str],
+    everywhere: Sequence[str] = (),
 ) -> None:
-    """Every list a plan needs (`entries` None: export, every resource's every grant), all
-    concurrent; `path(item)` is the resource's path."""
+    """Every list a plan needs (`entries` None: export, every resource's every grant), and
+    the principal types in `everywhere` on every resource (those of a kind the plan may
+    delete: its grants go with it), all concurrent; `path(item)` is the resource's path."""
     if entries is None:
-        chosen = [(item, list(PRINCIPALS)) for item in items]
+        chosen = {id(item): (item, list(PRINCIPALS)) for item in items}
     else:
-        chosen = [
-            (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
+        chosen = {
+            id(item): (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
             for item, written in managed(entries, items)
-        ]
-    await gather_all(*(read(api, item, path(item), which) for item, which in chosen))
+        }
+        for item in items:
+            which = chosen.setdefault(id(item), (item, []))[1]
+            which += [n for n in everywhere if n not in which]
+    await gather_all(
+        *(read(api, item, path(item), which) for item, which in chosen.values() if which)
+    )
 
 
 # -- exporting -------------------------------------------------------------------------------
@@ -122,10 +132,16 @@ class GrantedKind(CrudKind):
             cls.answers = {**cls.answers, **grants}
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
-        """Itself, and the teams or members its entries' grants name."""
+        """Itself, and the teams or members its entries' grants name; itself too when the
+        manifest may delete teams, whose grants on its resources go with them (named)."""
         entries = getattr(manifest, self.section, None) or []
         written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
-        return super().reads(manifest) | {
+        teams = self.kinds.named(TEAM).section
+        deleted = teams in manifest.prune or any(
+            getattr(e, "state", None) == "absent" for e in getattr(manifest, teams, None) or []
+        )
+        found = super().reads(manifest) | ({self.name} if deleted else set())
+        return found | {
             kind
             for name, (_wire, kind) in PRINCIPALS.items()
             if any(getattr(w, name) is not None for w in written)
@@ -161,8 +177,13 @@ class GrantedKind(CrudKind):
         """Into each item whose entry writes `permissions`, its grants (every item's, for
         export)."""
         path = self.resource_path
+        everywhere = [name for name, (_w, kind) in PRINCIPALS.items() if kind == TEAM]
         await read_managed(
-            read.api, read.entries, items, lambda item: path.format(org=read.org_id, id=item["id"])
+            read.api,
+            read.entries,
+            items,
+            lambda item: path.format(org=read.org_id, id=item["id"]),
+            everywhere if TEAM in read.deleting else (),
         )
 
     @final

@@ -117,7 +117,10 @@ class IntegrationKind(CrudKind):
         listed = await self.listed(read.api, read.org_id)
         items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
         written = {e.name: e for e in read.entries or ()}
-        await gather_all(*(read_levels(read.api, item, written, read.everything) for item in items))
+        pruned = self.name in read.pruned
+        await gather_all(
+            *(read_levels(read.api, item, written, read.everything, pruned) for item in items)
+        )
         read.api.redact(text for item in items for text in configuration_texts(item))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
         unread = sorted(

@@ -91,14 +91,15 @@ def on_answer(level: Level) -> Obj:
 
 
 async def read_levels(
-    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool
+    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool, pruned: bool
 ) -> None:
     """An installation's sites and spaces into its item's slots (`Level.slot`): those its
-    entry writes (every level of an entry that uninstalls it, to say what goes with it), or all."""
+    entry writes (every level of one the plan may uninstall, an entry written absent or none
+    when integrations are pruned, to say what goes with it), or all."""
     entry = written.get(item["name"])
-    absent = getattr(entry, "state", None) == "absent"
+    gone = getattr(entry, "state", None) == "absent" or (entry is None and pruned)
     for level in LEVELS:
-        if every or absent or getattr(entry, level.field, None) is not None:
+        if every or gone or getattr(entry, level.field, None) is not None:
             item[level.slot] = await api.list_all(
                 level.path(item["name"], item["id"]), items=on_answer(level)
             )
@@ -284,7 +285,7 @@ def uninstalled_with(action: Action, live: LiveResource, ctx: PlanContext) -> No
         if not have:
             continue
         names = ", ".join(r.key for r in have)
-        action.notes.append(f"uninstalls it from its {level.field} too: {names}")
+        action.takes_away(f"uninstalls it from its {level.field} too: {names}")
         if any(r.raw["_published"] for r in have):
             _flag(action, f"removes {live.key} from a published site")
 
