@@ -17,6 +17,7 @@ from pydantic import Field as Limits
 
 from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
+from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
@@ -25,6 +26,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.integrations.checks import check_installed_on
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
     exported_configuration,
@@ -108,6 +110,12 @@ class IntegrationKind(CrudKind):
         written = getattr(manifest, self.section, None) or []
         named = {level.target for level in LEVELS if any(getattr(e, level.field) for e in written)}
         return super().reads(manifest) | named
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """The sites and spaces each entry installs on: none the manifest deletes, or prunes
+        away from under it (`checks.py`)."""
+        levels = [(level.field, self.kinds.named(level.target).declaration) for level in LEVELS]
+        check_installed_on(view, items, levels)
 
     async def fetch(self, read: Reading) -> Any:
         """The installations, and, for each whose entry writes `sites` or `spaces` (every one
