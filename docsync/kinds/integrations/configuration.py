@@ -70,3 +70,9 @@ def configuration_changes(
         else:
             out.append(leaf_change("configuration", (key,), old, value, False))
     return [FieldChange("configuration", None, shown)] * bool(shown) + out
+
+
+def holds(found: Any, sent: dict[str, Any]) -> bool:
+    """Whether a configuration read back holds every key sent, as sent (a write whose answers
+    were lost is done when it does)."""
+    return isinstance(found, dict) and all(found.get(k) == v for k, v in sent.items())

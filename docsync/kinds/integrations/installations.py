@@ -11,6 +11,7 @@ messages, and export writes every text value as an `env()` placeholder."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
@@ -30,6 +31,7 @@ from docsync.kinds.integrations.checks import check_installed_on
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
     exported_configuration,
+    holds,
     schema_properties,
 )
 from docsync.kinds.integrations.schemas import check_configurations
@@ -44,7 +46,7 @@ from docsync.kinds.integrations.targets import (
 )
 from docsync.kinds.kind import ExportNames, Reading
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes, create_once
+from docsync.kinds.lost_answers import BY_KEY, Writes, create_once, settle
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -214,15 +216,29 @@ class IntegrationKind(CrudKind):
             new_id = await create_once(install, lambda: self.find(action, run))
             run.ids[action.address] = new_id
             if fields.get("configuration"):
-                body = {"configuration": fields["configuration"]}
-                await run.api.write("PATCH", f"{base}/{new_id}", body)
+                await self._configure(f"{base}/{new_id}", new_id, fields["configuration"], run)
         elif action.verb == "update":
-            body = {"configuration": fields["configuration"]}
-            await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+            assert action.live_id is not None
+            path = f"{base}/{action.live_id}"
+            await self._configure(path, action.live_id, fields["configuration"], run)
         elif action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{action.live_id}")
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def _configure(
+        self, path: str, ident: str, configuration: dict[str, Any], run: RunContext
+    ) -> None:
+        """One PATCH of the whole configuration; when every answer was lost, the installation
+        is read back, and the PATCH is done when it holds what was sent (`settle`)."""
+
+        async def done() -> bool:
+            listed = await self.listed(run.api, run.org_id)
+            found = [p["installation"] for p in listed if str(p["installation"]["id"]) == ident]
+            return bool(found) and holds(found[0].get("configuration"), configuration)
+
+        body = {"configuration": configuration}
+        await settle(partial(run.api.write, "PATCH", path, body), done)
 
     async def find(self, action: Action, run: RunContext) -> str | None:
         """After an install of unknown outcome: the organization's installation of it, if any."""

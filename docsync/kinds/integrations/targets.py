@@ -9,7 +9,9 @@ scripts for every visitor."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import RootModel
@@ -24,11 +26,12 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
     exported_configuration,
+    holds,
     schema_properties,
 )
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.lost_answers import Writes, settle
 from docsync.kinds.parts import Part
 
 if TYPE_CHECKING:
@@ -146,20 +149,43 @@ class InstalledOnKind(Part):
     level: ClassVar[Level]
 
     async def execute(self, action: Action, run: RunContext) -> None:
+        """An install, then its configuration; or an uninstall. Each is sent again when its
+        answer is lost (installing where it is installed answers that installation), and when
+        every answer was lost, read back: done when the level's list holds what it wrote."""
         payload = action.payload
         assert isinstance(payload, Installed)
         installation, target = run.resolve(payload.installation), run.resolve(payload.target)
         base = self.level.path(payload.integration, installation)
+        level = self.level
+
+        async def held() -> dict[str, Any] | None:
+            found = await run.api.list_all(base, items=on_answer(level))
+            return next((i for i in found if str(i[level.target]) == str(target)), None)
+
         if action.verb == "create":
-            # Sent again when its answer is lost: installing where it is installed answers
-            # that installation (production's install declares no refusal).
-            body = {self.level.body_field: target}
-            await run.api.write("POST", base, body, idempotent=True)
+            body = {level.body_field: target}
+            await settle(
+                partial(run.api.write, "POST", base, body, idempotent=True),
+                lambda: _there(held()),
+            )
         if action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{target}")
         elif payload.configuration:
-            body = {"configuration": payload.configuration}
-            await run.api.write("PATCH", f"{base}/{target}", body)
+            sent = payload.configuration
+            body = {"configuration": sent}
+            await settle(
+                partial(run.api.write, "PATCH", f"{base}/{target}", body),
+                lambda: _configured(held(), sent),
+            )
+
+
+async def _there(found: Awaitable[dict[str, Any] | None]) -> bool:
+    return await found is not None
+
+
+async def _configured(found: Awaitable[dict[str, Any] | None], sent: dict[str, Any]) -> bool:
+    """Whether an installation read back holds the configuration sent."""
+    return holds((await found or {}).get("configuration"), sent)
 
 
 def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
