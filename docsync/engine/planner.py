@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.errors import ApiError
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
@@ -16,7 +17,7 @@ from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
 from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
-from docsync.kinds.kind import Kind, Reading
+from docsync.kinds.kind import UNREAD, Kind, Reading, hidden
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
@@ -151,14 +152,26 @@ async def read_live(
 
     async def fetch(kind: Kind) -> Any:
         entries = None if manifest is None else _entries(manifest, kind)
-        raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
+        try:
+            raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
+        except ApiError as error:
+            # The API hides the kind from the token's role: named, left out of the plan.
+            why = hidden(error)
+            if why is None or manifest is None:  # export must read everything it writes
+                raise
+            live.unread[kind.section] = why
+            raw = None
         watch.finish(kind.section)
         return raw
 
     raws = await gather_all(*(fetch(k) for k in wanted))
     for kind, raw in zip(wanted, raws, strict=True):
+        if kind.section in live.unread:
+            continue
         for resource in kind.to_live(raw, live):
             live.add(resource)
+            for part, why in resource.raw.get(UNREAD, {}).items():
+                live.unread[f"{resource.address}.{part}"] = why
         live.fetched.add(kind.name)
     return live, wanted
 
@@ -180,7 +193,8 @@ def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
     for kind in kinds:
-        kind.plan(ctx)
+        if kind.section not in live.unread:  # hidden from the token's role: not planned
+            kind.plan(ctx)
     return ctx
 
 
@@ -205,6 +219,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
         plan.warnings += kind.warnings(ctx, [a for a in plan.actions if a.kind == kind.name])
     renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renamable}
     plan.warnings += looks_renamed(plan.actions, renamable)
+    unread = sorted(live.unread.items())
+    plan.warnings += [f"{what}: not read, so not planned: {why}" for what, why in unread]
     return plan
 
 

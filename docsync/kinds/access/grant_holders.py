@@ -20,7 +20,7 @@ from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.access.planning import live_side, plan_grants
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -67,6 +67,10 @@ async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[
     item["_grants"] = dict(zip(names, found, strict=True))
 
 
+#: what a resource's grants are called where the API hid them from the token's role
+PERMISSIONS = "permissions"
+
+
 async def read_managed(
     api: ApiClient,
     entries: Sequence[Any] | None,
@@ -88,7 +92,11 @@ async def read_managed(
             which = chosen.setdefault(id(item), (item, []))[1]
             which += [n for n in everywhere if n not in which]
     await gather_all(
-        *(read(api, item, path(item), which) for item, which in chosen.values() if which)
+        *(
+            unless_hidden(item, PERMISSIONS, read(api, item, path(item), which))
+            for item, which in chosen.values()
+            if which
+        )
     )
 
 
@@ -192,6 +200,8 @@ class GrantedKind(CrudKind):
         replaced: its grants are made with the new one)."""
         path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
+            if live is not None and unread(live.raw, PERMISSIONS):
+                continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
             plan_grants(desired, None if replaced else live, path, ctx)
 

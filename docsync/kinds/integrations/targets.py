@@ -29,7 +29,7 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.kind import ExportNames, Path, unless_hidden, unread
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.lost_answers import Writes, settle
 from docsync.kinds.parts import Part
@@ -103,9 +103,12 @@ async def read_levels(
     gone = getattr(entry, "state", None) == "absent" or (entry is None and pruned)
     for level in LEVELS:
         if every or gone or getattr(entry, level.field, None) is not None:
-            item[level.slot] = await api.list_all(
-                level.path(item["name"], item["id"]), items=on_answer(level)
-            )
+            await unless_hidden(item, level.field, _read_level(api, item, level))
+
+
+async def _read_level(api: ApiClient, item: dict[str, Any], level: Level) -> None:
+    path = level.path(item["name"], item["id"])
+    item[level.slot] = await api.list_all(path, items=on_answer(level))
 
 
 def configuration_texts(item: dict[str, Any]) -> list[str]:
@@ -258,8 +261,8 @@ def plan_levels(
     installation = live_id or ref(desired.address)
     for level in LEVELS:
         held = getattr(desired.entry, level.field, None)
-        if held is None:
-            continue
+        if held is None or (live is not None and unread(live.raw, level.field)):
+            continue  # not written, or hidden from the token's role (the plan names it)
         written = held.root
         kind = kinds[level.kind]
         have = _live_side(level, live, desired.address, ctx)

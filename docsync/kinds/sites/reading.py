@@ -13,7 +13,7 @@ from docsync.api.answers import Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
-from docsync.kinds.kind import Kind, Kinds, Reading
+from docsync.kinds.kind import Kind, Kinds, Reading, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
@@ -21,6 +21,8 @@ from docsync.kinds.sites.structure_answers import structure_shape
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
+#: what a site's structure is called where the API hid it from the token's role
+STRUCTURE = "structure"
 #: a site's adaptive schema as the API answers it
 SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
 
@@ -70,16 +72,19 @@ async def read_site_parts(
         if manages_structure(entry, kinds) or under or any(p.reads_structure for p in parts):
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
-            reads.append(_read_tree(api, site, base, entry if under else None, kinds))
+            tree = _read_tree(api, site, base, entry if under else None, kinds)
+            reads.append(unless_hidden(site, STRUCTURE, tree))
             trees.add(site["id"])
-        reads += [part.read(api, site, base) for part in parts]
+        reads += [unless_hidden(site, p.section, p.read(api, site, base)) for p in parts]
         if "adaptiveSchema" in entry.model_fields_set:
             reads.append(_read(api, site, "_schema", f"{base}/adaptive-schema", SCHEMA))
     for doomed in _deleted(read, sites, kept):
         # A delete names what goes with the site: its structure and every part of it.
         base = f"{list_path}/{doomed['id']}"
         reads.append(_read_tree(api, doomed, base, None, kinds))
-        reads += [part.read(api, doomed, base) for part in site_parts(kinds)]
+        reads += [
+            unless_hidden(doomed, p.section, p.read(api, doomed, base)) for p in site_parts(kinds)
+        ]
         trees.add(doomed["id"])
     if "space" in read.deleting:
         # A site space that publishes a space the plan deletes holds it (`core.graph`): the
