@@ -20,6 +20,7 @@ from pydantic import Field as Limits
 
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import was_names
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
@@ -80,19 +81,31 @@ def _keep(structure: Any, found: dict[str, dict[str, Any]]) -> None:
                 _keep(value, found)
 
 
-def _site_spaces(entry: Any) -> list[tuple[str | None, Any]]:
-    """(section title or None at the root, site space entry) of every site space entry of a
-    site entry."""
-    found: list[tuple[str | None, Any]] = []
+#: the titles a live section may have for a section entry (its title and what `was:` names),
+#: or None for the site's root
+Titles = frozenset[str] | None
+
+
+def _site_spaces(entry: Any) -> list[tuple[Titles, Any]]:
+    """(the section's titles or None at the root, site space entry) of every site space entry
+    of a site entry."""
+    found: list[tuple[Titles, Any]] = []
     for section in entry.sections or []:
-        found += [(section.title, s) for s in section.siteSpaces or []]
+        titles = frozenset({section.title} | was_names(section))
+        found += [(titles, s) for s in section.siteSpaces or []]
     return found + [(None, s) for s in entry.siteSpaces or []]
 
 
-def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
-    """(section title or None at the root, site space entry) of every site space entry of a
-    site entry that writes `customization`."""
+def written_overrides(entry: Any) -> list[tuple[Titles, Any]]:
+    """(the section's titles or None at the root, site space entry) of every site space entry
+    of a site entry that writes `customization`."""
     return [(t, s) for t, s in _site_spaces(entry) if "customization" in s.model_fields_set]
+
+
+def _under(titles: Titles, title: str | None) -> bool:
+    """Whether a site space entry is at the level of the live section titled `title` (None:
+    the root): a section renamed with `was:` holds its live site spaces under its old title."""
+    return titles is None if title is None else titles is not None and title in titles
 
 
 def _publishes(item: dict[str, Any], entry: Any) -> bool:
@@ -149,9 +162,13 @@ async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, e
     wanted = written_overrides(entry)
     chosen = []
     for title, level in _levels(site.get("_structure") or {}):
-        here = [e for t, e in wanted if t == title]
+        here = [e for titles, e in wanted if _under(titles, title)]
         live = {item.get("path") for item in level}
-        taken = {e.path for t, e in _site_spaces(entry) if t == title and e.path is not None}
+        taken = {
+            e.path
+            for titles, e in _site_spaces(entry)
+            if _under(titles, title) and e.path is not None
+        }
         chosen += [
             item
             for item in level
