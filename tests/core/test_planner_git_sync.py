@@ -159,6 +159,16 @@ def test_a_github_installation_is_pending_once_and_then_not_planned_again() -> N
     assert _plan(manifest, space=[_space(pending)]) == []
 
 
+def test_a_space_deleted_says_its_installation_goes_with_it() -> None:
+    pending = _installed("gs2", "github", "pending") | {"target": {"type": "space"}}
+    live = _space(pending) | {
+        "gitSync": {"installationId": "gs2", "installationProvider": "github"}
+    }
+    [action] = _plan("spaces:\n  - title: Guides\n    state: absent\n", space=[live])
+    assert (action.verb, action.address, action.destructive) == ("delete", 'space["Guides"]', True)
+    assert "LOSS: goes with it: its Git Sync installation (github)" in action.notes
+
+
 def test_not_written_is_not_managed() -> None:
     assert _plan("sites:\n  - title: Docs\n    visibility: public\n", site=[_site(ACTIVE)]) == []
 

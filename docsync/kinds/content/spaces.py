@@ -166,7 +166,11 @@ class SpaceKind(SyncedKind):
     ) -> Action | None:
         if live.raw.get("deletedAt"):
             return None  # already deleted
-        return self.plan_delete(live, desired, at)
+        action = self.plan_delete(live, desired, at)
+        synced = self.installation_held(live)
+        if action is not None and synced:
+            action.takes_away(f"goes with it: {synced}")
+        return action
 
     async def execute(self, action: Action, run: RunContext) -> None:
         if action.verb != "restore":

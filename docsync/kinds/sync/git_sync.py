@@ -111,7 +111,15 @@ INSTALLATION = Obj(
     }
 )
 #: what a site or a space says of the installation on it (production's GitSyncState)
-SYNC_STATE = Opt(Obj({"installationId": ID, "parentInstallationId": Opt(ID)}))
+SYNC_STATE = Opt(
+    Obj(
+        {
+            "installationId": ID,
+            "installationProvider": Opt(TEXT),
+            "parentInstallationId": Opt(ID),
+        }
+    )
+)
 #: where production's installations are
 BASE = "/v1/git/installations"
 FOUND_BY = "read again on its site or space, which holds one at most (a second install is refused)"

@@ -18,7 +18,7 @@ from docsync.core.entries import was_names
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
 from docsync.kinds.sync.git_sync import BASE, COMMON, GIT_SYNC, INSTALLATION, TOKEN
 from docsync.kinds.sync.planning import SLOT, installation, plan_installation
 
@@ -69,24 +69,27 @@ class SyncedKind(GrantedKind):
         has an installation, that installation, read by its id (`item["_gitSync"]`)."""
         chosen = items if read.entries is None else _written(read.entries, items)
 
-        async def one(item: dict[str, Any]) -> None:
-            found = state(item)
-            if found is None:
-                return
+        async def one(item: dict[str, Any], ident: str) -> None:
             try:
-                item[SLOT] = await read.api.get(
-                    f"{BASE}/{found['installationId']}", shape=INSTALLATION
-                )
+                item[SLOT] = await read.api.get(f"{BASE}/{ident}", shape=INSTALLATION)
             except NotFound:  # uninstalled since the list was read
                 item[SLOT] = None
 
-        await gather_all(*(one(item) for item in chosen))
+        await gather_all(
+            *(
+                unless_hidden(item, GIT_SYNC.section, one(item, str(found["installationId"])))
+                for item in chosen
+                if (found := state(item)) is not None
+            )
+        )
 
     @final
     def plan_installations(self, ctx: PlanContext, result: Reconciliation | None) -> None:
         """The installation of each entry planned (`result`) that writes `gitSync`, with its
         resource (none for one replaced: the new one has none yet)."""
         for desired, live in result.entries if result else []:
+            if live is not None and unread(live.raw, GIT_SYNC.section):
+                continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
             plan_installation(
                 desired, None if replaced else live, self.declaration.noun, self.resource_path, ctx
@@ -106,6 +109,15 @@ class SyncedKind(GrantedKind):
         """Whether a live resource's structure is its repository's (export leaves it out)."""
         found = state(resource.raw)
         return found is not None and not found.get("parentInstallationId")
+
+    @final
+    def installation_held(self, live: LiveResource) -> str | None:
+        """What a delete of the resource takes with it of Git Sync, said for its plan: its own
+        installation, which production removes with it (None: it has none)."""
+        found = state(live.raw)
+        if found is None or found.get("parentInstallationId"):
+            return None
+        return f"its Git Sync installation ({found.get('installationProvider') or 'a provider'})"
 
     @final
     def with_installation(self, entry: dict[str, Any], resource: LiveResource) -> dict[str, Any]:
