@@ -23,6 +23,7 @@ from docsync.core.model import Action, KeptPart, Picture, Plan, Review
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Catalogue, Declaration, Field
+from docsync.kinds.formats import ExportFormat
 from docsync.kinds.lost_answers import Writes
 
 if TYPE_CHECKING:
@@ -87,21 +88,6 @@ async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) 
 def unread(item: dict[str, Any] | None, part: str) -> bool:
     """Whether the API hid this part of a read item from the token's role."""
     return bool(item) and part in (item or {}).get(UNREAD, {})
-
-
-@dataclass(frozen=True)
-class ExportFormat:
-    """A file of production's own that `docsync export --format NAME` writes from one resource
-    of a kind, named by its title (a site's structure as `gitbook-docs.yaml`): `read` reads it
-    (the client, the organization's id, the title) and returns the document; a title that names
-    nothing, or several, is a `LookupError` saying which there are."""
-
-    name: str
-    #: the file `--out DIR` writes it to
-    file: str
-    #: what it holds, for `--help` and messages
-    holds: str
-    read: Callable[[ApiClient, str, str], Awaitable[Any]]
 
 
 class Kind:

@@ -16,7 +16,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj
-from docsync.kinds.kind import ExportFormat, Kind
+from docsync.kinds.formats import ExportFormat
+from docsync.kinds.kind import Kind
 from docsync.kinds.sites.owned import FILE
 from docsync.kinds.sites.parts import SITES
 from docsync.kinds.sites.structure_answers import structure_shape
