@@ -51,6 +51,8 @@ ORDER = (
     "agent_settings",
     "space_customization",
     "mcp_server",
+    "context_connection",
+    "channel",
 )
 
 #: Every kind, in dependency order (referenced kinds first, the organization settings after

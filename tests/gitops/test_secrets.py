@@ -28,6 +28,7 @@ SECRETS = {
     "REDIRECT_URL": "https://acme.example/secret-redirect-8e2a",
     "SPACE_NOTICE": "secret-site-space-notice-2f7c",
     "MCP_TOKEN": "Bearer secret-mcp-token-5e9d",
+    "DISCUSSIONS_TOKEN": "ghp-secret-discussions-token-3f7a",
     "GA_TRACKING": "G-secret-tracking-4e1a",
     "GA_SPACE_LABEL": "secret-space-label-7d3b",
 }
@@ -69,6 +70,10 @@ sites:
       - name: Billing
         url: https://mcp.acme.example/billing
         headers: {Authorization: "{{ env('MCP_TOKEN') }}", X-Team: platform}
+    contextConnections:
+      - label: Discussions
+        connector: builtin:github-discussions
+        setupSettings: {repository: acme/docs, token: "{{ env('DISCUSSIONS_TOKEN') }}"}
   - title: Partner Docs
     visibility: visitor-auth
     siteSpaces: [{space: Guides, path: partners}]
