@@ -94,6 +94,7 @@ async def plan_and_apply(
     async with api_session(options["api_url"], options["parallelism"], options["timeout"]) as api:
         async with reading_status(api, options["verbose"]) as watch:
             plan, live = await run.plan(api, loaded, watch=watch)
+        run.check_read(live)
         # A saved plan is applied with the targets it was made with.
         plan = narrow(plan, saved.targets if saved is not None else options["targets"])
         planned = api.stats.copy()

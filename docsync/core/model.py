@@ -27,6 +27,8 @@ VERBS: tuple[Verb, ...] = (
 
 #: Marks a field that has no value on one side (absent live, or not written).
 ABSENT: Any = None
+#: Verbs that remove something a reader or an editor may miss.
+DESTRUCTIVE = frozenset({"delete", "replace"})
 
 
 def address(kind: str, key: str, parent: str | None = None) -> str:
@@ -85,6 +87,24 @@ class Action:
     #: what runs on or for a site changes (an integration's scripts, the tools its assistant
     #: may call, their credentials): flagged in every rendering
     security_change: bool = False
+    #: takes away something others rely on that its verb does not say (an update deleting a
+    #: site's share links): destructive in every rendering, as a delete is
+    loss: bool = False
+
+    @property
+    def destructive(self) -> bool:
+        """Removes something a reader or an editor may miss: its verb says so, or a loss."""
+        return self.verb in DESTRUCTIVE or self.loss
+
+    def takes_away(self, what: str, *, readers: bool = False) -> None:
+        """Records a loss that the action's changes do not show: what goes with a delete (a
+        site's share links, a team's grants) or what an update takes from others (a share
+        link deactivated), named in a note that every rendering and saved plan carries. The
+        action then needs a careful look: destructive, and an audience change when `readers`
+        lose access by it. The one way a kind flags a loss, so no renderer names a kind."""
+        self.notes.append(f"{'AUDIENCE CHANGE' if readers else 'LOSS'}: {what}")
+        self.loss = True
+        self.audience_change = self.audience_change or readers
 
     @property
     def key(self) -> str:

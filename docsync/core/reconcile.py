@@ -49,17 +49,15 @@ def reconcile(
     `pinnable`: its entries may pin an id (a part's, a site's redirects, cannot).
 
     Pinned ids are matched first, so an entry renamed through its id keeps its resource even
-    when another entry now has its old key. `fallback` may match an entry that has no key of
-    its own (a site space written without `path`) among the live resources still free."""
+    when another entry now has its old key; then keys, then the names entries had (`was:`).
+    Last, `fallback` may match an entry no key matches (a site space written without `path`,
+    or at a new one) among the live resources no entry took by its id, key or old name."""
     by_id = {r.id: r for r in live}
     by_key: dict[str, list[LiveResource]] = defaultdict(list)
     for resource in live:
         if not _binned(resource):
             by_key[resource.key].append(resource)
     taken: set[str] = set()
-    #: the live resources no entry took yet, in live order: made once, when a fallback first
-    #: asks (every entry left to create asks, and a list per entry would be quadratic)
-    free: dict[str, LiveResource] | None = None
     found: dict[int, LiveResource | None] = {}
     dropped: set[int] = set()
     for index, item in enumerate(desired):
@@ -77,6 +75,7 @@ def reconcile(
         taken.add(match.id)
         found[index] = match
     renamed: list[int] = []
+    fallen: list[int] = []
     for index, item in enumerate(desired):
         if item.pinned_id:
             continue
@@ -99,19 +98,23 @@ def reconcile(
             continue
         match = candidates[0] if candidates else None
         if match is None and fallback is not None:
-            if free is None:
-                free = {r.id: r for r in live if r.id not in taken}
-            match = fallback(item, free.values())
+            fallen.append(index)  # once every entry has taken what its own key names
+            continue
         if match is not None:
             taken.add(match.id)
-            if free is not None:
-                free.pop(match.id, None)
         found[index] = match
     for index in renamed:
-        match = _renamed(desired[index], live, taken, noun, problem)
-        if match is not None and free is not None:
-            free.pop(match.id, None)
-        found[index] = match
+        found[index] = _renamed(desired[index], live, taken, noun, problem)
+    if fallen and fallback is not None:
+        # what no entry took by its id, its key or the name it had, in live order (made once:
+        # a list per entry would be quadratic)
+        free = {r.id: r for r in live if r.id not in taken}
+        for index in fallen:
+            match = fallback(desired[index], free.values())
+            if match is not None:
+                taken.add(match.id)
+                free.pop(match.id)
+            found[index] = match
     result = Reconciliation()
     for index, item in enumerate(desired):
         if index in dropped:

@@ -75,6 +75,9 @@ class LiveState:
         self.by_address: dict[str, LiveResource] = {}
         self.by_id: dict[tuple[str, str], LiveResource] = {}
         self.fetched: set[str] = set()
+        #: what the API hid from the token's role, not planned: a manifest section (`sites`)
+        #: or a resource's part (`site["Docs"].shareLinks`) -> why
+        self.unread: dict[str, str] = {}
         #: plain address -> ids of the live resources that share it (each has its own address)
         self.ambiguous: dict[str, list[str]] = {}
         #: the id of the API token's own user, when the API says

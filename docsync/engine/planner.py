@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.errors import ApiError
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
@@ -14,8 +15,9 @@ from docsync.core.graph import link, order
 from docsync.core.model import Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
+from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
-from docsync.kinds.kind import Kind, Reading
+from docsync.kinds.kind import UNREAD, Kind, Reading, hidden
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
@@ -136,6 +138,9 @@ async def read_live(
     organization = await resolve_organization(api, organization_ref)
     live = LiveState(organization)
     deleting = _deleting(kinds, manifest)
+    pruned = frozenset(
+        k.name for k in kinds if manifest is not None and k.section in manifest.prune
+    )
     if manifest is None:
         direct = {k.name for k in kinds if not k.nested}  # a site's parts come with the site
     else:
@@ -147,14 +152,26 @@ async def read_live(
 
     async def fetch(kind: Kind) -> Any:
         entries = None if manifest is None else _entries(manifest, kind)
-        raw = await kind.fetch(Reading(api, live.org_id, entries, deleting))
+        try:
+            raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
+        except ApiError as error:
+            # The API hides the kind from the token's role: named, left out of the plan.
+            why = hidden(error)
+            if why is None or manifest is None:  # export must read everything it writes
+                raise
+            live.unread[kind.section] = why
+            raw = None
         watch.finish(kind.section)
         return raw
 
     raws = await gather_all(*(fetch(k) for k in wanted))
     for kind, raw in zip(wanted, raws, strict=True):
+        if kind.section in live.unread:
+            continue
         for resource in kind.to_live(raw, live):
             live.add(resource)
+            for part, why in resource.raw.get(UNREAD, {}).items():
+                live.unread[f"{resource.address}.{part}"] = why
         live.fetched.add(kind.name)
     return live, wanted
 
@@ -176,7 +193,8 @@ def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
     for kind in kinds:
-        kind.plan(ctx)
+        if kind.section not in live.unread:  # hidden from the token's role: not planned
+            kind.plan(ctx)
     return ctx
 
 
@@ -190,7 +208,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
         raise PlanProblems(ctx.problems)
     plan = Plan(organization=live.org_id, actions=order(ctx.actions))
     plan.ids = {r.address: r.id for r in live.by_address.values()} | ctx.known_ids
-    plan.sensitive = set(ctx.sensitive_fields)
+    hide(plan.actions, loaded.secrets)
+    plan.sensitive = set(ctx.sensitive_fields) | holding(live, loaded.secrets)
     plan.made_from = ctx  # what the renderers draw pictures from (docsync.render.pictures)
     plan.kept = list(ctx.kept)
     plan.unmanaged = [
@@ -200,6 +219,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
         plan.warnings += kind.warnings(ctx, [a for a in plan.actions if a.kind == kind.name])
     renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renamable}
     plan.warnings += looks_renamed(plan.actions, renamable)
+    unread = sorted(live.unread.items())
+    plan.warnings += [f"{what}: not read, so not planned: {why}" for what, why in unread]
     return plan
 
 

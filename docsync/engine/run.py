@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from docsync.api import ApiClient
 from docsync.core.context import RunContext
+from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.state import LiveState
 from docsync.engine.executor import ApplyReport, Progress, apply_plan
@@ -26,6 +27,18 @@ async def plan(
     return await make_plan(api, loaded, kinds, watch)
 
 
+def check_read(live: LiveState) -> None:
+    """An apply must know everything it changes: what the API hid from the token's role (which
+    a plan names and leaves out) refuses it, before anything is sent."""
+    if live.unread:
+        hidden = "\n  ".join(f"{what}: {why}" for what, why in sorted(live.unread.items()))
+        raise ApplyRefused(
+            f"the token could not read what the manifest manages:\n  {hidden}\nApply with a "
+            'token whose role reads and writes all of it (docs/usage.md, "Roles"); a plan '
+            "names what it could not read and plans the rest"
+        )
+
+
 async def apply(
     api: ApiClient,
     plan: Plan,
@@ -36,6 +49,7 @@ async def apply(
     on_result: Progress | None = None,
     stop: asyncio.Event | None = None,
 ) -> ApplyReport:
+    check_read(live)
     run = RunContext(api, live.org_id, plan.ids)
     by_name = {kind.name: kind for kind in kinds}
     report = await apply_plan(

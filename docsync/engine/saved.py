@@ -37,7 +37,7 @@ MAX_PLAN_BYTES = 256 * 1024 * 1024
 def _sensitive_fields() -> dict[str, set[str]]:
     from docsync.kinds.catalogue import CATALOGUE
 
-    return {d.name: {f.name for f in d.fields if f.sensitive} for d in CATALOGUE}
+    return {d.name: {f.name for f in d.fields if f.sensitive or f.secret_text} for d in CATALOGUE}
 
 
 def parts(raw: dict[str, Any]) -> dict[str, str]:
@@ -83,8 +83,9 @@ def _read_only(value: Any) -> Any:
 
 
 def fingerprint(live: LiveState, secret: set[tuple[str, str]]) -> dict[str, dict[str, Any]]:
-    """Each live resource's managed fields by address, secret ones (by kind, or because the
-    manifest's value for them is) as markers, and its parts read as digests."""
+    """Each live resource's managed fields by address, secret ones (by declaration, whole or in
+    their text, or because the manifest's value for them is) as markers, and its parts read
+    as digests."""
     hidden = _sensitive_fields()
     prints: dict[str, dict[str, Any]] = {}
     for resource in live.by_address.values():

@@ -92,7 +92,13 @@ class Field:
 
     name: str
     ref: str | None = None
+    #: a secret: never shown, compared and saved by keyed digest, exported as `env()`
     sensitive: bool = False
+    #: a mapping whose text values are secrets unless known to be plain (an integration's
+    #: configuration: a key or a label, no one can tell): a value is plain when it is a number
+    #: or a flag, or one of the choices its schema lists, on the live side; written plainly,
+    #: on the manifest's
+    secret_text: bool = False
     #: compare hook: applied to both sides before comparing
     normalize: Callable[[Any], Any] = _same
     #: read hook: the value in a live item (default: the item's field of the same name)

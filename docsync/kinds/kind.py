@@ -10,11 +10,12 @@ of hooks is generated from the docstrings below (`Asked by`, `Returns`, `Default
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
+from docsync.api.errors import ApiError, Unauthorized, status_text
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -34,19 +35,58 @@ Path = tuple[str | int, ...]
 @dataclass(frozen=True)
 class Reading:
     """What a kind's read is given: the client, the organization, and what scopes the read:
-    the manifest's entries of the kind (None when export reads everything) and the kinds the
+    the manifest's entries of the kind (None when export reads everything), the kinds the
     manifest deletes from (what refers to them is read too, so a delete something still needs
-    is caught while planning)."""
+    is caught while planning, and what goes with a delete is named) and those it prunes."""
 
     api: ApiClient
     org_id: str
     entries: Sequence[Any] | None
     deleting: frozenset[str] = frozenset()
+    #: the kinds whose section the manifest prunes (`prune:`): what no entry names may go, and
+    #: a delete names what goes with it, so what it holds is read too
+    pruned: frozenset[str] = frozenset()
 
     @property
     def everything(self) -> bool:
         """Export: every resource and every part of each, not only what a manifest writes."""
         return self.entries is None
+
+
+# -- what the API hides from the token's role --------------------------------------------------
+# A read answered 403 is not a failure of the plan: the plan names what it could not read and
+# why, and plans the rest; an apply, which must know what it changes, refuses (`engine.run`). A
+# kind's whole read hidden leaves the kind out of the plan (the planner catches it); a part read
+# with its resource (a site's share links, an installation's sites, a resource's grants) hidden
+# is kept on the resource's item (`UNREAD`, by part), and that part alone is left out.
+
+#: where a read item keeps the parts of it the API hid from the token's role: part -> why
+UNREAD = "_unread"
+
+
+def hidden(error: BaseException) -> str | None:
+    """Why the API refused a read to this role (a 403: the token is valid, its role may not
+    read this), said as the plan says it; None for any other failure, which stays one."""
+    if not isinstance(error, Unauthorized) or error.status != 403:
+        return None
+    return f"{error.method} {error.path}: {status_text(error.status)}: {error.message}"
+
+
+async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) -> None:
+    """`read`, a part of `item` read with it; when the API hides it from the token's role,
+    the item keeps why instead (`UNREAD`), and the part is not planned."""
+    try:
+        await read
+    except ApiError as error:
+        why = hidden(error)
+        if why is None:
+            raise
+        item.setdefault(UNREAD, {})[part] = why
+
+
+def unread(item: dict[str, Any] | None, part: str) -> bool:
+    """Whether the API hid this part of a read item from the token's role."""
+    return bool(item) and part in (item or {}).get(UNREAD, {})
 
 
 class Kind:

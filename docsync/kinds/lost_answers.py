@@ -3,7 +3,9 @@ apply, never left to the next one. The API client sends an idempotent write agai
 DELETE; a DELETE answered 404 after a lost attempt is done). A create, which sending again could
 make twice, is looked for first: the kind says how it finds one (`Writes.found_by`, carried out
 by its finder), the apply continues with the id it finds, and sends the create again only when
-the read shows nothing was made (`create_once`).
+the read shows nothing was made (`create_once`). An idempotent write whose every answer was lost
+(the client gave up sending it again, and each try may have been carried out) is read back where
+its kind can tell it done (`settle`).
 
 Every kind declares, in its own module, what it writes: itself, and the parts a manifest writes
 under its entries (a site's `shareLinks`), each with how a lost answer is settled (`Kind.writes`).
@@ -15,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from docsync.api.errors import OutcomeUnknown
+from docsync.api.errors import ApiError, OutcomeUnknown
 
 T = TypeVar("T")
 
@@ -61,3 +63,28 @@ async def create_once(
             "plan reads it again"
         )
         raise
+
+
+def unanswered(error: ApiError) -> bool:
+    """Whether a failed write may have been carried out: no answer came (a dropped connection,
+    too slow), or only 5xx; a 4xx is the API's refusal of it."""
+    return isinstance(error, OutcomeUnknown) or error.status is None or error.status >= 500
+
+
+async def settle(
+    send: Callable[[], Awaitable[object]], done: Callable[[], Awaitable[bool]]
+) -> None:
+    """An idempotent write (an install where installing again answers the installation, a PATCH
+    of a configuration) settled inside the apply: when the client gave up on its answers, the
+    read `done` says whether the API holds what it writes; it is sent again only when not, as a
+    create is (`create_once`)."""
+    for _attempt in range(ATTEMPTS):
+        try:
+            await send()
+            return
+        except ApiError as error:
+            if not unanswered(error):
+                raise
+            if await done():
+                return
+    await send()

@@ -1,8 +1,8 @@
 """Offline reference checks: every reference names a manifest entry or looks like an id.
 
 A reference that looks like an id (``^[A-Za-z0-9_-]+$``) and names no entry is left for ``plan``
-to verify live. A site space's ``space`` may also name a live space by title, so it is never an
-error offline.
+to verify live. A site space's ``space`` may also name a live space by title, so naming none is
+never an error offline; naming only what the manifest deletes is.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def check_references(ctx: CheckContext) -> None:
     reference field of every declared kind is checked (docsync.kinds.catalogue)."""
     for declared in CATALOGUE:
         for f in declared.fields:
-            if f.ref is None or f.ref_live:
+            if f.ref is None:
                 continue
             target = CATALOGUE.named(f.ref)
             everywhere = None if f.ref_sibling else _keys(ctx, target, ctx.data, ())
@@ -49,7 +49,7 @@ def check_references(ctx: CheckContext) -> None:
                         targets = everywhere
                         scope = "in this manifest"
                     for where, value in _values(entry, entry_path, f.name, f.ref_at):
-                        _resolve(ctx, where, value, targets, target, scope)
+                        _resolve(ctx, where, value, targets, target, scope, live=f.ref_live)
         if any(f.ref == declared.name for f in declared.fields):
             _cycles(ctx, declared)
 
@@ -79,7 +79,8 @@ def _values(entry: dict[str, Any], path: Path, name: str, at: Path) -> list[tupl
 
 @dataclass
 class _Names:
-    """The entries of a kind by natural key, and the names its entries had (`was:`)."""
+    """The entries of a kind by natural key (one keyed within a container also by
+    `container/key`, a space's `Developers/Guides`), and the names its entries had (`was:`)."""
 
     keys: dict[str, list[Path]] = field(default_factory=dict)
     was: dict[str, Path] = field(default_factory=dict)
@@ -94,6 +95,9 @@ def _keys(ctx: CheckContext, target: Declaration, data: Any, base: Path) -> _Nam
             name = text(entry, target.key) if isinstance(entry, dict) else None
             if name is not None:
                 found.keys.setdefault(name, []).append(path)
+                scope = text(entry, target.scope) if target.scope else None
+                if scope is not None:
+                    found.keys.setdefault(f"{scope}/{name}", []).append(path)
                 was = text(entry, "was")
                 if was is not None and was != name:
                     found.was.setdefault(was, path)
@@ -107,12 +111,23 @@ def _resolve(
     names: _Names,
     target: Declaration,
     scope: str,
+    *,
+    live: bool = False,
 ) -> None:
+    """`live`: the reference may name a live resource the manifest does not list (a site
+    space's `space`), so only naming what the manifest deletes, and nothing it keeps, is an
+    error offline."""
     if not isinstance(value, str) or not value:
         return
     matches = names.keys.get(value, [])
     shown = ctx.show(path, value)
     kind = target.noun
+    if live:
+        deleted = [m for m in matches if is_absent(_entry(ctx, m) or {})]
+        if matches and len(deleted) == len(matches):
+            message = f"{shown} names a {kind} that this manifest deletes (state: absent)"
+            ctx.report(path, f"{message} at {ctx.where(deleted[0])}")
+        return
     if len(matches) > 1 and target.scope:
         # Keys unique only within a container: the same title may stand for several.
         places = ", ".join(str(ctx.where(match)) for match in matches)

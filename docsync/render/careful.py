@@ -1,5 +1,6 @@
-"""What puts an action under "Needs a careful look" in every rendering: it is destructive, it
-changes who can read (audience) or what runs (security), or a policy's `warn` rule matched it.
+"""What puts an action under "Needs a careful look" in every rendering: it is destructive (by
+its verb, or a loss its kind recorded: `Action.takes_away`), it changes who can read (audience)
+or what runs (security), or a policy's `warn` rule matched it.
 
 A policy's warning travels as a note of the action (`POLICY <rule>: <message>`), beside the
 `AUDIENCE CHANGE:` and `SECURITY CHANGE:` notes the kinds write: a note is already shown under
@@ -11,9 +12,6 @@ from __future__ import annotations
 import re
 
 from docsync.core.model import Action
-
-#: Verbs that remove something a reader or an editor may miss.
-DESTRUCTIVE = frozenset({"delete", "replace"})
 
 _PREFIX = "POLICY "
 _NOTE = re.compile(r"^POLICY ([A-Za-z0-9][A-Za-z0-9_.-]*): (.+)$", re.S)
@@ -37,7 +35,7 @@ def policy_warnings(action: Action) -> list[tuple[str, str]]:
 def reasons(action: Action) -> list[str]:
     """Why the action needs a careful look, each said in a few words (none: it does not)."""
     found = []
-    if action.verb in DESTRUCTIVE:
+    if action.destructive:
         found.append("destructive")
     if action.audience_change:
         found.append("audience change")
@@ -49,7 +47,7 @@ def reasons(action: Action) -> list[str]:
 
 def needs_review(action: Action) -> bool:
     return (
-        action.verb in DESTRUCTIVE
+        action.destructive
         or action.audience_change
         or action.security_change
         or any(note.startswith(_PREFIX) for note in action.notes)

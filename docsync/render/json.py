@@ -15,7 +15,7 @@ from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
 from docsync.core.secrecy import keyed_digest
 from docsync.kinds.catalogue import KINDS
-from docsync.render.careful import DESTRUCTIVE, needs_review, policy_warnings
+from docsync.render.careful import needs_review, policy_warnings
 from docsync.render.elements import ABSENT, element_changes
 from docsync.render.pictures import structures
 
@@ -78,7 +78,10 @@ class ActionDoc(BaseModel):
     depends_on: list[str] = Field(description="Keys of the actions that must be done first")
     changes: list[ChangeDoc]
     notes: list[str]
-    destructive: bool
+    destructive: bool = Field(
+        description="Removes something a reader or an editor may miss: a delete or a replace, "
+        "or an update that takes something away (a share link deleted or deactivated)"
+    )
     audience_change: bool
     security_change: bool = Field(
         False, description="What runs on or for a site changes: scripts, assistant tools"
@@ -216,7 +219,7 @@ def action_document(action: Action) -> ActionDoc:
         depends_on=list(action.depends_on),
         changes=[_change(c, action.verb) for c in action.changes],
         notes=list(action.notes),
-        destructive=action.verb in DESTRUCTIVE,
+        destructive=action.destructive,
         audience_change=action.audience_change,
         security_change=action.security_change,
         needs_review=needs_review(action),

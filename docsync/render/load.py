@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from docsync.core.model import Action, FieldChange, Picture, Plan, Unmanaged
+from docsync.core.model import DESTRUCTIVE, Action, FieldChange, Picture, Plan, Unmanaged
 from docsync.errors import DocsyncError
 from docsync.kinds.catalogue import KINDS
 from docsync.render.json import PlanDocument
@@ -52,6 +52,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
             depends_on=list(doc.depends_on),
             notes=list(doc.notes),
             audience_change=doc.audience_change,
+            loss=doc.destructive and doc.verb not in DESTRUCTIVE,
             security_change=doc.security_change,
         )
         for doc in document.actions

@@ -11,7 +11,7 @@ import re
 from docsync.core.model import Action, Plan, Review, Unmanaged
 from docsync.kinds.catalogue import KINDS
 from docsync.render.budget import DEFAULT_BUDGET, LeftOut, Room, kind_table, worst_note
-from docsync.render.careful import DESTRUCTIVE, needs_review, policy_warnings
+from docsync.render.careful import needs_review, policy_warnings
 from docsync.render.pictures import structures
 from docsync.render.text import field_width, render_change
 
@@ -46,7 +46,7 @@ def code_span(text: str) -> str:
 
 
 def _flag(action: Action) -> str:
-    if action.verb in DESTRUCTIVE:
+    if action.destructive:
         return "🔴 "
     if action.audience_change:
         return "🟠 "
@@ -144,7 +144,7 @@ def _head(plan: Plan, org: str, risky: list[Action]) -> str:
         out += ["**No changes.** The organization matches the manifest.", ""]
         return "\n".join(out) + "\n"
     flags = []
-    destructive = sum(1 for a in risky if a.verb in DESTRUCTIVE)
+    destructive = sum(1 for a in risky if a.destructive)
     audience = sum(1 for a in risky if a.audience_change)
     if destructive:
         flags.append(f"🔴 {destructive} destructive")

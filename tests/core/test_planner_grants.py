@@ -254,7 +254,7 @@ def test_a_deleted_team_says_which_grants_go_with_it() -> None:
     )
     [action] = plan.actions
     assert action.verb == "delete" and action.address == 'team["Platform"]'
-    assert 'its grants go with it: collection["Developers"]: admin' in action.notes
+    assert 'AUDIENCE CHANGE: its grants go with it: collection["Developers"]: admin' in action.notes
 
 
 def test_a_deleted_team_whose_grants_are_managed_shows_them_going_first() -> None:

@@ -134,8 +134,8 @@ def test_an_uninstall_says_what_goes_with_it() -> None:
     )
     assert k.steps(plan) == [f"delete {GA}"]
     (action,) = plan.actions
-    assert "uninstalls it from its sites too: Docs" in action.notes
-    assert "uninstalls it from its spaces too: Guides" in action.notes
+    assert "LOSS: uninstalls it from its sites too: Docs" in action.notes
+    assert "LOSS: uninstalls it from its spaces too: Guides" in action.notes
     assert action.security_change and not action.audience_change
 
 
@@ -152,6 +152,42 @@ def test_a_configuration_value_from_env_is_named_and_hidden() -> None:
     assert change.sensitive and change.field == "configuration.tracking_id"
     text = render_plan(plan, color=False)
     assert SECRET not in text and "configuration.tracking_id" in text
+
+
+def test_a_live_secret_written_plainly_now_is_still_hidden() -> None:
+    """The live value came from env() (docsync cannot know): text not known to be plain is a
+    secret on the live side, whatever the manifest writes now."""
+    plan = k.plan(
+        manifest("  - name: google-analytics\n    configuration: {tracking_id: plainKEY}\n"),
+        live({"tracking_id": SECRET}),
+    )
+    (action,) = plan.actions
+    (change,) = action.changes
+    assert change.sensitive and change.field == "configuration.tracking_id"
+    text = render_plan(plan, color=False)
+    assert SECRET not in text and "plainKEY" not in text
+    assert "configuration.tracking_id = (sensitive) (changed)" in text
+
+
+def test_numbers_flags_and_the_schemas_choices_are_known_to_be_plain() -> None:
+    mode = {"type": "string", "enum": ["a", "b"]}
+    schemas = {"site": {"properties": {"anonymize": {"type": "boolean"}, "mode": mode}}}
+    state = live(sites=[on_site("s1", anonymize=True, mode="a", note="secret-note")])
+    state["integration"]["schemas"] = {
+        "google-analytics": {**SCHEMAS["google-analytics"], **schemas}
+    }
+    plan = k.plan(
+        manifest(
+            "  - name: google-analytics\n"
+            "    sites: {Docs: {configuration: {anonymize: false, mode: b}}}\n"
+        ),
+        state,
+    )
+    changes = [(c.field, c.before, c.after, c.sensitive) for c in plan.actions[0].changes]
+    assert changes == [
+        ("configuration", {"anonymize": True}, {"anonymize": False}, False),
+        ("configuration", {"mode": "a"}, {"mode": "b"}, False),
+    ]
 
 
 def test_sites_and_spaces_not_written_are_not_managed() -> None:

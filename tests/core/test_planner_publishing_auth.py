@@ -46,9 +46,10 @@ def test_only_the_changed_written_fields_are_sent_with_the_backend() -> None:
         "fallbackURL": "https://acme.example/login",
         "logoutURL": None,
     }
-    assert [(c.before, c.after) for c in action.changes] == [
-        ({"fallbackURL": None}, {"fallbackURL": "https://acme.example/login"}),
-        ({"logoutURL": "https://acme.example/out"}, {"logoutURL": None}),
+    # the fallback URL may carry a key: sensitive by declaration, named at its path
+    assert [(c.field, c.before, c.after, c.sensitive) for c in action.changes] == [
+        ("publishingAuth.fallbackURL", None, "https://acme.example/login", True),
+        ("publishingAuth", {"logoutURL": "https://acme.example/out"}, {"logoutURL": None}, False),
     ]
 
 

@@ -460,3 +460,25 @@ def test_a_path_freed_by_its_holder_s_new_path_is_handed_over() -> None:
     assert ctx.problems == []
     take = next(a for a in ctx.actions if a.address == API_SECTION)
     assert take.depends_on == [f"update {GUIDES_SECTION}"]
+
+
+def test_an_entry_no_key_matches_falls_back_only_to_what_no_entry_s_key_takes() -> None:
+    """The one reconciler matches by key first, then by `matched_by`: a site space written at a
+    new path takes a live one publishing its space only when no entry keeps that one by its
+    path. The new `latest` took the live `v1` (first in the list), whose entry then made a new
+    `v1`, and the override the live one had stayed on the item the manifest calls `latest`."""
+    live = {
+        "space": [GUIDES],
+        "site": [
+            k.site("s1", "Docs", [k.section("sec1", "Guides", k.site_space("v", "sp1", "v1"))])
+        ],
+    }
+    manifest = (
+        "sites:\n  - title: Docs\n    sections:\n      - title: Guides\n        siteSpaces:\n"
+        "          - {space: Guides, path: latest}\n          - {space: Guides, path: v1}\n"
+    )
+    plan = k.plan(manifest, live)
+    assert k.steps(plan) == [
+        f'create {GUIDES_SECTION}.site_space["latest"]',
+        f"reorder {SITE}",  # written before v1
+    ]

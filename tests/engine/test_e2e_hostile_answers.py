@@ -89,11 +89,12 @@ def test_one_failed_read_stops_the_others_without_noise(
     manifest = write("m.yaml", f"{TEAMS}sites:\n{sites}")
     env = cli_env(emulator)
     assert run_process("apply", manifest, "--auto-approve", env=env).returncode == 0
-    emulator.set_faults(latency=30, rules=[{"method": "GET", "path": "/teams$", "status": 403}])
+    # 401: the token refused (a 403, the role's, is named by the plan and the rest planned)
+    emulator.set_faults(latency=30, rules=[{"method": "GET", "path": "/teams$", "status": 401}])
     done = run_process("plan", manifest, env=env)
     emulator.set_faults()
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 1, done.stderr
-    assert len(lines) == 1 and re.match(r"Error: GET /v1/orgs/org_acme/teams: 403", lines[0]), (
+    assert len(lines) == 1 and re.match(r"Error: GET /v1/orgs/org_acme/teams: 401", lines[0]), (
         done.stderr
     )

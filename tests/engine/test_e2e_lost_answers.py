@@ -285,6 +285,27 @@ CASES = {
             ),
         ),
     ),
+    # Every answer of an installation's writes lost, as many times as the client sends one
+    # (5): each was carried out, and the apply reads back what it wrote instead of failing (an
+    # installation on a site was left without its configuration, and the apply FAILED).
+    "integrations, every answer lost": Case(
+        ("integration", "integration_site"),
+        INSTALLED % "  []\n",
+        tuple(
+            Step(
+                INSTALLED % (ANALYTICS % (tracking, blog, "hb")),
+                (
+                    drop("PATCH", "/installations/[^/]+$", 5),
+                    drop("POST", "/installations/[^/]+/sites$", 5),
+                    drop("PATCH", "/installations/[^/]+/sites/[^/]+$", 5),
+                ),
+            )
+            for tracking, blog in (
+                ("G-1", ""),
+                ("G-2", ", Blog: {configuration: {sample_rate: 5}}"),
+            )
+        ),
+    ),
     "settings": Case(
         ("settings",),
         "organization: org_acme\n",
@@ -316,6 +337,7 @@ def injected(emulator: EmulatorHandle) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("quick_retries")
 @pytest.mark.parametrize("name", list(CASES))
 def test_writes_whose_answers_are_lost_converge_in_one_apply(
     docsync: Docsync, emulator: EmulatorHandle, write: Write, name: str

@@ -6,6 +6,7 @@ organization exported and planned (empty)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,13 @@ from tests.engine.every_kind_org import Doc
 from tests.engine.every_kind_sites import SITES, sites
 from tests.kit import CERT, EmulatorHandle, apply, assert_converged, cli_for
 
+#: what export writes a visitor-auth site's fallback URL as (a secret): the one value drawn
+FALLBACKS = {
+    "DOCSYNC_SITE_"
+    + re.sub(r"[^A-Za-z0-9]+", "_", title).upper()
+    + "_PUBLISHINGAUTH_FALLBACKURL": ("https://acme.example/login")
+    for title in SITES
+}
 #: the kinds `prune:` may name (spaces and members never go but by `state: absent`)
 PRUNABLE = ("teams", "saml", "collections", "openapi", "translations", "sites")
 #: the pool of names of each kind whose entries may be written `state: absent`
@@ -133,7 +141,7 @@ def test_validate_apply_plan_and_export_agree_on_every_kind(
     first, second = history
     either_contract.reset()
     certificates = {f"DOCSYNC_SAML_{label.upper()}_CERTIFICATE": CERT for label in org.LABELS}
-    docsync = cli_for(either_contract, **certificates)
+    docsync = cli_for(either_contract, **certificates, **FALLBACKS)
     work = tmp_path_factory.mktemp("every-kind")
     apply(docsync, _write(work / "a.yaml", first))
     manifest = _write(work / "b.yaml", second)

@@ -5,6 +5,7 @@ then plans empty; and no share link's URL or private key is in any output, plan 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,8 @@ def test_presentation_applies_converges_and_exports_without_secrets(
     exported = docsync("export", "--org", "org_acme", "--out", tmp_path / "export")
     assert exported.exit_code == 0, exported.output
     outputs.append(exported.output)
-    outputs.append(assert_converged(docsync, tmp_path / "export").output)
+    fallback = {"DOCSYNC_SITE_PARTNER_DOCS_PUBLISHINGAUTH_FALLBACKURL": auth["fallbackURL"]}
+    outputs.append(assert_converged(partial(docsync, env=fallback), tmp_path / "export").output)
     urls = [str(link["urls"]["published"]) for link in links]
     secrets = [*urls, *(url.rsplit("/", 1)[1] for url in urls), auth["privateKey"]]
     files = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file()]

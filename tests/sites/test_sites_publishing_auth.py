@@ -21,6 +21,8 @@ from tests.kit import (
 )
 
 AUTH = "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"
+#: what export names the variable of Partner Docs' fallback URL (a secret by declaration)
+FALLBACK = "DOCSYNC_SITE_PARTNER_DOCS_PUBLISHINGAUTH_FALLBACKURL"
 HEAD = """\
 organization: org_acme
 spaces:
@@ -64,10 +66,7 @@ def test_publishing_auth_apply_converge_change_and_export(
     planned = docsync("plan", manifest, "--out", tmp_path / "plan.json")
     assert planned.exit_code == 0, planned.output
     assert 'update site["Partner Docs"].publishingAuth' in planned.stdout
-    assert (
-        'publishingAuth.fallbackURL: "https://acme.example/login" -> "https://acme.example/signin"'
-        in planned.stdout
-    )
+    assert "publishingAuth.fallbackURL = (sensitive) (changed)" in planned.stdout
     outputs += [planned.output, docsync("plan", manifest, "--format", "json").output]
     before = emulator.stats()
     outputs.append(apply(docsync, manifest))
@@ -77,9 +76,14 @@ def test_publishing_auth_apply_converge_change_and_export(
     now = live_auth(emulator, "Partner Docs")
     assert now["fallbackURL"] == "https://acme.example/signin" and "logoutURL" not in now
     assert now["privateKey"] == first["privateKey"]
-    exported, sites = export_plans_empty(docsync, tmp_path / "export", "sites.yaml")
+    # export writes the fallback URL as the env() template that reads it
+    fallback = {FALLBACK: "https://acme.example/signin"}
+    exported, sites = export_plans_empty(
+        lambda *args: docsync(*args, env=fallback), tmp_path / "export", "sites.yaml"
+    )
     outputs.append(exported.output)
-    assert "fallbackURL: https://acme.example/signin" in sites
+    assert f"fallbackURL: '{{{{ env(''{FALLBACK}'') }}}}'" in sites
+    assert "signin" not in sites
     files = [p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file()]
     for blob in outputs + files:
         assert first["privateKey"] not in blob, f"the private key leaked: {blob[:200]}"

@@ -170,3 +170,42 @@ def test_an_override_in_a_group_that_holds_a_link_is_read_where_the_plan_looks(
     manifest = write("grouped.yaml", GROUPED_WITH_A_LINK)
     apply(docsync, manifest)
     assert_converged(docsync, manifest)
+
+
+def test_an_override_moved_to_a_new_path_is_read_where_the_plan_matches_it(
+    docsync: Docsync, write: Write
+) -> None:
+    """A site space written at a new path takes the live one publishing its space (the plan's
+    `matched_by`): its override is read there too, so `customization: null` removes it in the
+    same apply (it was compared with the site's settings, and the next plan removed it)."""
+    apply(docsync, write("docs.yaml", FIRST))
+    moved = FIRST.split("          - {space: Guides, path: latest}\n")
+    manifest = write(
+        "docs.yaml",
+        moved[0].replace("          - space: Guides v1\n            path: v1\n", "")
+        + "          - {space: Guides, path: latest}\n"
+        + "          - {space: Guides v1, path: older, customization: null}\n",
+    )
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert "customization.trademark.enabled: false -> true" in planned.stdout, planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+
+
+def test_an_override_in_a_section_renamed_with_was_is_read_under_its_old_title(
+    docsync: Docsync, write: Write
+) -> None:
+    """A section renamed with `was:` holds its live site spaces under its old title: their
+    overrides are read there, so `customization: null` removes one in the same apply (the
+    section's site spaces were compared with nothing, and the next plan removed it)."""
+    apply(docsync, write("docs.yaml", FIRST))
+    renamed = REMOVED.replace(
+        "      - title: Guides\n", "      - title: Handbook\n        was: Guides\n"
+    )
+    manifest = write("docs.yaml", renamed)
+    planned = docsync("plan", manifest)
+    assert planned.exit_code == 0, planned.output
+    assert "customization.trademark.enabled: false -> true" in planned.stdout, planned.stdout
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)

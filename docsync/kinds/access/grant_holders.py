@@ -20,12 +20,15 @@ from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.access.planning import live_side, plan_grants
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
 
+
+#: the kind whose delete names its grants, which production removes with it
+TEAM = "team"
 
 # -- reading ---------------------------------------------------------------------------------
 
@@ -64,22 +67,37 @@ async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[
     item["_grants"] = dict(zip(names, found, strict=True))
 
 
+#: what a resource's grants are called where the API hid them from the token's role
+PERMISSIONS = "permissions"
+
+
 async def read_managed(
     api: ApiClient,
     entries: Sequence[Any] | None,
     items: Sequence[dict[str, Any]],
     path: Callable[[dict[str, Any]], str],
+    everywhere: Sequence[str] = (),
 ) -> None:
-    """Every list a plan needs (`entries` None: export, every resource's every grant), all
-    concurrent; `path(item)` is the resource's path."""
+    """Every list a plan needs (`entries` None: export, every resource's every grant), and
+    the principal types in `everywhere` on every resource (those of a kind the plan may
+    delete: its grants go with it), all concurrent; `path(item)` is the resource's path."""
     if entries is None:
-        chosen = [(item, list(PRINCIPALS)) for item in items]
+        chosen = {id(item): (item, list(PRINCIPALS)) for item in items}
     else:
-        chosen = [
-            (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
+        chosen = {
+            id(item): (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
             for item, written in managed(entries, items)
-        ]
-    await gather_all(*(read(api, item, path(item), which) for item, which in chosen))
+        }
+        for item in items:
+            which = chosen.setdefault(id(item), (item, []))[1]
+            which += [n for n in everywhere if n not in which]
+    await gather_all(
+        *(
+            unless_hidden(item, PERMISSIONS, read(api, item, path(item), which))
+            for item, which in chosen.values()
+            if which
+        )
+    )
 
 
 # -- exporting -------------------------------------------------------------------------------
@@ -122,10 +140,16 @@ class GrantedKind(CrudKind):
             cls.answers = {**cls.answers, **grants}
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
-        """Itself, and the teams or members its entries' grants name."""
+        """Itself, and the teams or members its entries' grants name; itself too when the
+        manifest may delete teams, whose grants on its resources go with them (named)."""
         entries = getattr(manifest, self.section, None) or []
         written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
-        return super().reads(manifest) | {
+        teams = self.kinds.named(TEAM).section
+        deleted = teams in manifest.prune or any(
+            getattr(e, "state", None) == "absent" for e in getattr(manifest, teams, None) or []
+        )
+        found = super().reads(manifest) | ({self.name} if deleted else set())
+        return found | {
             kind
             for name, (_wire, kind) in PRINCIPALS.items()
             if any(getattr(w, name) is not None for w in written)
@@ -161,8 +185,13 @@ class GrantedKind(CrudKind):
         """Into each item whose entry writes `permissions`, its grants (every item's, for
         export)."""
         path = self.resource_path
+        everywhere = [name for name, (_w, kind) in PRINCIPALS.items() if kind == TEAM]
         await read_managed(
-            read.api, read.entries, items, lambda item: path.format(org=read.org_id, id=item["id"])
+            read.api,
+            read.entries,
+            items,
+            lambda item: path.format(org=read.org_id, id=item["id"]),
+            everywhere if TEAM in read.deleting else (),
         )
 
     @final
@@ -171,6 +200,8 @@ class GrantedKind(CrudKind):
         replaced: its grants are made with the new one)."""
         path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
+            if live is not None and unread(live.raw, PERMISSIONS):
+                continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
             plan_grants(desired, None if replaced else live, path, ctx)
 

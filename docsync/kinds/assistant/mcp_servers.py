@@ -10,6 +10,7 @@ kept. Any change to a site's servers changes what its assistant can reach: flagg
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -172,11 +173,11 @@ class McpServerKind(ListPart, SitePart):
             return None
         lines: list[FieldChange] = []
         for new in changes.created:
-            lines += _lines(new.key, None, new.fields)
+            lines += _lines(new.key, None, new.fields, _secret(ctx, new.path))
         for new, old in changes.changed:
-            lines += _lines(new.key, old.fields, new.fields)
+            lines += _lines(new.key, old.fields, new.fields, _secret(ctx, new.path))
         for old in changes.deleted:
-            lines += _lines(old.key, old.fields, None)
+            lines += _lines(old.key, old.fields, None, _secret(ctx, None))
         action = Action(
             "update",
             desired.kind,
@@ -245,8 +246,19 @@ class McpServerKind(ListPart, SitePart):
         return out
 
 
+def _secret(ctx: PlanContext, path: Path | None) -> Callable[[str], bool]:
+    """Whether a field of a server is secret: by declaration (its headers), or because the
+    manifest's entry at `path` reads it with env() (None: a server no entry writes)."""
+    return lambda name: (
+        MCP_SERVER.field(name).sensitive or (path is not None and ctx.sensitive((*path, name)))
+    )
+
+
 def _lines(
-    name: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+    name: str,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    secret: Callable[[str], bool],
 ) -> list[FieldChange]:
     """What changes of one server, a line per field; headers as one secret line."""
     lines = []
@@ -256,7 +268,7 @@ def _lines(
         if old == new or (field_name == "headers" and not old and not new):
             continue
         at = f"mcpServers.{name}.{field_name}"
-        lines.append(FieldChange(at, old, new, sensitive=field_name == "headers"))
+        lines.append(FieldChange(at, old, new, sensitive=secret(field_name)))
     return lines
 
 

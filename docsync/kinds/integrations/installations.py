@@ -4,18 +4,21 @@ written managed, each shown on its own), uninstalled (which takes its site and s
 installations with it). Its installations on sites and spaces are kinds of their own
 (`targets.py`, `targets.py`), planned here, under each entry.
 
-A configuration value from `env()` is a secret: shown `(sensitive)` at its path, kept out of
-saved plans (a keyed digest), and export writes every text value as an `env()` placeholder,
-since it cannot tell a key from a label."""
+A configuration value is a secret when the manifest reads it with `env()`, or when it is live
+text not known to be plain (`Field.secret_text`: a key and a label are both text): shown
+`(sensitive)` at its path, kept out of saved plans (a keyed digest) and out of the client's
+messages, and export writes every text value as an `env()` placeholder."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
 from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
+from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
@@ -24,20 +27,26 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.integrations.checks import check_installed_on
+from docsync.kinds.integrations.configuration import (
+    configuration_changes,
+    exported_configuration,
+    holds,
+    schema_properties,
+)
 from docsync.kinds.integrations.schemas import check_configurations
 from docsync.kinds.integrations.targets import (
     LEVELS,
     SiteInstallations,
     SpaceInstallations,
-    configuration_changes,
-    exported_configuration,
+    configuration_texts,
     plan_levels,
     read_levels,
     uninstalled_with,
 )
 from docsync.kinds.kind import ExportNames, Reading
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes, create_once
+from docsync.kinds.lost_answers import BY_KEY, Writes, create_once, settle
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -78,7 +87,10 @@ INTEGRATION = Declaration(
     "integrations",
     "integration",
     key="name",
-    fields=(Field("name", create=False, update=False), Field("configuration", create=False)),
+    fields=(
+        Field("name", create=False, update=False),
+        Field("configuration", create=False, secret_text=True),
+    ),
     needs=("site", "space"),
     export_file="org.yaml",
     entry=IntegrationEntry,
@@ -101,6 +113,12 @@ class IntegrationKind(CrudKind):
         named = {level.target for level in LEVELS if any(getattr(e, level.field) for e in written)}
         return super().reads(manifest) | named
 
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """The sites and spaces each entry installs on: none the manifest deletes, or prunes
+        away from under it (`checks.py`)."""
+        levels = [(level.field, self.kinds.named(level.target).declaration) for level in LEVELS]
+        check_installed_on(view, items, levels)
+
     async def fetch(self, read: Reading) -> Any:
         """The installations, and, for each whose entry writes `sites` or `spaces` (every one
         for an export), its installations there: one list per installation and level. Beside
@@ -109,7 +127,11 @@ class IntegrationKind(CrudKind):
         listed = await self.listed(read.api, read.org_id)
         items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
         written = {e.name: e for e in read.entries or ()}
-        await gather_all(*(read_levels(read.api, item, written, read.everything) for item in items))
+        pruned = self.name in read.pruned
+        await gather_all(
+            *(read_levels(read.api, item, written, read.everything, pruned) for item in items)
+        )
+        read.api.redact(text for item in items for text in configuration_texts(item))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
         unread = sorted(
             name
@@ -149,7 +171,9 @@ class IntegrationKind(CrudKind):
             ctx.sensitive_fields.add((desired.address, "configuration"))
             if live is not None:
                 ctx.sensitive_fields.add((live.address, "configuration"))
-        return configuration_changes(written, before, path, ctx, live is None)
+        properties = schema_properties(ctx, desired.key, "account")
+        field = self.field("configuration")
+        return configuration_changes(written, before, path, ctx, live is None, field, properties)
 
     def _installed(self, desired: DesiredResource, at: Place) -> Action | None:
         changes = self._changes(desired, None, at.ctx)
@@ -192,15 +216,29 @@ class IntegrationKind(CrudKind):
             new_id = await create_once(install, lambda: self.find(action, run))
             run.ids[action.address] = new_id
             if fields.get("configuration"):
-                body = {"configuration": fields["configuration"]}
-                await run.api.write("PATCH", f"{base}/{new_id}", body)
+                await self._configure(f"{base}/{new_id}", new_id, fields["configuration"], run)
         elif action.verb == "update":
-            body = {"configuration": fields["configuration"]}
-            await run.api.write("PATCH", f"{base}/{action.live_id}", body)
+            assert action.live_id is not None
+            path = f"{base}/{action.live_id}"
+            await self._configure(path, action.live_id, fields["configuration"], run)
         elif action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{action.live_id}")
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
+
+    async def _configure(
+        self, path: str, ident: str, configuration: dict[str, Any], run: RunContext
+    ) -> None:
+        """One PATCH of the whole configuration; when every answer was lost, the installation
+        is read back, and the PATCH is done when it holds what was sent (`settle`)."""
+
+        async def done() -> bool:
+            listed = await self.listed(run.api, run.org_id)
+            found = [p["installation"] for p in listed if str(p["installation"]["id"]) == ident]
+            return bool(found) and holds(found[0].get("configuration"), configuration)
+
+        body = {"configuration": configuration}
+        await settle(partial(run.api.write, "PATCH", path, body), done)
 
     async def find(self, action: Action, run: RunContext) -> str | None:
         """After an install of unknown outcome: the organization's installation of it, if any."""

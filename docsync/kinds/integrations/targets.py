@@ -9,7 +9,9 @@ scripts for every visitor."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import RootModel
@@ -17,13 +19,19 @@ from pydantic import RootModel
 from docsync.api.answers import ANY, TEXT, Obj
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
-from docsync.core.model import Action, FieldChange, address, leaf_change
+from docsync.core.model import Action, address
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.integrations.configuration import (
+    configuration_changes,
+    exported_configuration,
+    holds,
+    schema_properties,
+)
+from docsync.kinds.kind import ExportNames, Path, unless_hidden, unread
 from docsync.kinds.lists import Place, Steps, plan_list
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.lost_answers import Writes, settle
 from docsync.kinds.parts import Part
 
 if TYPE_CHECKING:
@@ -85,51 +93,33 @@ def on_answer(level: Level) -> Obj:
     return Obj({level.target: TEXT, "configuration": ANY})
 
 
-def exported_configuration(
-    configuration: dict[str, Any], owner: str, names: ExportNames, at: str = ""
-) -> dict[str, Any]:
-    """A configuration as export writes it: text as an `env()` placeholder (it may be a key,
-    and export cannot tell), numbers and flags as they are."""
-    prefix = f"{at}." if at else ""
-    return {
-        key: names.secret(owner, f"{prefix}configuration.{key}") if isinstance(v, str) else v
-        for key, v in configuration.items()
-    }
-
-
 async def read_levels(
-    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool
+    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool, pruned: bool
 ) -> None:
     """An installation's sites and spaces into its item's slots (`Level.slot`): those its
-    entry writes (every level of an entry that uninstalls it, to say what goes with it), or all."""
+    entry writes (every level of one the plan may uninstall, an entry written absent or none
+    when integrations are pruned, to say what goes with it), or all."""
     entry = written.get(item["name"])
-    absent = getattr(entry, "state", None) == "absent"
+    gone = getattr(entry, "state", None) == "absent" or (entry is None and pruned)
     for level in LEVELS:
-        if every or absent or getattr(entry, level.field, None) is not None:
-            item[level.slot] = await api.list_all(
-                level.path(item["name"], item["id"]), items=on_answer(level)
-            )
+        if every or gone or getattr(entry, level.field, None) is not None:
+            await unless_hidden(item, level.field, _read_level(api, item, level))
 
 
-def configuration_changes(
-    written: dict[str, Any] | None, before: dict[str, Any], path: Path, ctx: PlanContext, new: bool
-) -> list[FieldChange]:
-    """One change per configuration key written that differs, at its path (a key not set
-    before is added); for a new installation, the keys written as one value. A secret key is
-    named at its path and shown `(sensitive)`."""
-    out, plain = [], {}
-    for key, value in (written or {}).items():
-        if not new and before.get(key) == value:
-            continue
-        if ctx.sensitive((*path, key)):
-            out.append(leaf_change("configuration", (key,), before.get(key), value, True))
-        elif new:
-            plain[key] = value
-        elif key not in before:
-            out.append(FieldChange("configuration", {}, {key: value}))
-        else:
-            out.append(leaf_change("configuration", (key,), before[key], value, False))
-    return [FieldChange("configuration", None, plain)] * bool(plain) + out
+async def _read_level(api: ApiClient, item: dict[str, Any], level: Level) -> None:
+    path = level.path(item["name"], item["id"])
+    item[level.slot] = await api.list_all(path, items=on_answer(level))
+
+
+def configuration_texts(item: dict[str, Any]) -> list[str]:
+    """The text values of an installation's configurations as read (its own, and on each site
+    and space read): what a request may send back and a server's message may echo."""
+    configurations = [item.get("configuration")] + [
+        on.get("configuration") for level in LEVELS for on in item.get(level.slot) or ()
+    ]
+    return [
+        v for c in configurations if isinstance(c, dict) for v in c.values() if isinstance(v, str)
+    ]
 
 
 @dataclass
@@ -162,30 +152,54 @@ class InstalledOnKind(Part):
     level: ClassVar[Level]
 
     async def execute(self, action: Action, run: RunContext) -> None:
+        """An install, then its configuration; or an uninstall. Each is sent again when its
+        answer is lost (installing where it is installed answers that installation), and when
+        every answer was lost, read back: done when the level's list holds what it wrote."""
         payload = action.payload
         assert isinstance(payload, Installed)
         installation, target = run.resolve(payload.installation), run.resolve(payload.target)
         base = self.level.path(payload.integration, installation)
+        level = self.level
+
+        async def held() -> dict[str, Any] | None:
+            found = await run.api.list_all(base, items=on_answer(level))
+            return next((i for i in found if str(i[level.target]) == str(target)), None)
+
         if action.verb == "create":
-            # Sent again when its answer is lost: installing where it is installed answers
-            # that installation (production's install declares no refusal).
-            body = {self.level.body_field: target}
-            await run.api.write("POST", base, body, idempotent=True)
+            body = {level.body_field: target}
+            await settle(
+                partial(run.api.write, "POST", base, body, idempotent=True),
+                lambda: _there(held()),
+            )
         if action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{target}")
         elif payload.configuration:
-            body = {"configuration": payload.configuration}
-            await run.api.write("PATCH", f"{base}/{target}", body)
+            sent = payload.configuration
+            body = {"configuration": sent}
+            await settle(
+                partial(run.api.write, "PATCH", f"{base}/{target}", body),
+                lambda: _configured(held(), sent),
+            )
+
+
+async def _there(found: Awaitable[dict[str, Any] | None]) -> bool:
+    return await found is not None
+
+
+async def _configured(found: Awaitable[dict[str, Any] | None], sent: dict[str, Any]) -> bool:
+    """Whether an installation read back holds the configuration sent."""
+    return holds((await found or {}).get("configuration"), sent)
 
 
 def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
     """The steps of one level's list: where each entry installs is in `wanted`, by address."""
+    configured = kind.field("configuration")
 
     def create(desired: DesiredResource, at: Place) -> Action | None:
         on = wanted[desired.address]
         written = desired.fields.get("configuration")
         path = (*on.path, "configuration")
-        changes = configuration_changes(written, {}, path, at.ctx, True)
+        changes = configuration_changes(written, {}, path, at.ctx, True, configured, {})
         payload = Installed(on.integration, on.installation, on.target, written)
         action = Action("create", kind.name, desired.address, changes, at.ctx.where(on.path))
         action.payload = payload
@@ -198,7 +212,10 @@ def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
         before = live.fields.get("configuration") or {}
         written = desired.fields.get("configuration")
         path = (*on.path, "configuration")
-        changes = configuration_changes(written, before, path, at.ctx, False)
+        properties = schema_properties(at.ctx, on.integration, kind.level.target)
+        changes = configuration_changes(
+            written, before, path, at.ctx, False, configured, properties
+        )
         if not changes:
             return None
         merged = {**before, **(written or {})}
@@ -244,8 +261,8 @@ def plan_levels(
     installation = live_id or ref(desired.address)
     for level in LEVELS:
         held = getattr(desired.entry, level.field, None)
-        if held is None:
-            continue
+        if held is None or (live is not None and unread(live.raw, level.field)):
+            continue  # not written, or hidden from the token's role (the plan names it)
         written = held.root
         kind = kinds[level.kind]
         have = _live_side(level, live, desired.address, ctx)
@@ -297,7 +314,7 @@ def uninstalled_with(action: Action, live: LiveResource, ctx: PlanContext) -> No
         if not have:
             continue
         names = ", ".join(r.key for r in have)
-        action.notes.append(f"uninstalls it from its {level.field} too: {names}")
+        action.takes_away(f"uninstalls it from its {level.field} too: {names}")
         if any(r.raw["_published"] for r in have):
             _flag(action, f"removes {live.key} from a published site")
 
@@ -321,7 +338,7 @@ INTEGRATION_SITE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False),),
+    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SiteInstallations,
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)
@@ -353,7 +370,7 @@ INTEGRATION_SPACE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False),),
+    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SpaceInstallations,
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)

@@ -23,6 +23,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes
 
 
@@ -79,6 +80,20 @@ class InviteLinkKind(CrudKind):
 
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
         return self.desired_resources(ctx, key=lambda entry, _path, _ctx: role_shown(entry.role))
+
+    def plan(self, ctx: PlanContext) -> None:
+        self.plan_entries(ctx, Steps(self.plan_create, self.plan_update, self._deleted))
+
+    def _deleted(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        """A link deleted: whoever holds it can no longer join."""
+        action = self.plan_delete(live, desired, at)
+        if action is not None:
+            action.takes_away(
+                f"whoever holds the {live.key} link can no longer join with it", readers=True
+            )
+        return action
 
     def _handle(self, secret: str) -> str:
         """What stands for a link's id everywhere docsync shows or keeps ids."""

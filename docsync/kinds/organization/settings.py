@@ -201,17 +201,21 @@ class SettingsKind(Kind):
                 body = {c.field: c.after for c in changes}
                 if "defaultContent" in body and body["defaultContent"] is not None:
                     body["defaultContent"] = {"type": "site", "site": ref(body["defaultContent"])}
-                ctx.add(
-                    Action(
-                        "update",
-                        self.name,
-                        ADDRESS,
-                        changes,
-                        ctx.where(desired.path),
-                        live_id=live.id,
-                        payload=Fields(ADDRESS, body),
-                    )
+                action = Action(
+                    "update",
+                    self.name,
+                    ADDRESS,
+                    changes,
+                    ctx.where(desired.path),
+                    live_id=live.id,
+                    payload=Fields(ADDRESS, body),
                 )
+                if any(c.field == "inviteLinks" and c.before and not c.after for c in changes):
+                    action.takes_away(
+                        "turns invite links off: whoever holds one can no longer join",
+                        readers=True,
+                    )
+                ctx.add(action)
 
     def export(self, live: LiveState, names: ExportNames) -> Any:
         resource = live.by_address.get(ADDRESS)

@@ -147,7 +147,7 @@ class TeamKind(CrudKind):
         action = self.plan_delete(live, desired, at)
         held = team_grants(live.id, at.ctx.live)
         if action is not None and held:
-            action.notes.append(f"its grants go with it: {', '.join(held)}")
+            action.takes_away(f"its grants go with it: {', '.join(held)}", readers=True)
         return action
 
     async def execute(self, action: Action, run: RunContext) -> None:

@@ -77,7 +77,7 @@ PUBLISHING_AUTH = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    fields=(Field("backend"), Field("fallbackURL"), Field("logoutURL")),
+    fields=(Field("backend"), Field("fallbackURL", sensitive=True), Field("logoutURL")),
     entry=PublishingAuthEntry,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}", item="/v1/orgs/{org}/sites/{site}/publishing/auth"
@@ -136,7 +136,7 @@ class PublishingAuthKind(SitePart):
                     (name,),
                     current.get(name),
                     value,
-                    sensitive=ctx.sensitive((*path, name)),
+                    sensitive=self.field(name).sensitive or ctx.sensitive((*path, name)),
                 )
                 for name, value in changed.items()
             ],
@@ -154,8 +154,15 @@ class PublishingAuthKind(SitePart):
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
-        """The backend and the URLs that are set, as a manifest writes them."""
+        """The backend and the URLs that are set, as a manifest writes them; a secret one (the
+        fallback URL may carry a key) as the `env()` template that reads it."""
         found = _live(site)
         if not found:
             return None
-        return {name: found[name] for name in KEPT if found.get(name)}
+        return {
+            name: names.secret(site.address, f"publishingAuth.{name}")
+            if self.field(name).sensitive
+            else found[name]
+            for name in KEPT
+            if found.get(name)
+        }

@@ -156,11 +156,11 @@ class ShareLinkKind(ListPart, SitePart):
             ctx.where(base),
             payload=ShareLinks(ref(desired.address), creates, updates, deletes),
         )
-        if deletes:
-            action.notes.append(
-                f"deletes {len(deletes)} share link(s) the manifest does not list (the list is "
-                "exact): whoever holds their URLs loses access"
-            )
+        _losses(
+            action,
+            changes.deleted,
+            [link for d, link in changes.changed if d.fields["active"] is False],
+        )
         return ctx.add(action)
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
@@ -192,6 +192,27 @@ class ShareLinkKind(ListPart, SitePart):
         if found is None:
             return None
         return [_shape(link) for link in found if link.get("name")]
+
+
+def _losses(action: Action, deleted: list[LiveResource], deactivated: list[LiveResource]) -> None:
+    """What the links' holders lose: an active link deleted or deactivated no longer opens the
+    site (an audience change); an inactive one deleted opens nothing, and is gone all the same."""
+    gone = [link.key for link in deleted if link.fields.get("active")]
+    if gone:
+        action.takes_away(
+            f"deletes share link(s) {', '.join(gone)} (the list is exact): whoever holds their "
+            "URLs loses access",
+            readers=True,
+        )
+    if deactivated:
+        names = ", ".join(link.key for link in deactivated)
+        action.takes_away(
+            f"deactivates share link(s) {names}: whoever holds their URLs loses access",
+            readers=True,
+        )
+    idle = [link.key for link in deleted if not link.fields.get("active")]
+    if idle:
+        action.takes_away(f"deletes inactive share link(s) {', '.join(idle)} (the list is exact)")
 
 
 async def _create(run: RunContext, path: str, name: str) -> dict[str, Any]:

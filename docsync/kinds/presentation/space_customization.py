@@ -20,6 +20,7 @@ from pydantic import Field as Limits
 
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import was_names
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
@@ -80,22 +81,43 @@ def _keep(structure: Any, found: dict[str, dict[str, Any]]) -> None:
                 _keep(value, found)
 
 
-def written_overrides(entry: Any) -> list[tuple[str | None, Any]]:
-    """(section title or None at the root, site space entry) of every site space entry of a
-    site entry that writes `customization`."""
-    found: list[tuple[str | None, Any]] = []
+#: the titles a live section may have for a section entry (its title and what `was:` names),
+#: or None for the site's root
+Titles = frozenset[str] | None
+
+
+def _site_spaces(entry: Any) -> list[tuple[Titles, Any]]:
+    """(the section's titles or None at the root, site space entry) of every site space entry
+    of a site entry."""
+    found: list[tuple[Titles, Any]] = []
     for section in entry.sections or []:
-        found += [(section.title, s) for s in section.siteSpaces or []]
-    found += [(None, s) for s in entry.siteSpaces or []]
-    return [(t, s) for t, s in found if "customization" in s.model_fields_set]
+        titles = frozenset({section.title} | was_names(section))
+        found += [(titles, s) for s in section.siteSpaces or []]
+    return found + [(None, s) for s in entry.siteSpaces or []]
+
+
+def written_overrides(entry: Any) -> list[tuple[Titles, Any]]:
+    """(the section's titles or None at the root, site space entry) of every site space entry
+    of a site entry that writes `customization`."""
+    return [(t, s) for t, s in _site_spaces(entry) if "customization" in s.model_fields_set]
+
+
+def _under(titles: Titles, title: str | None) -> bool:
+    """Whether a site space entry is at the level of the live section titled `title` (None:
+    the root): a section renamed with `was:` holds its live site spaces under its old title."""
+    return titles is None if title is None else titles is not None and title in titles
+
+
+def _publishes(item: dict[str, Any], entry: Any) -> bool:
+    space = item.get("space")
+    names = (space.get("id"), space.get("title")) if isinstance(space, dict) else (space,)
+    return entry.space is not None and str(entry.space) in names
 
 
 def _is(item: dict[str, Any], entry: Any) -> bool:
     if entry.path is not None:
         return bool(item.get("path") == entry.path)
-    space = item.get("space")
-    names = (space.get("id"), space.get("title")) if isinstance(space, dict) else (space,)
-    return entry.space is not None and str(entry.space) in names
+    return _publishes(item, entry)
 
 
 #: what the structure read calls sections and groups
@@ -133,14 +155,29 @@ async def _read_into(
 
 async def read_overrides(api: ApiClient, site: dict[str, Any], site_path: str, entry: Any) -> None:
     """The effective customization of the live site spaces the entry's overrides are about
-    (their ids from the site's structure read, already in `site["_structure"]`)."""
+    (their ids from the site's structure read, already in `site["_structure"]`): the one with
+    each entry's path, and, for an entry whose path no live site space has, those publishing
+    its space that no entry's path takes, one of which the plan may match it to
+    (`Declaration.matched_by`): its override was left in place, and the next plan removed it."""
     wanted = written_overrides(entry)
-    chosen = [
-        item
-        for title, level in _levels(site.get("_structure") or {})
-        for item in level
-        if any(t == title and _is(item, e) for t, e in wanted)
-    ]
+    chosen = []
+    for title, level in _levels(site.get("_structure") or {}):
+        here = [e for titles, e in wanted if _under(titles, title)]
+        live = {item.get("path") for item in level}
+        taken = {
+            e.path
+            for titles, e in _site_spaces(entry)
+            if _under(titles, title) and e.path is not None
+        }
+        chosen += [
+            item
+            for item in level
+            if any(_is(item, e) for e in here)
+            or (
+                item.get("path") not in taken
+                and any(e.path not in live and _publishes(item, e) for e in here)
+            )
+        ]
     await _read_into(api, site, site_path, chosen)
 
 

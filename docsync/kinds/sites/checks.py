@@ -10,6 +10,8 @@ from docsync.core.checking import CheckView, Item, did_you_mean, is_absent, raw_
 from docsync.core.paths import Path
 from docsync.kinds.sites.adaptive_schema import check_adaptive_schema
 
+#: the visibility whose sites sign visitors in (and so have publishing auth)
+VISITOR_AUTH = "visitor-auth"
 #: a site of root site spaces has no level where groups or links could stand
 _NO_SECTIONS = (
     "a site with 'siteSpaces' at its root has no sections for '{0}' to stand among: write "
@@ -33,7 +35,28 @@ def check_sites(view: CheckView, items: list[Item]) -> None:
             schema_path = (*site_path, "adaptiveSchema")
             for path, message in check_adaptive_schema(site["adaptiveSchema"], schema_path):
                 view.report(path, message, key=path != schema_path)
+        check_auth_visibility(view, site_path, site)
         check_auth_integration(view, site_path, site)
+
+
+def check_auth_visibility(view: CheckView, site_path: Path, site: dict[str, Any]) -> None:
+    """`publishingAuth` on a site written with another visibility than visitor-auth, which the
+    plan refuses whatever the live site is (a visibility not written is the live site's, which
+    only `plan` knows)."""
+    visibility = site.get("visibility")
+    if site.get("publishingAuth") is None or visibility is None or visibility == VISITOR_AUTH:
+        return
+    shown = (
+        visibility
+        if isinstance(visibility, str)
+        else view.show((*site_path, "visibility"), visibility)
+    )
+    view.report(
+        (*site_path, "publishingAuth"),
+        f"publishingAuth applies to visitor-auth sites, and this site is written {shown}: "
+        "write `visibility: visitor-auth`, or leave publishingAuth out",
+        key=True,
+    )
 
 
 def check_auth_integration(view: CheckView, site_path: Path, site: dict[str, Any]) -> None:

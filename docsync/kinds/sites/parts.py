@@ -7,6 +7,7 @@ a site's child (a site space's override) is a `ChildPart`, planned with that chi
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from docsync.core.context import PlanContext, RunContext
@@ -87,6 +88,20 @@ class SitePart(Part):
 
     def requests(self, action: Action) -> int:
         return 1
+
+    @final
+    def held(self, site: LiveResource) -> str | None:
+        """What a site holds of this part as read, named for a delete that takes it with it
+        (`share links "Agency", "Partner"`, `customization`); None: nothing, or not read."""
+        found = site.raw.get(f"_{self.section}")
+        if isinstance(found, list):
+            names = [
+                json.dumps(i.get(self.key_field), ensure_ascii=False)
+                for i in found
+                if isinstance(i, dict)
+            ]
+            return f"{self.declaration.plural} {', '.join(names)}" if names else None
+        return self.declaration.noun if isinstance(found, dict) and any(found.values()) else None
 
     @final
     async def execute(self, action: Action, run: RunContext) -> None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.kind import Kinds
+from docsync.kinds.kind import Kinds, unread
 from docsync.kinds.sites.driver import SiteTree
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.payloads import OnSite, Reorder
-from docsync.kinds.sites.reading import manages_structure
+from docsync.kinds.sites.reading import STRUCTURE, manages_structure
 from docsync.kinds.sites.state import LiveTree
 
 
@@ -22,15 +22,20 @@ def plan_site(
     """Everything under one site entry (`live`: None for a site created or replaced)."""
     tree = live.raw.get("_tree") if live is not None else None
     site_tree = SiteTree(ctx, desired, live, tree or LiveTree(), kinds)
-    if manages_structure(desired.entry, kinds):
+    # What the API hid from the token's role is left out (the plan names it).
+    read = live.raw if live is not None else None
+    structure = not unread(read, STRUCTURE)
+    if manages_structure(desired.entry, kinds) and structure:
         site_tree.plan()
     _plan_reorder(desired, site_tree, ctx)
     # The site's parts, one action each, published once they are written.
     for part in site_parts(kinds):
+        if unread(read, part.section) or (part.reads_structure and not structure):
+            continue
         action = part.plan_part(desired, live, ctx)
         if action is not None:
             site_tree.actions.append(action)
-    for child_part in child_parts(kinds):
+    for child_part in child_parts(kinds) if structure else ():
         for child in site_tree.desired_of(child_part.declaration.parents[0]) or []:
             child_live = site_tree.matches.get(child.address)
             found = child_part.plan_under(desired, live, child, child_live, ctx)

@@ -13,7 +13,7 @@ from docsync.api.answers import Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
-from docsync.kinds.kind import Kind, Kinds, Reading
+from docsync.kinds.kind import Kind, Kinds, Reading, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
@@ -21,6 +21,8 @@ from docsync.kinds.sites.structure_answers import structure_shape
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
+#: what a site's structure is called where the API hid it from the token's role
+STRUCTURE = "structure"
 #: a site's adaptive schema as the API answers it
 SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
 
@@ -58,30 +60,32 @@ async def read_site_parts(
             reads.append(_read(api, every, "_schema", f"{base}/adaptive-schema", SCHEMA))
             reads += [part.read(api, every, base) for part in site_parts(kinds)]
     trees: set[str] = set()
+    kept: set[str] = set()
     for entry in read.entries or ():
-        if entry.state == "absent":
+        site = _site_of(entry, sites)
+        if site is None or entry.state == "absent":
             continue
-        # A pinned entry is its id's site, even when another site has its (new) title; else
-        # the site with its title, or the one it renames (`was:`).
-        site = (
-            next((s for s in sites if s["id"] == entry.id), None)
-            if entry.id
-            else next((s for s in sites if s["title"] == entry.title), None)
-            or next((s for s in sites if s["title"] in was_names(entry)), None)
-        )
-        if site is None:
-            continue
+        kept.add(site["id"])
         base = f"{list_path}/{site['id']}"
         under = any(part.reads_under(entry) for part in child_parts(kinds))
         parts = [part for part in site_parts(kinds) if part.written(entry)]
         if manages_structure(entry, kinds) or under or any(p.reads_structure for p in parts):
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
-            reads.append(_read_tree(api, site, base, entry if under else None, kinds))
+            tree = _read_tree(api, site, base, entry if under else None, kinds)
+            reads.append(unless_hidden(site, STRUCTURE, tree))
             trees.add(site["id"])
-        reads += [part.read(api, site, base) for part in parts]
+        reads += [unless_hidden(site, p.section, p.read(api, site, base)) for p in parts]
         if "adaptiveSchema" in entry.model_fields_set:
             reads.append(_read(api, site, "_schema", f"{base}/adaptive-schema", SCHEMA))
+    for doomed in _deleted(read, sites, kept):
+        # A delete names what goes with the site: its structure and every part of it.
+        base = f"{list_path}/{doomed['id']}"
+        reads.append(_read_tree(api, doomed, base, None, kinds))
+        reads += [
+            unless_hidden(doomed, p.section, p.read(api, doomed, base)) for p in site_parts(kinds)
+        ]
+        trees.add(doomed["id"])
     if "space" in read.deleting:
         # A site space that publishes a space the plan deletes holds it (`core.graph`): the
         # API deletes the space and leaves the site publishing nothing there.
@@ -89,6 +93,31 @@ async def read_site_parts(
             reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None, kinds))
     reads.append(grants)
     await gather_all(*reads)
+
+
+def _site_of(entry: Any, sites: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A pinned entry is its id's site, even when another site has its (new) title; else the
+    site with its title, or the one it renames (`was:`)."""
+    if entry.id:
+        return next((s for s in sites if s["id"] == entry.id), None)
+    return next((s for s in sites if s["title"] == entry.title), None) or next(
+        (s for s in sites if s["title"] in was_names(entry)), None
+    )
+
+
+def _deleted(read: Reading, sites: list[dict[str, Any]], kept: set[str]) -> list[dict[str, Any]]:
+    """The sites a plan may delete: those written `state: absent`, and, when sites are pruned,
+    every one no entry keeps (prune's patterns decide while planning)."""
+    if read.everything:
+        return []
+    absent = [
+        found
+        for entry in read.entries or ()
+        if entry.state == "absent" and (found := _site_of(entry, sites)) is not None
+    ]
+    if "site" in read.pruned:
+        absent += [s for s in sites if s["id"] not in kept]
+    return list({s["id"]: s for s in absent}.values())
 
 
 async def _read_tree(

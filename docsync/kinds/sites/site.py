@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -192,7 +193,7 @@ class SiteKind(GrantedKind):
     def plan(self, ctx: PlanContext) -> None:
         """The sites (a narrower visibility flagged for review), their grants, then everything
         under each: its structure, its parts, its publishing (`planning.plan_site`)."""
-        result = self.plan_entries(ctx, Steps(self.plan_create, self._updated, self.plan_delete))
+        result = self.plan_entries(ctx, Steps(self.plan_create, self._updated, self._deleted))
         self.plan_grants(ctx, result)
         for desired, live in result.entries if result else []:
             if desired.absent:
@@ -209,6 +210,31 @@ class SiteKind(GrantedKind):
                     f"AUDIENCE CHANGE: visibility {visibility.after} narrows who can read the site"
                 )
                 action.audience_change = True
+        return action
+
+    def _deleted(
+        self, live: LiveResource, desired: DesiredResource | None, at: Place
+    ) -> Action | None:
+        """A delete naming what goes with the site: its children and the parts read (a site
+        the manifest deletes is read whole); its readers lose it when it is published."""
+        action = self.plan_delete(live, desired, at)
+        if action is None:
+            return None
+        tree = live.raw.get("_tree")
+        children: dict[str, list[str]] = {}
+        for child in tree.items() if isinstance(tree, LiveTree) else []:
+            children.setdefault(self.kinds.named(child.kind).declaration.plural, []).append(
+                child.key
+            )
+        held = [
+            f"{noun} {', '.join(json.dumps(k, ensure_ascii=False) for k in keys)}"
+            for noun, keys in children.items()
+        ]
+        held += [found for part in site_parts(self.kinds) if (found := part.held(live))]
+        if held:
+            action.takes_away(f"goes with it: {'; '.join(held)}")
+        if live.raw.get("published"):
+            action.takes_away("its readers lose the published site", readers=True)
         return action
 
     # -- exporting -----------------------------------------------------------------------------
