@@ -141,6 +141,7 @@ def test_connections_are_exact_keyed_by_label_labelled_after_their_create_and_a_
         "contextConnections.Issues.setupSettings.token",
     ]
     assert any('"Issues"' in note and note.startswith("LOSS") for note in action.notes)
+    assert action.destructive  # under "Needs a careful look" in every rendering
     assert KINDS.named("site").requests(action) == 1 + 1 + 2
 
 
@@ -316,6 +317,7 @@ def test_channels_are_exact_keyed_by_type_and_a_removed_one_is_a_loss() -> None:
     ]
     assert payload.deletes == ["h2"]
     assert any(note.startswith("LOSS: channel builtin:discord") for note in action.notes)
+    assert action.destructive
     role_only = SLACK_WRITTEN.replace("support", "collaborator")
     _, payload = k.only_update(
         plan("    channels:\n" + role_only, live(channels=[SLACK])),

@@ -99,6 +99,9 @@ def test_sources_and_channels_apply_converge_change_and_export(
     assert planned.exit_code == 0, planned.output
     assert 'context connection "Analytics"' in planned.stdout
     assert "channel builtin:github is deleted" in planned.stdout
+    careful = planned.stdout.split("#### Needs a careful look", 1)[1].split("####", 1)[0]
+    assert 'site["Developer Docs"].contextConnections' in careful
+    assert 'site["Developer Docs"].channels' in careful
     outputs.append(planned.output)
     targeted = docsync("plan", manifest, "--target", 'site["Developer Docs"].contextConnections')
     assert targeted.exit_code == 0, targeted.output

@@ -68,7 +68,7 @@ def site_items_action(
         depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
     )
     for loss in planned.losses:
-        action.notes.append(f"LOSS: {loss}")
+        action.takes_away(loss)
     return ctx.add(action)
 
 
