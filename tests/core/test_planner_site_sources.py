@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from docsync.kinds import KINDS
+from docsync.kinds.assistant import connection_changes as change
 from docsync.kinds.assistant.channels import Channels
 from docsync.kinds.assistant.connection_changes import HELD
 from docsync.kinds.assistant.context_connections import ContextConnections
@@ -336,3 +337,45 @@ def test_a_channel_takes_only_its_type_s_settings() -> None:
             '    channels: [{type: "builtin:github",\n'
             "                setupSettings: {allowedRepositories: [acme]}}]\n"
         )
+
+
+class Names:
+    """What export hands a kind: secrets as env() templates, what it leaves out."""
+
+    def __init__(self) -> None:
+        self.left: dict[str, list[str]] = {}
+
+    def name(self, address: str) -> str:
+        return address
+
+    def secret(self, address: str, field: str) -> str:
+        return f"{{{{ env('{field}') }}}}"
+
+    def left_out(self, address: str, ids: list[str]) -> None:
+        self.left[address] = ids
+
+
+def test_a_token_read_in_clear_is_never_kept_and_export_writes_its_template() -> None:
+    clear = {**ISSUES, "setupSettings": {"repository": "acme/docs", "token": TOKEN}}
+    kept = change.kept(clear)
+    assert kept["setupSettings"] == {"repository": "acme/docs", "token": HELD}
+    state = k.live_state(live([kept]))
+    site = state.by_address['site["Docs"]']
+    names = Names()
+    [entry] = KINDS.named("context_connection").export_part(site, state, names)  # type: ignore[attr-defined]
+    assert entry["setupSettings"] == {
+        "repository": "acme/docs",
+        "token": "{{ env('contextConnections[\"Issues\"].setupSettings.token') }}",
+    }
+
+
+def test_export_leaves_out_a_site_whose_connections_or_channels_cannot_be_told_apart() -> None:
+    state = k.live_state(live([WEBSITE, {**ISSUES, "label": ""}], [SLACK, {**SLACK, "id": "h2"}]))
+    site = state.by_address['site["Docs"]']
+    names = Names()
+    for kind in ("context_connection", "channel"):
+        assert KINDS.named(kind).export_part(site, state, names) is None  # type: ignore[attr-defined]
+    assert names.left == {
+        'site["Docs"].context_connection[""]': ["c2"],
+        'site["Docs"].channel["builtin:slack"]': ["h1", "h2"],
+    }
