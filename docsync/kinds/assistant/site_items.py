@@ -10,7 +10,7 @@ the action takes it away (`Action.takes_away`), which puts it under "Needs a car
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -159,6 +159,3 @@ def entry_resources(
         )
         for index, item in enumerate(written)
     ]
-
-
-WriteItems = Callable[[SiteItems, str, RunContext], Awaitable[None]]
