@@ -52,6 +52,8 @@ ORDER = (
     "agent_settings",
     "space_customization",
     "mcp_server",
+    "context_connection",
+    "channel",
 )
 
 #: Every kind, in dependency order (referenced kinds first, the organization settings after
@@ -112,7 +114,9 @@ def entry_model(name: str) -> type[BaseModel]:
 def _written_as(part: Declaration) -> Any:
     """The annotation of a part's field in its parents' entry models, with its description."""
     assert part.entry is not None
-    held: Any = part.entry if part.singleton else list[part.entry]  # type: ignore[name-defined]
+    # a renamable part's entries say what they were called (`was:`), as a kind's entries do
+    entry = entry_model(part.name) if part.renamable else part.entry
+    held: Any = entry if part.singleton else list[entry]  # type: ignore[valid-type]
     marks: list[Any] = [Limits(description=part.describe)] if part.describe else []
     if part.nullable:
         marks.append(NULL)

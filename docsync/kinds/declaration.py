@@ -131,6 +131,9 @@ class Field:
     #: a change the API cannot make in place: the resource is deleted and created again
     #: (Terraform's `ForceNew`; a site's `type`), which `protect: true` forbids
     replace: bool = False
+    #: the keys of a mapping whose values are secrets, the rest of it plain (a context
+    #: connection's `token` among its `setupSettings`): each never shown, logged or exported
+    secret_keys: tuple[str, ...] = ()
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""
@@ -359,12 +362,12 @@ class Catalogue(Sequence[Declaration]):
         return [(*above, *own) for p in item.parents for above in self.entry_paths(p)]
 
     def sensitive_paths(self) -> list[Path]:
-        """Every manifest path whose value is secret, with `*` for list indexes (a dotted
-        field name is a key inside the entry's object: `providerConfiguration.accessToken`)."""
+        """Every manifest path whose value is secret, with `*` for list indexes: a sensitive
+        field, and each secret key of a mapping (`Field.secret_keys`)."""
         return [
-            (*base, *f.name.split("."))
+            (*base, f.name, *key)
             for item in self._items
             for f in item.fields
-            if f.sensitive
+            for key in ([()] if f.sensitive else []) + [(k,) for k in f.secret_keys]
             for base in self.entry_paths(item.name)
         ]

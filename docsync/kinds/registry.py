@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from docsync.kinds.access.grants import GrantKind
 from docsync.kinds.assistant.agent_settings import AgentSettingsKind
+from docsync.kinds.assistant.channels import ChannelKind
+from docsync.kinds.assistant.context_connections import ContextConnectionKind
 from docsync.kinds.assistant.mcp_servers import McpServerKind
 from docsync.kinds.content.collections import CollectionKind
 from docsync.kinds.content.glossary import TranslationsGlossaryKind
@@ -36,6 +38,8 @@ from docsync.kinds.sync.git_sync import GitSyncKind
 KIND_CLASSES: tuple[type[Kind], ...] = (
     GrantKind,
     AgentSettingsKind,
+    ChannelKind,
+    ContextConnectionKind,
     McpServerKind,
     CollectionKind,
     TranslationsGlossaryKind,

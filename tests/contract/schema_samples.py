@@ -37,6 +37,11 @@ EXAMPLES: dict[str, tuple[list[str], list[str]]] = {
         ["https://acme.example/docs", "acme.example", "acme/docs"],
     ),
     r"\S.*\S": (["Acme", "Acme Corp"], ["", " ", "a"]),
+    r"^[a-zA-Z0-9_\*-]+$": (["docs-help", "support-*", "ENG_1"], ["", "docs help", "#general"]),
+    r"^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$": (
+        ["acme/docs", "acme/*", "a.b/c-d_e"],
+        ["acme", "acme/docs/x", "a b/c"],
+    ),
     r"^refs/heads/.+$": (["refs/heads/main", "refs/heads/a/b"], ["main", "refs/heads/", "heads/x"]),
 }
 #: a text of each format production's request schemas name, and one it refuses (None: the

@@ -36,7 +36,6 @@ def test_every_write_operation_is_classified_once(contract: Contract) -> None:
             *table.ALSO_MANAGED,
             *table.NOT_CONFIGURATION,
             *table.NOT_MANAGED,
-            *table.NOT_YET,
         ]
     )
     every = table.writes(contract)

@@ -50,6 +50,11 @@ SiteInstallations = CATALOGUE.named("integration_site").entry
 SpaceInstallations = CATALOGUE.named("integration_space").entry
 Glossary = CATALOGUE.named("translations_glossary").entry
 GitSync = CATALOGUE.named("git_sync").entry
+Connection = CATALOGUE.named("context_connection").entry
+Channel = CATALOGUE.named("channel").entry
+#: a body of production's setup choice (anyOf or allOf with a oneOf): a checker that reads
+#: fields one by one cannot tell which field a null breaks; production's schema takes none
+SETUP_CHOICE = "a field of a setup choice (production's anyOf/oneOf body): never null"
 #: fields that are docsync's own (keys, lists it reconciles, actions): never null in a manifest
 OWN = {
     "id",
@@ -94,6 +99,13 @@ OWN_BY_MODEL = {
     (SiteEntry, "customization"): "merged into the live object, PUT .../customization whole",
     (SiteEntry, "agentSettings"): "merged into the live object, PUT .../agent-settings whole",
     (SiteEntry, "mcpServers"): "a list reconciled by docsync through .../mcp-servers",
+    (SiteEntry, "contextConnections"): "a list reconciled through .../context-connections",
+    (SiteEntry, "channels"): "a list reconciled by docsync through .../channels",
+    **{
+        (Connection, name): SETUP_CHOICE
+        for name in ("label", "connector", "setupSettings", "usageSettings", "filter")
+    },
+    **{(Channel, name): SETUP_CHOICE for name in ("type", "role", "setupSettings")},
     (SiteSpaceEntry, "default"): "moves the level's default; a boolean",
     (PublishingAuthEntry, "backend"): (
         "selects production's oneOf branch of PATCH .../publishing/auth (custom or "

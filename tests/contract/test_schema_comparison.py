@@ -76,6 +76,8 @@ BASE: dict[str, dict[str, Any]] = {
     "redirect": {"source": "/old", "destination": {"url": "https://acme.example/new"}},
     "share_link": {"name": "Partners"},
     "mcp_server": {"name": "Billing", "url": "https://mcp.acme.example"},
+    "context_connection": {"label": "Status", "connector": "builtin:email"},
+    "channel": {"type": "builtin:slack"},
     "translation": {"space": "Guides"},
     "git_sync": {"provider": "github"},
 }

@@ -130,6 +130,21 @@ INSTRUCTIONS = (
 )
 EXPRESSION = "an empty expression is written `null`, which removes the condition"
 
+CONNECTIONS = f"POST {_SITE}/context-connections"
+CONNECTION = f"PATCH {_SITE}/context-connections/{{siteContextConnectionId}}"
+SETUP = (
+    "production's ContextConnectorSetup, a choice of 15 setups: the connector is checked "
+    "offline with its settings (docsync/kinds/assistant/connectors.py), which "
+    "tests/contract/test_connectors.py holds to production's schema"
+)
+CHANNELS = f"POST {_SITE}/channels"
+CHANNEL = f"PATCH {_SITE}/channels/{{siteChannelId}}"
+CHANNEL_SETUP = (
+    "production's SiteChannelSetup, a choice by `type` of one closed list each: one model of "
+    "the four lists, the type's own checked offline (channels.py), which "
+    "tests/contract/test_connectors.py holds to production's schema"
+)
+
 DIFFERS: dict[tuple[str, str, str], str] = {
     (COLLECTIONS, "title", "minLength"): KEY,
     (COLLECTION, "title", "minLength"): KEY,
@@ -169,6 +184,13 @@ DIFFERS: dict[tuple[str, str, str], str] = {
         "of the other provider refused by the model, naming it; each provider's own schema is "
         "the request checked on every end-to-end test"
     ),
+    (CONNECTION, "connector", "shape"): SETUP,
+    (CONNECTION, "setupSettings", "shape"): SETUP,
+    (CONNECTION, "label", "minLength"): KEY,
+    (CHANNELS, "setupSettings", "shape"): CHANNEL_SETUP,
+    (CHANNELS, "type", "shape"): CHANNEL_SETUP,
+    (CHANNEL, "setupSettings", "shape"): CHANNEL_SETUP,
+    (CHANNEL, "type", "shape"): CHANNEL_SETUP,
     (REDIRECTS, "destination", "shape"): (
         "written by name (`{url}`, `{section}`, `{siteSpace}`, with `page`), checked offline "
         "against the site's sections and site spaces, and sent as production's destination of "
@@ -192,6 +214,12 @@ NOT_SENT: dict[str, str] = {
 }
 
 OWN_CHECK: dict[str, str] = {
+    CONNECTIONS: (
+        "a context connection's create is production's allOf [ContextConnectorSetup, "
+        "{usageSettings, filter}]: its setup is checked offline with its settings "
+        "(connectors.py), and tests/contract/test_connectors.py holds the whole body to "
+        "production's schema"
+    ),
     "PUT /orgs/{organizationId}/sites/{siteId}/adaptive-schema": (
         "a site's adaptive schema is a JSON Schema checked offline by production's rules of "
         "SiteAdaptiveJSONSchema (docsync/kinds/sites/adaptive_schema.py), which "

@@ -13,9 +13,8 @@ document is classified once, as
   do, one-off actions on what a manifest describes (an import, a key regenerated), a user's
   own account, the integration platform of integration developers: nothing a manifest of an
   organization's setup would say;
-- **configuration docsync does not manage** (`NOT_MANAGED`), each with why: what it cannot
-  manage (an operation no organization's token reaches, a state that cannot be read back), and
-  what is not in the catalogue yet (`NOT_YET`: kinds on their way).
+- **configuration docsync does not manage** (`NOT_MANAGED`), each with why: an operation no
+  organization's token reaches, a state that cannot be read back or written back.
 
 The managed share is the managed operations over the configuration ones (managed and not
 managed). `tests/contract/test_managed_share.py` fails when an operation is unclassified,
@@ -272,21 +271,6 @@ NOT_MANAGED: dict[str, str] = {
     ),
 }
 
-ASSISTANT = (
-    "the site assistant's context connections and channels: their kinds are on their way to "
-    "the catalogue (then derived, and this line goes)"
-)
-#: configuration of kinds not in the catalogue yet; an operation a kind of the catalogue names
-#: is not here (the test says so)
-NOT_YET: dict[str, str] = {
-    f"{method} {_SITE}/{part}{item}": ASSISTANT
-    for part, id_name in (
-        ("context-connections", "siteContextConnectionId"),
-        ("channels", "siteChannelId"),
-    )
-    for method, item in (("POST", ""), ("PATCH", f"/{{{id_name}}}"), ("DELETE", f"/{{{id_name}}}"))
-}
-
 
 @dataclass(frozen=True)
 class Share:
@@ -326,8 +310,7 @@ def main() -> None:
     print(found.line())
     left = [op for op in found.configuration if op not in found.managed]
     for op in left:
-        why = NOT_MANAGED.get(op) or NOT_YET.get(op) or "UNCLASSIFIED"
-        print(f"  not managed: {op}: {why}")
+        print(f"  not managed: {op}: {NOT_MANAGED.get(op, 'UNCLASSIFIED')}")
 
 
 if __name__ == "__main__":

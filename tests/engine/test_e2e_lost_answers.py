@@ -93,6 +93,21 @@ SERVERS = """\
       - {name: Billing, url: "https://mcp.acme.example", headers: {Authorization: token-1}}
       - {name: Status, url: "https://status.acme.example/mcp"}
 """
+SOURCES = """\
+organization: org_acme
+sites:
+  - title: Docs
+%s"""
+CONNECTED = """\
+    contextConnections:
+      - {label: Status, connector: builtin:website, setupSettings: {url: "https://status.example"}}
+      - label: Issues
+        connector: builtin:github-issues
+        setupSettings: {repository: acme/docs, token: token-1}
+    channels:
+      - {type: "builtin:slack", setupSettings: {allowedChannels: [help]}}
+      - {type: "builtin:discord", role: collaborator}
+"""
 INSTALLED = """\
 organization: org_acme
 spaces: [{title: Guides}]
@@ -223,6 +238,35 @@ CASES = {
             Step(
                 AI % SERVERS.replace("token-1", "token-2").rsplit("      - ", 1)[0],
                 (drop("PATCH", "/mcp-servers/[^/]+$"), drop("DELETE", "/mcp-servers/[^/]+$")),
+            ),
+        ),
+    ),
+    "site sources": Case(
+        ("context_connection", "channel"),
+        SOURCES % "",
+        (
+            Step(
+                SOURCES % CONNECTED,
+                (
+                    drop("POST", "/context-connections$"),
+                    refuse("POST", "/context-connections$"),
+                    drop("PATCH", "/context-connections/[^/]+$"),
+                    drop("POST", "/channels$"),
+                    refuse("POST", "/channels$"),
+                ),
+            ),
+            Step(
+                SOURCES
+                % CONNECTED.replace("status.example", "status.example/v2").split(
+                    "      - label: Issues"
+                )[0]
+                + '    channels: [{type: "builtin:slack", role: collaborator}]\n',
+                (
+                    drop("PATCH", "/context-connections/[^/]+$"),
+                    drop("DELETE", "/context-connections/[^/]+$"),
+                    drop("PATCH", "/channels/[^/]+$"),
+                    drop("DELETE", "/channels/[^/]+$"),
+                ),
             ),
         ),
     ),

@@ -1,11 +1,14 @@
 """Where the rich example holds a secret, read off the catalogue: every field declared sensitive
-(a SAML certificate, an MCP server's headers, a visitor-auth site's fallback URL) and every text
+(a SAML certificate, an MCP server's headers, a visitor-auth site's fallback URL), every text
 value of a field whose text is secret unless known to be plain (an integration's configuration,
-on the organization, a site or a space). A kind added later with such a field is found here
-without a line, as long as the rich example writes it (tests/engine/test_rich_example.py holds
-the example to every kind), and `owners` says which declared fields the example leaves without
-a text value. Beside them, values secret by their provenance only (`env()` in a field that is not
-secret by declaration): those never go plain in the scan.
+on the organization, a site or a space), and the secret keys of a mapping (a context
+connection's token: the API answers it masked, so a rotation of it alone is not planned, and
+docsync sends it with every setup it writes; it is scanned for as every other). A kind added
+later with such a field is found here without a line, as long as the rich example writes it
+(tests/engine/test_rich_example.py holds the example to every kind), and `owners` says which
+declared fields the example leaves without a text value. Beside them, values secret by their
+provenance only (`env()` in a field that is not secret by declaration): those never go plain in
+the scan.
 
 Each slot gets a value per phase with the characters every encoding changes (`+`, `/`, `=`, `&`,
 a quote, a backslash, a non-ASCII letter), and `needles` gives each value with its encodings and
@@ -53,11 +56,9 @@ class Slot:
     url: bool
     #: (kind, field) secret by declaration; None: secret by provenance only (env())
     owner: tuple[str, str] | None
-    #: what the plan shows as one change (a sensitive field whole, a configuration per key)
-    unit: Path
-    #: the API never answers it (a GitLab access token, `Field.write_only`): a new value alone
-    #: is a change no plan can see, so a rotation is not planned; it is scanned all the same
-    unseen: bool = False
+    #: what the plan shows as one change (a sensitive field whole, a configuration per key);
+    #: None: a secret the API answers masked, which a plan cannot compare (`Field.secret_keys`)
+    unit: Path | None
 
     def value(self, index: int, phase: str) -> str:
         core = f"s{index:02d}{phase}-K+q/w=z&x"
@@ -67,8 +68,10 @@ class Slot:
 
 
 def secret_fields() -> list[tuple[Declaration, Field]]:
-    """Every field the catalogue declares secret, whole or in its text."""
-    return [(d, f) for d in CATALOGUE for f in d.fields if f.sensitive or f.secret_text]
+    """Every field the catalogue declares secret, whole, in its text or at some of its keys."""
+    return [
+        (d, f) for d in CATALOGUE for f in d.fields if f.sensitive or f.secret_text or f.secret_keys
+    ]
 
 
 def rich_manifest() -> dict[str, Any]:
@@ -89,16 +92,16 @@ def slots(data: dict[str, Any]) -> list[Slot]:
     found: list[Slot] = []
     for declared, field in secret_fields():
         owner = (declared.name, field.name)
-        steps = tuple(field.name.split("."))  # a dotted name: a key of an object the entry holds
         for pattern in _entry_paths(declared):
             for path, entry in _walk(data, pattern):
-                value = entry
-                for step in steps:
-                    value = value.get(step) if isinstance(value, dict) else None
-                at: Path = (*path, *steps)
+                value = entry.get(field.name) if isinstance(entry, dict) else None
+                at: Path = (*path, field.name)
                 if isinstance(value, str) and field.sensitive:
-                    unseen = field.write_only is True
-                    found.append(Slot(at, value.startswith("http"), owner, at, unseen))
+                    found.append(Slot(at, value.startswith("http"), owner, at))
+                elif isinstance(value, dict) and field.secret_keys:
+                    for key in field.secret_keys:
+                        if isinstance(value.get(key), str):
+                            found.append(Slot((*at, key), False, owner, None))
                 elif isinstance(value, dict):
                     for key, item in value.items():
                         if isinstance(item, str):

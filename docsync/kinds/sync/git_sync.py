@@ -135,14 +135,8 @@ GIT_SYNC = Declaration(
     nullable=True,
     fields=(
         Field("provider"),  # the install's, and every configuration's
-        Field("providerConfiguration", create=False),
-        Field(
-            f"providerConfiguration.{TOKEN}",
-            sensitive=True,
-            write_only=True,
-            create=False,
-            update=False,  # inside providerConfiguration
-        ),
+        # the GitLab token: a secret key, which production never answers (`planning.py`)
+        Field("providerConfiguration", create=False, secret_keys=(TOKEN,)),
         *(Field(name, create=False, unordered=name == "agentInstructions") for name in COMMON),
     ),
     entry=GitSync,

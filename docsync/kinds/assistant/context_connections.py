@@ -1,0 +1,295 @@
+"""What a site's assistant reads (production's site context connections: a website, a YouTube
+channel, GitHub discussions or issues, a support desk, an integration's source): read as one
+list per site, matched by `label`, exact once written, written by one action per site (deletes,
+then updates, then creates) through `site_items`; what changes of each is
+`connection_changes`'s. Used by the site kind.
+
+Production's create takes no label: docsync sets it by a PATCH once the connection is made, and
+a live connection without one, of an entry's connector and setup, is taken as that entry's (made
+by an apply that could not label it, or in the app). A connection deleted takes what the
+assistant read from it: flagged. An integration's connection is created once that integration
+is installed, and names one this manifest installs. Tokens and keys among the settings
+(`connectors.SECRETS`) are secrets: never shown, logged or exported; the API answers them
+masked, so a written one is taken as there while the API holds one (as a write-only field is)
+and sent with every setup the plan writes. A connection's sync and test are never run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field as Limits
+
+from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.core.checking import CheckView, Item, did_you_mean, is_absent
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.entries import Model
+from docsync.core.model import Action, FieldChange, address
+from docsync.core.nullability import NullChecked
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.assistant import connection_changes as change
+from docsync.kinds.assistant.connection_changes import SECTION
+from docsync.kinds.assistant.connectors import (
+    CONNECTOR_PATTERN,
+    SECRETS,
+    check_setup,
+    integration_of,
+)
+from docsync.kinds.assistant.site_items import (
+    Planned,
+    SiteItems,
+    entry_resources,
+    live_items,
+    site_items_action,
+    write_items,
+)
+from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.lost_answers import Writes
+from docsync.kinds.parts import ListPart
+from docsync.kinds.sites.parts import SITE, SitePart
+
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+#: what docsync relies on in a connection as the API answers it (its settings, which some
+#: connectors have, are read where they are)
+ANSWER = Obj(
+    {"id": ID, "connector": TEXT, "label": Opt(TEXT), "filter": Opt(TEXT), "usageSettings": ANY}
+)
+FOUND_BY = (
+    "listed again: a connection without a label, of the connector and the setup it sent "
+    "(the label is set once it is found)"
+)
+SettingValue = str | dict[str, str]
+
+
+class ContextUsageSettings(NullChecked, Model):
+    """How the site's assistant uses what a connection reads (production's
+    ContextUsageSettings)."""
+
+    changeRequests: bool
+    """Propose change requests from what it reads."""
+    search: bool
+    """Show its records in search results."""
+    sync: bool | None = None
+    """Sync change requests' state back to the source (needs a token or role that writes)."""
+    searchBoost: Literal["x0.8", "x1.0", "x1.2"]
+    """How its records rank in search, relative to the others."""
+
+
+class ContextConnectionEntry(NullChecked, Model):
+    """One source of a site's assistant, keyed by `label`."""
+
+    label: str = Limits(min_length=1, max_length=128)
+    """The connection's name, its key (docsync sets it once the connection is made)."""
+    connector: str = Limits(pattern=CONNECTOR_PATTERN)
+    """What it reads: `builtin:website`, `builtin:github-discussions`... or
+    `integration:<name>`, an integration this manifest installs."""
+    setupSettings: dict[str, SettingValue] | None = None
+    """The connector's settings, whole (production's ContextConnectorSetup); tokens and keys
+    are secrets: write them with env()."""
+    usageSettings: ContextUsageSettings | None = None
+    """How the assistant uses it; absent: as it is."""
+    filter: str | None = Limits(default=None, max_length=1024)
+    """Which items of the source it reads (a tag, a label, an expression); `""`: all."""
+
+
+def _written(entry: Any) -> dict[str, Any]:
+    """An entry as plain values: what it writes."""
+    written: dict[str, Any] = entry.model_dump(exclude_none=True, exclude={"was"})
+    return written
+
+
+class ContextConnections(SiteItems):
+    """A site's connections to write (`site_items.SiteItems`)."""
+
+
+CONTEXT_CONNECTION = Declaration(
+    "context_connection",
+    SECTION,
+    "context connection",
+    key="label",
+    parents=("site",),
+    part=True,
+    exact=True,
+    fields=(
+        Field("label", create=False),  # set by a PATCH once made: the create takes none
+        Field("connector"),
+        Field("setupSettings", secret_keys=SECRETS),
+        Field("usageSettings"),
+        Field("filter"),
+    ),
+    entry=ContextConnectionEntry,
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}/context-connections", id_name="siteContextConnectionId"
+    ),
+    describe=(
+        "What the site's assistant reads, keyed by label; when written, the exact list. Tokens "
+        "and keys of a connection's settings are secrets docsync never shows or exports."
+    ),
+    writes=(Writes(found_by=FOUND_BY),),
+)
+
+
+class ContextConnectionKind(ListPart, SitePart):
+    declaration = CONTEXT_CONNECTION
+    answers = {f"{SITE}/context-connections": ANSWER}
+    part_payload = ContextConnections
+
+    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+        """Every connection of a site into `site["_contextConnections"]`, a secret as HELD (a
+        value the API answers in clear is never kept, nor repeated by the client's messages)."""
+        found = await api.list_all(f"{site_path}/context-connections", items=ANSWER)
+        api.redact(
+            str(value)
+            for item in found
+            if isinstance(item.get("setupSettings"), dict)
+            for name, value in item["setupSettings"].items()
+            if name in SECRETS and value
+        )
+        site[f"_{SECTION}"] = [change.kept(item) for item in found]
+
+    def plan_part(
+        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
+    ) -> Action | None:
+        """One update of the site's connections when the written list differs from the live
+        one: connections not written are deleted (the list is exact, and each deleted one is a
+        loss), changed ones patched, new labels created, then labelled. An integration's
+        connection waits for that integration's installation."""
+
+        def at(label: str) -> str:
+            return address(self.name, label, desired.address)
+
+        def compared(entry: Any) -> dict[str, Any]:
+            return change.compared(_written(entry))
+
+        wanted = entry_resources(self.name, desired, SECTION, "label", compared, at)
+        if wanted is None:
+            return None
+        have = live_items(self.name, SECTION, "label", live, at)
+        _adopt(wanted, have, at)
+        changes = self.changes(wanted, have, ctx, desired.address)
+        writes = ContextConnections(deletes=[old.id for old in changes.deleted])
+        lines: list[FieldChange] = []
+        for new in changes.created:
+            written = _written(new.entry)
+            then = {"label": written["label"]}
+            writes.creates.append({"body": change.create_body(written), "then": then})
+            lines += change.created_lines(written["label"], new.fields)
+            writes.after += _after(written["connector"])
+        for new, old in changes.changed:
+            written = _written(new.entry)
+            body, changed = change.update(written, new.fields, old.fields)
+            if body:
+                writes.updates.append({"id": old.id, "body": body})
+                lines += changed
+                writes.after += _after(written["connector"]) if "connector" in body else []
+        for old in changes.deleted:
+            lines += change.deleted_lines(old.fields)
+        if not (writes.creates or writes.updates or writes.deletes):
+            return None
+        losses = [change.loss(old.fields) for old in changes.deleted]
+        return site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+
+    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+        """Deletes, then updates, then creates and their labels; a create whose answer was
+        lost is looked for (FOUND_BY) before it is sent again."""
+        assert isinstance(payload, ContextConnections)
+        path = f"{site_path}/context-connections"
+        await write_items(payload, path, run, ANSWER, change.made)
+
+    def requests(self, action: Action) -> int:
+        """A request per delete and update, two per create (its label is a PATCH)."""
+        writes = action.payload
+        assert isinstance(writes, ContextConnections)
+        return len(writes.deletes) + len(writes.updates) + 2 * len(writes.creates)
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """A setup production would refuse, and an integration's connector naming an
+        integration this manifest does not install (the connection would have nothing to
+        read, and its create would be refused)."""
+        installed = _installed(view.data)
+        for path, entry in items:
+            connector = entry.get("connector")
+            for where, message in check_setup(connector, entry.get("setupSettings"), path):
+                view.report(where, message)
+            name = integration_of(connector) if isinstance(connector, str) else None
+            if name is not None and name not in installed:
+                view.report(
+                    (*path, "connector"),
+                    f"integration {name!r} is not installed by this manifest: a connection "
+                    "reads what an installed integration gives; install it under "
+                    f"`integrations:`{did_you_mean(name, sorted(installed))}",
+                )
+
+    def export_part(
+        self, site: LiveResource, live: LiveState, names: ExportNames
+    ) -> list[dict[str, Any]] | None:
+        """The site's connections as a manifest writes them, each secret as the env() template
+        that reads it. A site with connections a label cannot tell apart (none, or one twice)
+        is left out whole: a part of an exact list would delete the rest."""
+        found = site.raw.get(f"_{SECTION}")
+        if found is None:
+            return None
+        labels = [item["label"] for item in found]
+        shared = {label for label in labels if not label or labels.count(label) > 1}
+        for label in sorted(shared):
+            ids = [item["id"] for item in found if item["label"] == label]
+            names.left_out(address(self.name, label, site.address), ids)
+        if shared:
+            return None
+        return [_exported(site.address, item, names) for item in found]
+
+
+def _adopt(
+    wanted: list[DesiredResource], have: list[LiveResource], at: Callable[[str], str]
+) -> None:
+    """A live connection without a label, of an entry's connector and setup, is that entry's
+    (an apply made it and could not label it; or it was made in the app without one): it is
+    labelled, rather than deleted and made again (losing what it read)."""
+    taken = {r.key for r in have}
+    for item in wanted:
+        if item.key in taken or (item.was is not None and item.was in taken):
+            continue
+        for resource in have:
+            if resource.key == "" and change.same_setup(item.fields, resource.fields):
+                resource.key = resource.name = item.key
+                resource.address = at(item.key)
+                taken.add(item.key)
+                break
+
+
+def _after(connector: str) -> list[Any]:
+    """What a connection's create or setup waits for: its integration's installation."""
+    name = integration_of(connector)
+    return [ref(address("integration", name))] if name is not None else []
+
+
+def _installed(data: dict[str, Any]) -> set[str]:
+    """The integrations the manifest installs (not those it uninstalls)."""
+    entries = data.get("integrations")
+    if not isinstance(entries, list):
+        return set()
+    return {
+        str(e["name"])
+        for e in entries
+        if isinstance(e, dict) and isinstance(e.get("name"), str) and not is_absent(e)
+    }
+
+
+def _exported(site: str, item: dict[str, Any], names: ExportNames) -> dict[str, Any]:
+    label = item["label"]
+    entry: dict[str, Any] = {"label": label, "connector": item["connector"]}
+    if item["setupSettings"]:
+        entry["setupSettings"] = {
+            name: names.secret(site, f'{SECTION}["{label}"].setupSettings.{name}')
+            if name in SECRETS
+            else value
+            for name, value in item["setupSettings"].items()
+        }
+    entry["usageSettings"] = item["usageSettings"]
+    if item["filter"]:
+        entry["filter"] = item["filter"]
+    return entry

@@ -1,0 +1,161 @@
+"""A site's keyed list of items that the API creates, updates and deletes one by one under the
+site (its assistant's context connections, its channels), planned as one action per site, kind
+`site`, addressed `site["Docs"].<section>`: the one reconciler matches the list
+(`ListPart.changes`), the kind says what differs of each item and what a request carries, and
+this module makes the action and carries it out, so the two lists share one way of being
+written.
+
+An item the list loses is what the site's assistant loses (what it read, where it answered):
+the action takes it away (`Action.takes_away`), which puts it under "Needs a careful look"."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, FieldChange
+from docsync.core.payloads import Ref
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.lost_answers import create_once
+from docsync.kinds.sites.payloads import OnSite
+
+if TYPE_CHECKING:
+    from docsync.api.answers import Shape
+
+Path = tuple[str | int, ...]
+
+
+@dataclass
+class SiteItems(OnSite):
+    """A site's items to write: new ones (`{"body", "then"}`: the create's body, and what a
+    PATCH sets once it is made, a field the create does not take), changes of live ones
+    (`{"id", "body"}`), the ids of live ones to delete, and what the creates and updates need
+    made first (an integration's installation, as `$ref` placeholders, for their order only:
+    nothing is sent of them)."""
+
+    creates: list[dict[str, Any]] = field(default_factory=list)
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    deletes: list[str] = field(default_factory=list)
+    after: list[Ref] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What a kind planned of its list on one site: the lines a reviewer reads, the writes,
+    and what each deleted item takes away."""
+
+    lines: list[FieldChange]
+    writes: SiteItems
+    losses: list[str]
+
+
+def site_items_action(
+    desired: DesiredResource, section: str, planned: Planned, ctx: PlanContext
+) -> Action:
+    """The site's one action for its list `section`: after the site's own actions (a site made
+    or renamed first), each loss named."""
+    planned.writes.site = ref(desired.address)
+    action = Action(
+        "update",
+        desired.kind,
+        f"{desired.address}.{section}",
+        planned.lines,
+        ctx.where((*desired.path, section)),
+        payload=planned.writes,
+        depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
+    )
+    for loss in planned.losses:
+        action.takes_away(loss)
+    return ctx.add(action)
+
+
+def live_items(
+    kind: str, section: str, key: str, site: LiveResource | None, address: Callable[[str], str]
+) -> list[LiveResource]:
+    """The site's items as read (`site["_<section>"]`; none when not read), each as the
+    reconciler matches it: keyed by `key`, its fields the item as read (what of it is compared
+    is the kind's to say)."""
+    found = site.raw.get(f"_{section}") if site is not None else None
+    return [
+        LiveResource(
+            kind=kind,
+            id=str(item["id"]),
+            key=str(item[key]),
+            address=address(str(item[key])),
+            name=str(item[key]),
+            fields=item,
+        )
+        for item in found or []
+    ]
+
+
+async def write_items(
+    payload: SiteItems,
+    path: str,
+    run: RunContext,
+    answer: Shape,
+    made: Callable[[dict[str, Any], dict[str, Any]], bool],
+) -> None:
+    """Deletes, then updates, then creates, one request each (a create's `then` by a PATCH
+    once it is made); a create whose answer was lost is looked for among the items the apply
+    does not know (`made`: whether a listed item is what a create's body makes) before it is
+    sent again. Answers are dropped unread: they may repeat what a create sent."""
+    for item_id in payload.deletes:
+        await run.api.write("DELETE", f"{path}/{item_id}")
+    for change in payload.updates:
+        await run.api.write("PATCH", f"{path}/{change['id']}", change["body"])
+    known = {*payload.deletes, *(str(c["id"]) for c in payload.updates)}
+    for create in payload.creates:
+        body = create["body"]
+        found = await create_once(
+            partial(run.api.write, "POST", path, body),
+            partial(_made, run, path, answer, partial(made, body), known),
+        )
+        made_id = str(found["id"])
+        known.add(made_id)
+        if create.get("then"):
+            await run.api.write("PATCH", f"{path}/{made_id}", create["then"])
+
+
+async def _made(
+    run: RunContext,
+    path: str,
+    answer: Shape,
+    same: Callable[[dict[str, Any]], bool],
+    known: set[str],
+) -> dict[str, Any] | None:
+    """The item a lost create made, if it made one: the first listed item the apply does not
+    know that is what the create's body makes."""
+    found: list[dict[str, Any]] = await run.api.list_all(path, items=answer)
+    return next((f for f in found if str(f["id"]) not in known and same(f)), None)
+
+
+def entry_resources(
+    kind: str,
+    desired: DesiredResource,
+    section: str,
+    key: str,
+    shape: Callable[[Any], dict[str, Any]],
+    address: Callable[[str], str],
+) -> list[DesiredResource] | None:
+    """The entries of the site's list (None: not written), each as the reconciler matches it:
+    keyed by `key`, its fields as `shape` compares them."""
+    written = desired.written(section)
+    if written is None:
+        return None
+    base: Path = (*desired.path, section)
+    return [
+        DesiredResource(
+            kind=kind,
+            key=str(getattr(item, key)),
+            address=address(str(getattr(item, key))),
+            name=str(getattr(item, key)),
+            fields=shape(item),
+            path=(*base, index),
+            entry=item,
+        )
+        for index, item in enumerate(written)
+    ]
