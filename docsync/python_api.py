@@ -157,6 +157,7 @@ def plan(
     api_url: str | None = None,
     token: str | None = None,
     targets: Sequence[str] = (),
+    resend_secrets: bool = False,
     force: bool = False,
     max_delete_share: float | None = None,
     parallelism: int = 8,
@@ -170,7 +171,7 @@ def plan(
         loaded.manifest.safety, force=force, max_delete_share=max_delete_share
     )
     client = _client(api_url, token, parallelism, timeout)
-    made, live = asyncio.run(_plan(client, loaded, list(targets), rails))
+    made, live = asyncio.run(_plan(client, loaded, list(targets), rails, resend_secrets))
     return Plan(made, live, manifests, SavedPlan.make(made, live, loaded), rails)
 
 
@@ -199,10 +200,14 @@ def _client(api_url: str | None, token: str | None, parallelism: int, timeout: f
 
 
 async def _plan(
-    client: ApiClient, loaded: LoadedManifest, targets: list[str], rails: SafetyPolicy
+    client: ApiClient,
+    loaded: LoadedManifest,
+    targets: list[str],
+    rails: SafetyPolicy,
+    resend_secrets: bool,
 ) -> tuple[CorePlan, LiveState]:
     async with client as api:
-        made, live = await run.plan(api, loaded)
+        made, live = await run.plan(api, loaded, resend_secrets=resend_secrets)
     made = narrow(made, targets)
     policies.enforce(made, loaded)
     check_rails(made, live, rails)
@@ -212,7 +217,8 @@ async def _plan(
 async def _apply(client: ApiClient, reviewed: Plan) -> ApplyResult:
     loaded = reviewed._manifests.loaded
     async with client as api:
-        made, live = await run.plan(api, loaded)
+        resend = reviewed._plan.resend_secrets
+        made, live = await run.plan(api, loaded, resend_secrets=resend)
         made = narrow(made, reviewed._plan.targets)
         violations = policies.check(made, loaded)
         reviewed._reviewed.check_live(live, made)

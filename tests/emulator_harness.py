@@ -52,6 +52,17 @@ class EmulatorHandle:
 
     url: str  # "http://127.0.0.1:<port>"
     in_flight: InFlight | None = field(default=None, repr=False)
+    #: the emulator's state, for what no answer shows (a secret it keeps masked)
+    state: EmulatorState | None = field(default=None, repr=False)
+
+    def stored(self, kind: str, id_: str) -> dict[str, Any]:
+        """What the emulator holds of one resource (its store's `kind`), secrets included."""
+        assert self.state is not None, "an emulator started by start_emulator"
+        self.wait_idle()
+        with self.state.store.transaction() as tx:
+            found = tx.get(kind, id_)
+        assert found is not None, f"no {kind} {id_}"
+        return found
 
     def client(self, token: str = "tok_ada") -> httpx.Client:
         """An httpx client on the emulator's base URL, authenticated as the token's user."""
@@ -135,7 +146,7 @@ def start_emulator(
         if strict:
             STRICT_SERVERS.add(netloc)
         try:
-            yield EmulatorHandle(server.url, counter[0])
+            yield EmulatorHandle(server.url, counter[0], server.state)
         finally:
             STRICT_SERVERS.discard(netloc)
 

@@ -101,3 +101,28 @@ def test_apply_refuses_a_plan_the_organization_moved_away_from(
     with pytest.raises(docsync.ApplyRefused, match="the organization changed since"):
         docsync.apply(plan, api_url=emulator.url, token=TOKEN)
     assert [t["title"] for t in listed(emulator, f"{ORG}/teams")] == ["Platform"]
+
+
+def test_a_rotated_secret_is_sent_by_a_plan_made_with_resend_secrets(
+    emulator: EmulatorHandle, write: Write
+) -> None:
+    path = write(
+        "sources.yaml",
+        "organization: org_acme\nsites:\n  - title: Docs\n    contextConnections:\n"
+        "      - {label: Issues, connector: builtin:github-issues, setupSettings: "
+        "{repository: acme/docs, token: \"{{ env('GH_TOKEN') }}\"}}\n",
+    )
+    loaded = docsync.load(path, environ={"GH_TOKEN": "first"})
+    first = docsync.plan(loaded, api_url=emulator.url, token=TOKEN)
+    assert docsync.apply(first, api_url=emulator.url, token=TOKEN).ok
+    rotated = docsync.load(path, environ={"GH_TOKEN": "rotated"})
+    assert not docsync.plan(rotated, api_url=emulator.url, token=TOKEN).has_changes
+    plan = docsync.plan(rotated, api_url=emulator.url, token=TOKEN, resend_secrets=True)
+    assert plan.summary == "0 to create, 1 to update, 0 to delete"
+    assert docsync.apply(plan, api_url=emulator.url, token=TOKEN).ok
+    (site,) = [s for s in listed(emulator, f"{ORG}/sites") if s["title"] == "Docs"]
+    (held,) = listed(emulator, f"{ORG}/sites/{site['id']}/context-connections")
+    assert emulator.stored("site-context-connection", held["id"])["setupSettings"] == {
+        "repository": "acme/docs",
+        "token": "rotated",
+    }

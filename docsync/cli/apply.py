@@ -93,7 +93,9 @@ async def plan_and_apply(
 
     async with api_session(options["api_url"], options["parallelism"], options["timeout"]) as api:
         async with reading_status(api, options["verbose"]) as watch:
-            plan, live = await run.plan(api, loaded, watch=watch)
+            # A saved plan is made again as it was made: with --resend-secrets, or not.
+            resend = saved.resend_secrets if saved is not None else options["resend_secrets"]
+            plan, live = await run.plan(api, loaded, watch=watch, resend_secrets=resend)
         run.check_read(live)
         # A saved plan is applied with the targets it was made with.
         plan = narrow(plan, saved.targets if saved is not None else options["targets"])
@@ -191,6 +193,7 @@ def apply_command(
     auto_approve: bool,
     targets: tuple[str, ...],
     max_delete_share: float | None,
+    resend_secrets: bool,
     output_format: str,
     **_: Any,
 ) -> None:
@@ -214,6 +217,11 @@ def apply_command(
             raise click.UsageError(
                 "--target shapes a new plan; a saved plan keeps the targets it was made with"
             )
+        if resend_secrets:
+            raise click.UsageError(
+                "--resend-secrets shapes a new plan; a saved plan sends again what it was "
+                "made to (plan with --resend-secrets --out FILE)"
+            )
         saved = SavedPlan.read(plan_file)
         paths = tuple(saved.manifests.get("files", []))
         check_saved_files(plan_file, paths)
@@ -232,6 +240,7 @@ def apply_command(
         "force": force,
         "targets": targets,
         "max_delete_share": max_delete_share,
+        "resend_secrets": resend_secrets,
         "output_format": output_format,
     }
     interrupts = Interrupts()

@@ -29,7 +29,12 @@ if TYPE_CHECKING:
 
 
 async def fetch_plan(
-    loaded: LoadedManifest, api_url: str | None, parallelism: int, verbose: int, timeout: float
+    loaded: LoadedManifest,
+    api_url: str | None,
+    parallelism: int,
+    verbose: int,
+    timeout: float,
+    resend_secrets: bool = False,
 ) -> tuple[Plan, LiveState]:
     # The pipeline is loaded when a plan is made, not when the command is defined (`--help`).
     from docsync.cli.reading import reading_status
@@ -38,7 +43,7 @@ async def fetch_plan(
 
     async with api_session(api_url, parallelism, timeout) as api:
         async with reading_status(api, verbose) as watch:
-            result = await run.plan(api, loaded, watch=watch)
+            result = await run.plan(api, loaded, watch=watch, resend_secrets=resend_secrets)
         if verbose:
             report_requests(api.stats, "plan")
             click.echo(Budget(apply_requests(result[0]), api.rate_limit).describe(), err=True)
@@ -143,6 +148,7 @@ def plan_command(
     force: bool,
     targets: tuple[str, ...],
     max_delete_share: float | None,
+    resend_secrets: bool,
     max_chars: int,
     whole_plan: str | None,
     **_: Any,
@@ -155,7 +161,9 @@ def plan_command(
     color = setup_output(verbose, no_color)
     shape = markdown_shape(output_format, max_chars, whole_plan, out)
     loaded = load_from_options(paths, var, var_file)
-    plan, live = asyncio.run(fetch_plan(loaded, api_url, parallelism, verbose, timeout))
+    plan, live = asyncio.run(
+        fetch_plan(loaded, api_url, parallelism, verbose, timeout, resend_secrets)
+    )
     plan = narrow(plan, targets)
     violations = policies.check(plan, loaded)  # `warn` rules note the actions they match
     click.echo(render(plan, live, output_format, color, shape), nl=False)

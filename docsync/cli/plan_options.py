@@ -1,5 +1,6 @@
-"""Options that shape a plan: `--target` (a partial plan) and `--max-delete-share` (the
-deletion threshold of the safety rails)."""
+"""Options that shape a plan: `--target` (a partial plan), `--max-delete-share` (the
+deletion threshold of the safety rails) and `--resend-secrets` (secrets no plan can compare,
+sent again)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,15 @@ class Share(click.ParamType):  # type: ignore[type-arg]  # generic only in newer
 
 
 def plan_shape_options(func: F) -> F:
-    """``--target ADDRESS`` (repeatable, globs) and ``--max-delete-share SHARE``."""
+    """``--target ADDRESS`` (repeatable, globs), ``--max-delete-share SHARE`` and
+    ``--resend-secrets``."""
+    func = click.option(
+        "--resend-secrets",
+        is_flag=True,
+        help="Send again the secrets the API never answers back (a context connection's "
+        "tokens and keys, Git Sync's access token), so no plan can see them changed: after "
+        "rotating one; with --target, only there.",
+    )(func)
     func = click.option(
         "--max-delete-share",
         type=Share(),

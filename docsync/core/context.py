@@ -35,6 +35,11 @@ class PlanContext:
     kept: list[Kept] = field(default_factory=list)
     #: every reference a manifest entry makes: (its path, the address it names)
     references: list[tuple[Path, str]] = field(default_factory=list)
+    #: `--resend-secrets`: a secret the API never answers back (so no plan can see it changed)
+    #: is sent again wherever the manifest writes one: how a rotated one reaches the API
+    resend_secrets: bool = False
+    #: the addresses of the actions planned only or also to send such secrets again
+    resent: set[str] = field(default_factory=set)
 
     @property
     def prune(self) -> set[str]:

@@ -197,6 +197,8 @@ class Plan:
     sensitive: set[tuple[str, str]] = field(default_factory=set)
     #: `--target` addresses when the plan is partial (docsync.engine.target)
     targets: list[str] = field(default_factory=list)
+    #: made with `--resend-secrets` (docsync.core.context.PlanContext.resend_secrets)
+    resend_secrets: bool = False
     #: drawings of what the actions amount to (a site's navigation before and after), made by
     #: the renderers from `made_from` (`docsync.render.pictures`); a saved plan carries them
     structures: list[Picture] = field(default_factory=list)

@@ -12,7 +12,7 @@ from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
-from docsync.core.model import Plan, Unmanaged
+from docsync.core.model import Action, Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
 from docsync.engine.provenance import hide, holding
@@ -185,10 +185,16 @@ def route_ids(kinds: Sequence[Kind]) -> dict[str, str]:
     }
 
 
-def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> PlanContext:
+def plan_kinds(
+    loaded: LoadedManifest,
+    live: LiveState,
+    kinds: Sequence[Kind],
+    *,
+    resend_secrets: bool = False,
+) -> PlanContext:
     """What the kinds plan, every entry known before any kind plans (a kind refers to entries
     of others); problems gathered, not raised, so that a test can look at them all."""
-    ctx = PlanContext(loaded, live)
+    ctx = PlanContext(loaded, live, resend_secrets=resend_secrets)
     for kind in kinds:
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
@@ -198,9 +204,15 @@ def plan_kinds(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -
     return ctx
 
 
-def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan:
+def diff(
+    loaded: LoadedManifest,
+    live: LiveState,
+    kinds: Sequence[Kind],
+    *,
+    resend_secrets: bool = False,
+) -> Plan:
     """The pure half of planning: no network, so it is tested without a server."""
-    ctx = plan_kinds(loaded, live, kinds)
+    ctx = plan_kinds(loaded, live, kinds, resend_secrets=resend_secrets)
     removed_references(ctx)
     singletons = {kind.name for kind in kinds if kind.declaration.singleton}
     ctx.problems += link(ctx.actions, live, set(ctx.known_ids.values()), singletons)
@@ -211,6 +223,8 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     hide(plan.actions, loaded.secrets)
     plan.sensitive = set(ctx.sensitive_fields) | holding(live, loaded.secrets)
     plan.made_from = ctx  # what the renderers draw pictures from (docsync.render.pictures)
+    plan.resend_secrets = resend_secrets
+    plan.warnings += resent_secrets(plan.actions, ctx)
     plan.kept = list(ctx.kept)
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
@@ -224,8 +238,32 @@ def diff(loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind]) -> Plan
     return plan
 
 
+def resent_secrets(actions: Sequence[Action], ctx: PlanContext) -> list[str]:
+    """`--resend-secrets`: each action that sends a secret again says so; a plan in which
+    none does says why."""
+    if not ctx.resend_secrets:
+        return []
+    for action in actions:
+        if action.address in ctx.resent:
+            action.notes.append(
+                "SECRETS SENT AGAIN (--resend-secrets): the API never answers them back, so "
+                "the written ones are sent as they are now"
+            )
+    if ctx.resent:
+        return []
+    return [
+        "--resend-secrets: nothing to send again: the manifests write no secret that the API "
+        "keeps without answering it back"
+    ]
+
+
 async def make_plan(
-    api: ApiClient, loaded: LoadedManifest, kinds: Sequence[Kind], watch: ReadWatch | None = None
+    api: ApiClient,
+    loaded: LoadedManifest,
+    kinds: Sequence[Kind],
+    watch: ReadWatch | None = None,
+    *,
+    resend_secrets: bool = False,
 ) -> tuple[Plan, LiveState]:
     try:
         organization = loaded.manifest.organization
@@ -233,6 +271,6 @@ async def make_plan(
     except UnknownOrganization as error:
         where = loaded.location(("organization",))
         raise UnknownOrganization(f"{where}: {error}" if where else str(error)) from None
-    plan = diff(loaded, live, wanted)
+    plan = diff(loaded, live, wanted, resend_secrets=resend_secrets)
     await gather_all(*(kind.read_for_rails(api, plan, live) for kind in kinds))
     return plan, live

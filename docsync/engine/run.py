@@ -22,9 +22,11 @@ async def plan(
     loaded: LoadedManifest,
     kinds: Sequence[Kind] = KINDS,
     watch: ReadWatch | None = None,
+    *,
+    resend_secrets: bool = False,
 ) -> tuple[Plan, LiveState]:
     api.redact(loaded.secrets)
-    return await make_plan(api, loaded, kinds, watch)
+    return await make_plan(api, loaded, kinds, watch, resend_secrets=resend_secrets)
 
 
 def check_read(live: LiveState) -> None:

@@ -174,6 +174,11 @@ class SavedPlan:
         targets = self.plan.get("targets") or []
         return [t for t in targets if isinstance(t, str)]
 
+    @property
+    def resend_secrets(self) -> bool:
+        """Whether the plan was made with `--resend-secrets`."""
+        return self.plan.get("resend_secrets") is True
+
     # -- checks before applying ----------------------------------------------------------------
     def check_manifests(self, loaded: LoadedManifest) -> None:
         """Same files, same text, same values from env() and --var: else say which differs."""

@@ -146,6 +146,11 @@ class _PlanDocument(BaseModel):
     targets: list[str] = Field(
         default_factory=list, description="`--target` addresses: the plan is partial"
     )
+    resend_secrets: bool = Field(
+        default=False,
+        description="Made with `--resend-secrets`: the secrets the API never answers back "
+        "are sent again wherever the manifests write one",
+    )
     structures: list[StructureDoc] = Field(
         default_factory=list,
         description="Per site whose structure changes, its navigation tree before and after",
@@ -249,6 +254,7 @@ def plan_document(plan: Plan) -> PlanDocument:
         ],
         warnings=list(plan.warnings),
         targets=list(plan.targets),
+        resend_secrets=plan.resend_secrets,
         structures=[
             StructureDoc(site=p.subject, before=p.before, after=p.after) for p in structures(plan)
         ],

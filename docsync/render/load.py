@@ -67,6 +67,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
         ],
         warnings=list(document.warnings),
         targets=list(document.targets),
+        resend_secrets=document.resend_secrets,
         structures=[Picture(p.site, p.before, p.after) for p in document.structures],
         kept=[
             part.load(doc)

@@ -55,9 +55,11 @@ def plan(
     organization: dict[str, Any] | None = None,
     *,
     environ: dict[str, str] | None = None,
+    resend_secrets: bool = False,
 ) -> Plan:
     """The plan of `manifest` against `items`."""
-    return diff(load(manifest, environ), live_state(items or {}, organization), TOP)
+    live = live_state(items or {}, organization)
+    return diff(load(manifest, environ), live, TOP, resend_secrets=resend_secrets)
 
 
 def attempt(

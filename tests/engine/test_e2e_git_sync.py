@@ -1,9 +1,10 @@
 """Git Sync end to end, against both contracts: a GitLab installation on a site (its token from
 env(), never shown, saved or exported) and a GitHub one on a space applied from a saved plan, the
 GitHub one pending once and not planned again; a configuration change flagged as a content change
-in one PATCH; `--target`; the site's structure refused while Git Sync owns it; export, which
-leaves the structure and the token out, plans empty; the structure written as production's
-gitbook-docs.yaml, valid against GitSyncSiteConfig; an uninstall that gives the structure back."""
+in one PATCH; `--target`; a rotated token sent by `--resend-secrets`; the site's structure
+refused while Git Sync owns it; export, which leaves the structure and the token out, plans empty;
+the structure written as production's gitbook-docs.yaml, valid against GitSyncSiteConfig; an
+uninstall that gives the structure back."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from tests.kit import (
 )
 
 TOKEN = "glpat-e2e-never-shown-0123"
+ROTATED = "glpat-e2e-rotated-never-shown-4567"
 GIT = "/v1/git/installations/{installationId}"
 SYNCED = """\
 organization: org_acme
@@ -107,6 +109,26 @@ def test_installations_apply_configure_export_and_give_the_structure_back(
     assert requests_between(before, either_contract.stats())[f"PATCH {GIT}"] == 1
     manifest = write("m.yaml", CHANGED)
     assert_converged(docsync, manifest)
+
+    # A rotated token is not seen (production never answers it); a plan made with
+    # --resend-secrets sends it, saved and applied as it was made, and says so.
+    rotated = cli_for(either_contract, GITLAB_TOKEN=ROTATED)
+    assert_converged(rotated, manifest)
+    resent = rotated("plan", manifest, "--resend-secrets", "--out", saved)
+    assert resent.exit_code == 0, resent.output
+    assert "Plan: 0 to create, 1 to update, 0 to delete." in resent.stdout
+    assert "SECRETS SENT AGAIN (--resend-secrets)" in resent.stdout
+    assert "providerConfiguration.accessToken" in resent.stdout
+    refused = rotated("apply", "--plan", saved, "--resend-secrets")
+    assert refused.exit_code == 2 and "a saved plan sends again" in refused.output
+    applied = rotated("apply", "--plan", saved, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    site_installation = str(installations(either_contract)["site Docs"]["id"])
+    held = either_contract.stored("git-sync-installation", site_installation)
+    assert held["providerConfiguration"]["accessToken"] == ROTATED
+    for output in (resent.output, applied.output, saved.read_text("utf-8")):
+        assert TOKEN not in output and ROTATED not in output
+    assert_converged(rotated, manifest)
 
     # Sections on the synced site are refused at plan time, located, naming the file.
     owned = CHANGED.split("  - title: Blog")[0].replace(

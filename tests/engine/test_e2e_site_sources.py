@@ -2,7 +2,8 @@
 against both contracts: applied from a saved plan (an integration's connection after its
 installation, each label set after its create), converged, changed in one request per
 connection or channel, targeted, a loss flagged, exported and planned empty. A connection's
-token is a secret: in no output, plan file or export, and sent with every setup written."""
+token is a secret: in no output, plan file or export, sent with every setup written, and sent
+again, rotated, by a plan made with --resend-secrets."""
 
 from __future__ import annotations
 
@@ -121,8 +122,24 @@ def test_sources_and_channels_apply_converge_change_and_export(
     assert connections["Status page"]["setupSettings"] == {"url": "https://status.acme.example/v2"}
     assert connections["Status page"]["usageSettings"]["searchBoost"] == "x0.8"
 
-    # A rotated token cannot be compared (the API answers it masked): nothing to plan.
+    # A rotated token cannot be compared (the API answers it masked): nothing to plan...
     rotated = cli_for(either_contract, GH_DISCUSSIONS_TOKEN=ROTATED)
+    outputs.append(assert_converged(rotated, manifest).output)
+    # ... until --resend-secrets sends it: the Discussions setup again, in one PATCH, said so.
+    resent = rotated("plan", manifest, "--resend-secrets")
+    assert resent.exit_code == 0, resent.output
+    assert "Plan: 0 to create, 1 to update, 0 to delete." in resent.stdout
+    assert "SECRETS SENT AGAIN (--resend-secrets)" in resent.stdout
+    assert "contextConnections.Discussions.setupSettings.token" in resent.stdout
+    assert "Status page" not in resent.stdout  # no secret written there: not sent
+    outputs.append(resent.output)
+    before = either_contract.stats()
+    outputs.append(apply(rotated, manifest, "--resend-secrets"))
+    written = requests_between(before, either_contract.stats())
+    assert written[f"PATCH {CONNECTIONS}/{{siteContextConnectionId}}"] == 1
+    discussions = connections["Discussions"]["id"]
+    held = either_contract.stored("site-context-connection", str(discussions))
+    assert held["setupSettings"]["token"] == ROTATED
     outputs.append(assert_converged(rotated, manifest).output)
 
     # Export writes the token as the env() template that reads it; with it set, plans empty.

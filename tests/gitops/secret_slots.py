@@ -2,8 +2,9 @@
 (a SAML certificate, an MCP server's headers, a visitor-auth site's fallback URL), every text
 value of a field whose text is secret unless known to be plain (an integration's configuration,
 on the organization, a site or a space), and the secret keys of a mapping (a context
-connection's token: the API answers it masked, so a rotation of it alone is not planned, and
-docsync sends it with every setup it writes; it is scanned for as every other). A kind added
+connection's token: the API answers it masked, so a rotation of it alone is planned only by
+`--resend-secrets`, and docsync sends it with every setup it writes; it is scanned for as every
+other). A kind added
 later with such a field is found here without a line, as long as the rich example writes it
 (tests/engine/test_rich_example.py holds the example to every kind), and `owners` says which
 declared fields the example leaves without a text value. Beside them, values secret by their
@@ -56,9 +57,11 @@ class Slot:
     url: bool
     #: (kind, field) secret by declaration; None: secret by provenance only (env())
     owner: tuple[str, str] | None
-    #: what the plan shows as one change (a sensitive field whole, a configuration per key);
-    #: None: a secret the API answers masked, which a plan cannot compare (`Field.secret_keys`)
+    #: what the plan shows as one change (a sensitive field whole, a configuration per key)
     unit: Path | None
+    #: a secret the API answers masked (`Field.secret_keys`): no plan can compare it, so only a
+    #: plan made with --resend-secrets shows it
+    masked: bool = False
 
     def value(self, index: int, phase: str) -> str:
         core = f"s{index:02d}{phase}-K+q/w=z&x"
@@ -101,7 +104,7 @@ def slots(data: dict[str, Any]) -> list[Slot]:
                 elif isinstance(value, dict) and field.secret_keys:
                     for key in field.secret_keys:
                         if isinstance(value.get(key), str):
-                            found.append(Slot((*at, key), False, owner, None))
+                            found.append(Slot((*at, key), False, owner, (*at, key), True))
                 elif isinstance(value, dict):
                     for key, item in value.items():
                         if isinstance(item, str):

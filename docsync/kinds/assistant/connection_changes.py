@@ -75,21 +75,28 @@ def create_body(written: dict[str, Any]) -> dict[str, Any]:
     return body | {k: written[k] for k in ("usageSettings", "filter") if k in written}
 
 
+def holds_secret(written: dict[str, Any]) -> bool:
+    """Whether an entry writes a secret in its setup (one no plan can compare)."""
+    return any(name in SECRETS for name in written.get("setupSettings") or {})
+
+
 def update(
-    written: dict[str, Any], shape: dict[str, Any], item: dict[str, Any]
+    written: dict[str, Any], shape: dict[str, Any], item: dict[str, Any], resend: bool = False
 ) -> tuple[dict[str, Any], list[FieldChange]]:
-    """The PATCH of a live connection, and its lines: the whole setup when it differs (with its
-    secrets), the label, the usage merged into the live one, the filter. Nothing: no change."""
+    """The PATCH of a live connection, and its lines: the whole setup when it differs, or when
+    its secrets are sent again (`resend`: `--resend-secrets`), with its secrets; the label, the
+    usage merged into the live one, the filter. Nothing: no change."""
     label = str(written["label"])
     body: dict[str, Any] = {}
     lines: list[FieldChange] = []
-    if not same_setup(shape, item):
+    resent = resend and holds_secret(written)
+    if resent or not same_setup(shape, item):
         body["connector"] = written["connector"]
         if written.get("setupSettings"):
             body["setupSettings"] = dict(written["setupSettings"])
         if written["connector"] != item["connector"]:
             lines.append(_line(label, "connector", item["connector"], written["connector"]))
-        lines += _setup_lines(label, item["setupSettings"], shape["setupSettings"])
+        lines += _setup_lines(label, item["setupSettings"], shape["setupSettings"], resent)
     if item["label"] != label:
         lines.append(_line(label, "label", item["label"] or None, label))
         body["label"] = label
@@ -109,16 +116,18 @@ def _line(label: str, field: str, before: Any, after: Any, secret: bool = False)
 
 
 def _setup_lines(
-    label: str, before: dict[str, Any] | None, after: dict[str, Any] | None
+    label: str, before: dict[str, Any] | None, after: dict[str, Any] | None, resent: bool = False
 ) -> list[FieldChange]:
     """A line per setting that changes; a secret is shown changed only where it comes or goes
-    (a held one cannot be compared)."""
+    (a held one cannot be compared), or wherever one is written when secrets are `resent`."""
     old, new = before or {}, after or {}
     lines = []
     for name in [*old, *(n for n in new if n not in old)]:
         secret = name in SECRETS
         was, now = old.get(name), new.get(name)
-        if (secret and (was is None) == (now is None)) or (not secret and was == now):
+        if secret and resent and now is not None:
+            pass  # sent again: shown, as (sensitive)
+        elif (secret and (was is None) == (now is None)) or (not secret and was == now):
             continue
         lines.append(_line(label, f"setupSettings.{name}", was, now, secret))
     return lines

@@ -179,19 +179,26 @@ class ContextConnectionKind(ListPart, SitePart):
             writes.creates.append({"body": change.create_body(written), "then": then})
             lines += change.created_lines(written["label"], new.fields)
             writes.after += _after(written["connector"])
-        for new, old in changes.changed:
+        resent = False  # a setup sent only for its secrets (`--resend-secrets`)
+        resending = changes.kept if ctx.resend_secrets else []
+        for new, old in [*changes.changed, *resending]:
             written = _written(new.entry)
-            body, changed = change.update(written, new.fields, old.fields)
+            body, changed = change.update(written, new.fields, old.fields, ctx.resend_secrets)
             if body:
                 writes.updates.append({"id": old.id, "body": body})
                 lines += changed
                 writes.after += _after(written["connector"]) if "connector" in body else []
+                secret = ctx.resend_secrets and change.holds_secret(written)
+                resent |= secret and change.same_setup(new.fields, old.fields)
         for old in changes.deleted:
             lines += change.deleted_lines(old.fields)
         if not (writes.creates or writes.updates or writes.deletes):
             return None
         losses = [change.loss(old.fields) for old in changes.deleted]
-        return site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+        action = site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+        if resent:
+            ctx.resent.add(action.address)
+        return action
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         """Deletes, then updates, then creates and their labels; a create whose answer was

@@ -5,7 +5,8 @@ configuration, an uninstall). Called by the kinds that hold one (`synced.py`).
 Only the fields written are managed, the keys of `providerConfiguration` among them. The GitLab
 access token, which production never answers, is sent when the installation is made, when
 production says it has none (`unauthenticated`: the plan shows it `(sensitive)`, as a keyed
-digest) and with every configuration change; a token changed and nothing else is not seen.
+digest) and with every configuration change; a token changed and nothing else is not seen,
+and is sent by a plan made with `--resend-secrets` (a configuration, so a sync, too).
 
 Every configuration queues a sync: an import from the repository when the installation's
 priority is `git`, an export to it when `gitbook` (production's updateGitSyncInstallationById),
@@ -69,7 +70,7 @@ def _changes(
         at = (*path, "providerConfiguration", name)
         if name == TOKEN:
             unauthenticated = found is None or found.get("status") == "unauthenticated"
-            if not same_provider or unauthenticated:
+            if not same_provider or unauthenticated or ctx.resend_secrets:
                 digest = f"digest:{keyed_digest(str(after).encode())[:32]}"
                 out.append(FieldChange(SECRET, None, digest, sensitive=True))
         elif not same_provider and not ctx.sensitive(at):
@@ -84,6 +85,15 @@ def _changes(
         if found is None or not _same(name, before, after):
             out.append(FieldChange(name, before, after, ctx.sensitive((*path, name))))
     return out
+
+
+def _resent(written: GitSync, found: dict[str, Any] | None, changes: list[FieldChange]) -> bool:
+    """Whether the token is sent only because `--resend-secrets` asks: the installation has
+    one (same provider, authenticated) that no plan can compare."""
+    if found is None or found.get("provider") != written.provider:
+        return False
+    held = found.get("status") != "unauthenticated"
+    return held and any(c.field == SECRET for c in changes)
 
 
 def _setup(written: GitSync) -> dict[str, Any]:
@@ -143,6 +153,8 @@ def plan_installation(
     changes = _changes(written, found, path, ctx)
     if not changes:
         return None
+    if ctx.resend_secrets and _resent(written, found, changes):
+        ctx.resent.add(address)
     payload = Installation(on, target, written.provider, _setup(written), target_path)
     verb: Verb = "create" if found is None else "update"
     live_id = None if found is None else str(found["id"])
