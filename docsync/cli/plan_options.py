@@ -38,9 +38,9 @@ def plan_shape_options(func: F) -> F:
     func = click.option(
         "--resend-secrets",
         is_flag=True,
-        help="Send again the secrets the API never answers back (a context connection's "
-        "tokens and keys, Git Sync's access token), so no plan can see them changed: after "
-        "rotating one; with --target, only there.",
+        help="Send again the secrets the API keeps without answering them back (no plan "
+        "can see one changed), wherever the manifests write one: after rotating one; with "
+        "--target, only there.",
     )(func)
     func = click.option(
         "--max-delete-share",
