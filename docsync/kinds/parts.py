@@ -16,8 +16,9 @@ from docsync.kinds.kind import ExportNames, Kind, Reading
 from docsync.kinds.lists import Changes, Place, Steps, plan_list
 
 
-class Part(Kind):
-    """A part of a resource: its parent reads, plans and exports it."""
+class WithParent(Kind):
+    """A kind its parent reads, plans and exports (a part, a site's child): the hooks of
+    reading, planning and export are its parent's, closed here."""
 
     HOOKS: ClassVar[tuple[str, ...]] = (
         "execute",
@@ -57,6 +58,10 @@ class Part(Kind):
     @final
     def export(self, live: LiveState, names: ExportNames) -> Any:
         return None
+
+
+class Part(WithParent):
+    """A part of a resource: its parent reads, plans and exports it."""
 
 
 class ListPart(Part):

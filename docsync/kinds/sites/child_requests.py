@@ -11,10 +11,11 @@ from docsync.api.answers import check_answer
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Picture, Plan, Review
-from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.core.state import LiveState
 from docsync.kinds.declaration import Structure
-from docsync.kinds.kind import ExportNames, Kind, Kinds, Reading
+from docsync.kinds.kind import Kind, Kinds
 from docsync.kinds.lost_answers import create_once
+from docsync.kinds.parts import WithParent
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.sites.structure_answers import item_shape, structure_shape
@@ -37,7 +38,7 @@ def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
 Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 
 
-class AppliedChild(Kind):
+class AppliedChild(WithParent):
     """Read and planned with the site (one structure read serves them all), never alone: the
     hooks of reading and planning are the site's. What its `Structure` declares (where its items
     stand in a structure read, the layout they belong to, the field naming its level's
@@ -83,30 +84,6 @@ class AppliedChild(Kind):
 
     # -- the kind protocol's hooks that are the site's -----------------------------------------
     @final
-    def reads(self, manifest: Any) -> set[str]:
-        return set()
-
-    @final
-    async def fetch(self, read: Reading) -> Any:
-        return None
-
-    @final
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        return []
-
-    @final
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        return []
-
-    @final
-    def plan(self, ctx: PlanContext) -> None:
-        return None
-
-    @final
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        return None
-
-    @final
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
         return []
 
@@ -124,10 +101,6 @@ class AppliedChild(Kind):
 
     @final
     async def read_for_rails(self, api: Any, plan: Plan, live: LiveState) -> None:
-        return None
-
-    @final
-    def export(self, live: LiveState, names: ExportNames) -> Any:
         return None
 
     # -- applying ------------------------------------------------------------------------------
