@@ -95,10 +95,12 @@ def test_mcp_servers_are_exact_keyed_by_name_and_flagged() -> None:
     action, payload = servers_action(plan)
     assert payload.creates == [
         {
-            "name": "New",
-            "url": "https://new.acme.example",
-            "transport": "sse",
-            "headers": {"X-Key": SECRET},
+            "body": {
+                "name": "New",
+                "url": "https://new.acme.example",
+                "transport": "sse",
+                "headers": {"X-Key": SECRET},
+            }
         }
     ]
     assert payload.updates == [

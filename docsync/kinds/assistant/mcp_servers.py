@@ -12,24 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
-from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.assistant.site_items import (
+    Planned,
+    SiteItems,
+    entry_resources,
+    live_items,
+    site_items_action,
+    write_items,
+)
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes, create_once
+from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
 from docsync.kinds.sites.parts import SITE, SitePart
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -41,6 +47,7 @@ FOUND_BY = "listed again, by its name (a server created here has a name no live 
 #: the fields compared and shown, besides the secret headers
 SHOWN = ("url", "transport", "condition")
 HeaderValue = Annotated[str, Limits(min_length=1, max_length=512)]
+SECTION = "mcpServers"
 
 
 class McpServerEntry(NullChecked, Model):
@@ -57,13 +64,8 @@ class McpServerEntry(NullChecked, Model):
 
 
 @dataclass
-class McpServers(OnSite):
-    """A site's MCP servers to write: new servers (whole bodies), changes of live ones
-    (`{id, body}`), and the ids of live servers to delete."""
-
-    creates: list[dict[str, Any]] | None = None
-    updates: list[dict[str, Any]] | None = None
-    deletes: list[str] | None = None
+class McpServers(SiteItems):
+    """A site's MCP servers to write (`SiteItems`: a create's `body` is the whole server)."""
 
 
 def digested(headers: dict[str, Any]) -> dict[str, str]:
@@ -85,7 +87,7 @@ def _shape(server: dict[str, Any]) -> dict[str, Any]:
 
 
 def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
-    found = site.raw.get("_mcpServers") if site is not None else None
+    found = site.raw.get(f"_{SECTION}") if site is not None else None
     return None if found is None else list(found)
 
 
@@ -125,7 +127,7 @@ class McpServerKind(ListPart, SitePart):
         found = await api.list_all(f"{site_path}/mcp-servers", items=ANSWER)
         values = [str(v) for s in found for v in (s.get("headers") or {}).values()]
         api.redact(values)
-        site["_mcpServers"] = [
+        site[f"_{SECTION}"] = [
             {
                 "id": str(s["id"]),
                 "name": str(s["name"]),
@@ -141,33 +143,17 @@ class McpServerKind(ListPart, SitePart):
         """One update of the site's servers when the written list differs from the live one:
         servers not written are deleted (the list is exact), changed fields patched, new names
         created. Flagged: the site's assistant reaches other tools, or the same with new keys."""
-        written: list[McpServerEntry] | None = desired.written(self.section)
-        if written is None:
+
+        def at(name: str) -> str:
+            return address(MCP_SERVER.name, name, desired.address)
+
+        def compared(item: McpServerEntry) -> dict[str, Any]:
+            return {**_shape(item.model_dump()), "headers": digested(item.headers)}
+
+        wanted = entry_resources(MCP_SERVER.name, desired, SECTION, "name", compared, at)
+        if wanted is None:
             return None
-        base: Path = (*desired.path, "mcpServers")
-        wanted = [
-            DesiredResource(
-                kind=MCP_SERVER.name,
-                key=item.name,
-                address=address(MCP_SERVER.name, item.name, desired.address),
-                name=item.name,
-                fields={**_shape(item.model_dump()), "headers": digested(item.headers)},
-                path=(*base, index),
-                entry=item,
-            )
-            for index, item in enumerate(written)
-        ]
-        have = [
-            LiveResource(
-                kind=MCP_SERVER.name,
-                id=str(server["id"]),
-                key=server["name"],
-                address=address(MCP_SERVER.name, server["name"], desired.address),
-                name=server["name"],
-                fields=_shape(server),
-            )
-            for server in _live(live) or []
-        ]
+        have = live_items(MCP_SERVER.name, SECTION, "name", live, at)
         changes = self.changes(wanted, have, ctx, desired.address)
         if not changes:
             return None
@@ -178,48 +164,34 @@ class McpServerKind(ListPart, SitePart):
             lines += _lines(new.key, old.fields, new.fields, _secret(ctx, new.path))
         for old in changes.deleted:
             lines += _lines(old.key, old.fields, None, _secret(ctx, None))
-        action = Action(
-            "update",
-            desired.kind,
-            f"{desired.address}.mcpServers",
-            lines,
-            ctx.where(base),
-            payload=McpServers(
-                ref(desired.address),
-                [_body(d.entry_as(McpServerEntry), None) for d in changes.created],
-                [
-                    {"id": o.id, "body": _body(d.entry_as(McpServerEntry), o.fields)}
-                    for d, o in changes.changed
-                ],
-                [old.id for old in changes.deleted],
-            ),
-            depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
+        writes = McpServers(
+            creates=[{"body": _body(d.entry_as(McpServerEntry), None)} for d in changes.created],
+            updates=[
+                {"id": o.id, "body": _body(d.entry_as(McpServerEntry), o.fields)}
+                for d, o in changes.changed
+            ],
+            deletes=[old.id for old in changes.deleted],
         )
+        action = site_items_action(desired, SECTION, Planned(lines, writes, []), ctx)
         action.security_change = True
         action.notes.append(
             "MCP SERVERS CHANGE: the tools the site's assistant may call, or the credentials it "
             "calls them with, change"
         )
-        return ctx.add(action)
+        return action
 
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         """Deletes, then updates, then creates, one request each; a create whose answer was lost
         is looked for by its name before it is sent again. Answers (which repeat the headers)
         are dropped unread."""
         assert isinstance(payload, McpServers)
-        path = f"{site_path}/mcp-servers"
-        for server_id in payload.deletes or []:
-            await run.api.write("DELETE", f"{path}/{server_id}")
-        for change in payload.updates or []:
-            await run.api.write("PATCH", f"{path}/{change['id']}", change["body"])
-        known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
-        for body in payload.creates or []:
-            name = str(body["name"])
-            made = await create_once(
-                partial(run.api.write, "POST", path, body),
-                partial(_named, run, path, name, known),
-            )
-            known.add(str(made["id"]))
+        await write_items(payload, f"{site_path}/mcp-servers", run, ANSWER, _named)
+
+    def requests(self, action: Action) -> int:
+        """A request per server deleted, changed or made."""
+        writes = action.payload
+        assert isinstance(writes, McpServers)
+        return len(writes.deletes) + len(writes.updates) + len(writes.creates)
 
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames
@@ -287,7 +259,7 @@ def _body(entry: McpServerEntry, live: dict[str, Any] | None) -> dict[str, Any]:
     return {k: body[k] for k in (*SHOWN, "headers") if same[k] != live.get(k)}
 
 
-async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
-    """The site's server with this name, if the lost create made it."""
-    found = await run.api.list_all(path, items=ANSWER)
-    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)
+def _named(body: dict[str, Any], found: dict[str, Any]) -> bool:
+    """Whether a listed server is the one a lost create made: a server created here has a name
+    no live server had."""
+    return bool(found.get("name") == body["name"])

@@ -1,12 +1,12 @@
 """A site's keyed list of items that the API creates, updates and deletes one by one under the
-site (its assistant's context connections, its channels), planned as one action per site, kind
-`site`, addressed `site["Docs"].<section>`: the one reconciler matches the list
+site (its assistant's context connections, channels and MCP servers), planned as one action per
+site, kind `site`, addressed `site["Docs"].<section>`: the one reconciler matches the list
 (`ListPart.changes`), the kind says what differs of each item and what a request carries, and
-this module makes the action and carries it out, so the two lists share one way of being
-written.
+this module makes the action and carries it out, so the lists share one way of being written.
 
-An item the list loses is what the site's assistant loses (what it read, where it answered):
-the action takes it away (`Action.takes_away`), which puts it under "Needs a careful look"."""
+An item the list loses may be what the site's assistant loses (what it read, where it
+answered): the kind says so (`Planned.losses`), and the action takes it away
+(`Action.takes_away`), which puts it under "Needs a careful look"."""
 
 from __future__ import annotations
 
