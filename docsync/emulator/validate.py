@@ -15,11 +15,11 @@ tell "absent" from "null".
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from docsync.emulator.errors import bad_request
+from docsync.emulator.patterns import ecma
 
 ROLES = ("admin", "create", "review", "edit", "comment", "read")
 URL_PATTERN = r"^https?://[^\s/$.?#][^\s]*$"
@@ -150,7 +150,7 @@ def check_string(
         raise bad_request(f"{name}: must be at least {min_len} characters; got {len(value)}")
     if max_len is not None and len(value) > max_len:
         raise bad_request(f"{name}: must be at most {max_len} characters; got {len(value)}")
-    if pattern is not None and not re.search(pattern, value):
+    if pattern is not None and not ecma(pattern).search(value):
         raise bad_request(f"{name}: must match the pattern {pattern}; got {shown(value)}")
     return value
 
