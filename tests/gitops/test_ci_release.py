@@ -100,9 +100,11 @@ def release_file(path: str) -> bytes | None:
 
 
 def unreleased() -> str:
-    """The changelog's `## Unreleased` section: what the next release brings."""
+    """What the releases after the pinned one bring: the changelog above the pinned release's
+    section (`## Unreleased`, and on a release commit, before the next commit pins it, that
+    release's own section)."""
     text = (REPO / "CHANGELOG.md").read_text("utf-8")
-    return text.split("## Unreleased", 1)[1].split("\n## ", 1)[0]
+    return text.split("## Unreleased", 1)[1].split(f"\n## {pinned()[1]} ", 1)[0]
 
 
 @pytest.fixture(autouse=True)
