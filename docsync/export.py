@@ -66,6 +66,8 @@ class Names:
     env_vars: dict[str, str] = field(default_factory=dict)  # variable -> what it holds
     #: plain address -> ids of the live resources that share it, which no entry can name
     shared: dict[str, list[str]] = field(default_factory=dict)
+    #: address -> what of it no manifest writes, and why (said beside the export)
+    as_is: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._counts = Counter(
@@ -88,6 +90,9 @@ class Names:
 
     def left_out(self, address: str, ids: list[str]) -> None:
         self.shared[address] = ids
+
+    def left_as_is(self, address: str, why: str) -> None:
+        self.as_is[address] = why
 
 
 async def export_organization(api: ApiClient, organization: str) -> tuple[dict[str, Any], Names]:

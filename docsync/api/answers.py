@@ -3,6 +3,12 @@ declared as a shape (`Obj({"id": ID, "title": TEXT, "role": Opt(TEXT)})`), check
 answer is read. A wrong answer is one line naming the request and the field, never a KeyError
 deep in a kind or an id of NaN in a plan.
 
+Production's answers differ from its own document (fields it lacks, required ones missing):
+a shape names only what its reader uses, so a field nobody uses is never a reason to stop. A
+list's item that is not as its reader relies on is kept aside, marked (`ODD`: why, and which
+field), when the reader asks (`check_items(keep_odd=True)`): that one resource is left out of the
+plan, not the whole list.
+
 Ids are non-empty strings, numbers finite (the decoder already refuses NaN and Infinity),
 types those of production's response schemas; a field wrapped in `Opt` may be missing or null.
 """
@@ -14,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.api.errors import ApiError
+from docsync.api.errors import OddAnswer
 
 
 class Check:
@@ -176,6 +182,8 @@ class Lazy(Check):
 Shape = Check
 
 WRONG_SHAPE = "the answer is not as the Management API describes it: docsync uses none of it"
+#: where a list item that is not as its reader relies on keeps why (`{"why", "field"}`)
+ODD = "_odd"
 
 
 def _dot(where: str) -> str:
@@ -197,24 +205,75 @@ def shown(value: Any) -> str:
     return repr(value)
 
 
+def _described(found: list[tuple[str, str]], what: str) -> str:
+    where, message = found[0]
+    field_name = f"`{where}` " if where else ""
+    return f"{what}{field_name}{message}" if what else f"the answer's {field_name}{message}"
+
+
 def check_answer(method: str, path: str, answer: Any, shape: Shape, *, what: str = "") -> None:
-    """ApiError naming the request and the field when `answer` is not as `shape` says."""
+    """OddAnswer naming the request and the field when `answer` is not as `shape` says."""
     found = shape.problems(answer)
     if found:
-        where, message = found[0]
-        field_name = f"`{where}` " if where else ""
-        text = f"{what}{field_name}{message}" if what else f"the answer's {field_name}{message}"
-        raise ApiError(method, path, 200, text, hint=WRONG_SHAPE)
+        raise OddAnswer(method, path, 200, _described(found, what), hint=WRONG_SHAPE)
 
 
 def check_items(
-    method: str, path: str, items: Sequence[Any], shape: Shape | None, *, first: int = 0
+    method: str,
+    path: str,
+    items: Sequence[Any],
+    shape: Shape | None,
+    *,
+    first: int = 0,
+    keep_odd: bool = False,
 ) -> None:
-    """Every list item is an object, as `shape` says when one is given."""
+    """Every list item is an object, as `shape` says when one is given. With `keep_odd`, an
+    object that is not as `shape` says is kept, marked with why (`ODD`), for its reader to
+    leave that one resource out; else, as an item that is no object, it fails the list."""
     for index, item in enumerate(items):
+        at = first + index
         if not isinstance(item, dict):
-            at = first + index
             message = f"expected every list item to be an object; item {at} is {shown(item)}"
-            raise ApiError(method, path, 200, message)
-        if shape is not None:
-            check_answer(method, path, item, shape, what=f"item {first + index} of the list: ")
+            raise OddAnswer(method, path, 200, message)
+        if shape is None:
+            continue
+        found = shape.problems(item)
+        if not found:
+            continue
+        why = _described(found, f"item {at} of the list: ")
+        if not keep_odd:
+            raise OddAnswer(method, path, 200, why, hint=WRONG_SHAPE)
+        field_name = found[0][0].split(".", 1)[0].split("[", 1)[0]
+        item[ODD] = {"why": f"{method} {path}: {why}", "field": field_name}
+
+
+class Listed(list[dict[str, Any]]):
+    """A list's items as its reader relies on them, and aside (`odd`) those that are not,
+    each marked with why (`ODD`): code that walks the items never meets an odd one, and the
+    reader that makes live resources makes the odd ones too (kept out of the plan, named)."""
+
+    def __init__(self, items: Sequence[dict[str, Any]] = (), odd: Sequence[Any] = ()) -> None:
+        super().__init__(items)
+        self.odd: list[dict[str, Any]] = list(odd)
+
+
+def set_aside(items: Sequence[dict[str, Any]]) -> Listed:
+    """Items checked with `keep_odd`, the odd ones set aside."""
+    return Listed([i for i in items if ODD not in i], [i for i in items if ODD in i])
+
+
+def odd_items(items: Any) -> list[dict[str, Any]]:
+    """The items a list's reader set aside (none for a plain list)."""
+    return list(getattr(items, "odd", ()))
+
+
+def odd(item: Any) -> str | None:
+    """Why a list item is not as its reader relies on (None: it is)."""
+    found = item.get(ODD) if isinstance(item, dict) else None
+    return str(found["why"]) if isinstance(found, dict) else None
+
+
+def odd_field(item: Any) -> str | None:
+    """The top-level field of a list item that is not as its reader relies on."""
+    found = item.get(ODD) if isinstance(item, dict) else None
+    return str(found["field"]) if isinstance(found, dict) else None

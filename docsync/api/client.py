@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from docsync import __version__
-from docsync.api.answers import Shape, check_answer, check_items
+from docsync.api.answers import Shape, check_answer, check_items, set_aside
 from docsync.api.config import check_token, normalize_base_url, resolve_api_url, resolve_token
-from docsync.api.errors import ApiError, ConfigError
+from docsync.api.errors import ApiError, ConfigError, OddAnswer
 from docsync.api.exchange import Deadlines, Exchanger
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import RetryPolicy
@@ -163,22 +163,25 @@ class ApiClient:
         params: Mapping[str, Any] | None = None,
         *,
         items: Shape | None = None,
+        keep_odd: bool = False,
     ) -> list[dict[str, Any]]:
         """Every item of a paginated list: pages of `limit=1000`, following `next.page`; each
-        item an object, checked against `items` (the fields the caller relies on) when given."""
+        item an object, checked against `items` (the fields the caller relies on) when given.
+        With `keep_odd`, an item not as `items` says is set aside, marked (`answers.Listed`),
+        for the caller to leave that one resource out instead of failing the list."""
         query: dict[str, Any] = {**(params or {}), "limit": PAGE_LIMIT}
         found: list[dict[str, Any]] = []
         seen: set[str] = set()
         while True:
             page = await self._tries.request("GET", path, params=query, body=None, idempotent=True)
             if not isinstance(page, dict) or not isinstance(page.get("items"), list):
-                raise ApiError("GET", path, 200, 'expected a list like {"items": [...]}')
-            check_items("GET", path, page["items"], items, first=len(found))
+                raise OddAnswer("GET", path, 200, 'expected a list like {"items": [...]}')
+            check_items("GET", path, page["items"], items, first=len(found), keep_odd=keep_odd)
             found.extend(page["items"])
             following = page.get("next")
             token = following.get("page") if isinstance(following, dict) else None
             if token is None or token == "":
-                return found
+                return set_aside(found) if keep_odd else found
             token = str(token)
             if token in seen:
                 raise ApiError("GET", path, 200, f"pagination loops: page {token!r} came twice")

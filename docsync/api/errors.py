@@ -3,6 +3,7 @@
 DocsyncError
  ├── ConfigError            the client cannot start: no token, plain HTTP off loopback, bad URL
  └── ApiError               a request failed: method, path, status (None: no answer), message
+      ├── OddAnswer         answered, but not as docsync relies on it (a field it uses)
       ├── BadRequest        400: the server refused the body
       ├── Unauthorized      401 / 403: the token is missing rights or wrong
       ├── NotFound          404
@@ -49,6 +50,12 @@ class ApiError(DocsyncError):
             _rebuild,
             (type(self), self.method, self.path, self.status, self.message, self.hint),
         )
+
+
+class OddAnswer(ApiError):
+    """An answer docsync cannot rely on: a field it uses is missing or of another type, or a
+    list is not a list. What reads it leaves out what depends on it (a resource, a part), not
+    the whole plan, where it can."""
 
 
 class BadRequest(ApiError):

@@ -196,6 +196,10 @@ def export_command(
         )
         for plain, ids in sorted(names.shared.items()):
             click.echo(f"  {plain} (ids {', '.join(ids)})", err=True)
+    if names.as_is:
+        click.echo("Not in the manifests, left as they are in the organization:", err=True)
+        for address, why in sorted(names.as_is.items()):
+            click.echo(f"  {address}: {why}", err=True)
     if names.env_vars:
         click.echo("Secrets are not exported; set these variables before planning:", err=True)
         for variable, holds in sorted(names.env_vars.items()):

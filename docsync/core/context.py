@@ -40,6 +40,9 @@ class PlanContext:
     resend_secrets: bool = False
     #: the addresses of the actions planned only or also to send such secrets again
     resent: set[str] = field(default_factory=set)
+    #: address -> where its entry is (None: no entry) and why nothing is planned for it (the
+    #: API answered it, or what it depends on, otherwise than docsync relies on)
+    unplanned: dict[str, tuple[str | None, str]] = field(default_factory=dict)
 
     @property
     def prune(self) -> set[str]:
@@ -54,6 +57,12 @@ class PlanContext:
         where = self.where(path)
         prefix = f"{where}: " if where else ""
         self.problems.append(f"{prefix}{format_path(path)}: {message}")
+
+    def not_planned(self, address: str, where: Path | str | None, why: str) -> None:
+        """Leaves `address` out of the plan, named with why (the plan says it; nothing fails);
+        `where`: its entry's path, or a location already said."""
+        located = self.where(where) if isinstance(where, tuple) else where
+        self.unplanned.setdefault(address, (located, why))
 
     def sensitive(self, path: Path) -> bool:
         """A secret value, inside one, or holding one (`source: {url: "{{ env(...) }}"}`)."""

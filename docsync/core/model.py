@@ -116,6 +116,24 @@ class Action:
 
 
 @dataclass(frozen=True)
+class NotPlanned:
+    """Something the manifest manages that the plan leaves out because the API answered it (or
+    what it depends on) otherwise than docsync relies on: production's answers differ from its
+    document, and one odd resource does not stop the plan."""
+
+    #: a resource's address, a resource's part (`site["Docs"].customization`) or a section
+    address: str
+    #: why: the request, the field and what was answered, or what it needs that is left out
+    why: str
+    #: where its entry is (`file:line:column`), when it has one
+    location: str | None = None
+
+    def line(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.address}: {self.why}"
+
+
+@dataclass(frozen=True)
 class Unmanaged:
     """A live resource that no manifest entry matches and whose kind is not pruned."""
 
@@ -191,6 +209,8 @@ class Plan:
     actions: list[Action] = field(default_factory=list)
     unmanaged: list[Unmanaged] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: what the manifest manages that the plan leaves out (`NotPlanned`), the rest planned
+    not_planned: list[NotPlanned] = field(default_factory=list)
     #: address -> id of every live resource the plan refers to (under its desired address too)
     ids: dict[str, str] = field(default_factory=dict)
     #: (address, field) pairs whose values are secret: never shown, saved or logged

@@ -15,9 +15,15 @@ class Api(Protocol):
         `docsync.api.answers`) when given."""
 
     async def list_all(
-        self, path: str, params: Mapping[str, Any] | None = None, *, items: Any = None
+        self,
+        path: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        items: Any = None,
+        keep_odd: bool = False,
     ) -> list[dict[str, Any]]:
-        """Every item of a paginated list, each checked against `items` when given."""
+        """Every item of a paginated list, each checked against `items` when given (with
+        `keep_odd`, one that is not is kept, marked, instead of failing the list)."""
 
     async def write(
         self,

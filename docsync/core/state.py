@@ -26,6 +26,12 @@ class LiveResource:
     raw: dict[str, Any] = field(default_factory=dict)
     refs: set[str] = field(default_factory=set)
     parent: str | None = None
+    #: why what was read of it cannot be relied on (the API answered a field its kind uses
+    #: otherwise): it is left out of the plan, named, and so is what depends on it
+    odd: str | None = None
+    #: whether its key could not be read either (an entry written for it cannot be told from
+    #: a new one: the creates of its list are held back)
+    unkeyed: bool = False
 
 
 @dataclass
@@ -78,6 +84,9 @@ class LiveState:
         #: what the API hid from the token's role, not planned: a manifest section (`sites`)
         #: or a resource's part (`site["Docs"].shareLinks`) -> why
         self.unread: dict[str, str] = {}
+        #: what the API answered otherwise than docsync relies on, not planned either: a
+        #: manifest section or a resource's part -> why (an apply goes on with the rest)
+        self.odd: dict[str, str] = {}
         #: plain address -> ids of the live resources that share it (each has its own address)
         self.ambiguous: dict[str, list[str]] = {}
         #: the id of the API token's own user, when the API says

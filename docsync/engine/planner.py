@@ -7,17 +7,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
-from docsync.api.errors import ApiError
+from docsync.api.errors import ApiError, OddAnswer
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
 from docsync.core.graph import link, order
-from docsync.core.model import Action, Plan, Unmanaged
+from docsync.core.model import Action, NotPlanned, Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
 from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
-from docsync.kinds.kind import UNREAD, Kind, Reading, hidden
+from docsync.kinds.kind import ODD_PARTS, UNREAD, Kind, Reading, hidden
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
@@ -155,23 +155,29 @@ async def read_live(
         try:
             raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
         except ApiError as error:
-            # The API hides the kind from the token's role: named, left out of the plan.
+            # The API hides the kind from the token's role, or answers its list otherwise than
+            # docsync relies on: named, left out of the plan.
             why = hidden(error)
-            if why is None or manifest is None:  # export must read everything it writes
-                raise
-            live.unread[kind.section] = why
+            if manifest is None or (why is None and not isinstance(error, OddAnswer)):
+                raise  # export must read everything it writes
+            if why is None:
+                live.odd[kind.section] = f"{error.method} {error.path}: {error.message}"
+            else:
+                live.unread[kind.section] = why
             raw = None
         watch.finish(kind.section)
         return raw
 
     raws = await gather_all(*(fetch(k) for k in wanted))
     for kind, raw in zip(wanted, raws, strict=True):
-        if kind.section in live.unread:
+        if kind.section in live.unread or kind.section in live.odd:
             continue
         for resource in kind.to_live(raw, live):
             live.add(resource)
             for part, why in resource.raw.get(UNREAD, {}).items():
                 live.unread[f"{resource.address}.{part}"] = why
+            for part, why in resource.raw.get(ODD_PARTS, {}).items():
+                live.odd[f"{resource.address}.{part}"] = why
         live.fetched.add(kind.name)
     return live, wanted
 
@@ -199,9 +205,39 @@ def plan_kinds(
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
     for kind in kinds:
-        if kind.section not in live.unread:  # hidden from the token's role: not planned
+        # hidden from the token's role, or not as docsync relies on: not planned
+        if kind.section not in live.unread and kind.section not in live.odd:
             kind.plan(ctx)
+    leave_out_what_depends_on_the_unplanned(ctx)
     return ctx
+
+
+def leave_out_what_depends_on_the_unplanned(ctx: PlanContext) -> None:
+    """An action that needs a resource left out of the plan, which has no live id (an entry
+    whose create was held back), or that sits under one, is left out too, named with why."""
+    while True:
+        missing = {a for a in ctx.unplanned if ctx.live_id_of(a) is None}
+        dropped = [
+            (action, needed)
+            for action in ctx.actions
+            if (needed := _needs_one_of(action, missing)) is not None
+        ]
+        if not dropped:
+            return
+        for action, needed in dropped:
+            ctx.actions.remove(action)
+            ctx.actions_at[action.address].remove(action)
+            why = f"it needs {needed}, which is not planned"
+            ctx.not_planned(action.address, action.location, why)
+
+
+def _needs_one_of(action: Action, missing: set[str]) -> str | None:
+    if not missing:
+        return None
+    parts = action.address.split("].")
+    above = {"].".join(parts[:i]) + "]" for i in range(1, len(parts))}
+    found = (set(action.payload.refs()) | above) & missing
+    return min(found) if found else None
 
 
 def diff(
@@ -235,6 +271,10 @@ def diff(
     plan.warnings += looks_renamed(plan.actions, renamable)
     unread = sorted(live.unread.items())
     plan.warnings += [f"{what}: not read, so not planned: {why}" for what, why in unread]
+    plan.not_planned = [NotPlanned(what, why) for what, why in sorted(live.odd.items())]
+    plan.not_planned += [
+        NotPlanned(what, why, where) for what, (where, why) in sorted(ctx.unplanned.items())
+    ]
     return plan
 
 

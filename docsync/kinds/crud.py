@@ -18,7 +18,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, plain, same_id
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Kind, Path, Reading
-from docsync.kinds.lists import Place, Steps, plan_list
+from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
 from docsync.kinds.lost_answers import create_once
 
 #: a live item's key (the item, the live state read so far)
@@ -45,7 +45,7 @@ class CrudKind(Kind):
             found = await api.get(path)
             items = found.get("items", []) if isinstance(found, dict) else found
             return [item for item in items or [] if isinstance(item, dict)]
-        listed: list[dict[str, Any]] = await api.list_all(path, items=self.answer)
+        listed: list[dict[str, Any]] = await api.list_all(path, items=self.answer, keep_odd=True)
         return listed
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -56,7 +56,8 @@ class CrudKind(Kind):
         self, items: Sequence[dict[str, Any]], live: LiveState, *, key: LiveKey | None = None
     ) -> list[LiveResource]:
         """One live resource per item, keyed by `key` (default: its key field), each field read
-        as its declaration says, references as the addresses of what they name."""
+        as its declaration says, references as the addresses of what they name; and one for
+        each item its list set aside (`odd_items`), which nothing plans."""
         resources = []
         for item in items:
             own = key(item, live) if key else str(item[self.key_field])
@@ -65,7 +66,7 @@ class CrudKind(Kind):
             name = own if named is None else str(named)
             refs = {str(fields[f.name]) for f in self.fields if f.ref and fields.get(f.name)}
             resources.append(self.resource(item, own, name, fields, refs))
-        return resources
+        return resources + odd_resources(self.declaration, items, live, key)
 
     @final
     def resource(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
-from docsync.api.errors import ApiError, Unauthorized, status_text
+from docsync.api.errors import ApiError, OddAnswer, Unauthorized, status_text
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -63,6 +63,10 @@ class Reading:
 
 #: where a read item keeps the parts of it the API hid from the token's role: part -> why
 UNREAD = "_unread"
+#: where it keeps the parts the API answered otherwise than docsync relies on (production's
+#: answers differ from its document): part -> why; left out of the plan too, while an apply
+#: goes on with the rest
+ODD_PARTS = "_odd_parts"
 
 
 def hidden(error: BaseException) -> str | None:
@@ -74,10 +78,13 @@ def hidden(error: BaseException) -> str | None:
 
 
 async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) -> None:
-    """`read`, a part of `item` read with it; when the API hides it from the token's role,
-    the item keeps why instead (`UNREAD`), and the part is not planned."""
+    """`read`, a part of `item` read with it; when the API hides it from the token's role
+    (`UNREAD`) or answers it otherwise than docsync relies on (`ODD_PARTS`), the item keeps why
+    instead, and the part is not planned."""
     try:
         await read
+    except OddAnswer as error:
+        item.setdefault(ODD_PARTS, {})[part] = f"{error.method} {error.path}: {error.message}"
     except ApiError as error:
         why = hidden(error)
         if why is None:
@@ -86,8 +93,10 @@ async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) 
 
 
 def unread(item: dict[str, Any] | None, part: str) -> bool:
-    """Whether the API hid this part of a read item from the token's role."""
-    return bool(item) and part in (item or {}).get(UNREAD, {})
+    """Whether a part of a read item was not read: hidden from the token's role, or answered
+    otherwise than docsync relies on."""
+    found = item or {}
+    return part in found.get(UNREAD, {}) or part in found.get(ODD_PARTS, {})
 
 
 class Kind:
@@ -327,6 +336,11 @@ class ExportNames(Protocol):
     def secret(self, address: str, field: str) -> str: ...
 
     def left_out(self, address: str, ids: list[str]) -> None: ...
+
+    def left_as_is(self, address: str, why: str) -> None:
+        """Something of a resource, or the resource, that no manifest writes (a sync through an
+        integration, an item the API answered otherwise than docsync relies on), said beside
+        the export."""
 
 
 T = TypeVar("T")

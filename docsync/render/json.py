@@ -111,6 +111,13 @@ class UnmanagedDoc(BaseModel):
     )
 
 
+class NotPlannedDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+    address: str = Field(description="A resource, a resource's part or a manifest section")
+    why: str = Field(description="The request, the field and what the API answered")
+    location: str | None = Field(None, description="Its entry's `file:line:column`")
+
+
 class StructureDoc(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     site: str
@@ -143,6 +150,11 @@ class _PlanDocument(BaseModel):
     actions: list[ActionDoc]
     unmanaged: list[UnmanagedDoc]
     warnings: list[str]
+    not_planned: list[NotPlannedDoc] = Field(
+        default_factory=list,
+        description="What the manifest manages that the plan leaves out: the API answered it "
+        "(or what it depends on) otherwise than docsync relies on; the rest is planned",
+    )
     targets: list[str] = Field(
         default_factory=list, description="`--target` addresses: the plan is partial"
     )
@@ -253,6 +265,10 @@ def plan_document(plan: Plan) -> PlanDocument:
             for u in plan.unmanaged
         ],
         warnings=list(plan.warnings),
+        not_planned=[
+            NotPlannedDoc(address=n.address, why=n.why, location=n.location)
+            for n in plan.not_planned
+        ],
         targets=list(plan.targets),
         resend_secrets=plan.resend_secrets,
         structures=[

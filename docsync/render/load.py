@@ -9,7 +9,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from docsync.core.model import DESTRUCTIVE, Action, FieldChange, Picture, Plan, Unmanaged
+from docsync.core.model import (
+    DESTRUCTIVE,
+    Action,
+    FieldChange,
+    NotPlanned,
+    Picture,
+    Plan,
+    Unmanaged,
+)
 from docsync.errors import DocsyncError
 from docsync.kinds.catalogue import KINDS
 from docsync.render.json import PlanDocument
@@ -66,6 +74,7 @@ def plan_from_document(document: PlanDocument) -> Plan:
             for u in document.unmanaged
         ],
         warnings=list(document.warnings),
+        not_planned=[NotPlanned(n.address, n.why, n.location) for n in document.not_planned],
         targets=list(document.targets),
         resend_secrets=document.resend_secrets,
         structures=[Picture(p.site, p.before, p.after) for p in document.structures],

@@ -142,6 +142,10 @@ def _careful(action: Action) -> str:
 
 def _head(plan: Plan, org: str, risky: list[Action]) -> str:
     out = [f"### docsync plan for {_text(org)}", ""]
+    if plan.empty and plan.not_planned:
+        count = len(plan.not_planned)
+        out += [f"**No changes planned**, but {count} not planned (below).", ""]
+        return "\n".join(out) + "\n"
     if plan.empty:
         out += ["**No changes.** The organization matches the manifest.", ""]
         return "\n".join(out) + "\n"
@@ -198,7 +202,7 @@ def render_markdown(
     else:
         return parts.text(details)
     # Too long: take parts in order of importance while they fit; count what does not.
-    others = max(len(parts.pictures), len(parts.tables), len(plan.unmanaged), len(plan.warnings))
+    others = max(len(parts.pictures), len(parts.tables), len(plan.unmanaged), len(parts.warnings))
     note_room = worst_note(plan.actions, others, budget, whole_plan) + _FRAME_ROOM
     room = Room(budget - len(parts.head) - note_room)
     left = LeftOut()
@@ -235,7 +239,8 @@ class _Parts:
         self.tables = _reviews(plan)
         shown = plan.unmanaged if unmanaged else plan.unmanaged[:_UNMANAGED_SHOWN]
         self.unmanaged = [_unmanaged(u) for u in shown]
-        self.warnings = [f"> ⚠️ {_one_line(w)}" for w in plan.warnings]
+        self.warnings = [f"> ⚠️ Not planned: {_one_line(n.line())}" for n in plan.not_planned]
+        self.warnings += [f"> ⚠️ {_one_line(w)}" for w in plan.warnings]
 
     def text(self, details: list[str]) -> str:
         text = self.head

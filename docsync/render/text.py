@@ -118,11 +118,20 @@ def _how_to_delete(plan: Plan) -> str:
     return f"{hint}; {only} are never pruned: delete them with an entry `state: absent`"
 
 
+#: the head of the plan's list of what it leaves out (`Plan.not_planned`)
+NOT_PLANNED_HEAD = (
+    "Not planned: {count} (the API answered what docsync uses of these otherwise than it "
+    "relies on; the rest of the plan stands without them)"
+)
+
+
 def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) -> str:
     paint = Painter(color)
     out: list[str] = []
     org = title or plan.organization
-    if plan.empty:
+    if plan.empty and plan.not_planned:
+        out.append(f"No changes planned for organization {org}, but not all of it was planned.")
+    elif plan.empty:
         out.append(f"No changes. Organization {org} matches the manifest.")
     else:
         out.append(f"docsync will make these changes to organization {org}:")
@@ -141,6 +150,10 @@ def render_plan(plan: Plan, *, color: bool = False, title: str | None = None) ->
             + (f": kept, {u.reason}" if u.reason else "")
             for u in plan.unmanaged
         )
+        out.append("")
+    if plan.not_planned:
+        out.append(f"{NOT_PLANNED_HEAD.format(count=len(plan.not_planned))}:")
+        out.extend(f"  {item.line()}" for item in plan.not_planned)
         out.append("")
     careful = [(a, why) for a in plan.actions if (why := reasons(a))]
     if careful:

@@ -78,7 +78,8 @@ class OpenApiKind(CrudKind):
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = self.live_resources(raw, live)
         for resource in resources:
-            resource.id = resource.key  # the API addresses a spec by its slug, not its id
+            if not resource.unkeyed:
+                resource.id = resource.key  # the API addresses a spec by its slug, not its id
         return resources
 
     def plan(self, ctx: PlanContext) -> None:

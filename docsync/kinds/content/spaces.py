@@ -24,7 +24,6 @@ from docsync.kinds.kind import Path, Reading
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
-from docsync.kinds.sync.git_sync import SYNC_STATE
 from docsync.kinds.sync.synced import SyncedKind
 
 
@@ -90,7 +89,6 @@ SPACE = Declaration(
             "language": Opt(TEXT),
             "mergeRules": Opt(Obj({"type": TEXT})),
             "deletedAt": Opt(TEXT),
-            "gitSync": SYNC_STATE,
         }
     ),
 )

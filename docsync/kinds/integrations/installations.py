@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field as Limits
 
-from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
 from docsync.api.errors import NotFound
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
@@ -125,7 +125,9 @@ class IntegrationKind(CrudKind):
         them, the schemas of the configurations of each integration written (one read by name
         of each not installed yet), which planning checks the configurations against."""
         listed = await self.listed(read.api, read.org_id)
-        items = [{**pair["installation"], "name": pair["integration"]["name"]} for pair in listed]
+        items = Listed(
+            [_installed(pair) for pair in listed], [_installed(pair) for pair in odd_items(listed)]
+        )
         written = {e.name: e for e in read.entries or ()}
         pruned = self.name in read.pruned
         await gather_all(
@@ -271,3 +273,15 @@ async def _schemas_of(api: ApiClient, name: str) -> dict[str, Any] | None:
     except NotFound:
         return None
     return dict(found.get("configurations") or {})
+
+
+def _installed(pair: dict[str, Any]) -> dict[str, Any]:
+    """An installation as listed with its integration's name (`name`), the key of its entry;
+    one the API answered otherwise keeps what can be read of it, and why."""
+    installation, integration = pair.get("installation"), pair.get("integration")
+    item = dict(installation) if isinstance(installation, dict) else {}
+    if isinstance(integration, dict) and isinstance(integration.get("name"), str):
+        item["name"] = integration["name"]
+    if ODD in pair:
+        item[ODD] = pair[ODD]
+    return item

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import field_validator
 
-from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.answers import ID, TEXT, Listed, Obj, Opt, odd_items
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
 from docsync.core.model import Action
@@ -70,12 +70,15 @@ class InviteLinkKind(CrudKind):
 
     async def fetch(self, read: Reading) -> Any:
         links = await self.listed(read.api, read.org_id)
-        read.api.redact(str(link["id"]) for link in links)
+        read.api.redact(str(link.get("id")) for link in [*links, *odd_items(links)])
         return links
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         """Each link under the digest of its id, keyed by its role (`null` shown `guest`)."""
-        items = [{**item, "id": self._handle(str(item["id"]))} for item in raw]
+        items = Listed(
+            [{**item, "id": self._handle(str(item["id"]))} for item in raw],
+            [{**item, "id": self._handle(str(item.get("id")))} for item in odd_items(raw)],
+        )
         return self.live_resources(items, live, key=lambda item, _: role_shown(item.get("role")))
 
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:

@@ -20,7 +20,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path, Reading
-from docsync.kinds.lists import Place, Steps
+from docsync.kinds.lists import Place, Steps, odd_resources
 from docsync.kinds.lost_answers import Writes
 
 
@@ -72,10 +72,9 @@ class MemberKind(CrudKind):
         live.me = me.get("id")
         resources = []
         for item in raw["members"]:
-            user = item.get("user") or {}
-            key = str(user.get("email") or item["id"])
+            key = _live_key(item, live)
             resources.append(self.resource(item, key, key, {"role": item.get("role")}))
-        return resources
+        return resources + odd_resources(self.declaration, raw["members"], live, _live_key)
 
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
         return self.desired_resources(ctx, key=_member_key)
@@ -178,3 +177,9 @@ def find_member(user: str, ctx: PlanContext) -> LiveResource | None:
     if by_id is not None:
         return by_id
     return ctx.live.by_folded_key("member", user)
+
+
+def _live_key(item: dict[str, Any], _live: LiveState) -> str:
+    """A member by email (by user id when the API shows none)."""
+    user = item.get("user") or {}
+    return str(user.get("email") or item["id"])

@@ -88,7 +88,8 @@ class TeamKind(CrudKind):
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = self.live_resources(raw, live)
         for resource in resources:
-            resource.fields["members"] = _labelled(resource.fields["members"], live)
+            if not resource.odd:
+                resource.fields["members"] = _labelled(resource.fields["members"], live)
         return resources
 
     def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:

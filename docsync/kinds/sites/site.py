@@ -34,7 +34,6 @@ from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import read_site_parts, site_answers
 from docsync.kinds.sites.state import LiveTree
 from docsync.kinds.sites.structure import export_tree, read_live_tree
-from docsync.kinds.sync.git_sync import SYNC_STATE
 from docsync.kinds.sync.synced import SyncedKind
 
 
@@ -124,7 +123,6 @@ SITE = Declaration(
             "published": Opt(FLAG),
             "basename": Opt(TEXT),
             "defaultLevel": Opt(TEXT),
-            "gitSync": SYNC_STATE,
         }
     ),
 )

@@ -110,16 +110,6 @@ INSTALLATION = Obj(
         "parentInstallationId": Opt(ID),
     }
 )
-#: what a site or a space says of the installation on it (production's GitSyncState)
-SYNC_STATE = Opt(
-    Obj(
-        {
-            "installationId": ID,
-            "installationProvider": Opt(TEXT),
-            "parentInstallationId": Opt(ID),
-        }
-    )
-)
 #: where production's installations are
 BASE = "/v1/git/installations"
 FOUND_BY = "read again on its site or space, which holds one at most (a second install is refused)"
@@ -200,7 +190,9 @@ class GitSyncKind(Part):
 
 
 async def installed_on(api: Api, path: str) -> str | None:
-    """The id of the installation on the site or space at `path` (its `gitSync`), if any."""
-    found = await api.get(path, shape=Obj({"gitSync": SYNC_STATE}))
-    state = found.get("gitSync") if isinstance(found, dict) else None
-    return str(state["installationId"]) if isinstance(state, dict) else None
+    """The id of the installation on the site or space at `path` (its `gitSync`), if any: a
+    sync without one (production's answer for a sync through an integration) is none."""
+    found = await api.get(path, shape=Obj({}))
+    state = found.get("gitSync")
+    ident = state.get("installationId") if isinstance(state, dict) else None
+    return ident if isinstance(ident, str) and ident else None

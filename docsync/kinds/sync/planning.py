@@ -199,3 +199,22 @@ def _uninstall(
             "installations of the spaces the site's manages go with it"
         )
     return ctx.add(action)
+
+
+def refuse_legacy(
+    desired: DesiredResource, older: dict[str, Any], on: str, ctx: PlanContext
+) -> None:
+    """An entry that writes `gitSync` on a site or space synced through an integration (legacy
+    Git Sync): production's Git Sync operations do not reach that sync, so docsync can neither
+    configure nor remove it, nor install beside it. Located, with what to do."""
+    if GIT_SYNC.section not in getattr(desired.entry, "model_fields_set", ()):
+        return
+    provider = older.get("installationProvider") or "its provider"
+    ctx.problem(
+        (*desired.path, GIT_SYNC.section),
+        f"this {on} is synced with {provider} through an integration (legacy Git Sync, "
+        f"{older.get('integration') or 'not an installation'}), which production's Git Sync "
+        "operations cannot configure, replace or remove: leave `gitSync` out here (the sync "
+        f"goes on as it is), or move the {on} to Git Sync in the app first (disconnect the "
+        "integration, then connect Git Sync), and write `gitSync` then",
+    )

@@ -20,16 +20,43 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
 from docsync.kinds.sync.git_sync import BASE, COMMON, GIT_SYNC, INSTALLATION, TOKEN
-from docsync.kinds.sync.planning import SLOT, installation, plan_installation
+from docsync.kinds.sync.planning import SLOT, installation, plan_installation, refuse_legacy
 
 #: where a site or space says which installation it has (production's GitSyncState)
 STATE = "gitSync"
 
 
 def state(item: dict[str, Any]) -> dict[str, Any] | None:
-    """What a site or space says of the installation on it, as listed (None: none)."""
+    """What a site or space says of the installation on it, as listed (None: none, or synced
+    otherwise: `legacy`)."""
     found = item.get(STATE)
-    return found if isinstance(found, dict) and found.get("installationId") else None
+    ident = found.get("installationId") if isinstance(found, dict) else None
+    return found if isinstance(ident, str) and ident else None
+
+
+def legacy(item: dict[str, Any]) -> dict[str, Any] | None:
+    """What a site or space synced otherwise than by a Git Sync installation says of its sync
+    (None: it is not). Production answers a space synced through the older GitHub or GitLab
+    integration as `gitSync: {installationProvider, integration, url, updatedAt}`, without the
+    `installationId` and `installationStatus` its document requires: no installation docsync
+    could read, configure or remove."""
+    found = item.get(STATE)
+    if found is None or state(item) is not None:
+        return None
+    return found if isinstance(found, dict) else {}
+
+
+def legacy_sync(found: dict[str, Any]) -> str:
+    """Such a sync, in words: `synced with github through the github-sync integration`."""
+    provider = found.get("installationProvider")
+    integration = found.get("integration")
+    with_what = f" with {provider}" if isinstance(provider, str) and provider else ""
+    through = (
+        f"the {integration} integration"
+        if isinstance(integration, str) and integration
+        else "an integration"
+    )
+    return f"synced{with_what} through {through} (legacy Git Sync, not an installation)"
 
 
 def _written(entries: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -91,6 +118,13 @@ class SyncedKind(GrantedKind):
             if live is not None and unread(live.raw, GIT_SYNC.section):
                 continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            older = legacy(live.raw) if live is not None and not replaced else None
+            if older is not None:
+                for action in ctx.actions_at[desired.address]:
+                    if action.verb != "delete":  # a delete names it among what goes
+                        action.notes.append(f"{legacy_sync(older)}: left as it is")
+                refuse_legacy(desired, older, self.declaration.noun, ctx)
+                continue
             plan_installation(
                 desired, None if replaced else live, self.declaration.noun, self.resource_path, ctx
             )
@@ -113,17 +147,27 @@ class SyncedKind(GrantedKind):
     @final
     def installation_held(self, live: LiveResource) -> str | None:
         """What a delete of the resource takes with it of Git Sync, said for its plan: its own
-        installation, which production removes with it (None: it has none)."""
+        installation, which production removes with it, or its sync through an integration
+        (None: neither)."""
+        older = legacy(live.raw)
+        if older is not None:
+            return f"its sync with its repository ({legacy_sync(older)})"
         found = state(live.raw)
         if found is None or found.get("parentInstallationId"):
             return None
         return f"its Git Sync installation ({found.get('installationProvider') or 'a provider'})"
 
     @final
-    def with_installation(self, entry: dict[str, Any], resource: LiveResource) -> dict[str, Any]:
+    def with_installation(
+        self, entry: dict[str, Any], resource: LiveResource, names: ExportNames
+    ) -> dict[str, Any]:
         """An exported entry with the resource's own installation (not its site's, for a space
         its site's installation manages), as a manifest writes it: the access token, which
-        production never answers, left out."""
+        production never answers, left out. A sync through an integration, which no manifest
+        writes, is said beside the export (`ExportNames.left_as_is`)."""
+        older = legacy(resource.raw)
+        if older is not None:
+            names.left_as_is(resource.address, f"{legacy_sync(older)}: left as it is")
         found = installation(resource)
         if found is None or found.get("parentInstallationId"):
             return entry
@@ -137,4 +181,4 @@ class SyncedKind(GrantedKind):
         self, resource: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any]:
         """An exported entry: its fields, grants and installation."""
-        return self.with_installation(self.with_grants(resource, live, names), resource)
+        return self.with_installation(self.with_grants(resource, live, names), resource, names)
