@@ -17,6 +17,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tests.api.apikit import loopback
+from tests.contract.plugin import STRICT_SERVERS
 from tests.emulator_harness import EmulatorHandle
 
 #: (method, path) -> the answer's bytes -> the bytes to send instead
@@ -57,4 +58,13 @@ def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
 
     methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
     with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=methods)])) as url:
-        yield url
+        # requests through it to an emulator of production's contract are checked as
+        # production's (tests/contract/plugin.py)
+        strict = emulator.url.removeprefix("http://") in STRICT_SERVERS
+        netloc = url.removeprefix("http://")
+        if strict:
+            STRICT_SERVERS.add(netloc)
+        try:
+            yield url
+        finally:
+            STRICT_SERVERS.discard(netloc)

@@ -51,6 +51,18 @@ DEFAULT: dict[str, Any] = {
 }
 
 
-def default_customization() -> dict[str, Any]:
-    """A fresh copy of the defaults (callers may fill in per-site values)."""
-    return copy.deepcopy(DEFAULT)
+#: what production answers for a site nobody customized beyond its document's groups (docs/
+#: emulator.md, "Production as it answers": `customization-switches`): page actions as switches,
+#: without the ordered `items` its document requires
+AS_PRODUCTION_ANSWERS: dict[str, Any] = {
+    "pdf": {"enabled": True},
+    "git": {"showEditLink": True},
+    "pageActions": {"externalAI": True, "markdown": True, "mcp": True},
+}
+
+
+def default_customization(production: bool = False) -> dict[str, Any]:
+    """A fresh copy of the defaults (callers may fill in per-site values), as production
+    answers them when `production`."""
+    found = copy.deepcopy(DEFAULT)
+    return found | copy.deepcopy(AS_PRODUCTION_ANSWERS) if production else found

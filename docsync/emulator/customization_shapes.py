@@ -243,6 +243,25 @@ GROUPS: dict[str, Shape] = {
 }
 OPTIONAL_GROUPS = ("title", "localizedTitle", "announcement")
 SETTINGS = Obj(GROUPS, tuple(name for name in GROUPS if name not in OPTIONAL_GROUPS))
+#: what production answers and takes beyond its document (docs/emulator.md, "Production as it
+#: answers": `customization-switches`): the PDF export and Git edit link switches, and page
+#: actions as switches, the ordered `items` no longer required
+AS_PRODUCTION_ANSWERS: dict[str, Shape] = {
+    "pdf": _flag("enabled"),
+    "git": _flag("showEditLink"),
+    "pageActions": Obj(
+        {
+            "items": Arr(Enum(("assistant", "external-ai", "markdown", "mcp", "git", "pdf"))),
+            "externalAI": Bool(),
+            "markdown": Bool(),
+            "mcp": Bool(),
+        }
+    ),
+}
+PRODUCTION_SETTINGS = Obj(
+    {**GROUPS, **AS_PRODUCTION_ANSWERS},
+    tuple(name for name in GROUPS if name not in OPTIONAL_GROUPS),
+)
 
 
 def _nullable(fields: Mapping[str, Shape]) -> dict[str, Shape]:

@@ -83,6 +83,10 @@ def _need(entry: dict[str, Any], key: str, where: str) -> str:
     return value
 
 
+#: the providers of production's older Git Sync integrations (`GitSyncProvider`)
+LEGACY = ("github", "gitlab")
+
+
 def check_seed(seed: dict[str, Any], origin: str) -> None:
     """Raise SeedError for the first problem: missing fields, unknown references, duplicates."""
     known = {"users", "organizations", "spaces", "collections", "teams", "integrations"}
@@ -123,11 +127,29 @@ def check_seed(seed: dict[str, Any], origin: str) -> None:
                 raise SeedError(f"{where}: parent must name a collection listed before it")
             if key == "collections":
                 containers.add(entry["id"])
+            if key == "spaces" and entry.get("gitSync") is not None:
+                _check_legacy_sync(entry["gitSync"], where)
             for member in entry.get("members") or [] if key == "teams" else []:
                 if member not in users:
                     raise SeedError(f"{where}: members must name seeded user ids")
     check_integrations(_entries(seed, "integrations", origin), origin)
     check_templates(_entries(seed, "spaceTemplates", origin), origin)
+
+
+def _check_legacy_sync(synced: Any, where: str) -> None:
+    """A seeded space's sync through the older GitHub or GitLab integration, as production
+    answers it (`gitSync: {installationProvider, integration?, url?}`, no installation)."""
+    if not isinstance(synced, dict) or synced.get("installationProvider") not in LEGACY:
+        raise SeedError(
+            f"{where}: gitSync is a sync through an integration: "
+            f"{{installationProvider: {' or '.join(LEGACY)}, integration, url}}"
+        )
+    unknown = sorted(set(synced) - {"installationProvider", "integration", "url", "repoName"})
+    if unknown:
+        raise SeedError(
+            f"{where}: gitSync takes installationProvider, integration, url and "
+            f"repoName, not {', '.join(unknown)}"
+        )
 
 
 def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
@@ -177,6 +199,8 @@ def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
             }
             if kind == "space":
                 data.update({"emoji": entry.get("emoji", ""), "editMode": "live"})
+                if entry.get("gitSync") is not None:
+                    data["legacyGitSync"] = {**entry["gitSync"], "updatedAt": now}
             else:
                 data["description"] = entry.get("description")
             tx.insert(

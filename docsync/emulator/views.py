@@ -110,7 +110,7 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
         "updatedAt": data["updatedAt"],
         "editMode": data.get("editMode", "live"),
         "mergeRules": data.get("mergeRules") or {"type": "inherit"},
-        "urls": {"location": ctx.url(f"/spaces/{row.id}"), "app": app},
+        "urls": {"location": _location(ctx, f"/spaces/{row.id}"), "app": app},
         "organization": row.org,
         "revision": data.get("revision") or f"rev_{row.id}",
         "defaultLevel": data.get("defaultLevel", "inherit"),
@@ -131,7 +131,15 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
     synced = git_sync.state(ctx.tx, row.id)
     if synced is not None:
         body["gitSync"] = synced
+    elif ctx.production and isinstance(data.get("legacyGitSync"), dict):
+        body["gitSync"] = dict(data["legacyGitSync"])  # "Production as it answers"
     return body
+
+
+def _location(ctx: Ctx, path: str) -> str:
+    """A space's API URL: production answers it relative to its API (docs/emulator.md,
+    "Production as it answers": `relative-location`), its document says a URI."""
+    return path if ctx.production else ctx.url(path)
 
 
 def _content_permissions(ctx: Ctx) -> Doc:

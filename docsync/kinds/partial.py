@@ -41,6 +41,35 @@ def live_customization(site: LiveResource | None) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
+def known_fields(
+    found: dict[str, Any], model: type[Setting], prefix: str = ""
+) -> tuple[dict[str, Any], list[str]]:
+    """What a manifest can write of a live object (`model`'s fields, walked into its partial
+    settings), and the dotted paths of the fields it does not know (production answers more
+    than its document says: applying carries them, as the merge starts from the live object)."""
+    out: dict[str, Any] = {}
+    unknown: list[str] = []
+    for name, value in found.items():
+        declared = model.model_fields.get(name)
+        if declared is None:
+            unknown.append(prefix + name)
+            continue
+        inner = _partial_setting(declared.annotation)
+        if inner is not None and isinstance(value, dict):
+            value, more = known_fields(value, inner, f"{prefix}{name}.")
+            unknown += more
+        out[name] = value
+    return out, unknown
+
+
+def _partial_setting(annotation: Any) -> type[Setting] | None:
+    """The partial setting a field holds (`Header | None`), if it holds one."""
+    for candidate in (annotation, *getattr(annotation, "__args__", ())):
+        if isinstance(candidate, type) and issubclass(candidate, Setting) and not candidate.whole:
+            return candidate
+    return None
+
+
 def value_at(tree: dict[str, Any], path: Leaf) -> Any:
     """The value at `path`, or None when some part of it is not there."""
     node: Any = tree

@@ -42,6 +42,7 @@ from tests.contract.document import load_spec
 from tests.contract.fuzz_document import fuzz_document
 from tests.contract.fuzz_forgiven import Seen, forgiven
 from tests.contract.fuzz_org import populate
+from tests.contract.observed import load_observed_spec
 from tests.emulator_harness import SEED
 
 CHECKS = (
@@ -232,7 +233,7 @@ def run(
     `scenarios` stateful sequences; the report counts requests per operation and phase."""
     if "stateful" in phases and scenarios < 1:
         raise ValueError("the stateful phase needs at least one scenario")
-    spec = load_spec()
+    spec = load_observed_spec() if mode == "production" else load_spec()
     if spec is None:
         raise RuntimeError("the production contract is absent: run bash scripts/contract.sh")
     app = emulator_app(mode)

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tests.contract import conflicts
 from tests.contract.checker import Contract, Violation
 from tests.contract.document import MISSING, load_spec
+from tests.contract.observed import load_observed_spec
 
 
 @dataclass
@@ -86,8 +87,9 @@ TALLY = Tally()
 @functools.cache
 def contract(strict: bool = False) -> Contract | None:
     """The production contract's checker, or None when the document is absent. `strict`: no
-    documented conflict is forgiven (for emulators serving `--contract production`)."""
-    spec = load_spec()
+    documented conflict is forgiven, and the document describes production as it answers
+    (`observed.OBSERVED`), for emulators serving `--contract production`."""
+    spec = load_observed_spec() if strict else load_spec()
     return None if spec is None else Contract(spec, strict=strict)
 
 

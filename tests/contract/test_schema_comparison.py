@@ -30,6 +30,7 @@ from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract
 from tests.contract.document import require_spec
+from tests.contract.observed import as_production_answers
 from tests.contract.schema_samples import EXAMPLES, Samples, put
 from tests.contract.schema_walk import Doc, Walk
 from tests.contract.sent import (
@@ -46,7 +47,8 @@ from tests.depth import examples
 
 @pytest.fixture(scope="module")
 def contract() -> Contract:
-    return Contract(require_spec(), strict=True)
+    """What production takes: its document, with what it takes beyond it (`observed`)."""
+    return Contract(as_production_answers(require_spec()), strict=True)
 
 
 @pytest.mark.parametrize("sent", SENT, ids=str)

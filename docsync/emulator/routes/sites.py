@@ -195,8 +195,10 @@ def get_published(ctx: Ctx) -> Response:
             "site": site_view(ctx, site),
             "structure": structure_view(ctx, site),
             "customizations": {
-                "site": site_customization(site),
-                "siteSpaces": {row.id: effective_customization(site, row) for row in site_spaces},
+                "site": site_customization(ctx, site),
+                "siteSpaces": {
+                    row.id: effective_customization(ctx, site, row) for row in site_spaces
+                },
             },
             "scripts": [],
         }

@@ -23,7 +23,12 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
 from docsync.emulator.customization import default_customization
-from docsync.emulator.customization_shapes import MERGED, OVERRIDE, SETTINGS
+from docsync.emulator.customization_shapes import (
+    MERGED,
+    OVERRIDE,
+    PRODUCTION_SETTINGS,
+    SETTINGS,
+)
 from docsync.emulator.http import Ctx, api_route, empty, ok
 from docsync.emulator.paging import query_bool
 from docsync.emulator.routes import sites_tree as tree
@@ -33,20 +38,21 @@ PATH = "/v1/orgs/{organizationId}/sites/{siteId}/customization"
 SPACE_PATH = "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"
 
 
-def _stored(site: Row) -> Doc:
+def _stored(ctx: Ctx, site: Row) -> Doc:
     stored = site.data.get("customization")
-    return dict(stored) if isinstance(stored, dict) else default_customization()
+    return dict(stored) if isinstance(stored, dict) else default_customization(ctx.production)
 
 
 def get_customization(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org()["id"])
     query_bool(ctx, "unmasked")
-    return ok(_stored(site))
+    return ok(_stored(ctx, site))
 
 
 def put_customization(ctx: Ctx) -> Response:
+    """Production's settings, and in production's mode what it takes beyond its document."""
     site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = SETTINGS.check(ctx.body(), "")
+    body = (PRODUCTION_SETTINGS if ctx.production else SETTINGS).check(ctx.body(), "")
     stored = {**body, "updatedAt": ctx.now}
     tree.patch(ctx.tx, site, {"customization": stored})
     return ok(stored)
@@ -87,16 +93,16 @@ def _site_space(ctx: Ctx, site: Row) -> Row:
     return tree.find_child(ctx.tx, site, tree.SITE_SPACE, ctx.params["siteSpaceId"])
 
 
-def effective_customization(site: Row, site_space: Row) -> Doc:
+def effective_customization(ctx: Ctx, site: Row, site_space: Row) -> Doc:
     """What a site space shows: its site's settings with its override on top."""
     override = site_space.data.get("customization")
-    return _overlaid(_stored(site), override if isinstance(override, dict) else {})
+    return _overlaid(_stored(ctx, site), override if isinstance(override, dict) else {})
 
 
 def get_space_customization(ctx: Ctx) -> Response:
     site = tree.find_site(ctx, ctx.org()["id"])
     query_bool(ctx, "unmasked")
-    return ok(effective_customization(site, _site_space(ctx, site)))
+    return ok(effective_customization(ctx, site, _site_space(ctx, site)))
 
 
 def override_space_customization(ctx: Ctx) -> Response:
@@ -106,7 +112,7 @@ def override_space_customization(ctx: Ctx) -> Response:
     stored = row.data.get("customization")
     override = _with_override(stored if isinstance(stored, dict) else {}, body)
     row = tree.patch(ctx.tx, row, {"customization": override or None})
-    return ok(effective_customization(site, row))
+    return ok(effective_customization(ctx, site, row))
 
 
 def delete_space_customization(ctx: Ctx) -> Response:
@@ -118,9 +124,9 @@ def delete_space_customization(ctx: Ctx) -> Response:
     return empty(205)
 
 
-def site_customization(site: Row) -> Doc:
+def site_customization(ctx: Ctx, site: Row) -> Doc:
     """What the published-content answer carries for the site."""
-    return _stored(site)
+    return _stored(ctx, site)
 
 
 routes: list[BaseRoute] = [

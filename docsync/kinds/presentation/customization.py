@@ -24,6 +24,7 @@ from docsync.kinds.lost_answers import Writes
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
+    known_fields,
     live_customization,
     writable,
 )
@@ -32,6 +33,7 @@ from docsync.kinds.presentation.groups import (
     Announcement,
     ExternalLinks,
     Footer,
+    GitLinks,
     Header,
     Insights,
     Internationalization,
@@ -70,6 +72,10 @@ class SiteCustomization(Setting):
     ai: Ai | None = None
     advancedCustomization: Flag | None = None
     pageActions: PageActions | None = None
+    pdf: Annotated[Flag | None, NULL] = None
+    """`enabled`: readers may export pages as PDF (production answers it; its document does
+    not have it)."""
+    git: Annotated[GitLinks | None, NULL] = None
     externalLinks: ExternalLinks | None = None
     pagination: Flag | None = None
     """`enabled`: previous and next links at the foot of pages."""
@@ -127,5 +133,15 @@ class CustomizationKind(MergedPart):
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is
-        what reproduces the site)."""
-        return live_customization(site)
+        what reproduces the site), but for the fields docsync does not know: no manifest writes
+        them, and applying leaves them as they are (said beside the export)."""
+        found = live_customization(site)
+        if found is None:
+            return None
+        exported, unknown = known_fields(found, SiteCustomization)
+        if unknown:
+            names.left_as_is(
+                f"{site.address}.{self.section}",
+                f"{', '.join(unknown)}: fields docsync does not know, left as they are",
+            )
+        return exported

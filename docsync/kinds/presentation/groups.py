@@ -81,9 +81,25 @@ class Ai(Setting):
 
 
 class PageActions(Setting):
-    required = ("items",)
-    items: list[PageAction] | None = None
+    """The page menu: production's document has the ordered `items`; production answers
+    switches instead (`externalAI`, `markdown`, `mcp`), without `items`, and takes both."""
+
+    items: Annotated[list[PageAction] | None, NULL] = None
     """The page menu's actions in order (the first is the main button); empty: no menu."""
+    externalAI: Annotated[bool | None, NULL] = None
+    """Production's switch: "open in" external AI assistants."""
+    markdown: Annotated[bool | None, NULL] = None
+    """Production's switch: a page as Markdown."""
+    mcp: Annotated[bool | None, NULL] = None
+    """Production's switch: connect to the site's MCP server."""
+
+
+class GitLinks(Setting):
+    """Links to the Git repository (production answers it; its document does not have it)."""
+
+    required = ("showEditLink",)
+    showEditLink: bool | None = None
+    """Whether pages show an "Edit on GitHub/GitLab" link (a Git-synced space's)."""
 
 
 class ExternalLinks(Setting):

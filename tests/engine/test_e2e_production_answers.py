@@ -1,0 +1,139 @@
+"""Production as it answers (docs/emulator.md): what production sends beyond its document is
+read, planned and exported, not refused. Against an emulator serving `--contract production`,
+whose answers are checked against production's document with the observed behaviours
+(`tests/contract/observed.py`) and nothing else forgiven."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.contract.plugin import TALLY
+from tests.emulator_harness import SEED, EmulatorHandle
+from tests.kit import Write, cli_for, listed
+from tests.tamper import on, tampering
+
+#: a space synced from GitHub through the older integration, as production answers it
+SYNCED = {
+    "id": "space_api",
+    "organization": "org_acme",
+    "title": "API v3",
+    "gitSync": {
+        "installationProvider": "github",
+        "integration": "github",
+        "url": "https://github.com/acme/api-docs",
+    },
+}
+
+
+def seeded(*spaces: dict[str, Any]) -> dict[str, Any]:
+    seed: dict[str, Any] = yaml.safe_load(Path(SEED).read_text("utf-8"))
+    seed["spaces"] = [*seed.get("spaces", []), *spaces]
+    return seed
+
+
+def test_a_space_synced_through_the_integration_is_read_planned_and_exported(
+    production: EmulatorHandle, write: Write, tmp_path: Path
+) -> None:
+    production.reset(seeded(SYNCED))
+    docsync = cli_for(production)
+    with production.client() as client:
+        answered = client.get("/v1/spaces/space_api").json()
+    assert "installationId" not in answered["gitSync"]
+    assert answered["urls"]["location"] == "/spaces/space_api"
+    manifest = write(
+        "content.yaml", "organization: org_acme\nspaces: [{title: API v3, emoji: '1f680'}]\n"
+    )
+    applied = docsync("apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "synced with github through the github integration (legacy Git Sync" in applied.stdout
+    out = tmp_path / "export"
+    exported = docsync("export", "--org", "org_acme", "--out", out)
+    assert exported.exit_code == 0, exported.output
+    assert (
+        'space["API v3"]: synced with github through the github integration (legacy Git Sync, '
+        "not an installation): left as it is"
+    ) in exported.stderr
+    assert "gitSync" not in (out / "content.yaml").read_text("utf-8")
+    planned = docsync("plan", out, "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+
+
+def test_gitsync_written_on_a_space_synced_through_the_integration_is_refused_located(
+    production: EmulatorHandle, write: Write
+) -> None:
+    production.reset(seeded(SYNCED))
+    manifest = write(
+        "content.yaml",
+        "organization: org_acme\nspaces:\n  - title: API v3\n"
+        "    gitSync: {provider: github, providerConfiguration: {repositoryId: 1}}\n",
+    )
+    planned = cli_for(production)("plan", manifest)
+    assert planned.exit_code == 1, planned.output
+    assert f"{manifest}:4:14: spaces[0].gitSync: this space is synced with github through an " in (
+        planned.stderr
+    )
+    assert "leave `gitSync` out here" in planned.stderr
+    assert production.stats()["requests"].get("POST /v1/git/installations") is None
+
+
+CUSTOMIZED = """\
+organization: org_acme
+sites:
+  - title: Docs
+    customization:
+      pdf: {enabled: false}
+      git: {showEditLink: false}
+      pageActions: {markdown: false, mcp: true}
+"""
+
+
+def test_production_customization_switches_are_manifest_keys(
+    production: EmulatorHandle, write: Write, tmp_path: Path
+) -> None:
+    """`pdf`, `git.showEditLink` and the page actions' switches, which production answers and
+    its document lacks: applied, planned empty, exported and planned empty again."""
+    docsync = cli_for(production)
+    manifest = write("sites.yaml", CUSTOMIZED)
+    applied = docsync("apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    [site] = listed(production, "/v1/orgs/org_acme/sites")
+    with production.client() as client:
+        live = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/customization").json()
+    assert live["pdf"] == {"enabled": False} and live["git"] == {"showEditLink": False}
+    assert live["pageActions"] == {"externalAI": True, "markdown": False, "mcp": True}
+    assert docsync("plan", manifest, "--detailed-exitcode").exit_code == 0
+    out = tmp_path / "export"
+    assert docsync("export", "--org", "org_acme", "--out", out).exit_code == 0
+    assert docsync("validate", out).exit_code == 0
+    assert docsync("plan", out, "--detailed-exitcode").exit_code == 0
+
+
+def test_a_customization_field_docsync_does_not_know_is_carried_never_exported(
+    production: EmulatorHandle, write: Write, tmp_path: Path
+) -> None:
+    """Production answers a field docsync does not know: export leaves it out and says so, and
+    an apply writes it back as it was read (the merge starts from the live object)."""
+    docsync = cli_for(production)
+    manifest = write("sites.yaml", CUSTOMIZED)
+    assert docsync("apply", manifest, "--auto-approve").exit_code == 0
+
+    def with_more(body: bytes) -> bytes:
+        return json.dumps({**json.loads(body), "aiSearch": {"enabled": True}}).encode()
+
+    with tampering(production, on("GET", r"/customization$", with_more)) as url:
+        run = cli_for(production, DOCSYNC_API_URL=url)
+        out = tmp_path / "export"
+        exported = run("export", "--org", "org_acme", "--out", out)
+        changed = write("sites.yaml", CUSTOMIZED.replace("markdown: false", "markdown: true"))
+        applied = run("apply", changed, "--auto-approve", "-vv")
+    assert exported.exit_code == 0, exported.output
+    assert "aiSearch" not in (out / "sites.yaml").read_text("utf-8")
+    assert "aiSearch: fields docsync does not know, left as they are" in exported.stderr
+    assert applied.exit_code == 0, applied.output
+    # the PUT carried what was read: production's own field, which its document lacks
+    refused = TALLY.expected()
+    assert refused and all(v.field == "aiSearch" for v in refused), refused
