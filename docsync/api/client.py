@@ -18,7 +18,7 @@ import httpx
 from docsync import __version__
 from docsync.api.answers import Shape, check_answer, check_items, set_aside
 from docsync.api.config import check_token, normalize_base_url, resolve_api_url, resolve_token
-from docsync.api.errors import ApiError, ConfigError, OddAnswer
+from docsync.api.errors import ApiError, ConfigError, Conflict, OddAnswer, OutcomeUnknown
 from docsync.api.exchange import Deadlines, Exchanger
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import RetryPolicy
@@ -210,7 +210,28 @@ class ApiClient:
         if verb not in _WRITE_METHODS:
             raise ValueError(f"write() takes POST, PUT, PATCH or DELETE, not {method!r}")
         safe = verb != "POST" if idempotent is None else idempotent
-        return await self._tries.request(verb, path, params=params, body=body, idempotent=safe)
+        try:
+            return await self._tries.request(verb, path, params=params, body=body, idempotent=safe)
+        except OutcomeUnknown as error:
+            if error.status != 409 or verb not in ("PUT", "PATCH") or not isinstance(body, dict):
+                raise
+            return await self._read_back(path, body, error)
+
+    async def _read_back(self, path: str, body: dict[str, Any], error: OutcomeUnknown) -> Any:
+        """A PUT or PATCH sent again after its answer was lost and refused as a conflict (what
+        production answers to a write that would change nothing): done when the resource,
+        read back, holds what was sent; else the conflict stands."""
+        found = await self.get(path)
+        if holds(found, body):
+            return found
+        raise Conflict(
+            error.method,
+            path,
+            409,
+            error.message,
+            hint="sent again after its answer was lost; read back, it does not hold what was "
+            "sent: the next plan shows what is there",
+        ) from None
 
     def redact(self, secrets: Iterable[str]) -> None:
         """Adds values this run may send (certificates, env() values) that no message the
@@ -225,3 +246,13 @@ class ApiClient:
         for secret in self._secret_order:
             text = text.replace(secret, "(sensitive)")
         return text
+
+
+def holds(found: Any, sent: Any) -> bool:
+    """Whether an answer holds every value sent (objects field by field, the rest equal)."""
+    if isinstance(sent, dict):
+        return isinstance(found, dict) and all(
+            found.get(key) is None if value is None else key in found and holds(found[key], value)
+            for key, value in sent.items()
+        )
+    return bool(found == sent)

@@ -127,6 +127,13 @@ def status_text(status: int | None) -> str:
 MESSAGE_LIMIT = 500
 
 UNKNOWN_HINT = "the write may or may not have happened; docsync re-reads it instead of retrying"
+#: a write sent again after its answer was lost, answered 409: production answers 409 to a write
+#: that would change nothing, which the lost attempt may have made so
+NO_CHANGE_HINT = (
+    "sent again after its answer was lost, and refused as a conflict: production refuses a "
+    "write that would change nothing, so the lost attempt may have been carried out; docsync "
+    "reads it back"
+)
 
 _TRANSPORT_WORDS = {
     "ConnectError": "could not connect",

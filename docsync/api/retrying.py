@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from docsync.api.errors import (
+    NO_CHANGE_HINT,
     UNKNOWN_HINT,
     ApiError,
     OutcomeUnknown,
@@ -116,6 +117,12 @@ class Retrying:
                     return answer
                 if status == 404 and method == "DELETE" and uncertain:
                     return None  # the lost attempt deleted it: done
+                if status == 409 and uncertain:
+                    # Production's "would not result in any update": the lost attempt may have
+                    # made it so; the caller reads it back (ApiClient.write, lost_answers.settle).
+                    raise self.error(
+                        method, path, response, cls=OutcomeUnknown, hint=NO_CHANGE_HINT
+                    )
                 if status not in RETRYABLE_STATUSES:
                     raise self.error(method, path, response)
                 if status == 429:
@@ -201,7 +208,7 @@ class Retrying:
         status = response.status_code
         chosen = cls or error_class(status)
         if chosen is OutcomeUnknown:
-            hint = UNKNOWN_HINT
+            hint = hint or UNKNOWN_HINT
         elif status in (401, 403) and not hint:
             hint = "check that DOCSYNC_TOKEN is valid and has the rights this call needs"
         message = server_message(self._redact(response.text), clean=self._redact)

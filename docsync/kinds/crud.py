@@ -19,7 +19,7 @@ from docsync.kinds.changes import field_changes, fields_of, plain, same_id
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Kind, Path, Reading
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
-from docsync.kinds.lost_answers import create_once
+from docsync.kinds.lost_answers import create_once, send_settled
 
 #: a live item's key (the item, the live state read so far)
 LiveKey = Callable[[dict[str, Any], LiveState], str]
@@ -355,8 +355,9 @@ class CrudKind(Kind):
         for f in self.fields:
             if f.route is not None and f.name in fields and not (creating and f.create):
                 method, path = f.route
-                where = path.format(org=run.org_id, id=live_id)
-                await run.api.write(method, where, {f.wire_name: fields[f.name]}, idempotent=True)
+                sent = {f.wire_name: fields[f.name]}
+                where = (path.format(org=run.org_id, id=live_id), self.item_path(run, live_id))
+                await send_settled(run.api, method, *where, sent, f.read)
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from docsync.api.errors import ApiError, OutcomeUnknown
+
+if TYPE_CHECKING:
+    from docsync.core.remote import Api
 
 T = TypeVar("T")
 
@@ -88,3 +91,23 @@ async def settle(
             if await done():
                 return
     await send()
+
+
+async def send_settled(
+    api: Api,
+    method: str,
+    path: str,
+    read_path: str,
+    sent: dict[str, Any],
+    read: Callable[[dict[str, Any]], Any],
+) -> None:
+    """An idempotent write of a request of its own (a collection's or a space's move), settled:
+    when every answer was lost, or a resend after a loss is refused as a conflict (what
+    production answers to a write that would change nothing), the resource is read back at
+    `read_path`; done when what `read` takes of it is the value sent."""
+
+    async def done() -> bool:
+        found = await api.get(read_path)
+        return isinstance(found, dict) and [read(found)] == list(sent.values())
+
+    await settle(lambda: api.write(method, path, sent, idempotent=True), done)

@@ -137,3 +137,25 @@ def test_a_customization_field_docsync_does_not_know_is_carried_never_exported(
     # the PUT carried what was read: production's own field, which its document lacks
     refused = TALLY.expected()
     assert refused and all(v.field == "aiSearch" for v in refused), refused
+
+
+def test_a_move_resent_after_its_answer_was_lost_and_refused_409_is_done(
+    production: EmulatorHandle, write: Write
+) -> None:
+    """The move is carried out and its answer lost; the resend finds nothing to change, which
+    production answers 409: read back, the space is where it should be, so the move is done."""
+    docsync = cli_for(production)
+    content = "organization: org_acme\ncollections: [{title: Dev}]\nspaces: [{title: Guides}]\n"
+    assert docsync("apply", write("content.yaml", content), "--auto-approve").exit_code == 0
+    moved = write(
+        "content.yaml",
+        content.replace("{title: Guides}", "{title: Guides, collection: Dev, was: Guides}"),
+    )
+    production.set_faults(rules=[{"method": "POST", "path": "/move$", "drop": True, "count": 1}])
+    applied = docsync("apply", moved, "--auto-approve")
+    stats = production.stats()["requests"]
+    production.set_faults()
+    assert applied.exit_code == 0, applied.output
+    assert "1 done, 0 failed, 0 skipped" in applied.stdout, applied.stdout
+    assert sum(n for r, n in stats.items() if "move" in r) == 2, sorted(stats)
+    assert docsync("plan", moved, "--detailed-exitcode").exit_code == 0
