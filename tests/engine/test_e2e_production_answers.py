@@ -159,3 +159,46 @@ def test_a_move_resent_after_its_answer_was_lost_and_refused_409_is_done(
     assert "1 done, 0 failed, 0 skipped" in applied.stdout, applied.stdout
     assert sum(n for r, n in stats.items() if "move" in r) == 2, sorted(stats)
     assert docsync("plan", moved, "--detailed-exitcode").exit_code == 0
+
+
+ROOT_SPACES = """\
+organization: org_acme
+spaces: [{title: Guides}, {title: Api}, {title: Changelog}]
+sites:
+  - title: Docs
+    siteSpaces:
+{items}"""
+
+
+def _root_spaces(*paths: str) -> str:
+    items = "".join(f"      - {{space: {p.capitalize()}, path: {p}}}\n" for p in paths)
+    return ROOT_SPACES.replace("{items}", items)
+
+
+def test_the_section_production_wraps_root_site_spaces_in_is_adopted(
+    production: EmulatorHandle, write: Write
+) -> None:
+    """Production puts the site spaces of a site without sections in a section named after
+    the site: the manifest's root site spaces are planned in it, converge in one apply, and the
+    next plan is empty; added and reordered, they converge again."""
+    docsync = cli_for(production)
+    manifest = write("site.yaml", _root_spaces("guides", "api"))
+    applied = docsync("apply", manifest, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    [site] = listed(production, "/v1/orgs/org_acme/sites")
+    with production.client() as client:
+        structure = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/structure").json()
+    [wrapper] = structure["structure"]
+    assert structure["type"] == "sections" and wrapper["title"] == "Docs"
+    assert [s["path"] for s in wrapper["siteSpaces"]] == ["guides", "api"]
+    assert docsync("plan", manifest, "--detailed-exitcode").exit_code == 0
+    changed = write("site.yaml", _root_spaces("changelog", "api", "guides"))
+    again = docsync("apply", changed, "--auto-approve")
+    assert again.exit_code == 0, again.output
+    assert "0 to delete" in again.stdout and "- delete" not in again.stdout, again.stdout
+    planned = docsync("plan", changed, "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+    with production.client() as client:
+        structure = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/structure").json()
+    [wrapper] = structure["structure"]
+    assert [s["path"] for s in wrapper["siteSpaces"]] == ["changelog", "api", "guides"]

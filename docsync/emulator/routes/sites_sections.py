@@ -49,6 +49,21 @@ def enable_sections(ctx: Ctx, site: Row) -> None:
     first = next(row for row in level if row.id == default)
     space = ctx.tx.get_row("space", str(first.data["space"]))
     title = str(first.data.get("title") or (space.data["title"] if space else ""))
+    _first_section(ctx, site, title, level, default)
+
+
+def wrapper_section(ctx: Ctx, site: Row) -> Row:
+    """Production as it answers (docs/emulator.md, `wrapper-section`): a space added to a site
+    without sections lands in a section production makes, named after the site, which takes
+    the root site spaces the site had; it becomes the default section."""
+    level = tree.level(ctx.tx, site.id)
+    default = tree.default_site_space(ctx.tx, site)
+    title = str(site.data.get("title") or "")
+    return _first_section(ctx, site, title, level, default)
+
+
+def _first_section(ctx: Ctx, site: Row, title: str, level: list[Row], default: str | None) -> Row:
+    """The site's first section, holding its root site spaces (`level`), default as before."""
     section = insert_section(ctx, site, site.id, title if 2 <= len(title) <= 128 else "", {})
     for row in level:
         ctx.tx.set_parent(tree.SITE_SPACE, row.id, section.id)
@@ -59,6 +74,7 @@ def enable_sections(ctx: Ctx, site: Row) -> None:
         + [(row.kind, row.id) for row in tree.root_items(ctx.tx, site) if row.id != section.id]
     )
     tree.patch(ctx.tx, site, {"defaultSection": section.id})
+    return tree.reload(ctx.tx, section)
 
 
 def insert_section(ctx: Ctx, site: Row, parent: str, title: str, extra: Doc) -> Row:

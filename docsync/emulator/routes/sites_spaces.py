@@ -12,6 +12,7 @@ from docsync.emulator.paging import query_bool
 from docsync.emulator.resource import SITE_PART, Resource
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_items import ItemRules, mover, of_item, path_free
+from docsync.emulator.routes.sites_sections import wrapper_section
 from docsync.emulator.routes.sites_views import answer, site_space_view, site_spaces_views
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.store import Doc, Row
@@ -23,13 +24,17 @@ LEVEL_HOLDER = "another site space of the same level"
 
 def _level(ctx: Ctx, site: Row, section_id: str | None) -> Row:
     """Where a new site space goes: the given section, the default section, or the root when
-    the site has no section (production's words, a site of section groups only included)."""
+    the site has no section (production's words, a site of section groups only included). As
+    production answers, a site with nothing but root site spaces gets a section named after it
+    instead (`sites_sections.wrapper_section`)."""
     if section_id is not None:
         return tree.find_child(ctx.tx, site, tree.SECTION, section_id, "sectionId")
     default = tree.default_section(ctx.tx, site)
-    if default is None:
-        return site
-    return tree.find_child(ctx.tx, site, tree.SECTION, default)
+    if default is not None:
+        return tree.find_child(ctx.tx, site, tree.SECTION, default)
+    if ctx.production and not tree.root_items(ctx.tx, site):
+        return wrapper_section(ctx, site)
+    return site
 
 
 def add_site_space(ctx: Ctx) -> Response:

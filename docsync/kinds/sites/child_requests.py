@@ -19,6 +19,7 @@ from docsync.kinds.parts import WithParent
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.sites.structure_answers import item_shape, structure_shape
+from docsync.kinds.sites.wrapper import wrapped
 
 
 def site_path(run: RunContext, payload: OnSite) -> str:
@@ -229,6 +230,8 @@ async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
         types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}
         container = run.id_of(level.container) if level.container else None
         have = [i for i in current_order(structure, container) if i in types]
+        if container is None and not have and (held := wrapped(structure)) is not None:
+            have = [i for i in current_order(structure, str(held["id"])) if i in types]
         for move in plan_moves(have, want):
             await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
 
@@ -289,11 +292,13 @@ def groups_of(structure: Any) -> Iterator[Item]:
 
 
 def site_spaces_in(structure: Any, section_id: str | None) -> list[Item]:
-    """The site spaces of one section, or of the root when `section_id` is None."""
+    """The site spaces of one section, or of the root when `section_id` is None (in a site
+    whose root is production's wrapper section, that section's: `wrapper.wrapped`)."""
     if section_id is None:
         if isinstance(structure, dict) and structure.get("type") == "siteSpaces":
             return list(_items(structure))
-        return []
+        held = wrapped(structure)
+        return [s for s in (held or {}).get("siteSpaces") or [] if isinstance(s, dict)]
     for section in sections_of(structure):
         if str(section.get("id")) == section_id:
             return [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]

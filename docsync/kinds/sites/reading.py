@@ -17,6 +17,7 @@ from docsync.kinds.kind import Kind, Kinds, Reading, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
+from docsync.kinds.sites.wrapper import unwrapped
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -72,7 +73,8 @@ async def read_site_parts(
         if manages_structure(entry, kinds) or under or any(p.reads_structure for p in parts):
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
-            tree = _read_tree(api, site, base, entry if under else None, kinds)
+            root = _root_site_spaces_only(entry, kinds)
+            tree = _read_tree(api, site, base, entry if under else None, kinds, adopts=root)
             reads.append(unless_hidden(site, STRUCTURE, tree))
             trees.add(site["id"])
         reads += [unless_hidden(site, p.section, p.read(api, site, base)) for p in parts]
@@ -93,6 +95,13 @@ async def read_site_parts(
             reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None, kinds))
     reads.append(grants)
     await gather_all(*reads)
+
+
+def _root_site_spaces_only(entry: Any, kinds: Kinds) -> bool:
+    """Whether a site entry writes its site spaces at the root and no other structure list
+    (the layout production wraps in a section of its own)."""
+    written = [k for k in nested_kinds(kinds, "site") if getattr(entry, k.section) is not None]
+    return len(written) == 1 and written[0].leads and written[0].layout == "siteSpaces"
 
 
 def _site_of(entry: Any, sites: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -128,10 +137,14 @@ async def _read_tree(
     kinds: Kinds,
     *,
     every_part: bool = False,
+    adopts: bool = False,
 ) -> None:
     """The structure, then the parts of its children that the site `entry` writes (a site
-    space's override), or every child's part (export: `every_part`)."""
+    space's override), or every child's part (export: `every_part`). `adopts`: the entry
+    writes only root site spaces, which production keeps in its wrapper section (`wrapper`)."""
     await _read(api, site, "_structure", f"{base}/structure", structure_shape(kinds))
+    if adopts:
+        site["_structure"] = unwrapped(site["_structure"], site.get("title"))
     if entry is not None or every_part:
         await gather_all(*(part.read_under(api, site, base, entry) for part in child_parts(kinds)))
 
