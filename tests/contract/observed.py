@@ -5,10 +5,9 @@ the emulator answers there is what production answers; an emulator of the API de
 checked against the document as it is. docs/emulator.md ("Production as it answers") lists each
 behaviour by its id, and `tests/contract/test_observed.py` holds the two together.
 
-Behaviours that fit production's schemas as the suite checks them (a relative `urls.location`:
-formats are not asserted; an empty `localizedTitle` on every section; a 409 to a move that
-changes nothing; the wrapper section a site without sections gets) need no amendment: they are
-listed in docs/emulator.md alone."""
+Behaviours that fit production's schemas (an empty `localizedTitle` on every section, a 409 to
+a move that changes nothing, the wrapper section a site without sections gets) need no
+amendment: they are listed in docs/emulator.md alone."""
 
 from __future__ import annotations
 
@@ -62,6 +61,10 @@ def _customization_switches(spec: Spec) -> None:
     page_actions["required"] = []
 
 
+def _relative_location(spec: Spec) -> None:
+    _schema(spec, "Space")["properties"]["urls"]["properties"]["location"].pop("format", None)
+
+
 OBSERVED = (
     Observed(
         "legacy-git-sync",
@@ -79,6 +82,13 @@ OBSERVED = (
         "takes them back",
         "a real organization's site customization (read, then written back by the app)",
         _customization_switches,
+    ),
+    Observed(
+        "relative-location",
+        "a space's `urls.location` is relative to the API (`/spaces/ID`), not the URI its "
+        "document says (a format the contract fuzzer asserts)",
+        "a real organization's spaces",
+        _relative_location,
     ),
 )
 

@@ -4,10 +4,12 @@ refuses that answer, and the amended document takes it."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import yaml
 
@@ -52,10 +54,42 @@ def _switches(emulator: EmulatorHandle) -> tuple[str, str, Any]:
         return "GET", where, client.get(where).content
 
 
-ANSWERED = {"legacy-git-sync": _legacy, "customization-switches": _switches}
+def _location(emulator: EmulatorHandle) -> tuple[str, str, Any]:
+    with emulator.client() as client:
+        return "GET", "/v1/spaces/space_handbook", client.get("/v1/spaces/space_handbook").content
 
 
-@pytest.mark.parametrize("observed", OBSERVED, ids=lambda o: o.id)
+ANSWERED = {
+    "legacy-git-sync": _legacy,
+    "customization-switches": _switches,
+    "relative-location": _location,
+}
+
+
+def test_a_relative_location_is_refused_where_formats_are_asserted(
+    production: EmulatorHandle,
+) -> None:
+    """The contract fuzzer asserts formats (schemathesis, through jsonschema_rs), which the
+    suite's checker does not: the location production answers is no `uri` to its document,
+    and is one to the amended document."""
+    _, _, body = _location(production)
+    location = json.loads(body)["urls"]["location"]
+    pointer = ("components", "schemas", "Space", "properties", "urls", "properties", "location")
+
+    def refused(spec: dict[str, Any]) -> bool:
+        schema: Any = spec
+        for part in pointer:
+            schema = schema[part]
+        checker = jsonschema_rs.Draft202012Validator(schema, validate_formats=True)
+        return not checker.is_valid(location)
+
+    assert location == "/spaces/space_handbook"
+    assert refused(require_spec()) and not refused(as_production_answers(require_spec()))
+
+
+@pytest.mark.parametrize(
+    "observed", [o for o in OBSERVED if o.id != "relative-location"], ids=lambda o: o.id
+)
 def test_each_amendment_is_what_the_emulator_answers_and_the_document_refuses(
     production: EmulatorHandle, observed: Any
 ) -> None:
