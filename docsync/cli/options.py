@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from docsync.cli.problems import problems_option
 from docsync.cli.signals import doing
 from docsync.render import FORMATS
 
@@ -24,8 +25,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def variable_options(func: F) -> F:
-    """``--var key=value`` and ``--var-file FILE`` (both repeatable), as every command that
-    reads manifests has them."""
+    """``--var key=value`` and ``--var-file FILE`` (both repeatable), and ``--max-problems``,
+    as every command that reads manifests has them."""
+    func = problems_option(func)
     func = click.option(
         "--var-file",
         "var_file",

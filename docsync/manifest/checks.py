@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.core.checking import Item, is_absent, raw_entries, text
+from docsync.core.checking import Item, did_you_mean, is_absent, raw_entries, text
 from docsync.kinds.catalogue import CATALOGUE, kind_named
 from docsync.kinds.declaration import Declaration
 from docsync.manifest.context import CheckContext, walk
@@ -73,7 +73,12 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
         alternative = [text(entry, f) for f in declared.alt_key]
         if key is None and alternative and all(alternative):
             key, keyed_by = ":".join(map(str, alternative)), declared.alt_key[0]
-        elif key_field not in entry and "id" not in entry and not declared.part:
+        elif (
+            key_field not in entry
+            and "id" not in entry
+            and not declared.part
+            and not _misspelt(declared, entry, key_field)
+        ):
             needs = f"'{key_field}'"
             if declared.alt_key:
                 needs += " or " + " and ".join(f"'{f}'" for f in declared.alt_key)
@@ -101,6 +106,16 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
             if first != path:
                 message = f"two {kind} entries pin the same id; first at {ctx.where(first)}"
                 ctx.report((*path, "id"), message)
+
+
+def _misspelt(declared: Declaration, entry: dict[str, Any], name: str) -> bool:
+    """Whether the entry writes `name` misspelt (`tittle:`): the unknown field's problem says
+    so, with its did-you-mean; that the key is missing is the same fact, said once."""
+    known = set(declared.entry.model_fields) if declared.entry is not None else set()
+    return any(
+        isinstance(written, str) and written not in known and did_you_mean(written, [name])
+        for written in entry
+    )
 
 
 def _renames(ctx: CheckContext, declared: Declaration, items: list[Item]) -> None:

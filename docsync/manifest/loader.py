@@ -6,7 +6,7 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docsync.core.secrecy import keyed_digest
@@ -191,9 +191,7 @@ def _scrub(problem: Problem, secrets: set[str]) -> Problem:
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= _MIN_SCRUB and secret in message:
             message = message.replace(secret, "(sensitive)")
-    return (
-        problem if message == problem.message else Problem(problem.location, problem.path, message)
-    )
+    return problem if message == problem.message else replace(problem, message=message)
 
 
 def _digest(files: list[str], docs: Sequence[Any], data: dict[str, Any]) -> str:
