@@ -36,6 +36,7 @@ from docsync.manifest.template_sizes import (
     replaced,
 )
 from docsync.manifest.template_work import Work
+from docsync.manifest.templating import TemplateProblem
 
 MAX_LIPSUM = 100
 #: Jinja's comparison operators, as its code generator names them
@@ -138,6 +139,16 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             return lipsum(n, html, min, max)
 
         self.globals["lipsum"] = bounded_lipsum
+
+    def _load_template(self, name: Any, globals: Any) -> Any:
+        """`{% include %}`, `{% import %}` and `{% extends %}` load another template, and a
+        manifest has none to load: said so, instead of jinja's "no loader for this environment
+        specified". (The name is not repeated: it may come from env().)"""
+        raise TemplateProblem(
+            "{% include %}, {% import %} and {% extends %} cannot be used in manifests: each "
+            "value (or *.yaml.j2 file) is rendered alone, with no other template to load; pass "
+            "values they share with --var or --var-file"
+        )
 
     # -- the two checks ------------------------------------------------------------------------
     def allow(self, size: int, what: str = "the value") -> None:
