@@ -25,6 +25,16 @@ from docsync.manifest.yamlpos import SourceMap, gc_paused
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
+
+
+def reserved_variable(name: str) -> str:
+    """Why a template variable may not be called `name`."""
+    return (
+        f"the variable name '{name}' is reserved: templates read the environment with "
+        f"{name}('NAME'); give the variable another name (stage, environment...)"
+    )
+
+
 _MIN_SCRUB = 4
 #: shorter tokens are test fixtures: common text could contain them by chance
 _MIN_TOKEN = 6
@@ -72,7 +82,7 @@ def _load(
     files, problems = discover(paths)
     variables = dict(variables or {})
     for name in sorted(RESERVED_VARIABLES & set(variables)):
-        problems.append(Problem(None, (), f"the variable name '{name}' is reserved for env()"))
+        problems.append(Problem(None, (), reserved_variable(name)))
         del variables[name]
     renderer = Renderer(variables, dict(os.environ if environ is None else environ))
     docs = [read_file(name, renderer) for name in files]
