@@ -18,6 +18,7 @@ _ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
 
 def run_checks(ctx: CheckContext) -> None:
     """Report every structural mistake the models cannot see on their own."""
+    _never_pruned(ctx)
     for declared in CATALOGUE:
         if declared.singleton or declared.mapped:
             continue
@@ -37,6 +38,27 @@ def run_checks(ctx: CheckContext) -> None:
                 if declared.paths_unique and declared.key != "path":  # else a key twice
                     _paths_unique(ctx, declared, items, _container(base))
                 kind.check_list(ctx, items, parent)
+
+
+def _never_pruned(ctx: CheckContext) -> None:
+    """`prune:` naming a kind docsync never prunes (it holds content, or people): a plan would
+    say so and prune nothing, so validate refuses it at the name."""
+    prune = ctx.data.get("prune")
+    named: list[tuple[Path, Any, bool]] = []
+    if isinstance(prune, list):
+        named = [(("prune", index), name, False) for index, name in enumerate(prune)]
+    elif isinstance(prune, dict):
+        named = [(("prune", name), name, True) for name in prune]
+    never = {d.section: d for d in CATALOGUE.lists if not d.prunable}
+    for path, name, key in named:
+        declared = never.get(name) if isinstance(name, str) else None
+        if declared is not None:
+            ctx.report(
+                path,
+                f"docsync never prunes {name}: delete a {declared.noun} with an entry `state: "
+                f"absent`, and take {name} out of prune",
+                key=key,
+            )
 
 
 def _items(parent: dict[str, Any], declared: Declaration, base: Path) -> list[Item]:
