@@ -179,7 +179,10 @@ def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
     "the plan and progress go to stderr.",
 )
 @click.option(
-    "--auto-approve", is_flag=True, help="Apply without asking (required without a terminal)."
+    "--auto-approve",
+    is_flag=True,
+    help="Apply without asking (required without a terminal); a saved plan (--plan) is "
+    "applied without asking anyway.",
 )
 def apply_command(
     paths: tuple[str, ...],
