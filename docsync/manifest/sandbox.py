@@ -36,7 +36,6 @@ from docsync.manifest.template_sizes import (
     replaced,
 )
 from docsync.manifest.template_work import Work
-from docsync.manifest.templating import TemplateProblem
 
 MAX_LIPSUM = 100
 #: Jinja's comparison operators, as its code generator names them
@@ -144,7 +143,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         """`{% include %}`, `{% import %}` and `{% extends %}` load another template, and a
         manifest has none to load: said so, instead of jinja's "no loader for this environment
         specified". (The name is not repeated: it may come from env().)"""
-        raise TemplateProblem(
+        raise SecurityError(
             "{% include %}, {% import %} and {% extends %} cannot be used in manifests: each "
             "value (or *.yaml.j2 file) is rendered alone, with no other template to load; pass "
             "values they share with --var or --var-file"

@@ -89,7 +89,7 @@ MISTAKES: dict[str, Mistake] = {
         {"a.yaml": "organization: org_acme\nteams:\n  - title: \"{% include 'x.yaml' %}\"\n"},
         ("validate", "a.yaml"),
         1,
-        (f"a.yaml:3:12: teams[0].title: {INCLUDE}",),
+        (f"a.yaml:3:12: teams[0].title: template refused by the sandbox: {INCLUDE}",),
     ),
     "a field indented off its list item": Mistake(
         {"a.yaml": "organization: org_acme\nteams:\n  - title: A\n   members: [x]\n"},
