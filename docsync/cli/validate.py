@@ -28,7 +28,7 @@ def validate(
     verbose: int,
     no_color: bool,
 ) -> None:
-    """Check manifests: schema, references, duplicates. Exit 1 listing every problem."""
+    """Check manifests: schema, references, duplicates. Exit 1 listing the problems found."""
     from docsync.manifest import ManifestError
 
     setup_output(verbose, no_color)
