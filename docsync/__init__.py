@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from docsync.api.errors import ApiError as ApiError
+    from docsync.api.errors import ConfigError as ConfigError
+    from docsync.api.errors import Unauthorized as Unauthorized
     from docsync.core.errors import ApplyRefused as ApplyRefused
     from docsync.core.errors import PlanError as PlanError
     from docsync.errors import DocsyncError as DocsyncError
@@ -40,6 +42,8 @@ _PUBLIC = {
     "DocsyncError": "docsync.errors",
     "ManifestError": "docsync.manifest.problems",
     "ApiError": "docsync.api.errors",
+    "ConfigError": "docsync.api.errors",
+    "Unauthorized": "docsync.api.errors",
     "PlanError": "docsync.core.errors",
     "ApplyRefused": "docsync.core.errors",
     "PolicyDenied": "docsync.policies",

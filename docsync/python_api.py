@@ -192,7 +192,7 @@ def apply(
 
 def _client(api_url: str | None, token: str | None, parallelism: int, timeout: float) -> ApiClient:
     return ApiClient(
-        resolve_api_url(api_url),
+        resolve_api_url(api_url, given_as="api_url"),
         check_token(token) if token is not None else resolve_token(),
         parallelism=parallelism,
         timeout=timeout,

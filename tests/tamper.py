@@ -1,6 +1,7 @@
 """A server in front of the emulator that passes every request on and hands back what the
 emulator answered, rewritten: the answers of a server that does not keep its API's promises
-(items without `id`, fields of the wrong type, `NaN`), for tests of what docsync does with them.
+(items without `id`, fields of the wrong type, `NaN`; an error that echoes what the server holds),
+for tests of what docsync does with them.
 Served by uvicorn on loopback in a thread; the emulator's own answers stay checked against the
 production contract, the rewritten ones are not (they are wrong on purpose)."""
 
@@ -20,14 +21,16 @@ from tests.api.apikit import loopback
 from tests.contract.plugin import STRICT_SERVERS
 from tests.emulator_harness import EmulatorHandle
 
-#: (method, path) -> the answer's bytes -> the bytes to send instead
-Rewrite = Callable[[str, str, bytes], bytes]
+#: the bytes to send instead, or a status and the bytes (an error in place of an answer)
+Answer = bytes | tuple[int, bytes]
+#: (method, path) -> the answer's bytes -> what to send instead
+Rewrite = Callable[[str, str, bytes], Answer]
 
 
-def on(method: str, pattern: str, change: Callable[[bytes], bytes]) -> Rewrite:
+def on(method: str, pattern: str, change: Callable[[bytes], Answer]) -> Rewrite:
     """A rewrite of the answers to `method` requests whose path matches `pattern` (a regex)."""
 
-    def rewrite(seen_method: str, path: str, body: bytes) -> bytes:
+    def rewrite(seen_method: str, path: str, body: bytes) -> Answer:
         if seen_method == method and re.search(pattern, path):
             return change(body)
         return body
@@ -48,13 +51,14 @@ def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
                 content=await request.body(),
                 headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
             )
-        body = rewrite(request.method, request.url.path, answer.content)
+        sent = rewrite(request.method, request.url.path, answer.content)
+        status, body = sent if isinstance(sent, tuple) else (answer.status_code, sent)
         headers = {
             k: v
             for k, v in answer.headers.items()
             if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
         }
-        return Response(body, status_code=answer.status_code, headers=headers)
+        return Response(body, status_code=status, headers=headers)
 
     methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
     with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=methods)])) as url:

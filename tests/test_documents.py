@@ -60,3 +60,21 @@ def test_every_relative_link_leads_to_a_file_of_the_repository() -> None:
             if not resolved.exists() or not resolved.is_relative_to(REPO):
                 broken.setdefault(str(path.relative_to(REPO)), []).append(target)
     assert broken == {}
+
+
+#: an install pinned by commit, and the `--version` line shown after it
+PINNED = re.compile(r'pip install "docsync-iac @ git\+\S+@([0-9a-f]{40})"')
+SAYS = re.compile(r"docsync --version\s+# (docsync .*\(distribution docsync-iac, commit (\w+)\))")
+
+
+def test_the_version_shown_after_an_install_is_the_commit_it_pinned() -> None:
+    """docs/usage.md showed `commit 1a2b3c4d5e6f` after the README's very install line, whose
+    `--version` says the commit it pins."""
+    shown = {}
+    for path in (README, REPO / "docs" / "usage.md"):
+        text = path.read_text("utf-8")
+        (pin,) = PINNED.findall(text)
+        (said,) = SAYS.findall(text)
+        assert said[1] == pin[:12], f"{path.name}: --version says {said[1]}, the pin is {pin}"
+        shown[path.name] = said[0]
+    assert len(set(shown.values())) == 1, shown

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,25 @@ def test_a_rotated_secret_is_sent_by_a_plan_made_with_resend_secrets(
         "repository": "acme/docs",
         "token": "rotated",
     }
+
+
+def test_the_documented_errors_are_docsync_s_public_errors(emulator: EmulatorHandle) -> None:
+    """docs/python-api.md's table of errors lists each error the Python API exports, and the
+    functions raise none it does not list: a wrong token is `docsync.Unauthorized`, an empty
+    API URL a `docsync.ConfigError` (the table had neither)."""
+    text = (REPO / "docs" / "python-api.md").read_text("utf-8").split("## Errors", 1)[1]
+    documented = set(re.findall(r"^\| `docsync\.(\w+)` \|", text, re.M))
+    if "Every error is a `docsync.DocsyncError`" in text:
+        documented.add("DocsyncError")
+    exported = {
+        name
+        for name in docsync.__all__
+        if isinstance(getattr(docsync, name), type)
+        and issubclass(getattr(docsync, name), BaseException)
+    }
+    assert documented == exported
+    manifests = docsync.load([ACME], variables={"organization": "org_acme"})
+    with pytest.raises(docsync.Unauthorized):
+        docsync.plan(manifests, api_url=emulator.url, token="tok_nobody")
+    with pytest.raises(docsync.ConfigError, match=r"^api_url is empty"):
+        docsync.plan(manifests, api_url="", token=TOKEN)

@@ -14,10 +14,18 @@ URL_ENV = "DOCSYNC_API_URL"
 TOKEN_ENV = "DOCSYNC_TOKEN"
 
 
-def resolve_api_url(api_url: str | None, environ: Mapping[str, str] = os.environ) -> str:
-    """`--api-url`, else DOCSYNC_API_URL, else production; checked and normalized."""
-    chosen = api_url or environ.get(URL_ENV) or DEFAULT_API_URL
-    return normalize_base_url(chosen)
+def resolve_api_url(
+    api_url: str | None, environ: Mapping[str, str] = os.environ, *, given_as: str = "--api-url"
+) -> str:
+    """`--api-url` (`given_as`: how the caller names it), else DOCSYNC_API_URL, else production;
+    checked and normalized. Production is the default only when neither is given at all: an
+    empty value (a CI variable unset in one environment) is refused, naming where it came from,
+    instead of sending that job to production."""
+    if api_url is not None:
+        return normalize_base_url(api_url, given_as)
+    if URL_ENV in environ:
+        return normalize_base_url(environ[URL_ENV], URL_ENV)
+    return DEFAULT_API_URL
 
 
 def resolve_token(environ: Mapping[str, str] = os.environ) -> str:
@@ -45,33 +53,40 @@ def check_token(token: str) -> str:
     return token
 
 
-def normalize_base_url(url: str) -> str:
-    """Check a base URL and return it without a trailing `/` or `/v1`.
+def normalize_base_url(url: str, source: str = "API URL") -> str:
+    """Check a base URL and return it without a trailing `/` or `/v1`; `source` names where it
+    came from in messages (`DOCSYNC_API_URL`, `--api-url`).
 
     HTTPS is required, except for loopback hosts (127.0.0.0/8, ::1, localhost) where plain HTTP
     is fine: the token must never cross a network in clear text.
     """
     text = url.strip()
+    if not text:
+        default = "unset it" if source == URL_ENV else "leave it out"
+        raise ConfigError(
+            f"{source} is empty: set it to the Management API's URL, or {default} to use "
+            f"production ({DEFAULT_API_URL})"
+        )
     try:
         parts = urlsplit(text)
         host = parts.hostname
         parts.port  # noqa: B018 - parsing the port is what validates it
     except ValueError as error:
-        raise ConfigError(f"API URL {text!r} is not a valid URL: {error}") from None
+        raise ConfigError(f"{source} {text!r} is not a valid URL: {error}") from None
     if parts.scheme not in ("http", "https") or not host:
         raise ConfigError(
-            f"API URL {text!r} must be an absolute http(s) URL, like {DEFAULT_API_URL}"
+            f"{source} {text!r} must be an absolute http(s) URL, like {DEFAULT_API_URL}"
         )
     if parts.username is not None or parts.password is not None:
         raise ConfigError(
-            "API URL must not carry credentials; put the token in "
+            f"{source} must not carry credentials; put the token in "
             f"{TOKEN_ENV} instead (the URL shown in logs and errors would leak them)"
         )
     if parts.query or parts.fragment:
-        raise ConfigError(f"API URL {text!r} must not have a query string or fragment")
+        raise ConfigError(f"{source} {text!r} must not have a query string or fragment")
     if parts.scheme == "http" and not is_loopback(host):
         raise ConfigError(
-            f"API URL {text!r} uses plain http to a host that is not loopback; "
+            f"{source} {text!r} uses plain http to a host that is not loopback; "
             "use https (plain http is allowed only for 127.0.0.1, ::1 and localhost)"
         )
     path = parts.path.rstrip("/")

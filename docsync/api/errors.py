@@ -41,8 +41,16 @@ class ApiError(DocsyncError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        text = f"{self.method} {self.path}: {status_text(self.status)}: {self.message}"
+        text = self.request_line()
         return f"{text} ({self.hint})" if self.hint else text
+
+    def request_line(self) -> str:
+        """`PATCH /v1/...: 409 Conflict: <message>`, without the hint; the status phrase said
+        once when the server's message repeats it (`401 Unauthorized: Unauthorized: ...`)."""
+        status = status_text(self.status)
+        message = _without_phrase(self.message, status)
+        said = f"{self.method} {self.path}: {status}"
+        return f"{said}: {message}" if message else said
 
     def __reduce__(self) -> tuple[object, ...]:
         # Exceptions pickle through their args; ours are keyword-shaped, so spell them out.
@@ -111,6 +119,15 @@ def error_class(status: int) -> type[ApiError]:
     if status >= 500:
         return ServerError
     return _BY_STATUS.get(status, ApiError)
+
+
+def _without_phrase(message: str, status: str) -> str:
+    """A server's message without the status phrase the line already says (`401 Unauthorized:
+    Unauthorized: the token...` read twice)."""
+    phrase = status.partition(" ")[2]
+    if phrase and message.lower().startswith(phrase.lower()):
+        return message[len(phrase) :].lstrip(" :.-")
+    return message
 
 
 def status_text(status: int | None) -> str:

@@ -40,7 +40,7 @@ class DocsyncGroup(click.Group):
         except KeyboardInterrupt:
             signals.stop()
         except DocsyncError as error:
-            click.echo(f"Error: {error}", err=True)
+            click.echo(f"Error: {_error_text(ctx, error)}", err=True)
             sys.exit(error.exit_code)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
@@ -52,6 +52,17 @@ class DocsyncGroup(click.Group):
             sys.exit(141)
         except Exception as error:
             _internal(ctx, error)
+
+
+def _error_text(ctx: click.Context, error: DocsyncError) -> str:
+    """The error's message; one of many problems (a manifest's, a plan's) within the run's
+    `--max-problems`."""
+    problems = getattr(error, "problems", None)
+    if not isinstance(problems, list) or not problems:
+        return str(error)
+    from docsync.cli.problems import limit_of, problem_lines
+
+    return "\n".join(problem_lines(problems, limit_of(ctx)))
 
 
 def _internal(ctx: click.Context, error: Exception) -> NoReturn:

@@ -41,10 +41,12 @@ def api_options(func: F) -> F:
         type=click.IntRange(min=1, max=64),
         help="API requests and actions in flight at once.",
     )(func)
+    # DOCSYNC_API_URL is read by the client, not by click: click takes an empty variable for
+    # an unset one, and an empty URL must be refused (naming the variable), not mean production.
     func = click.option(
         "--api-url",
-        envvar="DOCSYNC_API_URL",
-        help="Base URL of the Management API (env DOCSYNC_API_URL); the token comes from "
+        help="Base URL of the Management API (default: DOCSYNC_API_URL, else production, "
+        "https://api.gitbook.com; an empty value is refused); the token comes from "
         "DOCSYNC_TOKEN only.",
     )(func)
     return func

@@ -99,10 +99,12 @@ async def plan_and_apply(
         run.check_read(live)
         # A saved plan is applied with the targets it was made with.
         plan = narrow(plan, saved.targets if saved is not None else options["targets"])
-        planned = api.stats.copy()
+        # What the plan cost is said from the client's own count: the snapshot taken for the
+        # apply's counts time from now on (it said `in 0.00 s`).
         if options["verbose"]:
-            report_requests(planned, "plan")
+            report_requests(api.stats, "plan")
             click.echo(Budget(apply_requests(plan), api.rate_limit).describe(), err=True)
+        planned = api.stats.copy()
         # Before the saved plan is compared: it holds the notes the `warn` rules left.
         violations = policies.check(plan, loaded)
         if saved is not None:
@@ -177,7 +179,10 @@ def check_saved_files(plan_file: str, paths: tuple[str, ...]) -> None:
     "the plan and progress go to stderr.",
 )
 @click.option(
-    "--auto-approve", is_flag=True, help="Apply without asking (required without a terminal)."
+    "--auto-approve",
+    is_flag=True,
+    help="Apply without asking (required without a terminal); a saved plan (--plan) is "
+    "applied without asking anyway.",
 )
 def apply_command(
     paths: tuple[str, ...],
@@ -213,6 +218,12 @@ def apply_command(
     if plan_file is not None:
         if paths:
             raise click.UsageError("give either manifest PATHs or --plan FILE, not both")
+        if auto_approve:
+            click.echo(
+                "Note: --auto-approve changes nothing with --plan: a saved plan was reviewed "
+                "when it was made, and is applied without asking.",
+                err=True,
+            )
         if targets:
             raise click.UsageError(
                 "--target shapes a new plan; a saved plan keeps the targets it was made with"

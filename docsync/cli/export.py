@@ -11,7 +11,7 @@ import click
 
 from docsync.cli import main
 from docsync.cli.api_options import api_options, api_session
-from docsync.cli.options import common_options, setup_output, writing
+from docsync.cli.options import common_options, out_directory, setup_output, writing
 from docsync.cli.plan import report_requests
 from docsync.cli.signals import doing
 
@@ -124,7 +124,7 @@ def refuse_merging(out: Path, merging: dict[Path, str]) -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write org.yaml, teams.yaml, content.yaml and sites.yaml into DIR (default: print one "
     "manifest).",
 )
@@ -158,6 +158,8 @@ def export_command(
     from docsync import export  # the kinds and the client: when the command runs, not for --help
 
     setup_output(verbose, no_color)
+    if out is not None:
+        out_directory(out, "export writes its files")
     if (title is None) != (form is None):
         raise click.UsageError("--site and --format go together (--site TITLE --format NAME)")
     if title is not None and form is not None:

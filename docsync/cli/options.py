@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from docsync.cli.problems import problems_option
 from docsync.cli.signals import doing
 from docsync.render import FORMATS
 
@@ -24,8 +27,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def variable_options(func: F) -> F:
-    """``--var key=value`` and ``--var-file FILE`` (both repeatable), as every command that
-    reads manifests has them."""
+    """``--var key=value`` and ``--var-file FILE`` (both repeatable), and ``--max-problems``,
+    as every command that reads manifests has them."""
+    func = problems_option(func)
     func = click.option(
         "--var-file",
         "var_file",
@@ -97,6 +101,8 @@ def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
 
 def parse_vars(pairs: Sequence[str]) -> dict[str, str]:
     """``key=value`` pairs as a mapping; the key must be a template identifier."""
+    from docsync.manifest.loader import RESERVED_VARIABLES, reserved_variable
+
     result: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -106,6 +112,8 @@ def parse_vars(pairs: Sequence[str]) -> dict[str, str]:
                 f"expected KEY=VALUE with KEY a name like region_1, got {pair!r}",
                 param_hint="--var",
             )
+        if key in RESERVED_VARIABLES:
+            raise click.BadParameter(reserved_variable(key), param_hint="--var")
         result[key] = value
     return result
 
@@ -115,6 +123,7 @@ def load_var_files(files: Sequence[str]) -> dict[str, Any]:
     at most 10 MiB, UTF-8, the YAML bounds); every mistake is a located ManifestError."""
     from docsync.manifest import Location, ManifestError, Problem
     from docsync.manifest.files import read_text
+    from docsync.manifest.loader import RESERVED_VARIABLES, reserved_variable
     from docsync.manifest.yamlpos import parse_yaml
 
     result: dict[str, Any] = {}
@@ -132,6 +141,10 @@ def load_var_files(files: Sequence[str]) -> dict[str, Any]:
             message = "a variable file must be a mapping of names to values"
             problems.append(Problem(Location(name, 1, 1), (), message))
             continue
+        for key in sorted(RESERVED_VARIABLES & set(parsed.data)):
+            where = parsed.source.keys.get((key,), Location(name, 1, 1))
+            problems.append(Problem(where, (key,), reserved_variable(key)))
+            del parsed.data[key]
         result.update(parsed.data)
     if problems:
         raise ManifestError(problems)
@@ -151,6 +164,22 @@ def load_from_options(
         variables = load_var_files(var_file)
         variables.update(parse_vars(var))
         return load_manifests(paths, variables=variables, environ=environ)
+
+
+def out_directory(out: Path, writes: str) -> None:
+    """`--out DIR` naming something that is not a directory (a file, a device): one line
+    saying what it is, before anything is read, instead of click's usage or `File exists`."""
+    from docsync.manifest.input_files import kind_of
+
+    try:
+        info = out.stat()
+    except OSError:
+        return  # missing: made when written (a write that cannot make it says why)
+    if not stat.S_ISDIR(info.st_mode):
+        raise click.ClickException(
+            f"--out {out} is {kind_of(info)}, not a directory: {writes} into a directory (made "
+            "when missing); name one"
+        )
 
 
 @contextmanager

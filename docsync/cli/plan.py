@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +62,23 @@ def report_requests(stats: RequestStats, what: str) -> None:
     )
     for call, count in sorted(stats.calls.items(), key=lambda item: (-item[1], item[0])):
         click.echo(f"  {count:6}  {call}", err=True)
+
+
+def saved_to(out: str) -> str:
+    """Where the plan went, and how to apply it from there; a device or a pipe (/dev/null)
+    keeps nothing to apply, which is said instead."""
+    from docsync.manifest.input_files import kind_of
+
+    try:
+        what = kind_of(os.stat(out))
+    except OSError:  # gone already: nothing to say of what it is
+        what = "a file"
+    if what != "a file":
+        return (
+            f"Wrote the plan to {out}, {what}, which keeps nothing to apply: to apply it "
+            "later, save it to a file (`--out plan.json`, then `docsync apply --plan plan.json`)."
+        )
+    return f"Saved the plan to {out}: apply it with `docsync apply --plan {out}`."
 
 
 def org_title(live: LiveState) -> str:
@@ -179,8 +197,6 @@ def plan_command(
 
         with writing(out):
             SavedPlan.make(plan, live, loaded).write(out)
-        click.echo(
-            f"Saved the plan to {out}: apply it with `docsync apply --plan {out}`.", err=True
-        )
+        click.echo(saved_to(out), err=True)
     if detailed_exitcode and not plan.empty:
         sys.exit(2)

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from docsync.cli import main
-from docsync.cli.options import writing
+from docsync.cli.options import out_directory, writing
 
 
 def _manifest() -> dict[str, Any]:
@@ -38,7 +38,7 @@ def schema_text(schema: dict[str, Any]) -> str:
 @main.command("schema")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="Write every schema as DIR/<name>.schema.json instead of printing one.",
 )
 @click.option(
@@ -53,6 +53,7 @@ def schema(out: Path | None, name: str) -> None:
     if out is None:
         click.echo(schema_text(SCHEMAS[name]()), nl=False)
         return
+    out_directory(out, "schema writes its schemas")
     with writing(out):
         out.mkdir(parents=True, exist_ok=True)
     for key, build in SCHEMAS.items():

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     """A saved plan (`plan --out`) or a JSON plan (`plan --format json`), and its heading."""
     from docsync.engine.saved import SAVED_FORMAT, SavedPlan, read_plan_file
+    from docsync.manifest.files import given_a_manifest
     from docsync.manifest.input_files import InputRefused
     from docsync.render.load import PlanDocumentError, read_document
 
@@ -32,6 +33,10 @@ def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
+        if given_a_manifest(path, text):
+            raise PlanDocumentError(
+                f"{path} is a manifest, not a plan: `docsync plan {path}` shows its plan"
+            ) from None
         where = f"line {error.lineno}, column {error.colno}: {error.msg.lower()}"
         raise PlanDocumentError(f"{path}: not a plan file: not JSON ({where})") from None
     if isinstance(data, dict) and data.get("format") == SAVED_FORMAT:

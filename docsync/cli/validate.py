@@ -10,6 +10,7 @@ import click
 
 from docsync.cli import main
 from docsync.cli.options import common_options, load_from_options, manifest_options, setup_output
+from docsync.cli.problems import limit_of, problem_lines
 
 if TYPE_CHECKING:
     from docsync.manifest import LoadedManifest
@@ -27,15 +28,15 @@ def validate(
     verbose: int,
     no_color: bool,
 ) -> None:
-    """Check manifests: schema, references, duplicates. Exit 1 listing every problem."""
+    """Check manifests: schema, references, duplicates. Exit 1 listing the problems found."""
     from docsync.manifest import ManifestError
 
     setup_output(verbose, no_color)
     try:
         loaded = load_from_options(paths, var, var_file)
     except ManifestError as error:
-        for problem in error.problems:
-            click.echo(str(problem), err=True)
+        for line in problem_lines(error.problems, limit_of(ctx)):
+            click.echo(line, err=True)
         ctx.exit(1)
     click.echo(f"OK: {summary(loaded)}")
     click.echo(f"Read {origins(loaded.files)}")

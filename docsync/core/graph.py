@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 from graphlib import CycleError, TopologicalSorter
+from typing import Any
 
 from docsync.core.errors import PlanError
 from docsync.core.model import Action
@@ -77,15 +78,10 @@ def link(
                 ]
                 if not any(_releases(a, action.address) for a in holder_actions):
                     where = f"{action.location}: " if action.location else ""
+                    entry = bool(holder_actions) or holder.id in matched
                     problems.append(
-                        f"{where}{action.address} cannot be deleted: {holder.address} still "
-                        "refers to it "
-                        + _how_to_release(
-                            holder,
-                            bool(holder_actions)
-                            or holder.id in matched
-                            or holder.kind in singletons,
-                        )
+                        f"{where}{action.address} cannot be deleted: "
+                        + _how_to_release(holder, action.address, entry, holder.kind in singletons)
                     )
                 needs += holder_actions
             # Children that are deleted go first.
@@ -97,22 +93,42 @@ def link(
     return problems
 
 
-def _how_to_release(holder: LiveResource, has_entry: bool) -> str:
-    """What lets go: its entry, or (no entry matches it: moved or renamed by key, which makes
-    another resource) one pinning its id. A site's part no entry matches goes by its site's
-    entry (its structure written without it, or the site deleted)."""
-    if has_entry:
-        return "(change or delete that entry in the same plan)"
+def _how_to_release(holder: LiveResource, target: str, entry: bool, singleton: bool) -> str:
+    """Who still names the target, in which fields, and what lets go: its entry, or (no entry
+    matches it: moved or renamed by key, which makes another resource) one pinning its id. A
+    site's part no entry matches goes by its site's entry (its structure written without it,
+    or the site deleted); the organization's one resource (its settings), when no manifest
+    writes it, by writing it."""
+    says = f"{holder.address} still refers to it"
+    fields = [name for name, value in holder.fields.items() if _names(value, target)]
+    within = f"{says} in `{', '.join(fields)}`" if fields else says
+    if singleton and not entry:
+        field = fields[0] if fields else "..."
+        return (
+            f"{within}, and no manifest writes `{holder.kind}`: write `{holder.kind}: "
+            f"{{{field}: ...}}` naming another one, or null, in the same plan"
+        )
+    if entry or singleton:
+        return f"{within}: change that in its entry, or delete the entry, in the same plan"
     if "]." in holder.address:
         site = holder.address.split("].", 1)[0] + "]"
         return (
-            f"(id {holder.id}): write {site}'s structure without it, or delete {site}, in the "
-            "same plan"
+            f"{says} (id {holder.id}): write {site}'s structure without it, or delete {site}, "
+            "in the same plan"
         )
     return (
-        f"and no entry matches it (id {holder.id}): write one pinning `id: {holder.id}` that "
-        "moves or renames it, or deletes it with `state: absent`"
+        f"{says} and no entry matches it (id {holder.id}): write one pinning `id: "
+        f"{holder.id}` that moves or renames it, or deletes it with `state: absent`"
     )
+
+
+def _names(value: Any, target: str) -> bool:
+    """Whether a field's value names the address `target`, at any depth."""
+    if isinstance(value, dict):
+        return any(_names(item, target) for item in value.values())
+    if isinstance(value, list | tuple | set):
+        return any(_names(item, target) for item in value)
+    return bool(value == target)
 
 
 def _replacing_held(

@@ -15,6 +15,7 @@ from docsync.core.graph import link, order
 from docsync.core.model import Action, NotPlanned, Plan, Unmanaged
 from docsync.core.references import looks_renamed, removed_references
 from docsync.core.state import LiveState
+from docsync.engine.declared_secrets import declared_secrets
 from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
 from docsync.kinds.kind import ODD_PARTS, UNREAD, Kind, Reading, hidden
@@ -179,6 +180,7 @@ async def read_live(
             for part, why in resource.raw.get(ODD_PARTS, {}).items():
                 live.odd[f"{resource.address}.{part}"] = why
         live.fetched.add(kind.name)
+    api.redact(declared_secrets(live))  # a server's error may repeat what it holds
     return live, wanted
 
 

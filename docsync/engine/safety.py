@@ -72,21 +72,26 @@ def deletion_threshold(plan: Plan, live: LiveState, policy: SafetyPolicy) -> lis
     for kind in sorted(set(removing) | set(updating)):
         limits = policy.limits(kind)
         existing = len(live.by_kind.get(kind, []))
-        if existing < limits.min_existing:
-            continue
-        count = removing[kind]
-        if count > limits.delete_share * existing:
-            problems.append(
-                f"the plan deletes or replaces {count} of {existing} {kind} resources "
-                f"({count / existing:.0%}), more than the {limits.delete_share:.0%} allowed"
-            )
-        count = updating[kind]
-        if limits.update_share is not None and count > limits.update_share * existing:
-            problems.append(
-                f"the plan updates {count} of {existing} {kind} resources "
-                f"({count / existing:.0%}), more than the {limits.update_share:.0%} allowed"
-            )
+        held = (kind, existing, limits.min_existing)
+        problems += _over("deletes or replaces", removing[kind], held, limits.delete_share)
+        problems += _over("updates", updating[kind], held, limits.update_share)
     return problems
+
+
+def _over(does: str, count: int, held: tuple[str, int, int], share: float | None) -> list[str]:
+    """The rail `count` of a kind's live resources (`held`: the kind, how many exist, and
+    from how many on a share counts) crosses. A share counts only from that many on (a third
+    of three is noise), except a share of 0, which reads as "none" and means it: any delete
+    (or update) of the kind is refused."""
+    kind, existing, min_existing = held
+    if share is None or count == 0:
+        return []
+    said = f"the plan {does} {count} of {existing} {kind} resources"
+    if share == 0:
+        return [f"{said}, and the share allowed is 0 (none)"]
+    if existing < min_existing or count <= share * existing:
+        return []
+    return [f"{said} ({count / existing:.0%}), more than the {share:.0%} allowed"]
 
 
 def lockout(plan: Plan, live: LiveState) -> list[str]:

@@ -21,7 +21,7 @@ from docsync.core.errors import ApplyRefused
 from docsync.core.model import Plan
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import LiveState
-from docsync.manifest.files import MAX_FILE_BYTES
+from docsync.manifest.files import MAX_FILE_BYTES, given_a_manifest
 from docsync.manifest.input_files import InputRefused, read_input
 from docsync.render.json import plan_document, sensitive_marker
 
@@ -139,9 +139,17 @@ class SavedPlan:
 
     @classmethod
     def read(cls, path: str | Path) -> SavedPlan:
+        text = ""
         try:
-            document = json.loads(read_plan_file(str(path)))
+            text = read_plan_file(str(path))
+            document = json.loads(text)
         except (InputRefused, UnicodeDecodeError, json.JSONDecodeError) as error:
+            if text and given_a_manifest(str(path), text):
+                raise ApplyRefused(
+                    f"{path} is a manifest, not a saved plan: `docsync apply {path}` plans and "
+                    f"applies it; `docsync plan {path} --out plan.json` saves a plan to review, "
+                    "which `docsync apply --plan plan.json` applies"
+                ) from None
             raise ApplyRefused(f"{path}: {_unreadable(error)}") from None
         return cls.from_document(document, str(path))
 

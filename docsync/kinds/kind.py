@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
-from docsync.api.errors import ApiError, OddAnswer, Unauthorized, status_text
+from docsync.api.errors import ApiError, OddAnswer, Unauthorized
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -74,7 +74,7 @@ def hidden(error: BaseException) -> str | None:
     read this), said as the plan says it; None for any other failure, which stays one."""
     if not isinstance(error, Unauthorized) or error.status != 403:
         return None
-    return f"{error.method} {error.path}: {status_text(error.status)}: {error.message}"
+    return error.request_line()
 
 
 async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) -> None:

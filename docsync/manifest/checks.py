@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docsync.core.checking import Item, is_absent, raw_entries, text
+from docsync.core.checking import Item, did_you_mean, is_absent, raw_entries, text
 from docsync.kinds.catalogue import CATALOGUE, kind_named
 from docsync.kinds.declaration import Declaration
 from docsync.manifest.context import CheckContext, walk
@@ -18,6 +18,7 @@ _ALWAYS_ALLOWED = frozenset({"id", "state", "protect"})
 
 def run_checks(ctx: CheckContext) -> None:
     """Report every structural mistake the models cannot see on their own."""
+    _never_pruned(ctx)
     for declared in CATALOGUE:
         if declared.singleton or declared.mapped:
             continue
@@ -37,6 +38,27 @@ def run_checks(ctx: CheckContext) -> None:
                 if declared.paths_unique and declared.key != "path":  # else a key twice
                     _paths_unique(ctx, declared, items, _container(base))
                 kind.check_list(ctx, items, parent)
+
+
+def _never_pruned(ctx: CheckContext) -> None:
+    """`prune:` naming a kind docsync never prunes (it holds content, or people): a plan would
+    say so and prune nothing, so validate refuses it at the name."""
+    prune = ctx.data.get("prune")
+    named: list[tuple[Path, Any, bool]] = []
+    if isinstance(prune, list):
+        named = [(("prune", index), name, False) for index, name in enumerate(prune)]
+    elif isinstance(prune, dict):
+        named = [(("prune", name), name, True) for name in prune]
+    never = {d.section: d for d in CATALOGUE.lists if not d.prunable}
+    for path, name, key in named:
+        declared = never.get(name) if isinstance(name, str) else None
+        if declared is not None:
+            ctx.report(
+                path,
+                f"docsync never prunes {name}: delete a {declared.noun} with an entry `state: "
+                f"absent`, and take {name} out of prune",
+                key=key,
+            )
 
 
 def _items(parent: dict[str, Any], declared: Declaration, base: Path) -> list[Item]:
@@ -73,7 +95,12 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
         alternative = [text(entry, f) for f in declared.alt_key]
         if key is None and alternative and all(alternative):
             key, keyed_by = ":".join(map(str, alternative)), declared.alt_key[0]
-        elif key_field not in entry and "id" not in entry and not declared.part:
+        elif (
+            key_field not in entry
+            and "id" not in entry
+            and not declared.part
+            and not _misspelt(declared, entry, key_field)
+        ):
             needs = f"'{key_field}'"
             if declared.alt_key:
                 needs += " or " + " and ".join(f"'{f}'" for f in declared.alt_key)
@@ -101,6 +128,16 @@ def _check_list(ctx: CheckContext, declared: Declaration, items: list[Item]) -> 
             if first != path:
                 message = f"two {kind} entries pin the same id; first at {ctx.where(first)}"
                 ctx.report((*path, "id"), message)
+
+
+def _misspelt(declared: Declaration, entry: dict[str, Any], name: str) -> bool:
+    """Whether the entry writes `name` misspelt (`tittle:`): the unknown field's problem says
+    so, with its did-you-mean; that the key is missing is the same fact, said once."""
+    known = set(declared.entry.model_fields) if declared.entry is not None else set()
+    return any(
+        isinstance(written, str) and written not in known and did_you_mean(written, [name])
+        for written in entry
+    )
 
 
 def _renames(ctx: CheckContext, declared: Declaration, items: list[Item]) -> None:

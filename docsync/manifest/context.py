@@ -33,8 +33,10 @@ class CheckContext:
             return self.source.keys[path]
         return nearest(self.source.values, path)
 
-    def report(self, path: Path, message: str, *, key: bool = False) -> None:
-        self.problems.append(Problem(self.where(path, key=key), path, message))
+    def report(
+        self, path: Path, message: str, *, key: bool = False, choices: tuple[str, ...] = ()
+    ) -> None:
+        self.problems.append(Problem(self.where(path, key=key), path, message, choices))
 
     def show(self, path: Path, value: Any) -> str:
         """A value quoted for a message, or ``(sensitive)`` when it must not be printed."""

@@ -102,12 +102,46 @@ def read_file(name: str, renderer: Renderer) -> FileDoc:
         where = parsed.source.values.get((), Location(name, 1, 1))
         doc.problems.append(Problem(where, (), message))
         return doc
+    plan = given_a_plan(name, parsed.data)
+    if plan is not None:
+        return _failed(name, Problem(Location(name, 1, 1), (), plan))
     doc.data = parsed.data
     if whole_file:
         _mark_secrets(doc, renderer.secrets)
     else:
         doc.data = _render_values(doc, renderer, doc.data, ())
     return doc
+
+
+#: how a saved plan's `format` begins (`docsync.engine.saved.SAVED_FORMAT`)
+SAVED_PLAN_FORMAT = "docsync-saved-plan/"
+
+
+def given_a_plan(name: str, data: dict[str, Any]) -> str | None:
+    """Why a file given as a manifest is none: it is a plan docsync wrote."""
+    written = data.get("format")
+    if isinstance(written, str) and written.startswith(SAVED_PLAN_FORMAT):
+        return (
+            f"a saved plan (written by `docsync plan --out`), not a manifest: `docsync show "
+            f"{name}` shows it, `docsync apply --plan {name}` applies it"
+        )
+    if "format_version" in data and "docsync_version" in data:
+        return (
+            f"a JSON plan (written by `docsync plan --format json`), not a manifest: "
+            f"`docsync show {name}` shows it"
+        )
+    return None
+
+
+def given_a_manifest(name: str, text: str) -> bool:
+    """Whether a file given as a plan is a manifest: named as manifests are, or a mapping
+    naming an organization (parsed within the manifests' bounds)."""
+    if name.endswith(SUFFIXES):
+        return True
+    if len(text) > MAX_FILE_BYTES:
+        return False
+    data = parse_yaml(text, name).data
+    return isinstance(data, dict) and "organization" in data
 
 
 def _failed(name: str, problem: Problem) -> FileDoc:

@@ -64,9 +64,16 @@ def read_input(path: str, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def kind_of(info: os.stat_result) -> str:
+    """What a path is, for a message: `a file`, `a directory`, `a character device`..."""
+    if stat.S_ISREG(info.st_mode):
+        return "a file"
+    return next((name for test, name in _KINDS if test(info.st_mode)), "a special file")
+
+
 def _regular(info: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(info.st_mode):
-        kind = next((name for test, name in _KINDS if test(info.st_mode)), "a special file")
+        kind = kind_of(info)
         raise InputRefused(f"{kind}, not a regular file: docsync reads regular files only")
     if info.st_size > limit:
         raise InputRefused(f"the file is larger than {mebibytes(limit)}")

@@ -6,7 +6,7 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docsync.core.secrecy import keyed_digest
@@ -25,6 +25,16 @@ from docsync.manifest.yamlpos import SourceMap, gc_paused
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
+
+
+def reserved_variable(name: str) -> str:
+    """Why a template variable may not be called `name`."""
+    return (
+        f"the variable name '{name}' is reserved: templates read the environment with "
+        f"{name}('NAME'); give the variable another name (stage, environment...)"
+    )
+
+
 _MIN_SCRUB = 4
 #: shorter tokens are test fixtures: common text could contain them by chance
 _MIN_TOKEN = 6
@@ -72,7 +82,7 @@ def _load(
     files, problems = discover(paths)
     variables = dict(variables or {})
     for name in sorted(RESERVED_VARIABLES & set(variables)):
-        problems.append(Problem(None, (), f"the variable name '{name}' is reserved for env()"))
+        problems.append(Problem(None, (), reserved_variable(name)))
         del variables[name]
     renderer = Renderer(variables, dict(os.environ if environ is None else environ))
     docs = [read_file(name, renderer) for name in files]
@@ -191,9 +201,7 @@ def _scrub(problem: Problem, secrets: set[str]) -> Problem:
     for secret in sorted(secrets, key=len, reverse=True):
         if len(secret) >= _MIN_SCRUB and secret in message:
             message = message.replace(secret, "(sensitive)")
-    return (
-        problem if message == problem.message else Problem(problem.location, problem.path, message)
-    )
+    return problem if message == problem.message else replace(problem, message=message)
 
 
 def _digest(files: list[str], docs: Sequence[Any], data: dict[str, Any]) -> str:

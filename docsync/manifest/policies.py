@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from docsync.core.entries import Model
+from docsync.core.entries import Model, explained
 from docsync.manifest.context import CheckContext
 
 if TYPE_CHECKING:
@@ -19,7 +19,10 @@ if TYPE_CHECKING:
 
 #: what a rule's name may be: it is printed in plans, errors and notes, and parsed back from
 #: a saved plan's notes (docsync.render.careful)
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+NAME_PATTERN = explained(
+    r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+    "a rule's name starts with a letter or digit and holds only letters, digits, '_', '.' and '-'",
+)
 #: the one variable a rule sees
 VARIABLE = "action"
 _CEL_ERROR = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*)")

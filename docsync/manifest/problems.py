@@ -25,20 +25,32 @@ class Location:
 
 @dataclass(frozen=True)
 class Problem:
-    """One mistake in a manifest; its message never contains a sensitive value."""
+    """One mistake in a manifest; its message never contains a sensitive value. `choices`: the
+    values allowed where a long list of them is (a language code), which the message is about
+    and `str()` lists after it; the command line lists them once for many problems."""
 
     location: Location | None
     path: Path
     message: str
+    choices: tuple[str, ...] = ()
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, *, listed: bool = True) -> str:
+        """The located line; with `listed=False`, the choices said to be listed above."""
         parts = []
         if self.location is not None:
             parts.append(str(self.location))
         if self.path:
             parts.append(format_path(self.path))
         parts.append(self.message)
-        return ": ".join(parts)
+        line = ": ".join(parts)
+        if not self.choices:
+            return line
+        if not listed:
+            return f"{line} (allowed: the {len(self.choices)} values listed above)"
+        return f"{line} (allowed: {', '.join(repr(choice) for choice in self.choices)})"
 
     def sort_key(self) -> tuple[int, str, int, int, str, str]:
         """Problems sort by file and line; those without a location come last."""

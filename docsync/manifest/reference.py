@@ -89,11 +89,12 @@ def natural_keys() -> str:
 
 def prune_names() -> str:
     lists = CATALOGUE.lists
-    kept = [d.section for d in lists if not d.prunable]
+    kept = " and ".join(f"`{d.section}`" for d in lists if not d.prunable)
+    prunable = _code(d.section for d in lists if d.prunable)
     return (
-        f"A list of section names ({_code(d.section for d in lists)}) whose live resources that "
-        f"match no entry are deleted. {' and '.join(f'`{s}`' for s in kept)} are never "
-        "deleted without an explicit `state: absent` entry.\n"
+        f"A list of section names ({prunable}) whose live resources that match no entry are "
+        f"deleted. {kept} are never deleted without an explicit `state: absent` entry: "
+        "`validate` refuses them in `prune`.\n"
     )
 
 

@@ -139,6 +139,16 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
         self.globals["lipsum"] = bounded_lipsum
 
+    def _load_template(self, name: Any, globals: Any) -> Any:
+        """`{% include %}`, `{% import %}` and `{% extends %}` load another template, and a
+        manifest has none to load: said so, instead of jinja's "no loader for this environment
+        specified". (The name is not repeated: it may come from env().)"""
+        raise SecurityError(
+            "{% include %}, {% import %} and {% extends %} cannot be used in manifests: each "
+            "value (or *.yaml.j2 file) is rendered alone, with no other template to load; pass "
+            "values they share with --var or --var-file"
+        )
+
     # -- the two checks ------------------------------------------------------------------------
     def allow(self, size: int, what: str = "the value") -> None:
         """Refuses to build a value of `size` bytes, before it is built; else counts it, in

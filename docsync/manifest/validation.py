@@ -6,6 +6,7 @@ import datetime
 import re
 import types
 import typing
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Tag, ValidationError
@@ -18,29 +19,81 @@ from docsync.manifest.models import PRUNE_TAGS, Manifest
 _NOT_TEXT = (int, float, bool, datetime.date, datetime.datetime)
 
 
+#: a list of allowed values longer than this is shown once, not on every line (`Problem.choices`)
+LONG_LIST = 20
+#: errors whose message says what was expected but not what was written: `; got ...` follows
+_SAYS_GOT = frozenset(
+    {"bool_parsing", "bool_type", "int_parsing", "int_type", "float_parsing", "float_type"}
+)
+
+
 def validate_manifest(ctx: CheckContext) -> Manifest | None:
     """The validated model, or None after reporting every error pydantic found."""
     try:
         return Manifest.model_validate(ctx.data)
     except ValidationError as error:
-        for item in error.errors(include_url=False):
-            loc = _without_prune_tags(tuple(item["loc"]))
-            path, holder, tags = _located(loc)
+        found = [
+            (item, *_located(_without_prune_tags(tuple(item["loc"]))))
+            for item in error.errors(include_url=False)
+        ]
+        # A key refused is the one fact: the type of its value is beside the point.
+        refused_keys = {path[:-1] for _, path, _, _ in found if path and path[-1] == "[key]"}
+        for item, path, holder, tags in found:
             kind = item["type"]
             if kind == "extra_forbidden":
                 ctx.report(path, _unknown_field(path, holder), key=True)
             elif path and path[-1] == "[key]":  # a bad key of a mapping (`prune: {team: ...}`)
-                ctx.report(path[:-1], _message(item), key=True)
+                choices = _choices(item)
+                if len(choices) > LONG_LIST:
+                    ctx.report(path[:-1], "not an allowed key", key=True, choices=choices)
+                else:
+                    ctx.report(path[:-1], _message(item), key=True)
+            elif path in refused_keys:
+                continue
             elif kind in ("union_tag_invalid", "union_tag_not_found"):
                 ctx.report(*_tag_problem(ctx, path, item, tags))
+            elif len(choices := _choices(item)) > LONG_LIST:
+                message = f"should be one of {len(choices)} values{_refused(ctx, path, item)}"
+                ctx.report(path, message, choices=choices)
             else:
                 ctx.report(path, _message(item) + _refused(ctx, path, item))
         return None
 
 
+def _choices(item: Any) -> tuple[str, ...]:
+    """The values an enum allows, as pydantic lists them."""
+    if item["type"] not in ("literal_error", "enum"):
+        return ()
+    return _listed(str((item.get("ctx") or {}).get("expected", "")))
+
+
+@cache
+def _listed(expected: str) -> tuple[str, ...]:
+    """One tuple per list: 100,000 refused keys share one list of 39 languages, not 100,000."""
+    return tuple(re.findall(r"'([^']*)'", expected))
+
+
+def _got(ctx: CheckContext, path: tuple[Any, ...], written: Any) -> str:
+    """`; got ...`: what was written, never a sensitive value, a long one cut short."""
+    if ctx.is_sensitive(path):
+        return "; got (sensitive)"
+    if isinstance(written, dict):
+        return "; got a mapping"
+    if isinstance(written, list):
+        return "; got a list"
+    if written is None:
+        return "; got null"
+    if isinstance(written, str) and len(written) > 60:
+        written = written[:57] + "..."
+    return f"; got {written!r}"
+
+
 def _refused(ctx: CheckContext, path: tuple[Any, ...], item: Any) -> str:
     """What an enum refused, repeated (`; got 'secret'`, never a sensitive value), with what
-    YAML made of it when it read a boolean, a number or a date where text was meant."""
+    YAML made of it when it read a boolean, a number or a date where text was meant; what a
+    boolean, a number or a pattern refused, repeated."""
+    if item["type"] in _SAYS_GOT or item["type"] == "string_pattern_mismatch":
+        return _got(ctx, path, item.get("input"))
     if item["type"] not in ("literal_error", "enum"):
         return ""
     written = item.get("input")
@@ -56,8 +109,7 @@ def _refused(ctx: CheckContext, path: tuple[Any, ...], item: Any) -> str:
     shown = ctx.show(path, written)
     if not isinstance(written, str) or ctx.is_sensitive(path):
         return f"; got {shown}"
-    choices = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
-    return f"; got {shown}{did_you_mean(written, choices)}"
+    return f"; got {shown}{did_you_mean(written, list(_choices(item)))}"
 
 
 def _message(item: Any) -> str:
@@ -67,7 +119,10 @@ def _message(item: Any) -> str:
     if kind == "missing":
         return "this field is required"
     if kind == "string_pattern_mismatch":
-        return PATTERN_MESSAGES.get(str(context.get("pattern")), message)
+        pattern = str(context.get("pattern"))
+        return PATTERN_MESSAGES.get(pattern, f"does not match the pattern {pattern!r}")
+    if kind in ("bool_parsing", "bool_type"):
+        return "must be true or false"
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "should be a mapping of fields"
     if kind == "value_error":

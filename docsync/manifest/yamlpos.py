@@ -16,6 +16,7 @@ from yaml.nodes import Node
 from yaml.resolver import Resolver
 
 from docsync.manifest.problems import Location, Problem
+from docsync.manifest.yaml_errors import explain
 from docsync.manifest.yamlbuild import (
     MAX_DEPTH,
     MAX_REPEATS,
@@ -121,7 +122,7 @@ def _parse_yaml(text: str, file: str) -> Parsed:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = mark_location(file, mark) if mark is not None else start
-        return Parsed(None, SourceMap(), [Problem(where, (), f"not valid YAML: {_marked(error)}")])
+        return Parsed(None, SourceMap(), [Problem(where, (), f"not valid YAML: {explain(error)}")])
     except yaml.reader.ReaderError as error:
         where = location_at(file, text, error.position)
         return Parsed(
@@ -143,13 +144,6 @@ def _reader(error: yaml.reader.ReaderError) -> str:
     char = error.character
     code = char if isinstance(char, int) else ord(char[:1] or "\0")
     return f"character U+{code:04X} is not allowed in YAML ({error.reason})"
-
-
-def _marked(error: yaml.MarkedYAMLError) -> str:
-    text = error.problem or "syntax error"
-    if error.context:
-        text = f"{error.context}, {text}"
-    return text
 
 
 __all__ = [

@@ -76,7 +76,28 @@ def test_url_precedence_option_then_environment_then_default() -> None:
     assert resolve_api_url("https://a.example", env) == "https://a.example"
     assert resolve_api_url(None, env) == "http://127.0.0.1:1"
     assert resolve_api_url(None, {}) == "https://api.gitbook.com"
-    assert resolve_api_url("", {"DOCSYNC_API_URL": ""}) == "https://api.gitbook.com"
+
+
+@pytest.mark.parametrize("empty", ["", "  ", "\t"])
+def test_an_empty_url_is_refused_naming_where_it_came_from(empty: str) -> None:
+    # A CI variable unset in one environment must not send that job to production.
+    with pytest.raises(
+        ConfigError, match=r"^DOCSYNC_API_URL is empty: .*unset it to use production"
+    ):
+        resolve_api_url(None, {"DOCSYNC_API_URL": empty})
+    with pytest.raises(ConfigError, match=r"^--api-url is empty: .*leave it out to use production"):
+        resolve_api_url(empty, {"DOCSYNC_API_URL": "https://a.example"})
+    with pytest.raises(ConfigError, match=r"^api_url is empty"):
+        resolve_api_url(empty, {}, given_as="api_url")
+
+
+def test_a_malformed_url_names_the_variable_it_came_from() -> None:
+    with pytest.raises(
+        ConfigError, match=r"^DOCSYNC_API_URL 'api\.gitbook\.com' must be an absolute"
+    ):
+        resolve_api_url(None, {"DOCSYNC_API_URL": "api.gitbook.com"})
+    with pytest.raises(ConfigError, match=r"^--api-url 'ftp://x' must be an absolute"):
+        resolve_api_url("ftp://x", {})
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "tok en", "tok\x00en", "tökén"])

@@ -89,7 +89,7 @@ def test_a_glossary_as_written_plans_nothing_and_one_not_written_is_not_managed(
         ("[{fr: Sans clé}]", "entries[0] has no 'en' term"),
         ("[{en: Site}, {en: Site, fr: Site}]", "the term 'Site' is written twice"),
         ('[{en: "two\\nlines"}]', "translationsGlossary.entries[0].en: must be one line"),
-        ("[{xx: Site}]", "translationsGlossary.entries[0].xx: input should be 'en'"),
+        ("[{xx: Site}]", "translationsGlossary.entries[0].xx: not an allowed key"),
     ],
 )
 def test_validate_refuses_an_entry_production_or_the_plan_could_not_take(

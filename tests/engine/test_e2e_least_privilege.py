@@ -69,7 +69,7 @@ def test_what_a_role_cannot_read_is_named_and_the_rest_planned(
     out = planned.stdout
     assert 'site["Docs"].shareLinks: not read, so not planned: GET ' in out, out
     assert "integrations: not read, so not planned: GET " in out, out
-    assert ": 403 Forbidden: Forbidden: this operation needs the admin role; you are read" in out
+    assert ": 403 Forbidden: this operation needs the admin role; you are read" in out
     assert "update site" not in out and "integration[" not in out.split("Warning")[0], out
     refused = docsync("apply", path, "--auto-approve")
     assert refused.exit_code == 1, refused.output

@@ -150,7 +150,12 @@ def test_prune_deletes_unmatched_but_never_spaces_or_members(
 ) -> None:
     apply_ok(docsync, write("extra.yaml", EXTRA))
     before = live_titles(emulator)
-    prune = "prune: [teams, saml, collections, spaces, openapi, translations, members]"
+    never = "prune: [teams, saml, collections, spaces, openapi, translations, members]"
+    refused = docsync("plan", write("never.yaml", KEEP.format(prune=never)))
+    assert refused.exit_code == 1, refused.output
+    assert "docsync never prunes spaces" in refused.stderr
+    assert "docsync never prunes members" in refused.stderr
+    prune = "prune: [teams, saml, collections, openapi, translations]"
     keep = write("keep.yaml", KEEP.format(prune=prune))
     plan = docsync("plan", keep)
     assert plan.exit_code == 0, plan.output

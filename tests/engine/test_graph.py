@@ -89,8 +89,8 @@ def test_delete_of_something_still_referred_to_is_a_problem() -> None:
     delete_team = Action("delete", "team", team.address)
     problems = link([delete_team, unrelated], live_state(team, saml))
     assert problems == [
-        'team["Platform"] cannot be deleted: saml["Okta"] still refers to it '
-        "(change or delete that entry in the same plan)"
+        'team["Platform"] cannot be deleted: saml["Okta"] still refers to it: change that in its '
+        "entry, or delete the entry, in the same plan"
     ]
     problems = link([delete_team], live_state(team, saml))
     assert len(problems) == 1
@@ -110,7 +110,9 @@ def test_a_holder_no_entry_matches_is_named_with_the_id_to_pin() -> None:
         "or deletes it with `state: absent`"
     )
     (problem,) = link([delete], live_state(collection, space), matched={space.id})
-    assert problem.endswith("still refers to it (change or delete that entry in the same plan)")
+    assert problem.endswith(
+        "still refers to it: change that in its entry, or delete the entry, in the same plan"
+    )
 
 
 def test_children_deleted_before_their_parent() -> None:

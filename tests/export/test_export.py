@@ -288,7 +288,7 @@ def test_export_again_into_its_folder_writes_a_complete_consistent_set(
         HEADER.strip(),
         "# Written by docsync export: export --force rewrites this file, or removes it.",
     ]
-    org.write_text(org.read_text("utf-8") + "prune: [teams, spaces]\n", "utf-8")
+    org.write_text(org.read_text("utf-8") + "prune: [teams, saml]\n", "utf-8")
     # an earlier docsync's export, under a name this one does not write (its header alone)
     stale = out / "integrations.yaml"
     stale.write_text(
@@ -310,7 +310,7 @@ def test_export_again_into_its_folder_writes_a_complete_consistent_set(
     assert again.exit_code == 0, again.output
     assert f"removed {stale} (written by an earlier export" in again.stderr
     assert not stale.exists()
-    assert yaml.safe_load(org.read_text("utf-8"))["prune"] == ["teams", "spaces"]
+    assert yaml.safe_load(org.read_text("utf-8"))["prune"] == ["teams", "saml"]
     assert mine.read_text("utf-8") == "organization: org_acme\nsafety: {max_delete_share: 0.5}\n"
     planned = run(
         emulator, "plan", out, "--detailed-exitcode", DOCSYNC_SAML_OKTA_CERTIFICATE=DEMO_CERT

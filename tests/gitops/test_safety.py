@@ -69,6 +69,25 @@ def test_deletion_threshold_boundaries() -> None:
     assert deletion_threshold(deleting(9), few, policy) == []  # fewer than 10 exist
 
 
+def test_a_share_of_zero_means_none_however_few_exist() -> None:
+    """`--max-delete-share 0` reads as "no deletes": it held only from 10 live resources on."""
+    live = LiveState({"id": "org_acme"})
+    for i in range(3):
+        live.add(LiveResource("team", f"t{i}", f"T{i}", f'team["T{i}"]', f"T{i}", {}))
+    deleting = Plan("org_acme", [Action("delete", "team", 'team["T0"]')])
+    updating = Plan("org_acme", [Action("update", "team", 'team["T1"]')])
+    none = SafetyPolicy.from_manifest(None, max_delete_share=0.0)
+    assert deletion_threshold(deleting, live, none) == [
+        "the plan deletes or replaces 1 of 3 team resources, and the share allowed is 0 (none)"
+    ]
+    assert deletion_threshold(updating, live, none) == []
+    frozen = SafetyPolicy(update_share=0.0)
+    assert deletion_threshold(updating, live, frozen) == [
+        "the plan updates 1 of 3 team resources, and the share allowed is 0 (none)"
+    ]
+    assert deletion_threshold(deleting, live, SafetyPolicy(delete_share=0.1)) == []
+
+
 def test_removing_another_member_is_refused_only_when_the_token_user_is_unknown(
     cli: Cli, acme: EmulatorHandle, in_tmp: Path
 ) -> None:

@@ -95,7 +95,7 @@ def test_nested_keys_and_values_are_located_where_they_are_written(write) -> Non
         f"m.yaml:6:24: {SITE_AT}.styling.primaryColor.ligth: unknown field 'ligth'; did you "
         "mean 'light'?",
         f"m.yaml:6:48: {SITE_AT}.styling.primaryColor.dark: must be a hex colour, like "
-        "'#0B5FFF' or '#FFF'",
+        "'#0B5FFF' or '#FFF'; got 'blue'",
         f"m.yaml:7:15: {SITE_AT}.styling.font: input should be 'ABCFavorit', 'Inter', 'Roboto', "
         "'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway', 'Merriweather', "
         "'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins' or 'FiraSans'; got 'Comic'",
@@ -104,10 +104,10 @@ def test_nested_keys_and_values_are_located_where_they_are_written(write) -> Non
         "got 'urll'; did you mean 'url'?",
         f"m.yaml:11:13: {SITE_AT}.header.links[0].links: this field is required",
         f"m.yaml:12:16: {SITE_AT}.favicon: a favicon is an `icon` or an `emoji`, not both",
-        f"m.yaml:13:34: {SITE_AT}.localizedTitle.xx: input should be 'en', 'fr', 'de', 'es', "
-        "'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', "
-        "'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', "
-        "'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et' or 'sl'",
+        f"m.yaml:13:34: {SITE_AT}.localizedTitle.xx: not an allowed key (allowed: 'en', 'fr', "
+        "'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', "
+        "'nl', 'pl', 'tr', 'sv', 'no', 'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', "
+        "'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl')",
     ]
 
 

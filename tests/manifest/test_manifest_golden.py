@@ -23,7 +23,8 @@ def test_golden(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(GOLDEN)
     monkeypatch.setenv("DOCSYNC_GOLDEN_SECRET", SECRET)
     monkeypatch.delenv("DOCSYNC_GOLDEN_UNSET", raising=False)
-    result = run_validate(case, "--var", "team_name=From Var")
+    # Every problem, as each case's lines are: the bound is tested on its own (test_mistakes).
+    result = run_validate(case, "--var", "team_name=From Var", "--max-problems", "all")
     assert result.exception is None or isinstance(result.exception, SystemExit)
     actual = f"exit {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
     check_golden(GOLDEN / case / "expected.txt", actual)

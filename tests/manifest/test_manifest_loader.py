@@ -147,7 +147,7 @@ def test_missing_paths_and_empty_directories_are_reported(tmp_path: Path) -> Non
 
 def test_reserved_variable_name(write) -> None:
     path = write("m.yaml", "organization: o\n")
-    with pytest.raises(ManifestError, match="reserved for env"):
+    with pytest.raises(ManifestError, match=r"'env' is reserved: templates read the environment"):
         load_manifests([path], variables={"env": "x"}, environ={})
 
 
