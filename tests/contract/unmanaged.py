@@ -44,8 +44,6 @@ REDIRECTS = f"PUT {_SITE}/redirects"
 CUSTOMIZATION = f"PUT {_SITE}/customization"
 OVERRIDE = f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}/customization"
 
-DRAFT = "drafts are work in progress in the app: docsync manages what readers see, live"
-LOCALIZED = "localized titles and descriptions are not in the manifest yet: what the app sets stays"
 TEMPLATE = "content to start a new space from: docsync publishes spaces that exist"
 POSITION = "where in its parent: docsync places collections and spaces by `collection`/`parent`"
 INSTALLATION = "PATCH /integrations/{integrationName}/installations/{installationId}"
@@ -74,35 +72,16 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (SITE, "styleguide"): "a site's style guide space is not in the manifest",
     (SECTIONS, "spaceId"): "written by the section's first site space, created with it",
     (SECTIONS, "siteSectionGroupId"): "written by the group's `sections` (a PATCH of each)",
-    (SECTIONS, "pageId"): "a section's home page is not in the manifest",
     (SECTIONS, "template"): TEMPLATE,
-    (SECTIONS, "draft"): DRAFT,
+    (SECTIONS, "pageId"): "the home page of the section's first site space (its `pageId`)",
     (SECTION, "siteSectionGroupId"): "written by the group's `sections`",
     (SECTION, "defaultSiteSpace"): "written by `default: true` on a site space of the section",
-    (SECTION, "localizedTitle"): LOCALIZED,
-    (SECTION, "localizedDescription"): LOCALIZED,
-    (SECTION, "draft"): DRAFT,
     (SITE_SPACES, "sectionId"): "the section the site space is written in",
-    (SITE_SPACES, "title"): "a site space's title is its space's",
-    (SITE_SPACES, "pageId"): "a site space's home page is not in the manifest",
     (SITE_SPACES, "template"): TEMPLATE,
-    (SITE_SPACES, "draft"): DRAFT,
-    (SITE_SPACE, "pageId"): "a site space's home page is not in the manifest",
-    (SITE_SPACE, "hidden"): "hiding a site space is not in the manifest",
-    (SITE_SPACE, "draft"): DRAFT,
     (GROUPS, "parent"): "groups in groups are not in the manifest: a group stands at the root",
-    (GROUPS, "draft"): DRAFT,
     (GROUP, "parentSectionGroupId"): "groups in groups are not in the manifest",
-    (GROUP, "localizedTitle"): LOCALIZED,
-    (GROUP, "draft"): DRAFT,
     (LINKS, "parent"): "written by `group` (a section group by title)",
-    (LINKS, "localizedTitle"): LOCALIZED,
-    (LINKS, "localizedDescription"): LOCALIZED,
-    (LINKS, "draft"): DRAFT,
     (LINK, "parent"): "written by `group`, by a PATCH of its own when it changes",
-    (LINK, "localizedTitle"): LOCALIZED,
-    (LINK, "localizedDescription"): LOCALIZED,
-    (LINK, "draft"): DRAFT,
     (REDIRECTS, "intent"): "docsync upserts and deletes live redirects: production's default",
     (f"PATCH {_SITE}/share-links/{{shareLinkId}}", "name"): (
         "a share link's name is its key: a link of another name is another link"
@@ -129,6 +108,10 @@ INSTRUCTIONS = (
     "blank line, sent as a document of paragraphs: its frame is checked offline (documents.py)"
 )
 EXPRESSION = "an empty expression is written `null`, which removes the condition"
+LANGUAGE_NULL = (
+    "a language written null removes its text: the request carries the live texts with the "
+    "written ones merged in, never a null (`Field.keyed`)"
+)
 
 CONNECTIONS = f"POST {_SITE}/context-connections"
 CONNECTION = f"PATCH {_SITE}/context-connections/{{siteContextConnectionId}}"
@@ -191,6 +174,16 @@ DIFFERS: dict[tuple[str, str, str], str] = {
     (CHANNELS, "type", "shape"): CHANNEL_SETUP,
     (CHANNEL, "setupSettings", "shape"): CHANNEL_SETUP,
     (CHANNEL, "type", "shape"): CHANNEL_SETUP,
+    **{
+        (op, f"{name}.*", "null"): LANGUAGE_NULL
+        for op, names in (
+            (SECTION, ("localizedTitle", "localizedDescription")),
+            (GROUP, ("localizedTitle",)),
+            (LINKS, ("localizedTitle", "localizedDescription")),
+            (LINK, ("localizedTitle", "localizedDescription")),
+        )
+        for name in names
+    },
     (REDIRECTS, "destination", "shape"): (
         "written by name (`{url}`, `{section}`, `{siteSpace}`, with `page`), checked offline "
         "against the site's sections and site spaces, and sent as production's destination of "

@@ -145,6 +145,7 @@ STRUCTURE: dict[Prop, str] = {
     ),
     (f"POST {_ORG}/sites", "spaces"): "the site's `siteSpaces` and `sections`, made one by one",
     (SECTIONS, "spaceId"): "the section's first site space's `space`, made by its create",
+    (SECTIONS, "pageId"): "the section's first site space's `pageId`, made by its create",
     (SECTIONS, "siteSectionGroupId"): "the group that lists the section in its `sections`",
     (f"PATCH {_SITE}/sections/{{siteSectionId}}", "siteSectionGroupId"): (
         "the group that lists the section in its `sections`"
@@ -187,7 +188,6 @@ _POSITION = (
     "`spaces` and `collections` lists say where each is, not in which order"
 )
 _DRAFT = "drafts (work in progress in the app) are not in the manifest yet"
-_LOCALIZED = "localized titles and descriptions are not in the manifest yet"
 _NESTED = "groups in groups are not in the manifest: a group stands at the root"
 _CONTENT_INVITE = (
     "an invite link to one space or collection cannot be read back: production's list of "
@@ -211,28 +211,8 @@ NOT_MANAGED: dict[Prop, str] = {
     (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): _CONTENT_INVITE,
     (f"PATCH {_INSTALLATION}", "site_selection"): _SELECTION,
     (f"PATCH {_INSTALLATION}", "space_selection"): _SELECTION,
-    (SECTIONS, "draft"): _DRAFT,
-    (SECTIONS, "pageId"): "a section's home page is not in the manifest yet",
-    (f"PATCH {_SITE}/sections/{{siteSectionId}}", "draft"): _DRAFT,
-    (f"PATCH {_SITE}/sections/{{siteSectionId}}", "localizedTitle"): _LOCALIZED,
-    (f"PATCH {_SITE}/sections/{{siteSectionId}}", "localizedDescription"): _LOCALIZED,
     (f"POST {_SITE}/section-groups", "parent"): _NESTED,
-    (f"POST {_SITE}/section-groups", "draft"): _DRAFT,
     (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "parentSectionGroupId"): _NESTED,
-    (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "draft"): _DRAFT,
-    (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "localizedTitle"): _LOCALIZED,
-    (f"POST {_SITE}/external-links", "draft"): _DRAFT,
-    (f"POST {_SITE}/external-links", "localizedTitle"): _LOCALIZED,
-    (f"POST {_SITE}/external-links", "localizedDescription"): _LOCALIZED,
-    (f"PATCH {_SITE}/external-links/{{siteExternalLinkId}}", "draft"): _DRAFT,
-    (f"PATCH {_SITE}/external-links/{{siteExternalLinkId}}", "localizedTitle"): _LOCALIZED,
-    (f"PATCH {_SITE}/external-links/{{siteExternalLinkId}}", "localizedDescription"): _LOCALIZED,
-    (SITE_SPACES, "draft"): _DRAFT,
-    (SITE_SPACES, "pageId"): "a site space's home page is not in the manifest yet",
-    (SITE_SPACES, "title"): "a site space's own title is not in the manifest yet",
-    (f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}", "draft"): _DRAFT,
-    (f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}", "pageId"): "not in the manifest yet",
-    (f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}", "hidden"): "not in the manifest yet",
     (f"POST {_SITE}/redirects", "draft"): _DRAFT,
     (f"PATCH {_SITE}/redirects/{{siteRedirectId}}", "draft"): _DRAFT,
     ("PATCH /git/installations/{installationId}", "childInstallationProjectDirectories"): (
