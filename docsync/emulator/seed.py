@@ -123,6 +123,8 @@ def check_seed(seed: dict[str, Any], origin: str) -> None:
                 raise SeedError(f"{where}: parent must name a collection listed before it")
             if key == "collections":
                 containers.add(entry["id"])
+            if key == "spaces" and entry.get("type") not in (None, "styleguide"):
+                raise SeedError(f"{where}: type is `styleguide` (a style guide) or absent")
             for member in entry.get("members") or [] if key == "teams" else []:
                 if member not in users:
                     raise SeedError(f"{where}: members must name seeded user ids")
@@ -177,6 +179,8 @@ def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
             }
             if kind == "space":
                 data.update({"emoji": entry.get("emoji", ""), "editMode": "live"})
+                if entry.get("type"):
+                    data["type"] = entry["type"]  # a style guide
             else:
                 data["description"] = entry.get("description")
             tx.insert(

@@ -47,7 +47,6 @@ OVERRIDE = f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}/customization"
 TEMPLATE = "content to start a new space from: docsync publishes spaces that exist"
 POSITION = "where in its parent: docsync places collections and spaces by `collection`/`parent`"
 INSTALLATION = "PATCH /integrations/{integrationName}/installations/{installationId}"
-SELECTION = "which sites or spaces an installation may reach is written by its `sites`/`spaces`"
 INVITES = "an invite to one space or collection is not in the manifest: `inviteLinks` are the org's"
 GIT_SYNC = "PATCH /git/installations/{installationId}"
 
@@ -59,17 +58,11 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (SPACES, "template"): TEMPLATE,
     (SPACES, "empty"): TEMPLATE,
     (SPACES, "computedSource"): "a space computed from a source (an OpenAPI spec) is the app's",
-    (SPACE, "icon"): "a space's icon is not in the manifest (its `emoji` is)",
     (TRANSLATIONS, "source"): "written by `space` and `sourceLanguage` (see DIFFERS)",
-    (TRANSLATIONS, "instructions"): "a translation's instructions are not in the manifest",
-    (TRANSLATION, "instructions"): "a translation's instructions are not in the manifest",
     (INSTALLATION, "externalIds"): "an installation's external ids are its integration's own",
-    (INSTALLATION, "site_selection"): SELECTION,
-    (INSTALLATION, "space_selection"): SELECTION,
     (SITES, "spaces"): "a site publishes spaces through its `siteSpaces` and `sections`",
     (SITE, "defaultSiteSection"): "written by `default: true` on a section",
     (SITE, "defaultSiteSpace"): "written by `default: true` on a site space of the site",
-    (SITE, "styleguide"): "a site's style guide space is not in the manifest",
     (SECTIONS, "spaceId"): "written by the section's first site space, created with it",
     (SECTIONS, "siteSectionGroupId"): "written by the group's `sections` (a PATCH of each)",
     (SECTIONS, "template"): TEMPLATE,
@@ -156,6 +149,8 @@ DIFFERS: dict[tuple[str, str, str], str] = {
     ),
     (f"PUT {_ORG}/agent-instructions", "instructions", "shape"): INSTRUCTIONS,
     (f"PUT {_SITE}/agent-settings", "editing.customInstructions", "shape"): INSTRUCTIONS,
+    (TRANSLATIONS, "instructions", "shape"): INSTRUCTIONS,
+    (TRANSLATION, "instructions", "shape"): INSTRUCTIONS,
     (SITE, "agentsContext", "extra"): "a field of the API description that production lacks",
     (TRANSLATIONS, "title", "extra"): "the API description's translation settings (conflicts.py)",
     (TRANSLATION, "title", "extra"): "the API description's translation settings (conflicts.py)",

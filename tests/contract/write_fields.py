@@ -194,23 +194,15 @@ _CONTENT_INVITE = (
     "invite links answers the organization's alone, so a plan could not tell a link made from "
     "one to make, and every plan would make it again"
 )
-_SELECTION = "which sites or spaces an installation may reach is not in the manifest yet"
 
 #: (operation, property) -> why docsync does not manage it
 NOT_MANAGED: dict[Prop, str] = {
     ("POST /spaces/{spaceId}/move", "position"): _POSITION,
     ("POST /collections/{collectionId}/move", "position"): _POSITION,
-    ("PATCH /spaces/{spaceId}", "icon"): "a space's icon is not in the manifest yet",
-    (f"PATCH {_ORG}/openapi/{{specSlug}}", "visibility"): "not in the manifest yet",
-    (f"POST {_ORG}/translations", "instructions"): "not in the manifest yet",
-    (f"PUT {_ORG}/translations/{{translationId}}", "instructions"): "not in the manifest yet",
-    (f"PATCH {_SITE}", "styleguide"): "a site's style guide is not in the manifest yet",
     (f"POST {_ORG}/link-invites", "level"): _CONTENT_INVITE,
     (f"POST {_ORG}/link-invites", "space"): _CONTENT_INVITE,
     (f"POST {_ORG}/link-invites", "collection"): _CONTENT_INVITE,
     (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): _CONTENT_INVITE,
-    (f"PATCH {_INSTALLATION}", "site_selection"): _SELECTION,
-    (f"PATCH {_INSTALLATION}", "space_selection"): _SELECTION,
     (f"POST {_SITE}/section-groups", "parent"): _NESTED,
     (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "parentSectionGroupId"): _NESTED,
     (f"POST {_SITE}/redirects", "draft"): _DRAFT,

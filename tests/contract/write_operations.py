@@ -124,10 +124,6 @@ ALSO_MANAGED: dict[str, tuple[str, str]] = {
         "the install of a site's or space's one installation (a singleton's create, which "
         "its declaration does not name)",
     ),
-    f"PATCH {_ORG}/openapi/{{specSlug}}": (
-        "openapi",
-        "a spec's source, which docsync writes with the PUT of the same path",
-    ),
 }
 
 CONTENT = "content and its review: what people write, not how the organization is set up"

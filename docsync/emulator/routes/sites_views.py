@@ -84,6 +84,8 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
         body["proxy"] = {"origin": data["proxy"], "target": published_url(ctx, site)}
     if data.get("adaptiveContent") is not None:
         body["adaptiveContent"] = data["adaptiveContent"]
+    if data.get("styleguide"):
+        body["styleguide"] = {"kind": "space", "space": data["styleguide"]}
     synced = git_sync.state(ctx.tx, site.id)
     if synced is not None:
         body["gitSync"] = synced  # its structure is its repository's gitbook-docs.yaml
