@@ -38,7 +38,7 @@ def _operations(contract: Contract) -> str:
 def _fields(contract: Contract) -> str:
     found = fields.share(contract)
     return (
-        f"{len(found.written)} of {len(found.configuration)} configuration fields "
+        f"{len(found.written)} of the {len(found.writable)} request fields a manifest can write "
         f"({found.percent:.0f}%)"
     )
 
@@ -68,7 +68,9 @@ def report(contract: Contract) -> list[str]:
         if op not in ops.managed:
             why = operations.NOT_MANAGED.get(op, "UNCLASSIFIED")
             lines.append(f"  operation not managed: {op}: {why}")
-    for op, name in props.configuration:
+    for (op, name), why in fields.LEFT_OUT.items():
+        lines.append(f"  field left out: {op} {name}: {why}")
+    for op, name in props.writable:
         if (op, name) not in props.written:
             why = fields.NOT_MANAGED.get((op, name), "UNCLASSIFIED")
             lines.append(f"  field not managed: {op} {name}: {why}")

@@ -13,12 +13,16 @@ managed write operation (`write_operations.share`) is classified once, as
   reference written by name;
 - **not configuration** (`NOT_CONFIGURATION`): the content a create starts from (a template),
   ids an integration assigns: nothing a manifest of an organization's setup says;
-- **configuration docsync does not manage** (`NOT_MANAGED`), each with why.
+- **left out by design** (`LEFT_OUT`), each with why: what cannot be read back (so a plan could
+  never tell it done), what another source owns (a repository's `gitbook-docs.yaml`), an order
+  the manifest's lists do not carry, a stage of the app's editing;
+- **not managed yet** (`NOT_MANAGED`), each with what it lacks.
 
-The field share is the keys and the structure over the configuration properties (every one but
-the not-configuration ones). `tests/contract/test_managed_share.py` fails when a property is
-unclassified, classified twice, listed but no property of a managed operation (or a key the
-declarations now derive), or when the share falls under 98%."""
+The field share is the keys and the structure over the fields a manifest can write: those, and
+the ones not managed yet (the first two lists are left out of the count, as the operation
+share leaves out what is not configuration). `tests/contract/test_managed_share.py` fails when
+a property is unclassified, classified twice, listed but no property of a managed operation (or
+a key the declarations now derive), or when the share falls under 98%."""
 
 from __future__ import annotations
 
@@ -184,57 +188,71 @@ NOT_CONFIGURATION: dict[Prop, str] = {
 }
 
 _POSITION = (
-    "the order of spaces and collections in their parent (the app's sidebar): a manifest's "
-    "`spaces` and `collections` lists say where each is, not in which order"
+    "the order of spaces and collections in their parent (the app's sidebar, which editors "
+    "arrange): a manifest's `spaces` and `collections` are keyed by title in their parent and "
+    "merge across files in file order, so their order in a manifest says nothing"
 )
-_DRAFT = "drafts (work in progress in the app) are not in the manifest yet"
-_NESTED = "groups in groups are not in the manifest: a group stands at the root"
 _CONTENT_INVITE = (
     "an invite link to one space or collection cannot be read back: production's list of "
     "invite links answers the organization's alone, so a plan could not tell a link made from "
     "one to make, and every plan would make it again"
 )
+_REDIRECT_DRAFT = (
+    "a draft redirect is the app's staging of a rule for the site's next publish (production's "
+    "`intent: draft`: a list of its own beside the live rules, published at once with `intent: "
+    "publish`); a manifest's rules are live once applied, with nothing to stage"
+)
 
-#: (operation, property) -> why docsync does not manage it
-NOT_MANAGED: dict[Prop, str] = {
+#: (operation, property) -> why a manifest leaves it out
+LEFT_OUT: dict[Prop, str] = {
     ("POST /spaces/{spaceId}/move", "position"): _POSITION,
     ("POST /collections/{collectionId}/move", "position"): _POSITION,
     (f"POST {_ORG}/link-invites", "level"): _CONTENT_INVITE,
     (f"POST {_ORG}/link-invites", "space"): _CONTENT_INVITE,
     (f"POST {_ORG}/link-invites", "collection"): _CONTENT_INVITE,
     (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): _CONTENT_INVITE,
+    (f"POST {_SITE}/redirects", "draft"): _REDIRECT_DRAFT,
+    (f"PATCH {_SITE}/redirects/{{siteRedirectId}}", "draft"): _REDIRECT_DRAFT,
+    ("PATCH /git/installations/{installationId}", "childInstallationProjectDirectories"): (
+        "the directories of the spaces a site's installation manages are its repository's "
+        "gitbook-docs.yaml's (each space's `content.directory`), which owns the site's "
+        "structure once Git Sync does (docsync refuses to write it then)"
+    ),
+}
+
+_NESTED = (
+    "groups in groups (production's `parent`, `parentSectionGroupId`): a manifest's group "
+    "stands at the site's root; nesting needs a group's place among another's sections"
+)
+
+#: (operation, property) -> what docsync lacks to write it
+NOT_MANAGED: dict[Prop, str] = {
     (f"POST {_SITE}/section-groups", "parent"): _NESTED,
     (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "parentSectionGroupId"): _NESTED,
-    (f"POST {_SITE}/redirects", "draft"): _DRAFT,
-    (f"PATCH {_SITE}/redirects/{{siteRedirectId}}", "draft"): _DRAFT,
-    ("PATCH /git/installations/{installationId}", "childInstallationProjectDirectories"): (
-        "the directories of the spaces a site's installation manages are its gitbook-docs.yaml's "
-        "(each space's `content.directory`), which the repository owns"
-    ),
 }
 
 
 @dataclass(frozen=True)
 class FieldShare:
-    """The count: the configuration properties, and those a manifest writes (keys, structure)."""
+    """The count: the fields a manifest can write, and those it writes (keys, structure)."""
 
     written: list[Prop]
-    configuration: list[Prop]
+    writable: list[Prop]
 
     @property
     def percent(self) -> float:
-        return 100 * len(self.written) / len(self.configuration)
+        return 100 * len(self.written) / len(self.writable)
 
     def line(self) -> str:
         return (
-            f"{len(self.written)} of {len(self.configuration)} configuration fields of managed "
-            f"write operations written by a manifest ({self.percent:.0f}%)"
+            f"{len(self.written)} of the {len(self.writable)} fields of managed write "
+            f"operations a manifest can write are written ({self.percent:.0f}%)"
         )
 
 
 def share(contract: Contract) -> FieldShare:
-    """The written properties and the configuration ones, as classified above."""
+    """The written properties and those a manifest can write, as classified above."""
     every = list(properties(contract))
     written = {*derived_keys(contract), *KEYS, *STRUCTURE}
-    configuration = [prop for prop in every if prop not in NOT_CONFIGURATION]
-    return FieldShare([prop for prop in configuration if prop in written], configuration)
+    writable = [p for p in every if p not in NOT_CONFIGURATION and p not in LEFT_OUT]
+    return FieldShare([prop for prop in writable if prop in written], writable)
