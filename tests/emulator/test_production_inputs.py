@@ -95,6 +95,11 @@ def test_an_emoji_or_an_icon_or_neither(emulator: EmulatorHandle) -> None:
     assert with_null["emoji"] == "📘" and "icon" not in with_null["urls"]
     both = client.patch(space, json={"emoji": "📘", "icon": icon})
     assert "give an emoji or an icon, not both" in _error(both, 400)
+    # a space shows one: an icon written takes its emoji's place, and an emoji its icon's
+    iconed = client.patch(space, json={"icon": icon}).json()
+    assert (iconed["emoji"], iconed["urls"]["icon"]) == ("", icon)
+    emojied = client.patch(space, json={"emoji": "📙"}).json()
+    assert emojied["emoji"] == "📙" and "icon" not in emojied["urls"]
 
 
 def test_a_style_guide_is_a_style_guide_space_and_a_template_a_seeded_one(

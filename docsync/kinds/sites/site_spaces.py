@@ -134,6 +134,7 @@ class SiteSpaceKind(NestedKind):
             known_when_new=True,
         )
         _check_titles(planned, tree)
+        _page_kept(planned)
         if parent.kind == "site" or parent.live is not None or not present:
             return
         first = next(w for w in planned.wanted if not w.absent)
@@ -223,3 +224,16 @@ def _check_titles(planned: Planned, tree: SiteState) -> None:
                 "API cannot change a site space's title once it is made (its PATCH takes none): "
                 "change it in the app, or write the title it has",
             )
+
+
+def _page_kept(planned: Planned) -> None:
+    """Production's PATCH drops a site space's home page when its space changes (`pageId` not
+    sent with it): a written one goes with the new space, even where it does not change."""
+    by_address = {w.address: w for w in planned.wanted}
+    for action in planned.actions:
+        if action.verb != "update" or "space" not in child(action).fields:
+            continue
+        page = by_address[action.address].fields.get("pageId")
+        if page is not None and "pageId" not in child(action).fields:
+            child(action).fields["pageId"] = page
+            action.notes.append("its pageId is sent again: a new space drops the home page")

@@ -1,8 +1,9 @@
-"""Localized texts planned language by language, without HTTP (`Field.keyed`): only the
-languages written are managed, each one a line of the plan; a language written null removes
-it; a link's whole map written null removes every language; the request carries the live map
-with the written languages merged in; the limits and keys production's schemas give are
-checked offline."""
+"""The fields of a site's children production's requests take, planned without HTTP: localized
+texts language by language (`Field.keyed`: only the languages written are managed, each one a
+line of the plan; a language written null removes it; a link's whole map written null removes
+every language; the request carries the live map with the written languages merged in; the
+keys and limits production's schemas give checked offline), and a site space's home page sent
+again with a new space, which production's PATCH would drop."""
 
 from __future__ import annotations
 
@@ -111,3 +112,17 @@ def test_validate_refuses_what_production_refuses(written: str, message: str) ->
     with pytest.raises(ManifestError) as refused:
         k.load(manifest(written))
     assert message in str(refused.value), str(refused.value)
+
+
+def test_a_home_page_goes_with_the_new_space_that_would_drop_it() -> None:
+    page = {"id": "ss1", "space": {"id": "sp1"}, "path": "guides", "pageId": "p1"}
+    items = live()
+    items["space"].append({"id": "sp2", "title": "API"})
+    items["site"][0]["_structure"]["structure"][1]["siteSpaces"] = [page | {"default": True}]
+    written = manifest().replace(
+        "{space: Guides, path: guides}", "{space: API, path: guides, pageId: p1}"
+    )
+    [action] = k.plan(written, items).actions
+    assert [c.field for c in action.changes] == ["space"]  # the page is as it was
+    assert child(action).fields == {"space": {"$ref": 'space["API"]'}, "pageId": "p1"}
+    assert "its pageId is sent again: a new space drops the home page" in action.notes
