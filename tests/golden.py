@@ -19,8 +19,9 @@ UPDATE = "DOCSYNC_UPDATE_GOLDEN"
 # Ids the emulator makes are 20 characters of [A-Za-z0-9]; seeded ids (u_ada, space_guides)
 # have an underscore and are kept.
 _ID = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z0-9]{20}(?![A-Za-z0-9_])")
-#: what looks like an emulator's id and is not: a section's name (`translationsGlossary`)
-_WORDS = frozenset(d.section for d in CATALOGUE)
+#: what looks like an emulator's id and is not: a section's or a field's name
+#: (`translationsGlossary`, `localizedDescription`)
+_WORDS = frozenset(d.section for d in CATALOGUE) | {f.name for d in CATALOGUE for f in d.fields}
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
 _VERSION = re.compile(r'"docsync_version": "[^"]*"')
 

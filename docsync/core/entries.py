@@ -71,6 +71,11 @@ Condition = Annotated[str, Field(min_length=1, max_length=1024)]
 #: an expression of production's (a merge rule's condition, an MCP server's)
 Expression = Annotated[str, Field(max_length=1024)]
 Ref = Annotated[str, Field(min_length=1)]
+#: production's LocalizedString128 and LocalizedString256 as a manifest writes them: a text by
+#: language, overriding the default language's (`Field.keyed`: a language written null removes
+#: its override)
+LocalizedText128 = dict[Language, Annotated[str, Field(max_length=128)] | None]
+LocalizedText256 = dict[Language, Annotated[str, Field(max_length=256)] | None]
 
 
 class Model(BaseModel):

@@ -87,8 +87,9 @@ def installation_view(ctx: Ctx, row: Row) -> Doc:
     return {
         "id": row.id,
         "status": data["status"],
-        "space_selection": "selected" if spaces else "all",
-        "site_selection": "selected" if sites else "all",
+        # as written; never written: `selected` once it is installed on one
+        "space_selection": data.get("space_selection") or ("selected" if spaces else "all"),
+        "site_selection": data.get("site_selection") or ("selected" if sites else "all"),
         "spaces": spaces,
         "configuration": data["configuration"],
         "createdAt": data["createdAt"],

@@ -129,6 +129,8 @@ def check_seed(seed: dict[str, Any], origin: str) -> None:
                 containers.add(entry["id"])
             if key == "spaces" and entry.get("gitSync") is not None:
                 _check_legacy_sync(entry["gitSync"], where)
+            if key == "spaces" and entry.get("type") not in (None, "styleguide"):
+                raise SeedError(f"{where}: type is `styleguide` (a style guide) or absent")
             for member in entry.get("members") or [] if key == "teams" else []:
                 if member not in users:
                     raise SeedError(f"{where}: members must name seeded user ids")
@@ -201,6 +203,8 @@ def apply_seed(tx: Tx, seed: dict[str, Any], now: str) -> None:
                 data.update({"emoji": entry.get("emoji", ""), "editMode": "live"})
                 if entry.get("gitSync") is not None:
                     data["legacyGitSync"] = {**entry["gitSync"], "updatedAt": now}
+                if entry.get("type"):
+                    data["type"] = entry["type"]  # a style guide
             else:
                 data["description"] = entry.get("description")
             tx.insert(

@@ -128,6 +128,8 @@ def space_view(ctx: Ctx, row: Row) -> Doc:
         body["urls"]["icon"] = data["icon"]
     if data.get("language"):
         body["language"] = data["language"]
+    if data.get("type"):
+        body["type"] = data["type"]  # a style guide (production's `styleguide`)
     synced = git_sync.state(ctx.tx, row.id)
     if synced is not None:
         body["gitSync"] = synced

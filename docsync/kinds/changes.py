@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from docsync.core.context import PlanContext
+from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource
@@ -27,6 +27,28 @@ def plain(value: Any) -> Any:
     return value
 
 
+def key_changes(before: Any, after: Any) -> list[tuple[str, Any, Any]]:
+    """(key, live value, written value) of each key of a keyed mapping (`Field.keyed`) the
+    written one changes: a written key whose value differs (a null one, when the key is there);
+    every live key when the whole mapping is written null."""
+    live = before if isinstance(before, dict) else {}
+    if after is None:
+        return [(key, value, None) for key, value in live.items()]
+    return [(key, live.get(key), value) for key, value in after.items() if live.get(key) != value]
+
+
+def merged(before: Any, after: Any) -> dict[str, Any]:
+    """A keyed mapping as its request carries it: the live one with the written keys merged in,
+    a key written null left out; empty when the whole mapping is written null."""
+    found = dict(before) if isinstance(before, dict) and after is not None else {}
+    for key, value in (after or {}).items():
+        if value is None:
+            found.pop(key, None)
+        else:
+            found[key] = value
+    return found
+
+
 def field_changes(
     fields: Sequence[Field],
     desired: DesiredResource,
@@ -34,7 +56,8 @@ def field_changes(
     ctx: PlanContext,
     equal: Callable[[Field, Any, Any], bool] = lambda f, before, after: f.same(before, after),
 ) -> list[FieldChange]:
-    """The written fields whose desired value differs from the live one (all, for a create)."""
+    """The written fields whose desired value differs from the live one (all, for a create); a
+    keyed mapping's keys one by one (`localizedTitle.de`)."""
     out = []
     for f in fields:
         if f.name not in desired.fields:
@@ -46,8 +69,33 @@ def field_changes(
             ctx.sensitive_fields.add((desired.address, f.name))
             if live is not None:
                 ctx.sensitive_fields.add((live.address, f.name))
-        if live is None or not equal(f, before, after):
+        if f.keyed:
+            for key, was, now in key_changes(before, after):
+                out.append(FieldChange(f"{f.name}.{key}", was, now, sensitive))
+        elif live is None or not equal(f, before, after):
             out.append(FieldChange(f.name, before, after, sensitive, bool(f.ref)))
+    return out
+
+
+def carried(
+    fields: Sequence[Field],
+    changes: Sequence[FieldChange],
+    desired: DesiredResource,
+    live: LiveResource | None,
+) -> dict[str, Any]:
+    """What the requests of `changes` carry, by field: each change's value (a reference as the
+    `$ref` placeholder of its address), and a keyed mapping whose keys change whole: the live
+    one with the written keys merged in."""
+    by_name = {f.name: f for f in fields}
+    out: dict[str, Any] = {}
+    for c in changes:
+        f = by_name.get(c.field)
+        if f is not None:
+            out[c.field] = ref(c.after) if f.ref else c.after
+            continue
+        name = c.field.split(".", 1)[0]
+        if name in by_name and by_name[name].keyed:
+            out[name] = merged(live.fields.get(name) if live else None, desired.fields[name])
     return out
 
 

@@ -15,7 +15,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.changes import field_changes, fields_of, plain, same_id
+from docsync.kinds.changes import carried, field_changes, fields_of, merged, plain, same_id
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Kind, Path, Reading
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
@@ -160,14 +160,16 @@ class CrudKind(Kind):
 
     @final
     def written(self, desired: DesiredResource) -> Any:
-        """The payload that makes the resource as written: every written field."""
+        """The payload that makes the resource as written: every written field (a keyed
+        mapping without the keys written null)."""
+
+        def value(f: Field) -> Any:
+            found = desired.fields[f.name]
+            return ref(found) if f.ref else merged(None, found) if f.keyed else found
+
         return self.payload_type(
             key=desired.key,
-            fields={
-                f.name: ref(desired.fields[f.name]) if f.ref else desired.fields[f.name]
-                for f in self.fields
-                if f.name in desired.fields
-            },
+            fields={f.name: value(f) for f in self.fields if f.name in desired.fields},
         )
 
     @final
@@ -207,7 +209,7 @@ class CrudKind(Kind):
                 protected=f"changes {names}, which forces a replace, but is protected",
                 note=f"{names} is set only when a {noun} is created: the {noun} is replaced",
             )
-        fields = {c.field: ref(c.after) if self.field(c.field).ref else c.after for c in changes}
+        fields = carried(self.fields, changes, desired, live)
         where = ctx.where(desired.path)
         action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
         action.payload = self.payload_type(key=desired.key, fields=fields)

@@ -134,6 +134,12 @@ class Field:
     #: the keys of a mapping whose values are secrets, the rest of it plain (a context
     #: connection's `token` among its `setupSettings`): each never shown, logged or exported
     secret_keys: tuple[str, ...] = ()
+    #: a mapping managed key by key (a localized text: a text by language), as Kubernetes'
+    #: server-side apply manages a map's keys: only the keys written are managed, each compared
+    #: and shown on its own (`localizedTitle.de`); a key written null removes it, the mapping
+    #: written null removes every key; a request carries the whole mapping, the live one with
+    #: the written keys merged in (`kinds.changes`)
+    keyed: bool = False
 
     def same(self, before: Any, after: Any) -> bool:
         """Whether a live and a desired value are equal for this field."""
@@ -150,7 +156,10 @@ class Field:
         return self.write_only
 
     def read(self, raw: dict[str, Any]) -> Any:
-        return self.normalize(self.live(raw) if self.live else raw.get(self.name))
+        found = self.normalize(self.live(raw) if self.live else raw.get(self.name))
+        if self.keyed:  # absent, or anything but a mapping: no key set
+            return dict(found) if isinstance(found, dict) else {}
+        return found
 
     @property
     def wire_name(self) -> str:
@@ -254,8 +263,9 @@ class Declaration:
         return tuple(f.ref for f in self.fields if f.ref)
 
     def field(self, name: str) -> Field:
+        """The field `name`, or the keyed field whose key a change names (`localizedTitle.de`)."""
         for f in self.fields:
-            if f.name == name:
+            if f.name == name or (f.keyed and name.startswith(f"{f.name}.")):
                 return f
         raise KeyError(f"{self.name} has no field {name!r}")
 

@@ -44,12 +44,9 @@ REDIRECTS = f"PUT {_SITE}/redirects"
 CUSTOMIZATION = f"PUT {_SITE}/customization"
 OVERRIDE = f"PATCH {_SITE}/site-spaces/{{siteSpaceId}}/customization"
 
-DRAFT = "drafts are work in progress in the app: docsync manages what readers see, live"
-LOCALIZED = "localized titles and descriptions are not in the manifest yet: what the app sets stays"
 TEMPLATE = "content to start a new space from: docsync publishes spaces that exist"
 POSITION = "where in its parent: docsync places collections and spaces by `collection`/`parent`"
 INSTALLATION = "PATCH /integrations/{integrationName}/installations/{installationId}"
-SELECTION = "which sites or spaces an installation may reach is written by its `sites`/`spaces`"
 INVITES = "an invite to one space or collection is not in the manifest: `inviteLinks` are the org's"
 GIT_SYNC = "PATCH /git/installations/{installationId}"
 
@@ -61,48 +58,23 @@ UNMANAGED: dict[tuple[str, str], str] = {
     (SPACES, "template"): TEMPLATE,
     (SPACES, "empty"): TEMPLATE,
     (SPACES, "computedSource"): "a space computed from a source (an OpenAPI spec) is the app's",
-    (SPACE, "icon"): "a space's icon is not in the manifest (its `emoji` is)",
     (TRANSLATIONS, "source"): "written by `space` and `sourceLanguage` (see DIFFERS)",
-    (TRANSLATIONS, "instructions"): "a translation's instructions are not in the manifest",
-    (TRANSLATION, "instructions"): "a translation's instructions are not in the manifest",
     (INSTALLATION, "externalIds"): "an installation's external ids are its integration's own",
-    (INSTALLATION, "site_selection"): SELECTION,
-    (INSTALLATION, "space_selection"): SELECTION,
     (SITES, "spaces"): "a site publishes spaces through its `siteSpaces` and `sections`",
     (SITE, "defaultSiteSection"): "written by `default: true` on a section",
     (SITE, "defaultSiteSpace"): "written by `default: true` on a site space of the site",
-    (SITE, "styleguide"): "a site's style guide space is not in the manifest",
     (SECTIONS, "spaceId"): "written by the section's first site space, created with it",
     (SECTIONS, "siteSectionGroupId"): "written by the group's `sections` (a PATCH of each)",
-    (SECTIONS, "pageId"): "a section's home page is not in the manifest",
     (SECTIONS, "template"): TEMPLATE,
-    (SECTIONS, "draft"): DRAFT,
+    (SECTIONS, "pageId"): "the home page of the section's first site space (its `pageId`)",
     (SECTION, "siteSectionGroupId"): "written by the group's `sections`",
     (SECTION, "defaultSiteSpace"): "written by `default: true` on a site space of the section",
-    (SECTION, "localizedTitle"): LOCALIZED,
-    (SECTION, "localizedDescription"): LOCALIZED,
-    (SECTION, "draft"): DRAFT,
     (SITE_SPACES, "sectionId"): "the section the site space is written in",
-    (SITE_SPACES, "title"): "a site space's title is its space's",
-    (SITE_SPACES, "pageId"): "a site space's home page is not in the manifest",
     (SITE_SPACES, "template"): TEMPLATE,
-    (SITE_SPACES, "draft"): DRAFT,
-    (SITE_SPACE, "pageId"): "a site space's home page is not in the manifest",
-    (SITE_SPACE, "hidden"): "hiding a site space is not in the manifest",
-    (SITE_SPACE, "draft"): DRAFT,
     (GROUPS, "parent"): "groups in groups are not in the manifest: a group stands at the root",
-    (GROUPS, "draft"): DRAFT,
     (GROUP, "parentSectionGroupId"): "groups in groups are not in the manifest",
-    (GROUP, "localizedTitle"): LOCALIZED,
-    (GROUP, "draft"): DRAFT,
     (LINKS, "parent"): "written by `group` (a section group by title)",
-    (LINKS, "localizedTitle"): LOCALIZED,
-    (LINKS, "localizedDescription"): LOCALIZED,
-    (LINKS, "draft"): DRAFT,
     (LINK, "parent"): "written by `group`, by a PATCH of its own when it changes",
-    (LINK, "localizedTitle"): LOCALIZED,
-    (LINK, "localizedDescription"): LOCALIZED,
-    (LINK, "draft"): DRAFT,
     (REDIRECTS, "intent"): "docsync upserts and deletes live redirects: production's default",
     (f"PATCH {_SITE}/share-links/{{shareLinkId}}", "name"): (
         "a share link's name is its key: a link of another name is another link"
@@ -129,6 +101,10 @@ INSTRUCTIONS = (
     "blank line, sent as a document of paragraphs: its frame is checked offline (documents.py)"
 )
 EXPRESSION = "an empty expression is written `null`, which removes the condition"
+LANGUAGE_NULL = (
+    "a language written null removes its text: the request carries the live texts with the "
+    "written ones merged in, never a null (`Field.keyed`)"
+)
 
 CONNECTIONS = f"POST {_SITE}/context-connections"
 CONNECTION = f"PATCH {_SITE}/context-connections/{{siteContextConnectionId}}"
@@ -173,6 +149,8 @@ DIFFERS: dict[tuple[str, str, str], str] = {
     ),
     (f"PUT {_ORG}/agent-instructions", "instructions", "shape"): INSTRUCTIONS,
     (f"PUT {_SITE}/agent-settings", "editing.customInstructions", "shape"): INSTRUCTIONS,
+    (TRANSLATIONS, "instructions", "shape"): INSTRUCTIONS,
+    (TRANSLATION, "instructions", "shape"): INSTRUCTIONS,
     (SITE, "agentsContext", "extra"): "a field of the API description that production lacks",
     (TRANSLATIONS, "title", "extra"): "the API description's translation settings (conflicts.py)",
     (TRANSLATION, "title", "extra"): "the API description's translation settings (conflicts.py)",
@@ -191,6 +169,16 @@ DIFFERS: dict[tuple[str, str, str], str] = {
     (CHANNELS, "type", "shape"): CHANNEL_SETUP,
     (CHANNEL, "setupSettings", "shape"): CHANNEL_SETUP,
     (CHANNEL, "type", "shape"): CHANNEL_SETUP,
+    **{
+        (op, f"{name}.*", "null"): LANGUAGE_NULL
+        for op, names in (
+            (SECTION, ("localizedTitle", "localizedDescription")),
+            (GROUP, ("localizedTitle",)),
+            (LINKS, ("localizedTitle", "localizedDescription")),
+            (LINK, ("localizedTitle", "localizedDescription")),
+        )
+        for name in names
+    },
     (REDIRECTS, "destination", "shape"): (
         "written by name (`{url}`, `{section}`, `{siteSpace}`, with `page`), checked offline "
         "against the site's sections and site spaces, and sent as production's destination of "

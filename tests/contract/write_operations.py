@@ -19,7 +19,7 @@ document is classified once, as
 The managed share is the managed operations over the configuration ones (managed and not
 managed). `tests/contract/test_managed_share.py` fails when an operation is unclassified,
 classified twice, listed but gone from the document, or when the share falls under 90%;
-`bash scripts/managed-share` prints the figure and what is left."""
+`bash scripts/managed-share` prints the figure and what is left (`tests/contract/shares.py`)."""
 
 from __future__ import annotations
 
@@ -123,10 +123,6 @@ ALSO_MANAGED: dict[str, tuple[str, str]] = {
         "git_sync",
         "the install of a site's or space's one installation (a singleton's create, which "
         "its declaration does not name)",
-    ),
-    f"PATCH {_ORG}/openapi/{{specSlug}}": (
-        "openapi",
-        "a spec's source, which docsync writes with the PUT of the same path",
     ),
 }
 
@@ -297,21 +293,3 @@ def share(contract: Contract) -> Share:
     every = writes(contract)
     configuration = [op for op in every if op not in NOT_CONFIGURATION]
     return Share({op: managed[op] for op in every if op in managed}, configuration)
-
-
-def main() -> None:
-    """Prints the figure, then the configuration docsync leaves alone and why."""
-    from tests.contract.document import load_spec
-
-    spec = load_spec()
-    if spec is None:
-        raise SystemExit("the production contract is absent: run `bash scripts/contract.sh`")
-    found = share(Contract(spec))
-    print(found.line())
-    left = [op for op in found.configuration if op not in found.managed]
-    for op in left:
-        print(f"  not managed: {op}: {NOT_MANAGED.get(op, 'UNCLASSIFIED')}")
-
-
-if __name__ == "__main__":
-    main()

@@ -95,14 +95,24 @@ def test_an_emoji_or_an_icon_or_neither(emulator: EmulatorHandle) -> None:
     assert with_null["emoji"] == "📘" and "icon" not in with_null["urls"]
     both = client.patch(space, json={"emoji": "📘", "icon": icon})
     assert "give an emoji or an icon, not both" in _error(both, 400)
+    # a space shows one: an icon written takes its emoji's place, and an emoji its icon's
+    iconed = client.patch(space, json={"icon": icon}).json()
+    assert (iconed["emoji"], iconed["urls"]["icon"]) == ("", icon)
+    emojied = client.patch(space, json={"emoji": "📙"}).json()
+    assert emojied["emoji"] == "📙" and "icon" not in emojied["urls"]
 
 
-def test_a_style_guide_or_a_template_names_nothing_here(emulator: EmulatorHandle) -> None:
+def test_a_style_guide_is_a_style_guide_space_and_a_template_a_seeded_one(
+    emulator: EmulatorHandle,
+) -> None:
     kit = SitesKit(emulator)
     site = kit.create_site(title="Docs")["id"]
     assert kit.ok(kit.client.patch(kit.url(site), json={"styleguide": None}))["id"] == site
-    missing = kit.client.patch(kit.url(site), json={"styleguide": "space_guides"})
-    assert _error(missing, 404).startswith("styleguide: no style guide space")
+    missing = kit.client.patch(kit.url(site), json={"styleguide": "space_nope"})
+    assert _error(missing, 404).startswith("styleguide: no space 'space_nope'")
+    plain = kit.client.patch(kit.url(site), json={"styleguide": "space_guides"})
+    assert _error(plain, 400).startswith("styleguide: space 'space_guides' is not a style guide")
+    assert "styleguide" not in kit.ok(kit.client.get(kit.url(site)))
     template = {"spaceId": None, "template": {"id": "tpl_docs"}}
     refused = kit.client.post(kit.url(site, "sections"), json=template)
     assert _error(refused, 404).startswith("template.id: no space template 'tpl_docs'")

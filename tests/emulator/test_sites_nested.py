@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.emulator.test_sites_kit import SitesKit
 from tests.emulator_harness import EmulatorHandle
 
@@ -105,3 +107,28 @@ def test_localized_titles_on_groups_and_links(emulator: EmulatorHandle) -> None:
         {"fr": "Apprendre", "de": "Lernen"},
         None,
     ]
+
+
+@pytest.mark.parametrize("contract", ["description", "production"])
+def test_production_answers_localized_titles_and_hidden_on_every_item(
+    contract: str, request: pytest.FixtureRequest
+) -> None:
+    """Production answers `localizedTitle: {}` on every section and group and `hidden: false`
+    on every site space, written or not (issue 39); the description's mode only what is set."""
+    emulator: EmulatorHandle = request.getfixturevalue(
+        "emulator" if contract == "description" else "production"
+    )
+    kit = SitesKit(emulator)
+    site = kit.create_site(title="Docs")["id"]
+    section = kit.add_section(site, "space_guides", title="Guides")
+    group = _group(kit, site, "Learn")
+    site_space = kit.add_site_space(site, "space_api", section["id"])
+    made = [section, group, *section["siteSpaces"], site_space]
+    structure = kit.structure(site)["structure"]
+    read = [*structure, *structure[0]["siteSpaces"]]
+    production = contract == "production"
+    for item in [*made, *read]:
+        if item["object"] == "site-space":
+            assert item.get("hidden") is (False if production else None), item
+        else:
+            assert item.get("localizedTitle") == ({} if production else None), item

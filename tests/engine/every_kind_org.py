@@ -203,7 +203,10 @@ def spaces(
         draw, out, list(space_keys({"collections": [], "spaces": out}, holders)), olds, SPACES
     )
     for entry in out:
-        sometimes(draw, entry, "emoji", st.sampled_from(("1f4d8", None)))
+        if draw(st.booleans()):  # an emoji or an icon, the other removed (null) or not written
+            sometimes(draw, entry, "emoji", st.sampled_from(("1f4d8", None)))
+        else:
+            sometimes(draw, entry, "icon", st.sampled_from(("https://acme.example/i.png", None)))
         sometimes(draw, entry, "editMode", st.sampled_from(("live", "locked")))
         sometimes(draw, entry, "defaultLevel", st.sampled_from(("read", "comment", "inherit")))
         granted(draw, entry, team_titles)
@@ -254,13 +257,13 @@ def collection_paths(doc: Doc) -> dict[str, str]:
 
 @st.composite
 def openapi(draw: st.DrawFn) -> list[Doc]:
-    return [
-        {
-            "slug": slug,
-            "source": {"url": f"https://acme.example/{draw(st.sampled_from(('v1', 'v2')))}.yaml"},
-        }
-        for slug in draw(st.lists(st.sampled_from(SLUGS), unique=True))
-    ]
+    out: list[Doc] = []
+    for slug in draw(st.lists(st.sampled_from(SLUGS), unique=True)):
+        version = draw(st.sampled_from(("v1", "v2")))
+        entry: Doc = {"slug": slug, "source": {"url": f"https://acme.example/{version}.yaml"}}
+        sometimes(draw, entry, "visibility", st.sampled_from(("public", "private")))
+        out.append(entry)
+    return out
 
 
 @st.composite
@@ -271,5 +274,6 @@ def translations(draw: st.DrawFn, space_titles: list[str]) -> list[Doc]:
     for space, language in draw(st.lists(st.sampled_from(pairs), unique=True, max_size=3)):
         entry: Doc = {"space": space, "language": language}
         sometimes(draw, entry, "sourceLanguage", st.just("en"))
+        sometimes(draw, entry, "instructions", st.sampled_from(("Keep names.", "One.\n\nTwo.")))
         out.append(entry)
     return out

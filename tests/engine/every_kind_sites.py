@@ -32,6 +32,9 @@ CUSTOMIZATIONS: tuple[Doc, ...] = (
     {"trademark": {"enabled": False}, "pagination": {"enabled": True}},
 )
 
+#: localized texts: languages set and removed (null), as production's maps take them
+LOCALIZED: tuple[Doc, ...] = ({"de": "Anleitungen"}, {"de": None, "fr": "Guides"}, {"fr": None})
+
 
 def _one_default(draw: st.DrawFn, items: list[Doc]) -> None:
     index = draw(st.none() | st.integers(0, len(items) - 1))
@@ -46,6 +49,9 @@ def site_spaces(draw: st.DrawFn, spaces: list[str]) -> list[Doc]:
         item: Doc = {"space": draw(st.sampled_from(spaces)), "path": path}
         sometimes(draw, item, "condition", st.sampled_from(("visitor.claims.beta", None)))
         sometimes(draw, item, "customization", st.sampled_from(OVERRIDES))
+        for flag in ("hidden", "draft"):
+            sometimes(draw, item, flag, st.booleans())
+        sometimes(draw, item, "pageId", st.sampled_from(("page-start", None)))
         out.append(item)
     _one_default(draw, out)
     return out
@@ -61,6 +67,9 @@ def sections(draw: st.DrawFn, spaces: list[str], old: Doc) -> list[Doc]:
         renamed_from(draw, section, names(old, "sections"), taken)
         sometimes(draw, section, "icon", st.sampled_from(("book", None)))
         sometimes(draw, section, "description", st.sampled_from(("Start here", None)))
+        sometimes(draw, section, "localizedTitle", st.sampled_from(LOCALIZED))
+        sometimes(draw, section, "localizedDescription", st.sampled_from(LOCALIZED))
+        sometimes(draw, section, "draft", st.booleans())
         section["siteSpaces"] = draw(site_spaces(spaces))
         out.append(section)
     _one_default(draw, out)
@@ -76,6 +85,8 @@ def groups(draw: st.DrawFn, titles: list[str], old: Doc) -> list[Doc]:
     for group in out:
         renamed_from(draw, group, names(old, "sectionGroups"), taken)
         sometimes(draw, group, "icon", st.sampled_from(("star", None)))
+        sometimes(draw, group, "localizedTitle", st.sampled_from(LOCALIZED))
+        sometimes(draw, group, "draft", st.booleans())
     if out:
         for title in titles:
             index = draw(st.none() | st.integers(0, len(out) - 1))
@@ -106,6 +117,9 @@ def links(draw: st.DrawFn, site: Doc, old: Doc) -> list[Doc]:
         if levels[group]:
             sometimes(draw, link, "after", st.sampled_from(levels[group]))
         sometimes(draw, link, "icon", st.sampled_from(("house", None)))
+        sometimes(draw, link, "localizedTitle", st.sampled_from((*LOCALIZED, None)))
+        sometimes(draw, link, "localizedDescription", st.sampled_from((*LOCALIZED, None)))
+        sometimes(draw, link, "draft", st.booleans())
         out.append(link)
     return out
 

@@ -155,7 +155,7 @@ def update_installation(ctx: Ctx) -> Response:
         data["externalIds"] = external_ids(ctx.body()["externalIds"])
     for name in ("space_selection", "site_selection"):
         if body.has(name):
-            body.enum(name, SELECTIONS)
+            data[name] = body.enum(name, SELECTIONS)
     data["updatedAt"] = ctx.now
     ctx.tx.update(INSTALLATION, row.id, data)
     return ok(installation_view(ctx, _row(ctx, row.id)))

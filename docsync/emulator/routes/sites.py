@@ -26,7 +26,7 @@ from docsync.emulator.body import (
     Texts,
     stored,
 )
-from docsync.emulator.errors import bad_request, conflict, not_found
+from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.paging import query_bool
 from docsync.emulator.refs import site_is_default_content
@@ -64,11 +64,18 @@ def _spaces(at: At, ids: list[str] | None, name: str) -> list[Row]:
     ]
 
 
-def _no_styleguide(at: At, value: str | None, name: str) -> None:
-    if value is not None:
-        # production attaches a style guide space of the organization; the emulator holds no
-        # style guide (createSpace makes none), so any id names nothing; null detaches nothing
-        raise not_found(f"{name}: no style guide space {value!r}")
+def _styleguide(at: At, value: str | None, name: str) -> str | None:
+    """A style guide space of the organization (production's Space `type: styleguide`, which
+    the seed gives: createSpace makes none), or null, which detaches the site's."""
+    if value is None:
+        return None
+    space = tree.find_space(at.ctx, at.place.org, value, name)
+    if space.data.get("type") != "styleguide":
+        raise bad_request(
+            f"{name}: space {value!r} is not a style guide (production attaches a space "
+            "holding a writing style guide, `type: styleguide`)"
+        )
+    return space.id
 
 
 def _section_of(at: At, value: str | None, name: str) -> str:
@@ -159,7 +166,7 @@ SITES = Resource(
             Choice("defaultLevel", ops=UPDATE, values=(*ROLES, "inherit"), nullable=BOTH),
             Shaped("adaptiveContent", ops=UPDATE, shape=Obj({"enabled": Bool()}, ("enabled",))),
             Text("proxy", ops=UPDATE, nullable=BOTH, max_len=512, pattern=PROXY_PATTERN),
-            Text("styleguide", ops=UPDATE, nullable=BOTH, stored=False, resolve=_no_styleguide),
+            Text("styleguide", ops=UPDATE, nullable=BOTH, resolve=_styleguide),
             Text("defaultSiteSection", ops=UPDATE, store_as="defaultSection", resolve=_section_of),
             Text("defaultSiteSpace", ops=UPDATE, stored=False),
         ),

@@ -84,6 +84,8 @@ def site_view(ctx: Ctx, site: Row, site_spaces: int | None = None) -> Doc:
         body["proxy"] = {"origin": data["proxy"], "target": published_url(ctx, site)}
     if data.get("adaptiveContent") is not None:
         body["adaptiveContent"] = data["adaptiveContent"]
+    if data.get("styleguide"):
+        body["styleguide"] = {"kind": "space", "space": data["styleguide"]}
     synced = git_sync.state(ctx.tx, site.id)
     if synced is not None:
         body["gitSync"] = synced  # its structure is its repository's gitbook-docs.yaml
@@ -123,6 +125,8 @@ def level_views(ctx: Ctx, site: Row, container: Row, base_url: str | None) -> li
         for key in ("condition", "pageId", "hidden"):
             if row.data.get(key) is not None:
                 body[key] = row.data[key]
+        if ctx.production:  # production answers it on every site space (issue 39)
+            body.setdefault("hidden", False)
         views.append(body)
     return views
 
@@ -170,9 +174,17 @@ def section_view(ctx: Ctx, site: Row, row: Row, default: str | None = None) -> D
     for key in ("icon", "description", "condition", "localizedTitle", "localizedDescription"):
         if row.data.get(key) is not None:
             body[key] = row.data[key]
+    _localized_always(ctx, body)
     if row.parent != site.id:
         body["sectionGroup"] = row.parent
     return body
+
+
+def _localized_always(ctx: Ctx, body: Doc) -> None:
+    """Production answers `localizedTitle` on every section and group, `{}` when it has no
+    language (issue 39); the description's mode leaves it out until one is written."""
+    if ctx.production:
+        body.setdefault("localizedTitle", {})
 
 
 def section_views(ctx: Ctx, site: Row) -> list[Doc]:
@@ -197,6 +209,7 @@ def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
     for key in ("icon", "localizedTitle"):
         if row.data.get(key) is not None:
             body[key] = row.data[key]
+    _localized_always(ctx, body)
     if row.parent != site.id:
         body["sectionGroup"] = row.parent
     return body

@@ -26,7 +26,7 @@ from docsync.emulator.integrations import drop_space
 from docsync.emulator.resource import Resource, Rules
 from docsync.emulator.routes.openapi import write_spec
 from docsync.emulator.scopes import BY_ID
-from docsync.emulator.store import Row
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
 
@@ -182,6 +182,15 @@ class SpaceRules(Rules):
 
     def serve_create(self, ctx: Ctx, res: Resource) -> Response:
         return create_space(ctx)
+
+    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+        """A space shows an emoji or an icon (production's PATCH takes one of them): writing
+        one removes the other."""
+        if values.get("icon"):
+            values = {"emoji": "", **values}
+        elif values.get("emoji"):
+            values = {"icon": None, **values}
+        return super().change(ctx, res, place, row, values)
 
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
         """A soft delete: the space is in the bin, restored within 7 days."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field as Limits
 from pydantic import model_validator
@@ -54,6 +54,9 @@ class OpenApiEntry(Entry):
 
     slug: str | None = Limits(default=None, min_length=1, max_length=100, pattern=SLUG_PATTERN)
     source: OpenApiSource | None = None
+    visibility: Literal["private", "public"] | None = None
+    """`public`: anyone with its public link reads the spec; `private` (production's default):
+    only the organization."""
 
 
 OPENAPI = Declaration(
@@ -61,7 +64,17 @@ OPENAPI = Declaration(
     "openapi",
     "OpenAPI spec",
     key="slug",
-    fields=(Field("source", live=_source_from_live, write_only=_text),),
+    fields=(
+        Field("source", live=_source_from_live, write_only=_text),
+        # neither the create nor the PUT takes it: a PATCH of its own
+        Field(
+            "visibility",
+            create=False,
+            update=False,
+            route=("PATCH", "/v1/orgs/{org}/openapi/{id}"),
+            api_default=("private",),
+        ),
+    ),
     # without `source` an entry only keeps a live spec (export writes a text one so)
     required=(("source", "{url: ...} or {text: ...}"),),
     export_file="content.yaml",
@@ -99,6 +112,8 @@ class OpenApiKind(CrudKind):
             await super().execute(action, run)
             return
         payload = fields_of(action)
-        body = {"slug": payload.key, **self.body(run.resolve(payload.fields), creating=True)}
+        fields = run.resolve(payload.fields)
+        body = {"slug": payload.key, **self.body(fields, creating=True)}
         await self.send_create(action, body, run)
         run.ids[action.address] = payload.key
+        await self.send_routed(payload.key, fields, run, creating=True)  # its visibility

@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
+from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.entries import DefaultLevel, Entry, Language, Ref
+from docsync.core.entries import DefaultLevel, Entry, Language, Ref, Uri
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
@@ -32,6 +33,8 @@ class SpaceEntry(Entry):
 
     title: str | None = Limits(default=None, min_length=1, max_length=50)
     emoji: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=50)
+    icon: Annotated[Uri | None, NULL] = None
+    """An image (its URL) shown for the space instead of an emoji; null removes it."""
     collection: Annotated[Ref | None, NULL] = None
     """The collection by title (or id); null: top level."""
     editMode: Literal["live", "locked"] | None = None
@@ -44,6 +47,21 @@ class SpaceEntry(Entry):
     permissions: Permissions | None = None
     """Direct grants to teams and members; when written, exact per principal type."""
 
+    @model_validator(mode="after")
+    def _emoji_or_icon(self) -> SpaceEntry:
+        if self.emoji is not None and self.icon is not None:
+            raise ValueError(
+                "a space shows an emoji or an icon, not both (production's PATCH takes one): "
+                "write the other null to remove it"
+            )
+        return self
+
+
+def _icon(raw: dict[str, Any]) -> Any:
+    """A space's icon, which production answers as the URL of its `urls`."""
+    urls = raw.get("urls")
+    return urls.get("icon") if isinstance(urls, dict) else None
+
 
 SPACE = Declaration(
     "space",
@@ -54,6 +72,7 @@ SPACE = Declaration(
     fields=(
         Field("title"),
         Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
+        Field("icon", create=False, live=_icon),  # production's create takes none
         Field("editMode", create=False),
         Field("defaultLevel", create=False),
         Field("language"),

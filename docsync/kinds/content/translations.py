@@ -3,8 +3,9 @@
 - the API description's translation settings `{title}` (§4.17), keyed by title, renamed with PUT;
 - production's translation of a space into a language, `{space, language, sourceLanguage}`,
   keyed by the space and the target language. Production's body is `{source: {space, language},
-  language}` and its PUT changes only `instructions`, so a different source language replaces
-  the translation. The emulator serves both shapes on the same paths, told apart by the body.
+  language, instructions}` and its PUT changes only `instructions`, so a different source
+  language replaces the translation. The emulator serves both shapes on the same paths, told
+  apart by the body.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import Writes
+from docsync.kinds.organization.documents import Instructions, as_written, to_document
 
 
 def _source(name: str) -> Any:
@@ -54,6 +56,9 @@ class TranslationEntry(Entry):
     """The target language."""
     sourceLanguage: TranslationLanguage | None = None
     """The source space's language; default: the space's own, else ``en``."""
+    instructions: Instructions | None = None
+    """What the translation follows (terms, tone): text, a paragraph per blank line, or a
+    document; an empty text removes them."""
 
     @field_validator("language", "sourceLanguage", mode="before")
     @classmethod
@@ -78,6 +83,8 @@ class TranslationEntry(Entry):
             raise ValueError(f"'{missing}' is required: a translation names a space and a language")
         if self.sourceLanguage is not None and self.sourceLanguage == self.language:
             raise ValueError(f"'language' {self.language!r} is the source language itself")
+        if self.instructions is not None and not production:
+            raise ValueError("'instructions' are a translation's: write 'space' and 'language'")
         return self
 
 
@@ -93,6 +100,8 @@ TRANSLATION = Declaration(
         ),
         Field("language", update=False, replace=True),
         Field("sourceLanguage", live=_source("language"), update=False, replace=True),
+        # production's document, compared as a manifest writes it (`documents.as_written`)
+        Field("instructions", normalize=as_written, api_default=("",)),
     ),
     needs=("space",),
     export_file="content.yaml",
@@ -173,6 +182,9 @@ class TranslationKind(CrudKind):
             assert action.live_id is not None
             if "title" in fields:
                 await self.send_update(action.live_id, {"title": fields["title"]}, run)
+            if "instructions" in fields:  # production's PUT: its instructions alone
+                body = {"instructions": to_document(fields["instructions"])}
+                await self.send_update(action.live_id, body, run)
 
     async def find(self, action: Action, run: RunContext) -> str | None:
         """After a create of unknown outcome: a live item of the same title, or of the same
@@ -194,11 +206,14 @@ class TranslationKind(CrudKind):
         def entry(resource: LiveResource) -> dict[str, Any]:
             if "title" in resource.raw:
                 return {"title": resource.name}
-            return {
+            entry = {
                 "space": names.name(resource.fields["space"]),
                 "language": resource.fields["language"],
                 "sourceLanguage": resource.fields["sourceLanguage"],
             }
+            if resource.fields.get("instructions"):
+                entry["instructions"] = resource.fields["instructions"]
+            return entry
 
         return self.export_entries(live, names, entry)
 
@@ -223,7 +238,10 @@ def _desired_key(entry: Any, path: Path, ctx: PlanContext) -> str:
 def _body(fields: dict[str, Any]) -> dict[str, Any]:
     if "space" not in fields:
         return {"title": fields["title"]} if "title" in fields else {}
-    return {
+    found = {
         "source": {"space": fields["space"], "language": fields["sourceLanguage"]},
         "language": fields["language"],
     }
+    if fields.get("instructions"):
+        found["instructions"] = to_document(fields["instructions"])
+    return found

@@ -12,9 +12,10 @@ messages, and export writes every text value as an `env()` placeholder."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field as Limits
+from pydantic import model_validator
 
 from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
 from docsync.api.errors import NotFound
@@ -24,7 +25,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry
 from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.changes import fields_of
+from docsync.kinds.changes import field_changes, fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.integrations.checks import check_installed_on
@@ -55,6 +56,9 @@ if TYPE_CHECKING:
 #: production's integration name
 NAME_PATTERN = r"^[a-zA-Z0-9-_.]+$"
 Configuration = dict[str, Any]
+#: production's IntegrationInstallationSiteSelection and ...SpaceSelection
+Selection = Literal["all", "selected"]
+SELECTIONS = ("site_selection", "space_selection")
 
 
 class IntegrationEntry(Entry):
@@ -69,6 +73,20 @@ class IntegrationEntry(Entry):
     """The sites it is installed on, by title; when written, exact."""
     spaces: SpaceInstallations | None = None
     """The spaces it is installed on, by title or `Collection/Space`; when written, exact."""
+    site_selection: Selection | None = None
+    """`all`: it reaches every site; `selected`: only those it is installed on (`sites`)."""
+    space_selection: Selection | None = None
+    """`all`: it reaches every space; `selected`: only those it is installed on (`spaces`)."""
+
+    @model_validator(mode="after")
+    def _all_or_listed(self) -> IntegrationEntry:
+        for level, selection in (("sites", "site_selection"), ("spaces", "space_selection")):
+            if getattr(self, selection) == "all" and getattr(self, level) is not None:
+                raise ValueError(
+                    f"`{selection}: all` reaches every one of its {level}, which `{level}` "
+                    f"would list one by one: write one or the other"
+                )
+        return self
 
 
 #: one item of the organization's installations, as docsync relies on it
@@ -90,6 +108,7 @@ INTEGRATION = Declaration(
     fields=(
         Field("name", create=False, update=False),
         Field("configuration", create=False, secret_text=True),
+        *(Field(name, create=False, api_default=("all",)) for name in SELECTIONS),
     ),
     needs=("site", "space"),
     export_file="org.yaml",
@@ -162,11 +181,13 @@ class IntegrationKind(CrudKind):
     def _changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> list[FieldChange]:
-        """One change per configuration key written that differs, at its path; a secret one
-        is named there and shown `(sensitive)`."""
+        """One change per configuration key written that differs, at its path (a secret one
+        named there and shown `(sensitive)`), and each selection written that differs."""
+        selections = [f for f in self.fields if f.name in SELECTIONS]
+        chosen = field_changes(selections, desired, live, ctx)
         written = desired.fields.get("configuration")
         if written is None:
-            return []
+            return chosen
         before = (live.fields.get("configuration") if live else None) or {}
         path = (*desired.path, "configuration")
         if any(ctx.sensitive((*path, key)) for key in written):
@@ -175,7 +196,8 @@ class IntegrationKind(CrudKind):
                 ctx.sensitive_fields.add((live.address, "configuration"))
         properties = schema_properties(ctx, desired.key, "account")
         field = self.field("configuration")
-        return configuration_changes(written, before, path, ctx, live is None, field, properties)
+        found = configuration_changes(written, before, path, ctx, live is None, field, properties)
+        return found + chosen
 
     def _installed(self, desired: DesiredResource, at: Place) -> Action | None:
         changes = self._changes(desired, None, at.ctx)
@@ -184,12 +206,16 @@ class IntegrationKind(CrudKind):
         return at.ctx.add(action)
 
     def _configured(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
-        """The configuration sent whole: the live one with the keys written."""
+        """The configuration sent whole (the live one with the keys written), and the
+        selections that change."""
         changes = self._changes(desired, live, at.ctx)
         if not changes:
             return None
-        merged = {**(live.fields.get("configuration") or {}), **desired.fields["configuration"]}
-        payload = self.payload_type(key=desired.key, fields={"configuration": merged})
+        fields = {c.field: c.after for c in changes if c.field in SELECTIONS}
+        if any(c.field not in SELECTIONS for c in changes):  # a key of its configuration
+            live_configuration = live.fields.get("configuration") or {}
+            fields["configuration"] = {**live_configuration, **desired.fields["configuration"]}
+        payload = self.payload_type(key=desired.key, fields=fields)
         where = at.ctx.where(desired.path)
         return at.ctx.add(
             Action("update", self.name, desired.address, changes, where, live.id, payload=payload)
@@ -217,29 +243,37 @@ class IntegrationKind(CrudKind):
 
             new_id = await create_once(install, lambda: self.find(action, run))
             run.ids[action.address] = new_id
-            if fields.get("configuration"):
-                await self._configure(f"{base}/{new_id}", new_id, fields["configuration"], run)
+            body = {k: v for k, v in fields.items() if k != "configuration" or v}
+            await self._configure(f"{base}/{new_id}", new_id, self.body(body, creating=False), run)
         elif action.verb == "update":
             assert action.live_id is not None
             path = f"{base}/{action.live_id}"
-            await self._configure(path, action.live_id, fields["configuration"], run)
+            await self._configure(path, action.live_id, self.body(fields, creating=False), run)
         elif action.verb == "delete":
             await run.api.write("DELETE", f"{base}/{action.live_id}")
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
 
     async def _configure(
-        self, path: str, ident: str, configuration: dict[str, Any], run: RunContext
+        self, path: str, ident: str, body: dict[str, Any], run: RunContext
     ) -> None:
-        """One PATCH of the whole configuration; when every answer was lost, the installation
-        is read back, and the PATCH is done when it holds what was sent (`settle`)."""
+        """One PATCH of the whole configuration and the selections written (nothing when
+        neither is); when every answer was lost, the installation is read back, and the PATCH
+        is done when it holds what was sent (`settle`)."""
+        if not body:
+            return
 
         async def done() -> bool:
             listed = await self.listed(run.api, run.org_id)
             found = [p["installation"] for p in listed if str(p["installation"]["id"]) == ident]
-            return bool(found) and holds(found[0].get("configuration"), configuration)
+            sent = {**body.get("configuration", {})}
+            chosen = {k: v for k, v in body.items() if k in SELECTIONS}
+            return (
+                bool(found)
+                and holds(found[0].get("configuration"), sent)
+                and holds(found[0], chosen)
+            )
 
-        body = {"configuration": configuration}
         await settle(partial(run.api.write, "PATCH", path, body), done)
 
     async def find(self, action: Action, run: RunContext) -> str | None:
@@ -257,10 +291,12 @@ class IntegrationKind(CrudKind):
             )
             if configuration:
                 out["configuration"] = configuration
-            for level in LEVELS:
+            for level, selection in zip(LEVELS, SELECTIONS, strict=True):
                 installed = level.export(resource, live, names)
                 if installed is not None:
                     out[level.field] = installed
+                if resource.fields.get(selection) == "selected":  # `all`: the default
+                    out[selection] = "selected"
             return out
 
         return self.export_entries(live, names, entry)

@@ -12,7 +12,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
-from docsync.kinds.declaration import Structure
+from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
 from docsync.kinds.lost_answers import create_once
 from docsync.kinds.parts import WithParent
@@ -26,13 +26,15 @@ def site_path(run: RunContext, payload: OnSite) -> str:
     return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload.site)}"
 
 
-def _late(kind: Kind, fields: dict[str, Any]) -> dict[str, Any]:
-    """Written fields that only an update can set (the create request has no room for them)."""
-    return {
-        f.wire_name: fields[f.name]
+def _late(kind: Kind, fields: dict[str, Any], made_by_parent: bool) -> list[Field]:
+    """Written fields that only an update can set (the create request has no room for them);
+    every one an update takes but a reference, for an item its parent's create made (a
+    section's first site space: that request carried the section's own fields)."""
+    return [
+        f
         for f in kind.fields
-        if f.name in fields and f.update and not f.create
-    }
+        if f.name in fields and f.update and ((made_by_parent and not f.ref) or not f.create)
+    ]
 
 
 #: finds, in a structure read, the item a create asked for (its body) among ids not yet known
@@ -182,9 +184,9 @@ class AppliedChild(WithParent):
         space of a level, which the API makes its default."""
         shown = answer if isinstance(answer, dict) else {}
         late = {
-            name: value
-            for name, value in _late(self, fields).items()
-            if name not in shown or shown[name] != value
+            f.wire_name: fields[f.name]
+            for f in _late(self, fields, child(action).made_by_section)
+            if not shown or f.read(shown) != fields[f.name]
         }
         if late:
             await run.api.write("PATCH", item, late)

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, ClassVar, final
 
-from docsync.core.context import PlanContext, ref
-from docsync.core.model import Action, FieldChange, address
+from docsync.core.context import PlanContext
+from docsync.core.model import Action, address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.changes import field_changes, same_id
+from docsync.kinds.changes import carried, field_changes, same_id
 from docsync.kinds.kind import ExportNames, Kinds, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.sites.child_requests import AppliedChild
@@ -29,6 +29,16 @@ def quoted(text: str) -> str:
 def read_flag(raw: dict[str, Any]) -> bool:
     """A level's default flag as read (absent: not the default)."""
     return bool(raw.get("default"))
+
+
+def flags_and_texts(item: LiveResource, *flags: str) -> dict[str, Any]:
+    """What export writes of an item's `flags` (those set: false is production's default) and
+    of its localized texts (those with a language: production answers `{}` for none)."""
+    found: dict[str, Any] = {flag: True for flag in flags if item.fields.get(flag)}
+    for name in ("localizedTitle", "localizedDescription"):
+        if item.fields.get(name):
+            found[name] = dict(item.fields[name])
+    return found
 
 
 def nested_kinds(kinds: Kinds, parent: str) -> tuple[NestedKind, ...]:
@@ -193,7 +203,8 @@ class NestedKind(AppliedChild):
         parent, tree = under(at)
         changes = field_changes(self.fields, desired, None, tree.ctx)
         action = Action("create", self.name, desired.address, changes, tree.ctx.where(desired.path))
-        action.payload = replace(self.carries(parent), fields=self._fields(changes))
+        fields = carried(self.fields, changes, desired, None)
+        action.payload = replace(self.carries(parent), fields=fields)
         return tree.add(action, parent)
 
     @final
@@ -207,7 +218,8 @@ class NestedKind(AppliedChild):
             return None
         where = tree.ctx.where(desired.path)
         action = Action("update", self.name, desired.address, changes, where, live_id=live.id)
-        action.payload = replace(self.carries(parent), fields=self._fields(changes))
+        fields = carried(self.fields, changes, desired, live)
+        action.payload = replace(self.carries(parent), fields=fields)
         return tree.add(action, parent)
 
     @final
@@ -219,9 +231,11 @@ class NestedKind(AppliedChild):
         action = Action("delete", live.kind, live.address, [], where, live_id=live.id)
         return tree.add(action, parent)
 
-    def _fields(self, changes: list[FieldChange]) -> dict[str, Any]:
-        refs = {f.name for f in self.fields if f.ref}
-        return {c.field: ref(c.after) if c.field in refs else c.after for c in changes}
+    @final
+    def create_body(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The written fields its create request takes, under their names on the wire (the
+        rest follows in the PATCH after it, `finish_create`)."""
+        return {f.wire_name: fields[f.name] for f in self.fields if f.create and f.name in fields}
 
     # -- what follows --------------------------------------------------------------------------
     def list_planned(self, planned: Planned, tree: SiteState) -> None:

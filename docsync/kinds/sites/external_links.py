@@ -13,7 +13,7 @@ from pydantic import Field as Limits
 
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import Entry, Icon, Uri
+from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256, Uri
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
@@ -22,7 +22,7 @@ from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites.checks import check_link_places
 from docsync.kinds.sites.child_requests import new_link
-from docsync.kinds.sites.children import NestedKind, quoted
+from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
 from docsync.kinds.sites.payloads import child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
@@ -43,6 +43,13 @@ class ExternalLinkEntry(Entry):
     after: str | None = Limits(default=None, min_length=1)
     """The title of the item of its level the link follows (a root section or group, or a
     section of its group); absent: the link goes first."""
+    localizedTitle: Annotated[LocalizedText128 | None, NULL] = None
+    """The title in languages other than the site's default, by language: only the languages
+    written are managed; a language written null loses its title, `null` every language."""
+    localizedDescription: Annotated[LocalizedText256 | None, NULL] = None
+    """The description in languages other than the site's default, as `localizedTitle`."""
+    draft: bool | None = None
+    """A draft is not live: readers see it once it is `false`."""
 
 
 EXTERNAL_LINK = Declaration(
@@ -67,6 +74,9 @@ EXTERNAL_LINK = Declaration(
             create=False,
             update=False,
         ),
+        Field("localizedTitle", keyed=True),
+        Field("localizedDescription", keyed=True),
+        Field("draft", normalize=bool),  # absent: live
     ),
     entry=ExternalLinkEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
@@ -185,11 +195,7 @@ class ExternalLinkKind(NestedKind):
         changes, `parent` (null: the root) in one PATCH."""
         base, fields = self.base(action, run)
         if action.verb == "create":
-            body: dict[str, Any] = {
-                k: fields[k]
-                for k in ("title", "url", "description", "icon", "condition")
-                if k in fields
-            }
+            body = self.create_body(fields)
             if fields.get("group") is not None:
                 body["parent"] = fields["group"]
             created = await self.post_once(action, run, base, body, new_link)
@@ -210,7 +216,7 @@ def _exported(item: LiveResource) -> dict[str, Any]:
     for name in ("description", "icon", "condition"):
         if item.fields.get(name) is not None:
             entry[name] = item.fields[name]
-    return entry
+    return entry | flags_and_texts(item, "draft")
 
 
 _GROUP = "section_group"

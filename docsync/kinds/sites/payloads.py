@@ -65,9 +65,11 @@ class ChildChange(OnSite):
     default_via: DefaultVia | None = None
     #: a site space's section (a `$ref`); None for a site space at the site's root
     section: Ref = None
-    #: a section's create makes its first site space: the space, and that site space's address
+    #: a section's create makes its first site space: the space, that site space's address,
+    #: and its home page (`pageId`, which the section's create takes for it)
     first_space: Ref = None
     first_site_space: str | None = None
+    first_page: str | None = None
     #: a site space made by its section's create: its own create only sets what that could not
     made_by_section: bool = False
     paths: list[PathStep] = field(default_factory=list)

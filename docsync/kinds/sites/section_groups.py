@@ -11,7 +11,7 @@ from pydantic import Field as Limits
 
 from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
-from docsync.core.entries import Entry, Icon, Ref
+from docsync.core.entries import Entry, Icon, LocalizedText128, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
@@ -19,7 +19,7 @@ from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import new_group, site_path
-from docsync.kinds.sites.children import NestedKind, quoted
+from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links
 from docsync.kinds.sites.payloads import GroupMembership, child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
@@ -32,6 +32,11 @@ class SectionGroupEntry(Entry):
     icon: Annotated[Icon | None, NULL] = None
     sections: list[Ref] | None = None
     """Titles (or ids) of sections of the same site."""
+    localizedTitle: LocalizedText128 | None = None
+    """The title in languages other than the site's default, by language (`{de: Produkte}`):
+    only the languages written are managed; a language written null loses its title."""
+    draft: bool | None = None
+    """A draft is not live: readers see it once it is `false`."""
 
 
 SECTION_GROUP = Declaration(
@@ -46,6 +51,8 @@ SECTION_GROUP = Declaration(
         Field("icon"),
         # Which sections a group holds; their order is the site's order (a reorder's business).
         Field("sections", ref="section", update=False, ref_sibling=True, unordered=True),
+        Field("localizedTitle", create=False, keyed=True),  # production's create takes none
+        Field("draft", normalize=bool),  # absent: live
     ),
     entry=SectionGroupEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/section-groups", id_name="siteSectionGroupId"),
@@ -162,7 +169,7 @@ class SectionGroupKind(NestedKind):
         def entry(item: LiveResource) -> dict[str, Any]:
             held = [titles[i] for i in tree.holds.get(item.id, []) if i in titles]
             icon = {"icon": item.fields["icon"]} if item.fields.get("icon") else {}
-            return {"title": item.key} | icon | {"sections": held}
+            return {"title": item.key} | icon | {"sections": held} | flags_and_texts(item, "draft")
 
         return self.export_items(tree, container, names, extra, entry)
 
@@ -175,10 +182,10 @@ class SectionGroupKind(NestedKind):
         settles the rest."""
         base, fields = self.base(action, run)
         if action.verb == "create":
-            keys = ("title", "icon", "sections")
-            body: dict[str, Any] = {k: fields[k] for k in keys if k in fields}
+            body = self.create_body(fields)
             created = await self.post_once(action, run, base, body, new_group)
             run.ids[action.address] = str(created["id"])
+            await self.finish_create(action, run, f"{base}/{created['id']}", fields, created)
             return
         await super().execute(action, run)
         if action.verb != "update":

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.core.context import RunContext
-from docsync.core.entries import Condition, Entry, Icon
+from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, LocalizedText256
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
@@ -17,7 +17,13 @@ from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import new_section
-from docsync.kinds.sites.children import NestedKind, nested_kinds, quoted, read_flag
+from docsync.kinds.sites.children import (
+    NestedKind,
+    flags_and_texts,
+    nested_kinds,
+    quoted,
+    read_flag,
+)
 from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
 from docsync.kinds.sites.root_order import plan_root_order
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
@@ -32,6 +38,13 @@ class SectionEntry(Entry):
     description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
     condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
+    localizedTitle: LocalizedText128 | None = None
+    """The title in languages other than the site's default, by language (`{de: Anleitungen}`):
+    only the languages written are managed; a language written null loses its title."""
+    localizedDescription: LocalizedText256 | None = None
+    """The description in languages other than the site's default, as `localizedTitle`."""
+    draft: bool | None = None
+    """A draft is not live: readers see it once it is `false`."""
 
 
 SECTION = Declaration(
@@ -49,6 +62,10 @@ SECTION = Declaration(
         Field("description", create=False),
         Field("condition", create=False),
         Field("default", create=False, update=False, live=read_flag),
+        # production's create takes neither: written by the PATCH that follows it
+        Field("localizedTitle", create=False, keyed=True),
+        Field("localizedDescription", create=False, keyed=True),
+        Field("draft", normalize=bool),  # absent: live
     ),
     entry=SectionEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
@@ -115,7 +132,9 @@ class SectionKind(NestedKind):
         base, fields = self.base(action, run)
         payload = child(action)
         body = {"spaceId": run.resolve(payload.first_space)}
-        body |= {k: fields[k] for k in ("title", "icon") if k in fields}
+        body |= self.create_body(fields)
+        if payload.first_page is not None:
+            body["pageId"] = payload.first_page
         created = await self.post_once(action, run, base, body, new_section)
         run.ids[action.address] = str(created["id"])
         first = created.get("siteSpaces") or []
@@ -132,6 +151,4 @@ def _exported(item: LiveResource) -> dict[str, Any]:
     for name in ("path", "icon", "description", "condition"):
         if item.fields.get(name) is not None:
             entry[name] = item.fields[name]
-    if item.fields.get("default"):
-        entry["default"] = True
-    return entry
+    return entry | flags_and_texts(item, "default", "draft")

@@ -14,7 +14,7 @@ from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
-from docsync.core.entries import DefaultLevel, Entry, Model, explained
+from docsync.core.entries import DefaultLevel, Entry, Model, Ref, explained
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
@@ -58,6 +58,13 @@ PROXY_PATTERN = explained(
 )
 
 
+def _styleguide(raw: dict[str, Any]) -> Any:
+    """The id of the site's style guide space, which production answers as a content
+    reference (`{kind: space, space}`)."""
+    found = raw.get("styleguide")
+    return found.get("space") if isinstance(found, dict) else None
+
+
 class AdaptiveContent(Model):
     enabled: bool
 
@@ -78,6 +85,9 @@ class SiteEntry(Entry):
     """The role everyone in the organization has on the site; `inherit`: the organization's
     default; null: none (guests)."""
     adaptiveContent: AdaptiveContent | None = None
+    styleguide: Annotated[Ref | None, NULL] = None
+    """The style guide space (by title or id) the site's editing agent checks its edits
+    against: a space holding a writing style guide, made in the app; null detaches it."""
     adaptiveSchema: dict[str, Any] | None = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
     permissions: SitePermissions | None = None
@@ -99,6 +109,7 @@ SITE = Declaration(
         Field("agentsContext", create=False),
         Field("defaultLevel", create=False, api_default=("inherit",)),
         Field("adaptiveContent", create=False),
+        Field("styleguide", ref="space", ref_live=True, create=False, live=_styleguide),
         Field(
             "adaptiveSchema",
             create=False,

@@ -19,7 +19,7 @@ from docsync.kinds.declaration import Declaration, Field, Routes, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import new_site_space
-from docsync.kinds.sites.children import NestedKind, read_flag
+from docsync.kinds.sites.children import NestedKind, flags_and_texts, read_flag
 from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
@@ -32,6 +32,17 @@ class SiteSpaceEntry(Entry):
     path: str | None = Limits(default=None, min_length=1, max_length=100)
     condition: Annotated[Condition | None, NULL] = None
     default: bool | None = None
+    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    """Its own title on this site (a language's name, where each language is a site space), set
+    when it is made: production's API cannot change it later (the app can). Absent: its
+    space's title."""
+    hidden: bool | None = None
+    """Left out of the site's navigation (still published at its path)."""
+    draft: bool | None = None
+    """A draft is not live: readers see it once it is `false`."""
+    pageId: Annotated[str | None, NULL] = None
+    """The page of its space shown at its path instead of the space's first page; null: the
+    first page."""
 
 
 SITE_SPACE = Declaration(
@@ -49,6 +60,10 @@ SITE_SPACE = Declaration(
         Field("path", create=False),
         Field("condition", create=False),
         Field("default", create=False, update=False, live=read_flag),
+        Field("title", update=False),  # production's PATCH takes no title (`check_title`)
+        Field("hidden", create=False, normalize=bool),  # absent: shown
+        Field("draft", normalize=bool),  # absent: live
+        Field("pageId"),
     ),
     entry=SiteSpaceEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/site-spaces", id_name="siteSpaceId"),
@@ -118,6 +133,8 @@ class SiteSpaceKind(NestedKind):
             placed_by_api=any(w not in result.matched for w in present),
             known_when_new=True,
         )
+        _check_titles(planned, tree)
+        _page_kept(planned)
         if parent.kind == "site" or parent.live is not None or not present:
             return
         first = next(w for w in planned.wanted if not w.absent)
@@ -126,6 +143,14 @@ class SiteSpaceKind(NestedKind):
             return
         child(made).first_space = ref(first.fields.get("space"))
         child(made).first_site_space = first.address
+        child(made).first_page = first.fields.get("pageId")
+        if "title" in first.fields:
+            tree.ctx.problem(
+                (*first.path, "title"),
+                "the first site space of a new section is made by the section's create, which "
+                "takes no title for it (and production's API cannot set one later): leave "
+                "`title` out here, or list first a site space without one",
+            )
         own = next((a for a in tree.ctx.actions_at[first.address] if a.verb == "create"), None)
         if own is not None:
             child(own).made_by_section = True
@@ -154,11 +179,14 @@ class SiteSpaceKind(NestedKind):
     ) -> list[dict[str, Any]]:
         def entry(item: LiveResource) -> dict[str, Any]:
             out: dict[str, Any] = {"space": names.name(item.fields["space"]), "path": item.key}
-            if item.fields.get("condition") is not None:
-                out["condition"] = item.fields["condition"]
-            if item.fields.get("default"):
-                out["default"] = True
-            return out
+            for name in ("condition", "pageId"):
+                if item.fields.get(name) is not None:
+                    out[name] = item.fields[name]
+            space = item.raw.get("space")
+            own = space.get("title") if isinstance(space, dict) else None
+            if item.fields.get("title") not in (None, own):
+                out["title"] = item.fields["title"]  # its own, not its space's
+            return out | flags_and_texts(item, "default", "hidden", "draft")
 
         return self.export_items(tree, container, names, extra, entry)
 
@@ -173,10 +201,39 @@ class SiteSpaceKind(NestedKind):
             # Its section's create made it: only what that request could not carry is left.
             own_id, created = run.id_of(action.address), run.answers.get(action.address)
         else:
-            body = {"spaceId": fields["space"]}
+            body = self.create_body(fields)
             if payload.section:
                 body["sectionId"] = run.resolve(payload.section)
             created = await self.post_once(action, run, base, body, new_site_space)
             own_id = str(created["id"])
             run.ids[action.address] = own_id
         await self.finish_create(action, run, f"{base}/{own_id}", fields, created)
+
+
+def _check_titles(planned: Planned, tree: SiteState) -> None:
+    """A site space's title is set when it is made: production's PATCH takes none, so a written
+    title another than the live one's is a located problem, not an update that never lands."""
+    for wanted in planned.wanted:
+        live = planned.result.matched.get(wanted.address)
+        if live is None or wanted.absent or "title" not in wanted.fields:
+            continue
+        if wanted.fields["title"] != live.fields.get("title"):
+            tree.ctx.problem(
+                (*wanted.path, "title"),
+                f"this site space's title is {live.fields.get('title')!r}, and production's "
+                "API cannot change a site space's title once it is made (its PATCH takes none): "
+                "change it in the app, or write the title it has",
+            )
+
+
+def _page_kept(planned: Planned) -> None:
+    """Production's PATCH drops a site space's home page when its space changes (`pageId` not
+    sent with it): a written one goes with the new space, even where it does not change."""
+    by_address = {w.address: w for w in planned.wanted}
+    for action in planned.actions:
+        if action.verb != "update" or "space" not in child(action).fields:
+            continue
+        page = by_address[action.address].fields.get("pageId")
+        if page is not None and "pageId" not in child(action).fields:
+            child(action).fields["pageId"] = page
+            action.notes.append("its pageId is sent again: a new space drops the home page")
