@@ -55,9 +55,8 @@ class CrudKind(Kind):
     def live_resources(
         self, items: Sequence[dict[str, Any]], live: LiveState, *, key: LiveKey | None = None
     ) -> list[LiveResource]:
-        """One live resource per item, keyed by `key` (default: its key field), each field read
-        as its declaration says, references as the addresses of what they name; and one for
-        each item its list set aside (`odd_items`), which nothing plans."""
+        """One live resource per item, keyed by `key` (default: its key field), fields read as
+        declared, references as addresses; and one per item set aside, which nothing plans."""
         resources = []
         for item in items:
             own = key(item, live) if key else str(item[self.key_field])

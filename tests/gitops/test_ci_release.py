@@ -247,6 +247,7 @@ def test_examples_write_only_keys_the_pinned_release_knows_or_the_next_one_bring
     sets = example_sets()
     assert {(p.parent.name, v.get("organization")) for p, v in sets} == {
         ("acme", None),
+        ("multilingual", None),
         ("policies", None),
         ("manifests", "org_acme_staging"),
         ("manifests", "org_acme"),
