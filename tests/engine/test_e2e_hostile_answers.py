@@ -157,3 +157,54 @@ def test_a_part_answered_otherwise_leaves_that_part_out_and_the_site_is_planned(
     [site_id] = [s["id"] for s in listed(emulator, "/v1/orgs/org_acme/sites")]
     links = listed(emulator, f"/v1/orgs/org_acme/sites/{site_id}/share-links")
     assert [link["name"] for link in links] == ["Partners"]
+
+
+def test_a_team_whose_members_are_answered_otherwise_keeps_its_membership_out_of_the_plan(
+    docsync: Docsync, emulator: EmulatorHandle, write: Write
+) -> None:
+    """One team's member list has an item without its role: that team's membership is not
+    planned (named), the other team's membership change is planned and applied."""
+    teams = (
+        "organization: org_acme\nteams:\n"
+        "  - {title: Platform, members: [ada@acme.example]}\n"
+        "  - {title: Writers, members: [lin@acme.example]}\n"
+    )
+    apply_ok(docsync, write("teams.yaml", teams))
+    [platform] = [
+        t for t in listed(emulator, "/v1/orgs/org_acme/teams") if t["title"] == "Platform"
+    ]
+    changed = write(
+        "teams.yaml",
+        teams.replace("[ada@acme.example]", "[ada@acme.example, sam@acme.example]").replace(
+            "[lin@acme.example]", "[lin@acme.example, kim@acme.example]"
+        ),
+    )
+
+    def no_role(body: bytes) -> bytes:
+        page = json.loads(body)
+        for item in page["items"]:
+            item["team"].pop("role", None)
+        return json.dumps(page).encode()
+
+    pattern = rf"/teams/{platform['id']}/members$"
+    with tampering(emulator, on("GET", pattern, no_role)) as url:
+        applied = invoke(cli_env(emulator, DOCSYNC_API_URL=url), "apply", changed, "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert re.search(
+        r'team\["Platform"\]\.members: GET /v1/orgs/org_acme/teams/\w+/members: item 0 of the '
+        r"list: `team.role` is missing",
+        applied.stdout,
+    ), applied.stdout
+    assert (
+        'update team["Writers"]' in applied.stdout
+        and 'team["Platform"]' not in applied.stdout.split("Not planned")[0]
+    )
+    with emulator.client() as client:
+        members = {
+            t["title"]: sorted(
+                m["organization"]["id"]
+                for m in client.get(f"/v1/orgs/org_acme/teams/{t['id']}/members").json()["items"]
+            )
+            for t in listed(emulator, "/v1/orgs/org_acme/teams")
+        }
+    assert members == {"Platform": ["u_ada"], "Writers": ["u_kim", "u_lin"]}

@@ -15,7 +15,7 @@ from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.kind import ExportNames, Path, Reading, unless_hidden, unread
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.lost_answers import BY_KEY, Writes
 from docsync.kinds.organization.members import by_address, find_member
@@ -83,7 +83,13 @@ class TeamKind(CrudKind):
         return teams
 
     async def _read_members(self, api: ApiClient, org_id: str, teams: list[Any]) -> None:
-        await read_members(api, org_id, teams)
+        """Each team's members, a part of it: one the API hides or answers otherwise than
+        docsync relies on leaves that team's membership out of the plan, not the teams."""
+
+        async def one(team: dict[str, Any]) -> None:
+            await read_members(api, org_id, [team])
+
+        await gather_all(*(unless_hidden(t, "members", one(t)) for t in teams))
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         resources = self.live_resources(raw, live)
@@ -127,11 +133,18 @@ class TeamKind(CrudKind):
         create or update makes of its membership's changes, by user id."""
         self.plan_entries(ctx, Steps(self.plan_create, self.plan_update, self._deleted))
         ids = {m.key: m.id for m in ctx.live.by_kind["member"]}
-        for action in ctx.actions:
+        for action in list(ctx.actions):
             if action.kind != self.name or action.verb == "delete":
                 continue
             change = next((c for c in action.changes if c.field == "members"), None)
             if change is None:
+                continue
+            live = ctx.live.by_id.get((self.name, action.live_id or ""))
+            if live is not None and unread(live.raw, "members"):
+                action.changes.remove(change)  # not read: the plan names it, not planned
+                if not action.changes:
+                    ctx.actions.remove(action)
+                    ctx.actions_at[action.address].remove(action)
                 continue
             payload = action.payload
             assert isinstance(payload, TeamFields)
