@@ -62,7 +62,9 @@ def test_example_directory_validates(case: tuple[Path, Path | None]) -> None:
 @pytest.mark.parametrize("case", SETS, ids=_name)
 def test_example_files_validate(case: tuple[Path, Path | None]) -> None:
     directory, var_file = case
-    files = sorted(str(path) for path in directory.iterdir() if path.suffix in (".yaml", ".yml"))
+    files = sorted(
+        str(path) for path in directory.iterdir() if path.name.endswith((".yaml", ".yml", ".j2"))
+    )
     variables = yaml.safe_load(var_file.read_text("utf-8")) if var_file else {}
     loaded = load_manifests(files, variables=variables, environ={"OKTA_CERT": "MIIC-test"})
     assert loaded.files == files
