@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import Result
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from docsync.api import client
 from docsync.api.retry import RetryPolicy
@@ -27,9 +27,19 @@ pytest_plugins = ["tests.contract.plugin", "tests.contract.fuzz_plugin"]
 # a correct example on a loaded machine. In CI they draw the same examples every run, so a run's
 # verdict can be reproduced; on a developer's machine they explore new ones each time.
 # A test without a count of its own draws `examples()` (10x under `scripts/test --deep`).
-settings.register_profile("local", deadline=None, max_examples=examples())
+# Nor does their verdict depend on how fast the machine draws an example (Hypothesis' too_slow
+# health check times the generation).
+SLOW = [HealthCheck.too_slow]
 settings.register_profile(
-    "ci", deadline=None, derandomize=True, print_blob=True, max_examples=examples()
+    "local", deadline=None, max_examples=examples(), suppress_health_check=SLOW
+)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    max_examples=examples(),
+    suppress_health_check=SLOW,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "local")
 

@@ -264,7 +264,7 @@ _WRITES = [
 @settings(
     max_examples=examples(60),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.sampled_from(_WRITES), st.dictionaries(_FIELDS, _JSON, max_size=3))
 def test_random_bodies_never_break_the_emulator(

@@ -109,7 +109,7 @@ def test_sort_refusals(emulator: EmulatorHandle) -> None:
 @settings(
     max_examples=examples(12),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(st.lists(st.tuples(st.integers(0, 3), st.booleans(), st.integers(0, 3)), max_size=6))
 def test_sort_matches_a_list_model(emulator: EmulatorHandle, moves: list[Any]) -> None:

@@ -169,7 +169,7 @@ def organizations(draw: st.DrawFn) -> str:
 @settings(
     max_examples=examples(12),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(manifest=organizations())
 def test_apply_then_plan_and_export_then_plan_are_empty(
