@@ -118,8 +118,9 @@ def plan_list(
         missing_pin=missing,
         fallback=_fallback(declared),
     )
+    entries = {item.address: item for item in desired}
     for desired_address, matched in result.matched.items():
-        ctx.known_ids[desired_address] = matched.id
+        ctx.matched(entries[desired_address], matched)
     previous: Action | None = None
     for item, found in result.entries:
         if item.absent:
