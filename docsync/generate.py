@@ -131,7 +131,7 @@ def order_table() -> str:
         where = ".".join(
             (*(CATALOGUE.named(p).section for p in declared.parents[:1]), declared.section)
         )
-        after = sorted({*declared.refs, *declared.parents, *declared.needs} - {declared.name})
+        after = sorted(declared.depends_on)
         rank = str(ORDER.index(declared.name) + 1) if declared.name in ORDER else "not named"
         deps = ", ".join(f"`{d}`" for d in after) or "-"
         rows.append(f"| {index} | `{declared.name}` | `{where}` | {deps} | {rank} |")

@@ -23,17 +23,20 @@ _EPOCH_THRESHOLD = 1_000_000_000.0
 class RetryPolicy:
     """How persistent the client is.
 
-    `max_attempts` bounds the tries that end in a 5xx or a lost connection, the first try
-    included. A 429 says "slow down", not "broken": rate-limited answers have their own, larger
-    allowance, `rate_limited_attempts` of them within `rate_limited_for` seconds of the
-    request's first try, so a busy API slows an apply down without ending it, and a CI job
-    still never waits on one request for longer than that.
+    A try that ends in a 5xx or a lost connection is tried again, after a backoff, for as long
+    as the request's deadline lasts (`Deadlines.answer`, `--timeout`: from the first try to the
+    answer, retries and their waits included): a flaky but living server is waited out, a dead
+    one ends the request at its deadline. `max_attempts`, when given, also bounds those tries,
+    the first included (None: the deadline alone). A 429 says "slow down", not "broken":
+    rate-limited answers have their own, larger allowance, `rate_limited_attempts` of them
+    within `rate_limited_for` seconds of the request's first try, so a busy API slows an apply
+    down without ending it, and a CI job still never waits on one request for longer than that.
     Backoff before attempt n+1 is uniform in [0, min(cap, base * 2**(n-1))] ("full jitter"),
     which spreads out concurrent retries. `max_wait` bounds any single wait the server asks for
     (Retry-After, X-RateLimit-Reset): a longer one fails fast instead of hanging a CI job.
     """
 
-    max_attempts: int = 5
+    max_attempts: int | None = None
     base: float = 0.5
     cap: float = 30.0
     max_wait: float = 120.0
@@ -41,7 +44,7 @@ class RetryPolicy:
     rate_limited_for: float = 300.0
 
     def __post_init__(self) -> None:
-        if self.max_attempts < 1:
+        if self.max_attempts is not None and self.max_attempts < 1:
             raise ValueError("RetryPolicy.max_attempts must be at least 1")
         if self.rate_limited_attempts < 1:
             raise ValueError("RetryPolicy.rate_limited_attempts must be at least 1")

@@ -1,6 +1,7 @@
-"""A request's tries: retried with backoff after a 5xx or a lost connection while its budget
-lasts, after a 429 as the server asks within the rate-limit allowance; a create is never sent
-twice blindly (OutcomeUnknown), and a failure ends in one line naming the request."""
+"""A request's tries: retried with backoff after a 5xx or a lost connection until its deadline
+(`--timeout`), after a 429 as the server asks within the rate-limit allowance; a create is never
+sent twice blindly (OutcomeUnknown), a DELETE that finds nothing after a try that may have run is
+done, and a failure ends in one line naming the request."""
 
 from __future__ import annotations
 
@@ -89,8 +90,8 @@ class Retrying:
                 if slow.sent and not idempotent:
                     raise OutcomeUnknown(method, path, None, slow.what, hint=UNKNOWN_HINT) from None
                 failed += 1
-                delay = policy.backoff(failed, self._rng.random())
-                if failed >= policy.max_attempts or budget.remaining < delay + _LAST_TRY:
+                delay = self._retry_in(failed, budget)
+                if delay is None:
                     attempts = failed + limited
                     raise self._too_slow(method, path, slow.what, attempts, budget) from None
                 reason = "too slow"
@@ -102,8 +103,8 @@ class Retrying:
                 if not idempotent and not isinstance(error, NOT_SENT):
                     raise OutcomeUnknown(method, path, None, message, hint=UNKNOWN_HINT) from None
                 failed += 1
-                delay = policy.backoff(failed, self._rng.random())
-                if failed >= policy.max_attempts or budget.remaining < delay + _LAST_TRY:
+                delay = self._retry_in(failed, budget)
+                if delay is None:
                     hint = self._gave_up(failed, limited, budget)
                     raise ApiError(method, path, None, message, hint=hint) from None
                 reason = type(error).__name__
@@ -134,13 +135,12 @@ class Retrying:
                     if not idempotent:
                         raise self.error(method, path, response, cls=OutcomeUnknown)
                     failed += 1
-                    backoff = policy.backoff(failed, self._rng.random())
                     asked = asked_wait(status, response.headers, self._clock())
                     if asked is not None and asked > policy.max_wait:
                         hint = f"the server asks to wait {asked:.0f} s; try again later"
                         raise self.error(method, path, response, hint=hint)
-                    delay = asked or backoff
-                    if failed >= policy.max_attempts or budget.remaining < delay + _LAST_TRY:
+                    delay = self._retry_in(failed, budget, asked or None)
+                    if delay is None:
                         hint = self._gave_up(failed, limited, budget)
                         raise self.error(method, path, response, hint=hint)
                     uncertain = True
@@ -158,9 +158,22 @@ class Retrying:
             )
             await self._sleep(delay)
 
+    def _retry_in(self, failed: int, budget: Budget, asked: float | None = None) -> float | None:
+        """The wait before the try after the `failed`th failed one: the server's (`asked`),
+        else the backoff, cut to what the request's deadline leaves for one more try; None when
+        no try is left (the deadline, or the policy's count when it has one)."""
+        limit = self.policy.max_attempts
+        room = budget.remaining - _LAST_TRY
+        if (limit is not None and failed >= limit) or room <= 0:
+            return None
+        if asked is not None:
+            return asked if asked <= room else None
+        return min(self.policy.backoff(failed, self._rng.random()), room)
+
     def _gave_up(self, failed: int, limited: int, budget: Budget) -> str:
         text = f"gave up after {failed + limited} attempts"
-        if failed >= self.policy.max_attempts:
+        limit = self.policy.max_attempts
+        if limit is not None and failed >= limit:
             return text
         return (
             f"{text} in {budget.spent:.3g} s; docsync waits {budget.seconds:g} s for one answer, "

@@ -60,3 +60,14 @@ def did_you_mean(name: str, candidates: list[str]) -> str:
         return f"; did you mean '{lowered[name.lower()]}'?"
     close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def renamed_away(view: CheckView, shown: str, noun: str, renamer: Item, key: str) -> str:
+    """Why a reference to the name an entry renames away from (`was:`) is refused, as `plan`
+    refuses it (`renamer`: that entry, keyed by `key`), with the new name to write."""
+    path, entry = renamer
+    new = view.show((*path, key), entry.get(key))
+    return (
+        f"{shown} is the old name of the {noun} at {view.where(path)}, which renames it "
+        f"(`was:`): after the apply it names nothing; write {new}"
+    )

@@ -12,7 +12,7 @@ from docsync.core.loaded import LoadedView
 from docsync.core.model import Action, Kept
 from docsync.core.paths import Path, format_path
 from docsync.core.remote import Api
-from docsync.core.state import DesiredState, LiveResource, LiveState
+from docsync.core.state import DesiredResource, DesiredState, LiveResource, LiveState
 
 
 @dataclass
@@ -27,6 +27,8 @@ class PlanContext:
     why_kept: dict[str, str] = field(default_factory=dict)
     #: desired address -> live id, for every match (a renamed resource keeps its id)
     known_ids: dict[str, str] = field(default_factory=dict)
+    #: (kind, live id) -> the key of the manifest entry that took it (`matched`)
+    taken_by: dict[tuple[str, str], str] = field(default_factory=dict)
     #: (address, field) pairs whose values are secret, live or desired
     sensitive_fields: set[tuple[str, str]] = field(default_factory=set)
     #: address -> the actions planned on it so far, in plan order
@@ -112,6 +114,24 @@ class PlanContext:
         if not isinstance(entries, list) or len(path) < 2 or not isinstance(path[1], int):
             return False
         return getattr(entries[path[1]], "state", None) == "absent"
+
+    def matched(self, desired: DesiredResource, live: LiveResource) -> None:
+        """Records that the manifest entry `desired` takes the live resource `live` (by its
+        key, a pinned id or the name it had, `was:`)."""
+        self.known_ids[desired.address] = live.id
+        self.taken_by[(live.kind, live.id)] = desired.key
+
+    def key_after(self, kind: str, live_id: str) -> str | None:
+        """The key a live resource has once the plan is applied, as far as the kinds planned so
+        far say: the key of the manifest entry that took it (renamed with `was:` or through its
+        pinned id, it is known by that one from now on), else its own; None when not read. A
+        kind whose key names another (a translation's space) is matched by it, so that a
+        rename and what names the renamed resource by its new name plan as one change."""
+        taken = self.taken_by.get((kind, live_id))
+        if taken is not None:
+            return taken
+        live = self.live.by_id.get((kind, live_id))
+        return live.key if live is not None else None
 
     def live_id_of(self, address: str | None) -> str | None:
         """The live id an address stands for: a pinned manifest entry's id, else the live

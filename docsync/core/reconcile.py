@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from docsync.core.paths import Path
-from docsync.core.state import DesiredResource, LiveResource
+from docsync.core.state import DesiredResource, LiveResource, LiveState
 
 Problem = Callable[[Path, str], None]
 
@@ -163,6 +163,18 @@ def _renamed(
         taken.add(free[0].id)
         return free[0]
     return None
+
+
+def renamed_live(live: LiveState, kind: str, key: str, was: str | None) -> LiveResource | None:
+    """The live resource an entry of `kind` keyed `key` renames with `was:`, found as
+    `reconcile` will match it: the name it had counts only when its own key names nothing live,
+    and when one live resource alone has it. Keys made before any match ask here (a space's or
+    collection's in a collection renamed in the same plan, which holds them under its live
+    key)."""
+    if was is None or any(r.key == key for r in live.named.get((kind, key), ())):
+        return None
+    named = [r for r in live.named.get((kind, was), ()) if not _binned(r)]
+    return named[0] if len(named) == 1 else None
 
 
 def stale_pin(item: DesiredResource, noun: str, within: str) -> tuple[Path, str]:

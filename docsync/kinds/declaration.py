@@ -199,6 +199,10 @@ class Declaration:
     alt_key: tuple[str, ...] = ()
     #: what the manifest reference says of the key beyond its fields (`, or id (the user id)`)
     key_note: str = ""
+    #: the kinds its key names (an installation's site, a grant's team or member): it is
+    #: planned after them, and its live items are matched under the names the plan gives those
+    #: (a site renamed with `was:` keeps its installations)
+    key_names: tuple[str, ...] = ()
     #: the API refuses one `path` twice among a parent's items of this kind: a path handed
     #: from one item to another waits for the first to let it go (a site's sections)
     paths_unique: bool = False
@@ -262,16 +266,18 @@ class Declaration:
     def refs(self) -> tuple[str, ...]:
         return tuple(f.ref for f in self.fields if f.ref)
 
+    @property
+    def depends_on(self) -> set[str]:
+        """The kinds it comes after: those it refers to (by a field or its key), is nested in
+        or needs read first."""
+        return {*self.refs, *self.key_names, *self.parents, *self.needs} - {self.name}
+
     def field(self, name: str) -> Field:
         """The field `name`, or the keyed field whose key a change names (`localizedTitle.de`)."""
         for f in self.fields:
             if f.name == name or (f.keyed and name.startswith(f"{f.name}.")):
                 return f
         raise KeyError(f"{self.name} has no field {name!r}")
-
-
-def _depends_on(item: Declaration) -> set[str]:
-    return {*item.refs, *item.parents, *item.needs} - {item.name}
 
 
 def dependency_order(
@@ -282,7 +288,7 @@ def dependency_order(
     it names), then by name, so the result never depends on discovery order."""
     rank = {name: index for index, name in enumerate(order)}
     by_name = {d.name: d for d in declarations}
-    waiting = {d.name: _depends_on(d) & set(by_name) for d in declarations}
+    waiting = {d.name: d.depends_on & set(by_name) for d in declarations}
     last = len(rank)
     ready = [(rank.get(d.name, last), d.name) for d in declarations if not waiting[d.name]]
     heapq.heapify(ready)
@@ -315,7 +321,7 @@ class Catalogue(Sequence[Declaration]):
         if len(set(top)) != len(top):
             raise RuntimeError("two kinds share a manifest section")
         for item in declarations:
-            for target in (*item.refs, *item.parents, *item.needs):
+            for target in (*item.refs, *item.key_names, *item.parents, *item.needs):
                 if target not in self.by_name:
                     raise RuntimeError(f"{item.name} names an undeclared kind {target!r}")
         self._items = tuple(dependency_order(declarations, order))

@@ -127,8 +127,9 @@ def plan_list(
         missing_pin=missing,
         fallback=_fallback(declared),
     )
+    entries = {item.address: item for item in desired}
     for desired_address, matched in result.matched.items():
-        ctx.known_ids[desired_address] = matched.id
+        ctx.matched(entries[desired_address], matched)
     _hold_back(result, live, declared.noun, at)
     previous: Action | None = None
     for item, found in result.entries:

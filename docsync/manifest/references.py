@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from docsync.core.checking import did_you_mean, is_absent, text
+from docsync.core.checking import did_you_mean, is_absent, renamed_away, text
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.declaration import Declaration
 from docsync.manifest.context import CheckContext, walk
@@ -122,6 +122,12 @@ def _resolve(
     matches = names.keys.get(value, [])
     shown = ctx.show(path, value)
     kind = target.noun
+    renamer = names.was.get(value)
+    if not matches and renamer is not None:
+        # whatever it looks like (an id, a live title): the plan renames what it names
+        item = (renamer, _entry(ctx, renamer) or {})
+        ctx.report(path, renamed_away(ctx, shown, kind, item, target.key))
+        return
     if live:
         deleted = [m for m in matches if is_absent(_entry(ctx, m) or {})]
         if matches and len(deleted) == len(matches):
@@ -143,21 +149,16 @@ def _resolve(
         return
     ctx.report(
         path,
-        f"{shown} names no {kind} {scope} and is not an id{_hint(ctx, path, value, names, target)}",
+        f"{shown} names no {kind} {scope} and is not an id{_hint(ctx, path, value, names)}",
     )
 
 
-def _hint(ctx: CheckContext, path: Path, value: str, names: _Names, target: Declaration) -> str:
-    """The entry that renames what the reference names (`was:`), with the name to write; else
-    the name closest to it. Nothing for a sensitive value: a hint would tell of it."""
+def _hint(ctx: CheckContext, path: Path, value: str, names: _Names) -> str:
+    """The name closest to the one written. Nothing for a sensitive value: a hint would tell
+    of it."""
     if ctx.is_sensitive(path):
         return ""
-    renamer = names.was.get(value)
-    if renamer is None:
-        return did_you_mean(value, list(names.keys))
-    entry = _entry(ctx, renamer) or {}
-    new = ctx.show((*renamer, target.key), entry.get(target.key))
-    return f"; the {target.noun} at {ctx.where(renamer)} renames it (`was:`): write {new}"
+    return did_you_mean(value, list(names.keys))
 
 
 def _entry(ctx: CheckContext, path: Path) -> dict[str, Any] | None:

@@ -418,3 +418,53 @@ def test_a_delete_answered_404_is_an_error_when_no_attempt_may_have_run(
     handler, _ = scripted(first, httpx.Response(404, json=error_body(404, "not found")))
     with pytest.raises(ApiError, match="404"):
         call(make_client(handler), "DELETE")
+
+
+#: the client's own policy (its deadline: 30 s for one answer, retries included)
+LIVING = RetryPolicy()
+
+
+def test_a_flaky_server_is_retried_until_the_deadline_not_five_times(
+    make_client: Build, clock: FakeClock
+) -> None:
+    """A server failing a try in three fails five in a row, now and then: the request goes on
+    while its deadline lasts (it gave up after 5 attempts, 4 of them while planning)."""
+    busy = httpx.Response(503, json=error_body(503, "busy"))
+    handler, log = scripted(*[busy] * 8, OK)
+    start = clock.now
+    assert call(make_client(handler, retry=LIVING), "GET") == {"id": "x"}
+    assert len(log) == 9 and clock.now - start <= 30.0
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_a_dead_server_ends_the_request_at_its_deadline(
+    make_client: Build, clock: FakeClock, method: str
+) -> None:
+    log: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        log.append(request.url.path)
+        return httpx.Response(503, json=error_body(503, "down"))
+
+    start = clock.now
+    with pytest.raises(ServerError) as caught:
+        call(make_client(handler, retry=LIVING, timeout=30.0), method)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(f"{method} /v1/orgs/o/teams: 503 ")
+    assert f"(gave up after {len(log)} attempts in " in message
+    assert message.endswith(
+        "docsync waits 30 s for one answer, retries included: --timeout changes it)"
+    )
+    assert len(log) > 5 and 29.0 <= clock.now - start <= 30.0  # tried until its deadline
+
+
+def test_a_delete_done_by_a_lost_try_is_done_whatever_failed_after_it(
+    make_client: Build, clock: FakeClock
+) -> None:
+    """The first try deleted it and its answer was lost; the next ones fail (5xx) more than
+    five times, then the API says nothing is there: done (it exited 1, though done)."""
+    busy = httpx.Response(503, json=error_body(503, "busy"))
+    for gone in (httpx.Response(204), httpx.Response(404, json=error_body(404, "not found"))):
+        handler, log = scripted(httpx.RemoteProtocolError("peer closed"), *[busy] * 6, gone)
+        assert call(make_client(handler, retry=LIVING), "DELETE") is None
+        assert len(log) == 8

@@ -51,9 +51,10 @@ def test_policy_refuses_nonsense() -> None:
         RetryPolicy(rate_limited_for=-1)
 
 
-def test_rate_limited_answers_have_a_larger_allowance_than_failures() -> None:
+def test_failures_are_bounded_by_the_deadline_and_429s_by_an_allowance_of_their_own() -> None:
     policy = RetryPolicy()
-    assert policy.rate_limited_attempts > policy.max_attempts
+    assert policy.max_attempts is None  # the request's deadline (--timeout) bounds its tries
+    assert policy.rate_limited_attempts > 1
     assert 0 < policy.rate_limited_for < float("inf")
 
 

@@ -82,7 +82,9 @@ def test_redirects(live: dict[str, tuple[str, bool]], written: dict[str, tuple[s
     new = next((a for a in ctx.actions if a.address == f"{SITE}.redirects"), None)
     old_ctx = _again(ctx)
     site, site_live = ctx.desired.by_address[SITE], ctx.live.by_address[SITE]
-    assert _shown(new) == _shown(legacy_parts.plan_redirects(site, site_live, old_ctx))
+    old = legacy_parts.plan_redirects(site, site_live, old_ctx)
+    # the notes now name each redirect deleted, a loss (test_planner_losses.py)
+    assert _shown(new, notes=False) == _shown(old, notes=False)
 
 
 TEAMS = [{"id": f"t{i}", "title": f"T{i}"} for i in range(3)]

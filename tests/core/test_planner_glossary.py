@@ -70,7 +70,8 @@ def test_one_update_shows_each_entry_that_changes_by_its_term() -> None:
         "entries.Workspace.de": (ABSENT, "Arbeitsbereich"),
         "entries.Workspace.fr": ("Espace", "Espace de travail"),
     }
-    assert "deletes 1 entry" in action.notes
+    assert action.notes == ['LOSS: deletes 1 entry ("Old"): translations no longer use its terms']
+    assert action.loss
     assert isinstance(action.payload, Glossary) and action.payload.key == "en"
 
 

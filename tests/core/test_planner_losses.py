@@ -1,6 +1,7 @@
 """Every loss is flagged for review, in text, Markdown and JSON: deleting or deactivating what
-others rely on (a share link its holders open the site with, an invite link, a grant) and a
-delete that takes more with it, named (a site's share links, site spaces and customization, an
+others rely on (a share link its holders open the site with, an invite link, a grant, a
+glossary entry, a redirect, a site space's override, a team's member) and a delete that takes
+more with it, named (a site's share links, site spaces and customization, an
 integration's installations, a team's grants). Planned without HTTP, from what the reads keep;
 tests/engine/test_e2e_losses.py checks that a plan reads what these need."""
 
@@ -15,6 +16,9 @@ from docsync.render.load import plan_from_document, read_document
 from docsync.render.markdown import render_markdown
 from docsync.render.text import render_plan
 from tests.core import plankit as k
+from tests.core.test_planner_redirects import redirect
+from tests.core.test_planner_space_customization import live as overrides
+from tests.core.test_planner_space_customization import manifest as overridden
 
 
 def flagged(plan: Plan, key: str, *, audience: bool) -> Action:
@@ -110,3 +114,66 @@ def test_a_pruned_team_names_its_grants() -> None:
     plan = k.plan("teams: []\nprune: [teams]\n", items)
     action = flagged(plan, 'delete team["Writers"]', audience=True)
     assert any('space["Guides"]: edit' in note for note in action.notes), action.notes
+
+
+def test_a_glossary_entry_deleted_is_flagged() -> None:
+    """Translations use its terms: an entry the exact list drops was noted, never flagged."""
+    items = {
+        "translations_glossary": [
+            {"id": "g1", "translations": {"en": "Workspace", "fr": "Espace de travail"}},
+            {"id": "g2", "translations": {"en": "Site", "fr": "Site"}},
+        ]
+    }
+    manifest = "translationsGlossary: {keyLanguage: en, entries: [{en: Site, fr: Site}]}\n"
+    action = flagged(k.plan(manifest, items), "update translationsGlossary", audience=False)
+    assert any("Workspace" in note for note in action.notes), action.notes
+
+
+def test_a_redirect_deleted_is_flagged() -> None:
+    """Visitors following its source reach nothing: it was noted, never flagged."""
+    away = {"kind": "external", "url": "https://acme.example/"}
+    docs = k.site("s1", "Docs", [], _redirects=[redirect(s, away) for s in ("/old", "/start")])
+    kept = '{source: /start, destination: {url: "https://acme.example/"}}'
+    plan = k.plan(f"sites:\n  - title: Docs\n    redirects: [{kept}]\n", {"site": [docs]})
+    action = flagged(plan, 'update site["Docs"].redirects', audience=False)
+    assert any("/old" in note for note in action.notes), action.notes
+
+
+def test_a_site_space_override_removed_is_flagged() -> None:
+    """`customization: null` deletes what the site space shows instead of its site's: it was
+    noted, never flagged."""
+    plan = k.plan(overridden("null"), overrides())
+    (action,) = plan.actions
+    flagged(plan, action.key, audience=False)
+
+
+def test_a_member_removed_from_a_team_is_flagged_and_loses_its_grants() -> None:
+    """The member loses what the team's grants give: an audience change, where it has some."""
+    guides = {"id": "sp1", "title": "Guides"}
+    guides["_grants"] = {"teams": [{"team": {"id": "t1"}, "permission": "edit"}]}
+    members = [
+        {"id": "u1", "role": "admin", "user": {"id": "u1", "email": "ada@acme.example"}},
+        {"id": "u2", "role": "edit", "user": {"id": "u2", "email": "lin@acme.example"}},
+    ]
+    writers = {
+        "id": "t1",
+        "title": "Writers",
+        "_members": [
+            {"organization": {"id": user}, "team": {"role": "member"}} for user in ("u1", "u2")
+        ],
+    }
+    items = {"member": members, "team": [writers], "space": [guides]}
+    plan = k.plan("teams: [{title: Writers, members: [ada@acme.example]}]\n", items)
+    action = flagged(plan, 'update team["Writers"]', audience=True)
+    assert any("lin@acme.example" in note and 'space["Guides"]' in note for note in action.notes)
+    ungranted = {"member": members, "team": [writers]}
+    plan = k.plan("teams: [{title: Writers, members: [ada@acme.example]}]\n", ungranted)
+    flagged(plan, 'update team["Writers"]', audience=False)
+
+
+def test_a_site_proxy_removed_is_flagged() -> None:
+    """Readers at the proxy's origin no longer reach the site."""
+    docs = k.site("s1", "Docs", [], proxy="https://acme.example/docs")
+    plan = k.plan("sites: [{title: Docs, proxy: null}]\n", {"site": [docs]})
+    action = flagged(plan, 'update site["Docs"]', audience=False)
+    assert any("acme.example/docs" in note for note in action.notes), action.notes

@@ -73,6 +73,10 @@ def resources(doc: Doc) -> list[Resource]:
                 if "sections" in entry or "siteSpaces" in entry:
                     refs["structure"] = [("space", spaces[i["space"]]) for lv in levels for i in lv]
             out.append(Resource(kind, key, name, refs, absent, entry.get("was")))
+    for entry in doc.get("integrations", []):
+        refs = {"sites": [("site", title) for title in entry.get("sites") or {}]}
+        refs["spaces"] = [("space", spaces[title]) for title in entry.get("spaces") or {}]
+        out.append(Resource("integration", entry["name"], entry["name"], refs))
     if doc.get("settings", {}).get("defaultContent"):
         refs = {"defaultContent": [("site", doc["settings"]["defaultContent"]["site"])]}
         out.append(Resource("settings", "", "", refs))

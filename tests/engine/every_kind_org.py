@@ -1,5 +1,6 @@
 """Strategies of the organization's kinds for the cross-kind property test: settings, members,
-teams with members, SAML, collections, spaces, grants, OpenAPI and translations.
+teams with members, SAML, collections, spaces, grants, OpenAPI, translations and an
+integration's installations.
 
 Names come from small pools, so that two manifests drawn one after the other share resources
 (matched, changed, renamed with `was:` or left behind) as often as they differ. Every manifest is
@@ -33,6 +34,10 @@ SPACES = ("Guides", "Reference", "Runbooks", "Changelog")
 SEED_SPACE = "Internal Handbook"
 SLUGS = ("public-api", "admin-api")
 LANGUAGES = ("fr", "de")
+#: the one integration installed (the seed's), and its account configuration (a text, which
+#: export writes as an env() template)
+INTEGRATION = "google-analytics"
+TRACKING_ID = "G-PROPERTY-1"
 
 
 def sometimes(draw: st.DrawFn, entry: Doc, key: str, values: st.SearchStrategy[Any]) -> None:
@@ -277,3 +282,20 @@ def translations(draw: st.DrawFn, space_titles: list[str]) -> list[Doc]:
         sometimes(draw, entry, "instructions", st.sampled_from(("Keep names.", "One.\n\nTwo.")))
         out.append(entry)
     return out
+
+
+@st.composite
+def integrations(draw: st.DrawFn, sites: list[str], spaces: list[str]) -> list[Doc]:
+    """The seed's integration installed on some of the manifest's sites and spaces, named by
+    their titles (the new ones of those `was:` renames: the installation stays where it is),
+    with a configuration there or none."""
+    entry: Doc = {"name": INTEGRATION, "configuration": {"tracking_id": TRACKING_ID}}
+    configured = st.sampled_from(({}, {"configuration": {"anonymize": True}}))
+    if sites and draw(st.booleans()):
+        chosen = draw(st.lists(st.sampled_from(sites), unique=True))
+        entry["sites"] = {title: draw(configured) for title in chosen}
+    if draw(st.booleans()):
+        entry["spaces"] = {
+            title: {} for title in draw(st.lists(st.sampled_from(spaces), unique=True))
+        }
+    return [entry]

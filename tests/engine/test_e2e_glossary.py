@@ -69,7 +69,8 @@ def test_a_glossary_applies_from_a_saved_plan_changes_in_one_batch_and_exports(
     assert '- entries["Change request"]:' in planned.stdout
     assert "+ entries.Space:" in planned.stdout
     assert '~ entries.Site.fr: "Site" -> "Site web"' in planned.stdout
-    assert "deletes 1 entry" in planned.stdout
+    assert 'LOSS: deletes 1 entry ("Change request")' in planned.stdout
+    assert "update translationsGlossary (destructive)" in planned.stdout.split("careful look")[1]
     assert "Workspace" not in planned.stdout  # unchanged: not shown
     before = either_contract.stats()
     apply(docsync, manifest)

@@ -57,7 +57,8 @@ def test_a_renamed_team_keeps_its_id_members_and_grants(
     renamed = BEFORE.replace("{title: Writers,", "{title: Writers2, was: Writers,")
     stale = docsync("plan", write("stale.yaml", renamed))
     assert stale.exit_code == 1, stale.output
-    assert 'renames to team["Writers2"]: after the apply the old name names nothing; write ' in (
+    assert "'Writers' is the old name of the team at " in stale.stderr
+    assert "which renames it (`was:`): after the apply it names nothing; write 'Writers2'" in (
         stale.stderr
     )
 

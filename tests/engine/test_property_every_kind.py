@@ -2,7 +2,9 @@
 
 A random manifest A is applied to the seed (a random live state); then a second random manifest
 B, drawn from the same pools of names, is validated, applied, planned (empty) and the
-organization exported and planned (empty)."""
+organization exported and planned (empty). In one history of two, B renames with `was:` a
+space, site or team A made and names it by its new name where A named it by its old one (an
+installation, a translation, the default content, a SAML provider: every_kind_renames.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from tests.depth import examples
 from tests.engine import every_kind_org as org
 from tests.engine.every_kind_live import settle
 from tests.engine.every_kind_org import Doc
+from tests.engine.every_kind_renames import NEW_NAMES, renamed_and_named
 from tests.engine.every_kind_sites import SITES, sites
 from tests.kit import CERT, EmulatorHandle, apply, assert_converged, cli_for
 
@@ -27,8 +30,10 @@ FALLBACKS = {
     "DOCSYNC_SITE_"
     + re.sub(r"[^A-Za-z0-9]+", "_", title).upper()
     + "_PUBLISHINGAUTH_FALLBACKURL": ("https://acme.example/login")
-    for title in SITES
+    for title in NEW_NAMES["sites"]
 }
+#: what export writes the integration's configuration as (a text: taken as a secret)
+EXPORTED = {"DOCSYNC_INTEGRATION_GOOGLE_ANALYTICS_CONFIGURATION_TRACKING_ID": org.TRACKING_ID}
 #: the kinds `prune:` may name (spaces and members never go but by `state: absent`)
 PRUNABLE = ("teams", "saml", "collections", "openapi", "translations", "sites")
 #: the pool of names of each kind whose entries may be written `state: absent`
@@ -96,6 +101,9 @@ def manifests(draw: st.DrawFn, before: Doc | None = None) -> Doc:
     if often(draw):
         doc["sites"] = draw(sites(published, teams, before))
     if draw(st.booleans()):
+        titles = [s["title"] for s in doc.get("sites", [])]
+        doc["integrations"] = draw(org.integrations(titles, published))
+    if draw(st.booleans()):
         doc["settings"] = draw(org.settings([s["title"] for s in doc.get("sites", [])]))
     if later:
         _absent(draw, doc)
@@ -107,7 +115,9 @@ def manifests(draw: st.DrawFn, before: Doc | None = None) -> Doc:
 @st.composite
 def histories(draw: st.DrawFn) -> tuple[Doc, Doc]:
     first = draw(manifests())
-    return first, settle(first, draw(manifests(first)))
+    second = draw(manifests(first))
+    renamed_and_named(draw, first, second)
+    return first, settle(first, second)
 
 
 def _write(path: Path, doc: Doc) -> Path:
@@ -141,7 +151,7 @@ def test_validate_apply_plan_and_export_agree_on_every_kind(
     first, second = history
     either_contract.reset()
     certificates = {f"DOCSYNC_SAML_{label.upper()}_CERTIFICATE": CERT for label in org.LABELS}
-    docsync = cli_for(either_contract, **certificates, **FALLBACKS)
+    docsync = cli_for(either_contract, **certificates, **FALLBACKS, **EXPORTED)
     work = tmp_path_factory.mktemp("every-kind")
     apply(docsync, _write(work / "a.yaml", first))
     manifest = _write(work / "b.yaml", second)

@@ -48,8 +48,9 @@ def test_an_entry_that_deletes_the_old_name_takes_it_too(write) -> None:
     )
 
 
-def test_a_reference_to_a_name_renamed_with_was_says_the_new_name(write) -> None:
-    """Every kind the same way: the default site named by its old title got no rename hint."""
+def test_a_reference_to_a_name_renamed_with_was_is_refused_with_the_new_name(write) -> None:
+    """Every kind the same way, as `plan` refuses it: the old name names nothing once the plan
+    is applied. A name that could be an id (`Platform`) passed, left to `plan`."""
     path = write(
         "m.yaml",
         "organization: o\n"
@@ -57,21 +58,33 @@ def test_a_reference_to_a_name_renamed_with_was_says_the_new_name(write) -> None
         "  defaultContent: {site: The Handbook}\n"
         "sites:\n"
         "  - {title: Developer Portal, was: The Handbook}\n"
+        "  - {title: Docs Hub, was: Hub}\n"
         "teams:\n"
-        "  - {title: Writers Guild, was: Platform Crew}\n"
+        "  - {title: Writers Guild, was: Platform}\n"
+        "spaces:\n"
+        "  - {title: Manuals, was: Guides, permissions: {teams: {Platform: read}}}\n"
         "saml:\n"
         "  - label: Okta\n"
         '    ssoURL: "https://acme.okta.example/sso"\n'
         '    entityID: "http://www.okta.example/exk1"\n'
         "    certificate: abc\n"
-        "    defaultTeam: Platform Crew\n",
+        "    defaultTeam: Platform\n"
+        "translations: [{space: Guides, language: fr}]\n"
+        "integrations:\n"
+        "  - {name: google-analytics, sites: {Hub: {}}, spaces: {Manuals: {}}}\n",
     )
     result = run_validate(str(path))
     assert result.exit_code == 1
+    renames = "which renames it (`was:`): after the apply it names nothing; write"
     assert result.stderr.splitlines() == [
-        f"{path}:3:26: settings.defaultContent.site: 'The Handbook' names no site in this "
-        f"manifest and is not an id; the site at {path}:5:5 renames it (`was:`): write "
-        "'Developer Portal'",
-        f"{path}:13:18: saml[0].defaultTeam: 'Platform Crew' names no team in this manifest and "
-        f"is not an id; the team at {path}:7:5 renames it (`was:`): write 'Writers Guild'",
+        f"{path}:3:26: settings.defaultContent.site: 'The Handbook' is the old name of the "
+        f"site at {path}:5:5, {renames} 'Developer Portal'",
+        f"{path}:10:67: spaces[0].permissions.teams.Platform: 'Platform' is the old name of "
+        f"the team at {path}:8:5, {renames} 'Writers Guild'",
+        f"{path}:16:18: saml[0].defaultTeam: 'Platform' is the old name of the team at "
+        f"{path}:8:5, {renames} 'Writers Guild'",
+        f"{path}:17:24: translations[0].space: 'Guides' is the old name of the space at "
+        f"{path}:10:5, {renames} 'Manuals'",
+        f"{path}:19:38: integrations[0].sites.Hub: 'Hub' is the old name of the site at "
+        f"{path}:6:5, {renames} 'Docs Hub'",
     ]

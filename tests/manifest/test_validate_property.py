@@ -2,7 +2,8 @@
 strategies, then the mistakes a plan refuses without reading anything: an entry the manifest
 deletes that others still name, an integration installed where a deleted or pruned site or space
 stood, publishing auth on a site written with another visibility, `prune:` over sites and
-integrations); each is validated, and one that passes is planned, without a request, against the
+integrations, the seed's space renamed with `was:` while entries still name it by its old
+name); each is validated, and one that passes is planned, without a request, against the
 organization as it is before docsync runs (the seed's members and its one space, read once).
 A plan that refuses it then refuses for a reason no live state gave (but a name no entry holds
 and the seed has not, which a live resource elsewhere could answer): `validate` should have
@@ -28,7 +29,7 @@ from docsync.engine.planner import diff, read_live
 from docsync.kinds import KINDS
 from docsync.manifest import ManifestError, load_manifests
 from tests.depth import examples
-from tests.engine.every_kind_org import Doc
+from tests.engine.every_kind_org import SEED_SPACE, Doc
 from tests.engine.every_kind_sites import SITES, VISIBILITIES
 from tests.engine.test_property_every_kind import manifests
 from tests.kit import CERT, TOKEN, EmulatorHandle
@@ -56,7 +57,7 @@ def mistaken(draw: st.DrawFn) -> Doc:
                 gone["collection"] = entries[index]["collection"]
             entries[index] = gone
     sites = [s["title"] for s in doc.get("sites", [])] + list(SITES) + ["Elsewhere"]
-    spaces = [s["title"] for s in doc.get("spaces", [])] + ["Internal Handbook"]
+    spaces = [s["title"] for s in doc.get("spaces", [])] + [SEED_SPACE]
     if draw(st.booleans()):
         doc["integrations"] = [
             {
@@ -75,7 +76,19 @@ def mistaken(draw: st.DrawFn) -> Doc:
         if site.get("state") != "absent" and draw(st.integers(0, 3)) == 0:
             site["publishingAuth"] = {"backend": "custom"}
             site["visibility"] = draw(st.sampled_from(VISIBILITIES))
+    _renames_the_seed_space(draw, doc)
     return doc
+
+
+def _renames_the_seed_space(draw: st.DrawFn, doc: Doc) -> None:
+    """Now and then a space renames the seed's (`was: Internal Handbook`), which what the
+    manifest writes may still name by that old name (its translations, site spaces and
+    integrations draw it): after the apply that name names nothing."""
+    spaces = doc.get("spaces", [])
+    kept = {s["title"] for s in spaces} | {s.get("was") for s in spaces}
+    free = [s for s in spaces if "was" not in s and s.get("state") != "absent"]
+    if SEED_SPACE not in kept and free and draw(st.integers(0, 2)) == 0:
+        draw(st.sampled_from(free))["was"] = SEED_SPACE
 
 
 def _seed(emulator: EmulatorHandle) -> LiveState:

@@ -7,23 +7,27 @@ import re
 from difflib import get_close_matches
 from typing import Any
 
+from docsync.core.checking import CheckView, is_absent, renamed_away
+
 Path = tuple[str | int, ...]
 Problem = tuple[Path, str]
+_TEAMS: Path = ("teams",)
 #: what a live id looks like: a name of that shape is left for the plan to find
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def grant_problems(data: dict[str, Any], path: Path, entry: dict[str, Any]) -> list[Problem]:
+def grant_problems(view: CheckView, path: Path, entry: dict[str, Any]) -> list[Problem]:
     """What `validate` can tell without the API about one entry's grants: teams the manifest
-    does not list (when it lists teams) that do not look like ids, members it deletes, and one
-    principal written twice (a team by title and id aside, which only the plan can tell)."""
+    does not list (when it lists teams) that do not look like ids, or only renames away from
+    (`was:`), members it deletes, and one principal written twice (a team by title and id
+    aside, which only the plan can tell)."""
     written = entry.get("permissions")
     if not isinstance(written, dict):
         return []
     base: Path = (*path, "permissions")
     problems: list[Problem] = []
-    problems += _team_problems(data, written.get("teams"), (*base, "teams"))
-    problems += _member_problems(data, written.get("members"), (*base, "members"))
+    problems += _team_problems(view, written.get("teams"), (*base, "teams"))
+    problems += _member_problems(view.data, written.get("members"), (*base, "members"))
     return problems
 
 
@@ -34,15 +38,25 @@ def _listed(data: dict[str, Any], section: str, key: str) -> dict[str, dict[str,
     return {str(e[key]): e for e in entries if isinstance(e, dict) and isinstance(e.get(key), str)}
 
 
-def _team_problems(data: dict[str, Any], teams: Any, path: Path) -> list[Problem]:
-    listed = _listed(data, "teams", "title")
+def _team_problems(view: CheckView, teams: Any, path: Path) -> list[Problem]:
+    listed = _listed(view.data, "teams", "title")
     if not isinstance(teams, dict) or listed is None:
         return []  # no teams written: only the live organization can tell
     ids = {str(e["id"]) for e in listed.values() if isinstance(e.get("id"), str)}
+    renamed = {
+        str(entry["was"]): ((*_TEAMS, index), entry)
+        for index, entry in enumerate(view.data["teams"])
+        if isinstance(entry, dict) and isinstance(entry.get("was"), str) and not is_absent(entry)
+    }
     problems: list[Problem] = []
     for name in teams:
         team = listed.get(name)
-        if team is not None and team.get("state") == "absent":
+        if team is None and name not in ids and name in renamed:
+            shown = view.show((*path, name), name)
+            problems.append(
+                ((*path, name), renamed_away(view, shown, "team", renamed[name], "title"))
+            )
+        elif team is not None and team.get("state") == "absent":
             problems.append(((*path, name), f"team {name!r} is deleted by this manifest"))
         elif team is None and name not in ids and not _ID.match(name):
             close = get_close_matches(name, list(listed), n=1)

@@ -162,7 +162,7 @@ class GrantedKind(CrudKind):
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:
-            for where, message in grant_problems(view.data, path, entry):
+            for where, message in grant_problems(view, path, entry):
                 view.report(where, message)
 
     def plan(self, ctx: PlanContext) -> None:

@@ -74,6 +74,7 @@ GRANT = Declaration(
     "permissions",
     "grant",
     key="principal",
+    key_names=("team", "member"),
     parents=("collection", "space", "site"),
     entry=Permissions,
     mapped=True,

@@ -12,6 +12,7 @@ from docsync.core.context import PlanContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
+from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
@@ -149,11 +150,14 @@ class CollectionKind(GrantedKind):
             return str(entry.title)
         sibling = self._manifest_entry(str(parent), ctx)
         if sibling is not None:
-            # A parent renamed through its pinned id: the child keeps its live key.
+            # A parent renamed in this plan (through its pinned id, or `was:`) holds the child
+            # under its live key, where an entry that does not rename the child finds it.
+            own = self._key(sibling, ctx, seen | {entry.title})
             pinned = ctx.live.by_id.get((self.name, str(sibling.id))) if sibling.id else None
-            if pinned is not None:
-                return f"{pinned.key}/{entry.title}"
-            return f"{self._key(sibling, ctx, seen | {entry.title})}/{entry.title}"
+            renamed = pinned or (
+                entry.was is None and renamed_live(ctx.live, self.name, own, sibling.was)
+            )
+            return f"{renamed.key if renamed else own}/{entry.title}"
         live = self._live(str(parent), ctx)
         return f"{live.key}/{entry.title}" if live else str(entry.title)
 

@@ -11,6 +11,7 @@ would make the term twice)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -157,9 +158,13 @@ class TranslationsGlossaryKind(Kind):
             changes, where = _changes(key, wanted, items), ctx.where(desired.path)
             action = Action("update", self.name, ADDRESS, changes, where)
             action.payload = Glossary(key, wanted)
-            deleted = sum(op["type"] == "delete" for op in operations)
-            if deleted:
-                action.notes.append(f"deletes {deleted} entr{'y' if deleted == 1 else 'ies'}")
+            gone = [_named(key, items, op["id"]) for op in operations if op["type"] == "delete"]
+            if gone:
+                entries = f"{len(gone)} entr{'y' if len(gone) == 1 else 'ies'}"
+                action.takes_away(
+                    f"deletes {entries} ({', '.join(gone)}): translations no longer use "
+                    f"{'its terms' if len(gone) == 1 else 'their terms'}"
+                )
             ctx.add(action)
 
     async def execute(self, action: Action, run: RunContext) -> None:
@@ -203,6 +208,13 @@ class TranslationsGlossaryKind(Kind):
 def _terms(item: dict[str, Any]) -> dict[str, str]:
     translations = item.get("translations") if "translations" in item else item
     return {k: str(v) for k, v in (translations or {}).items() if k != "id"}
+
+
+def _named(key: str, items: list[dict[str, Any]], ident: str) -> str:
+    """A live entry the batch deletes, by its term in `key` (else its id), quoted."""
+    item = next(i for i in items if str(i["id"]) == ident)
+    term = (item.get("translations") or {}).get(key)
+    return json.dumps(term, ensure_ascii=False) if term is not None else f"(id {ident})"
 
 
 def _item(entry: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from docsync.core.entries import DefaultLevel, Entry, Language, Ref, Uri
 from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
+from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
@@ -219,25 +220,18 @@ def _desired_key(entry: Any, path: Path, ctx: PlanContext) -> str:
         collection = ctx.resolve("collection", str(entry.collection), (*path, "collection"))
         # A collection renamed through its pinned id still holds the space by its live key.
         renamed = ctx.live.by_id.get(("collection", ctx.live_id_of(collection) or ""))
+        written = ctx.desired.by_address.get(collection) if collection else None
         holder = collection and (
             renamed
-            or (entry.was is None and _renamed_by_was(collection, ctx))
-            or ctx.desired.by_address.get(collection)
+            # renamed with `was:`: under its live key, it holds a space that renames none itself
+            or (
+                entry.was is None
+                and written is not None
+                and renamed_live(ctx.live, "collection", written.key, written.was)
+            )
+            or written
             or ctx.live.by_address.get(collection)
         )
         if holder:
             return f"{holder.key}/{entry.title}"
     return str(entry.title)
-
-
-def _renamed_by_was(collection: str, ctx: PlanContext) -> LiveResource | None:
-    """The live collection an entry renames with `was:` (the plan renames it in place), which
-    still holds its spaces by its live key: a space written without `was:` of its own is that
-    one. Keys are made before any match, so it is looked up here as the reconciliation will
-    (`was:` counts only when the new key names nothing live)."""
-    desired = ctx.desired.by_address.get(collection)
-    was = getattr(desired.entry, "was", None) if desired is not None else None
-    if was is None or collection in ctx.live.by_address:
-        return None
-    named = [r for r in ctx.live.by_kind["collection"] if was in (r.name, r.key)]
-    return named[0] if len(named) == 1 else None

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import Field as Limits
@@ -24,7 +25,7 @@ from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lists import Place, Steps
+from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 
@@ -144,13 +145,21 @@ class TranslationKind(CrudKind):
         return self.desired_resources(ctx, key=_desired_key)
 
     def plan(self, ctx: PlanContext) -> None:
-        self.plan_entries(ctx, Steps(self._created, self._updated, self.plan_delete))
+        """Live translations are matched by the key their space has once the plan is applied:
+        a space renamed with `was:` keeps its translations, and `prune:` judges them by the
+        name the next plan reads."""
+        if not self.written_in(ctx.loaded.manifest):
+            return
+        live = [_as_planned(resource, ctx) for resource in ctx.live.by_kind[self.name]]
+        steps = Steps(self._created, self._updated, self.plan_delete)
+        plan_list(self.declaration, steps, ctx.desired.by_kind[self.name], live, Place(ctx))
 
     def _created(self, desired: DesiredResource, at: Place) -> Action | None:
         """A translation written without a source language translates from its space's own
         language (production's Space.language), else English."""
         if "space" in desired.fields and "sourceLanguage" not in desired.fields:
-            live = at.ctx.live.by_address.get(desired.fields["space"] or "")
+            ident = at.ctx.live_id_of(desired.fields["space"]) or ""
+            live = at.ctx.live.by_id.get(("space", ident))
             language = live.raw.get("language") if live else None
             desired.fields["sourceLanguage"] = str(language or DEFAULT_SOURCE_LANGUAGE)
         return self.plan_create(desired, at)
@@ -222,9 +231,18 @@ def _live_key(raw: dict[str, Any], live: LiveState) -> str:
     if "title" in raw:
         return str(raw["title"])
     source = raw.get("source") or {}
-    space = live.address_of("space", source.get("space"))
-    found = live.by_address.get(space) if space else None
+    found = live.by_id.get(("space", str(source.get("space"))))
     return _key(found.key if found else f"space#{source.get('space')}", raw["language"])
+
+
+def _as_planned(resource: LiveResource, ctx: PlanContext) -> LiveResource:
+    """A live translation keyed by its space's key once the plan is applied (`key_after`)."""
+    if "title" in resource.raw:
+        return resource
+    space = (resource.raw.get("source") or {}).get("space")
+    after = ctx.key_after("space", str(space)) if space is not None else None
+    key = _key(after, resource.raw["language"]) if after is not None else resource.key
+    return resource if key == resource.key else replace(resource, key=key, name=key)
 
 
 def _desired_key(entry: Any, path: Path, ctx: PlanContext) -> str:

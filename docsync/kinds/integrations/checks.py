@@ -1,40 +1,54 @@
 """What `validate` refuses of the sites and spaces an integration is installed on, before any
 request, where `plan` would refuse it whatever the organization holds: a name no entry keeps
-that the manifest deletes (`state: absent`), or that no live resource could hold once the plan
-is applied. Offline, a live site *could* hold any name no entry takes, unless the manifest
-prunes sites with a pattern that matches it: the plan would then delete every live site of
-that title, and the installation would name nothing. (A live site of that title that the
-plan leaves in place, unknown offline, is `plan`'s to check.)"""
+that the manifest deletes (`state: absent`) or renames away from (`was:`), or that no live
+resource could hold once the plan is applied. Offline, a live site *could* hold any name no
+entry takes, unless the manifest prunes sites with a pattern that matches it: the plan would
+then delete every live site of that title, and the installation would name nothing. (A live
+site of that title that the plan leaves in place, unknown offline, is `plan`'s to check.)"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
+from docsync.core.checking import CheckView, Item, is_absent, raw_entries, renamed_away, text
 from docsync.core.ownership import prune_patterns
 from docsync.core.paths import Path
 from docsync.kinds.declaration import Declaration
 
 
-def _names(view: CheckView, target: Declaration) -> tuple[set[str], dict[str, Path]]:
-    """The names the manifest's entries of `target` keep (key, `was:`, `container/key`), and
-    those only entries written absent take, each with the first of them."""
-    kept: set[str] = set()
-    deleted: dict[str, Path] = {}
+@dataclass
+class _Names:
+    """The names the manifest's entries of a kind keep (key, id, `container/key`); those only
+    entries written absent take, and those only entries renamed away from (`was:`), each with
+    the first of them."""
+
+    kept: set[str] = field(default_factory=set)
+    deleted: dict[str, Path] = field(default_factory=dict)
+    renamed: dict[str, Item] = field(default_factory=dict)
+
+
+def _names(view: CheckView, target: Declaration) -> _Names:
+    found = _Names()
     for path, entry in raw_entries(view.data, target.section, ()):
         key = text(entry, target.key)
         scope = text(entry, target.scope) if target.scope else None
-        names = {n for n in (key, text(entry, "was"), text(entry, "id")) if n}
+        names = {n for n in (key, text(entry, "id")) if n}
         if key is not None and scope is not None:
             names.add(f"{scope}/{key}")
         if is_absent(entry):
             for name in names:
-                deleted.setdefault(name, path)
-        else:
-            kept |= names
-    return kept, {name: path for name, path in deleted.items() if name not in kept}
+                found.deleted.setdefault(name, path)
+            continue
+        found.kept |= names
+        was = text(entry, "was")
+        if was is not None:
+            found.renamed.setdefault(was, (path, entry))
+    found.deleted = {n: p for n, p in found.deleted.items() if n not in found.kept}
+    found.renamed = {n: e for n, e in found.renamed.items() if n not in found.kept}
+    return found
 
 
 def _pruned(view: CheckView, target: Declaration, name: str) -> str | None:
@@ -58,20 +72,23 @@ def check_installed_on(
     view: CheckView, items: list[Item], levels: Sequence[tuple[str, Declaration]]
 ) -> None:
     """Each name an entry installs on (`levels`: the entry's field, the kind it names)."""
-    for field, target in levels:
-        kept, deleted = _names(view, target)
+    for level, target in levels:
+        names = _names(view, target)
         noun = target.noun
         for path, entry in items:
-            written: Any = entry.get(field)
+            written: Any = entry.get(level)
             if is_absent(entry) or not isinstance(written, dict):
                 continue
             for name in written:
-                if not isinstance(name, str) or name in kept:
+                if not isinstance(name, str) or name in names.kept:
                     continue
-                at: Path = (*path, field, name)
+                at: Path = (*path, level, name)
                 shown = view.show(at, name)
-                if name in deleted:
-                    where = view.where(deleted[name])
+                if name in names.renamed:
+                    message = renamed_away(view, shown, noun, names.renamed[name], target.key)
+                    view.report(at, message, key=True)
+                elif name in names.deleted:
+                    where = view.where(names.deleted[name])
                     view.report(
                         at,
                         f"{shown} names a {noun} that this manifest deletes (state: absent) "

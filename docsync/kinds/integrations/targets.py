@@ -289,11 +289,13 @@ def plan_levels(
 def _live_side(
     level: Level, live: LiveResource | None, owner: str, ctx: PlanContext
 ) -> list[LiveResource]:
+    """One level's live installations, keyed by the name the plan gives each site or space (a
+    site renamed with `was:` keeps its installation), addressed by the name it has."""
     out = []
     for item in (live.raw.get(level.slot) if live is not None else None) or []:
         ident = str(item[level.target])
         target = ctx.live.by_id.get((level.target, ident))
-        key = target.key if target is not None else ident
+        key = ctx.key_after(level.target, ident) or ident
         raw = {
             **item,
             "integration": live.key if live else "",
@@ -301,7 +303,7 @@ def _live_side(
             "_published": level.target == "site" and bool(target and target.raw.get("published")),
         }
         fields = {"configuration": item.get("configuration") or {}}
-        own = address(level.target, key, owner)
+        own = address(level.target, target.key if target is not None else ident, owner)
         out.append(LiveResource(level.kind, ident, key, own, key, fields, raw))
     return out
 
@@ -335,6 +337,7 @@ INTEGRATION_SITE = Declaration(
     "sites",
     "site installation",
     key="site",
+    key_names=("site",),
     parents=("integration",),
     mapped=True,
     exact=True,
@@ -367,6 +370,7 @@ INTEGRATION_SPACE = Declaration(
     "spaces",
     "space installation",
     key="space",
+    key_names=("space",),
     parents=("integration",),
     mapped=True,
     exact=True,

@@ -150,6 +150,7 @@ class TeamKind(CrudKind):
             assert isinstance(payload, TeamFields)
             before = None if action.verb == "create" else (change.before or {})
             payload.members = membership(action.address, before, change.after or {}, ids, ctx)
+            _members_lose(action, sorted(set(before or {}) - set(change.after or {})), ctx)
             if action.verb == "create":
                 # The create request carries the members (as plain members): roles follow.
                 payload.fields["memberIds"] = sorted(ids.get(k, k) for k in change.after or {})
@@ -198,6 +199,16 @@ class TeamKind(CrudKind):
     def export(self, live: LiveState, names: ExportNames) -> Any:
         """A team by title, with its members when they were read (a plain member by email)."""
         return self.export_entries(live, names, _team_entry)
+
+
+def _members_lose(action: Action, gone: list[str], ctx: PlanContext) -> None:
+    """Members taken out of a live team lose what its grants give them: a loss, and an
+    audience change where it holds grants."""
+    if not gone or action.live_id is None:
+        return
+    held = team_grants(action.live_id, ctx.live)
+    lose = f": they lose its grants ({', '.join(held)})" if held else ""
+    action.takes_away(f"removes {', '.join(gone)} from the team{lose}", readers=bool(held))
 
 
 async def read_members(api: ApiClient, org_id: str, teams: list[Any]) -> None:

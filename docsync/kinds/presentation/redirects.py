@@ -251,8 +251,9 @@ class RedirectKind(ListPart, SitePart):
             ),
         )
         if deletes:
-            action.notes.append(
-                f"deletes {len(deletes)} redirect(s) the manifest does not list (the list is exact)"
+            action.takes_away(
+                f"deletes {len(deletes)} redirect(s) the manifest does not list (the list is "
+                f"exact): {', '.join(deletes)}; visitors following them reach nothing"
             )
         return ctx.add(action)
 

@@ -304,7 +304,7 @@ def plan_space_customization(
         depends_on=[a.key for a in ctx.actions_at[space.address] if a.verb != "delete"],
     )
     if written is None:
-        action.notes.append("removes the site space's override: it shows its site's settings")
+        action.takes_away("removes the site space's override: it shows its site's settings")
     return ctx.add(action)
 
 

@@ -42,12 +42,19 @@ def flags_and_texts(item: LiveResource, *flags: str) -> dict[str, Any]:
 
 
 def nested_kinds(kinds: Kinds, parent: str) -> tuple[NestedKind, ...]:
-    """The kinds listed under `parent`'s entries; those referring to their siblings (a group's
-    sections) after the others, so the siblings they name are planned first."""
+    """The kinds listed under `parent`'s entries, each after those of them it refers to (a
+    group's sections; a link's group), so that what it names is planned, and known under the
+    name the plan gives it (renamed with `was:`), first."""
 
     def build(kinds: Kinds) -> tuple[NestedKind, ...]:
         found = [k for k in kinds.children(parent) if isinstance(k, NestedKind)]
-        return tuple(sorted(found, key=lambda k: any(f.ref_sibling for f in k.fields)))
+        names = {k.name: k for k in found}
+
+        def depth(kind: NestedKind) -> int:
+            named = {f.ref for f in kind.fields if f.ref in names and f.ref != kind.name}
+            return 1 + max((depth(names[n]) for n in named if n is not None), default=-1)
+
+        return tuple(sorted(found, key=depth))
 
     return kinds.derived(f"nested in {parent}", build)
 

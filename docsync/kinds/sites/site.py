@@ -235,6 +235,10 @@ class SiteKind(SyncedKind):
                     f"AUDIENCE CHANGE: visibility {visibility.after} narrows who can read the site"
                 )
                 action.audience_change = True
+            proxy = next((c for c in action.changes if c.field == "proxy"), None)
+            if proxy is not None and proxy.before and not proxy.after:
+                gone = f"removes its proxy: readers at {proxy.before} no longer reach it"
+                action.takes_away(gone)
         return action
 
     def _deleted(
