@@ -126,6 +126,15 @@ CASES: dict[tuple[str, str, str], tuple[str, dict[str, Any], list[str]]] = {
         {"site": [k.site("s1", "Docs", [])], "integration": {"items": [INSTALLED]}},
         ['update site["Handbook"]'],
     ),
+    ("site", "styleguide", "space"): (
+        "spaces: [{title: House style, was: Style guide}]\n"
+        "sites: [{title: Docs, styleguide: House style}]",
+        {
+            "space": [{"id": "sp9", "title": "Style guide", "type": "styleguide"}],
+            "site": [k.site("s1", "Docs", [], styleguide={"kind": "space", "space": "sp9"})],
+        },
+        ['update space["House style"]'],
+    ),
     ("integration_space", "space", "space"): (
         "spaces: [{title: Manuals, was: Guides}]\n"
         "integrations: [{name: google-analytics, spaces: {Manuals: {}}}]",
