@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 from click.testing import Result
 from hypothesis import HealthCheck, settings
 
+from docsync import rehearsal
 from docsync.api import client
 from docsync.api.retry import RetryPolicy
+from docsync.emulator.app import EmulatorConfig
 from tests.depth import examples
 from tests.emulator_harness import EmulatorHandle, start_emulator
 from tests.kit import Docsync, Write, cli_env, invoke, write_file
@@ -73,6 +76,22 @@ def _verifying_with(context: Any, init: Any) -> Any:
         init(self, *args, **kwargs)
 
     return init_with_context
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _copies_checked() -> Iterator[None]:
+    """A rehearsal's copy of an organization (docsync.rehearsal) is served as every emulator
+    of the suite: each of its answers, and each request docsync sends it, checked against
+    production's contract with no documented conflict forgiven."""
+
+    @contextmanager
+    def checked(config: EmulatorConfig) -> Iterator[str]:
+        with start_emulator(seed=config.seed, contract=config.contract) as handle:
+            yield handle.url
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rehearsal, "serve", checked)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -66,6 +66,9 @@ class ApiClient:
         self.routes = RouteNames()
         self._secrets: set[str] = set()
         self._secret_order: list[str] = []
+        #: told every answer a read returns (a list's items, all its pages), with the path and
+        #: the query it was read with: how a snapshot of an organization records its reads
+        self.on_read: Callable[[str, Mapping[str, Any], Any], None] | None = None
         deadlines = deadlines or Deadlines()
         if timeout is not None:
             deadlines = Deadlines(timeout, deadlines.connect, deadlines.between_bytes)
@@ -155,6 +158,8 @@ class ApiClient:
         answer = await self._tries.request("GET", path, params=params, body=None, idempotent=True)
         if shape is not None:
             check_answer("GET", path, answer, shape)
+        if self.on_read is not None:
+            self.on_read(path, params or {}, answer)
         return answer
 
     async def list_all(
@@ -181,6 +186,8 @@ class ApiClient:
             following = page.get("next")
             token = following.get("page") if isinstance(following, dict) else None
             if token is None or token == "":
+                if self.on_read is not None:
+                    self.on_read(path, params or {}, found)
                 return set_aside(found) if keep_odd else found
             token = str(token)
             if token in seen:
@@ -238,6 +245,11 @@ class ApiClient:
         client raises may repeat, even when a server echoes the request body back."""
         self._secrets |= {s for s in secrets if len(s) >= _MIN_SECRET}
         self._secret_order = sorted(self._secrets, key=len, reverse=True)
+
+    @property
+    def redacted(self) -> frozenset[str]:
+        """The secrets no message of this client repeats: what a snapshot replaces too."""
+        return frozenset(self._secrets)
 
     def _redact(self, text: str) -> str:
         """Never let the token or a secret of the request through, even if echoed back."""

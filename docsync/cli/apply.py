@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from docsync.engine.executor import ActionResult, ApplyReport
     from docsync.engine.saved import SavedPlan
     from docsync.manifest import LoadedManifest
+    from docsync.render.text import Painter
 
 _MARKS = {
     "done": ("ok", "green"),
@@ -55,6 +56,31 @@ def confirm(auto_approve: bool) -> None:
         raise ApplyRefused("apply cancelled: nothing was changed")
 
 
+class ProgressLines:
+    """An apply's progress, one line an action as each ends: `[3/29] ok create team["X"]`
+    (`total`: the plan's actions, set once it is known)."""
+
+    def __init__(self, paint: Painter, err: bool) -> None:
+        self.paint = paint
+        self.err = err
+        self.total = 0
+        self.counted = 0
+
+    def __call__(self, result: ActionResult) -> None:
+        self.counted += 1
+        if result.outcome == "not started":
+            return  # the summary counts them: a line each would bury what happened
+        word, style = _MARKS[result.outcome]
+        action = result.action
+        step = self.paint(f"[{self.counted}/{self.total}]", "dim")
+        line = f"  {step} {self.paint(word.ljust(7), style)} {action.verb} {action.address}"
+        if result.outcome == "done":
+            line += self.paint(f"  ({result.seconds:.2f} s)", "dim")
+        elif result.error:
+            line += f": {result.error}"
+        click.echo(line, err=self.err)
+
+
 async def plan_and_apply(
     loaded: LoadedManifest,
     saved: SavedPlan | None,
@@ -71,25 +97,9 @@ async def plan_and_apply(
     from docsync.render.text import Painter, render_plan
 
     color: bool = options["color"]
-    paint = Painter(color)
     # With --format json, stdout holds the result document alone; what people read goes to stderr.
     human_err: bool = options["output_format"] == "json"
-    counted = 0
-
-    def progress(result: ActionResult) -> None:
-        nonlocal counted
-        counted += 1
-        if result.outcome == "not started":
-            return  # the summary counts them: a line each would bury what happened
-        word, style = _MARKS[result.outcome]
-        action = result.action
-        step = paint(f"[{counted}/{total}]", "dim")
-        line = f"  {step} {paint(word.ljust(7), style)} {action.verb} {action.address}"
-        if result.outcome == "done":
-            line += paint(f"  ({result.seconds:.2f} s)", "dim")
-        elif result.error:
-            line += f": {result.error}"
-        click.echo(line, err=human_err)
+    progress = ProgressLines(Painter(color), human_err)
 
     async with api_session(options["api_url"], options["parallelism"], options["timeout"]) as api:
         async with reading_status(api, options["verbose"]) as watch:
@@ -127,7 +137,7 @@ async def plan_and_apply(
             with doing("waiting for confirmation"):
                 await asyncio.to_thread(confirm, options["auto_approve"])
         click.echo("Applying:", err=human_err)
-        total = len(plan.actions)
+        progress.total = len(plan.actions)
         with interrupts.watching():
             report = await run.apply(
                 api,

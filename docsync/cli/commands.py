@@ -10,6 +10,7 @@ COMMANDS: dict[str, str] = {
     "emulator": "docsync.cli.emulator",
     "export": "docsync.cli.export",
     "plan": "docsync.cli.plan",
+    "rehearse": "docsync.cli.rehearse",
     "schema": "docsync.cli.schema",
     "show": "docsync.cli.show",
     "validate": "docsync.cli.validate",

@@ -35,7 +35,8 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
 @click.option(
     "--seed",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Seed YAML (users, organizations, spaces). Default: the packaged example seed.",
+    help="Seed YAML (users, organizations, spaces), or a snapshot of an organization (`docsync "
+    "export --format emulator-seed`). Default: the packaged example seed.",
 )
 @click.option("--latency", default=0.0, type=float, help="Milliseconds added to each request.")
 @click.option("--fail-429", default=0.0, type=float, callback=_share, help="Share answered 429.")
@@ -61,10 +62,9 @@ def _share(_ctx: click.Context, param: click.Parameter, value: float) -> float:
 @click.option(
     "--contract",
     type=click.Choice(CONTRACTS),
-    default="description",
-    show_default=True,
     help="description: the API description plus what production adds; production: only what "
-    "the production contract has, shaped as production shapes it (docs/emulator.md).",
+    "the production contract has, shaped as production shapes it (docs/emulator.md). "
+    "Default: production for a snapshot's seed, else description.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Log every request.")
 def emulator(
@@ -79,7 +79,7 @@ def emulator(
     rate_limit: int,
     rate_window: float,
     fault_seed: int,
-    contract: str,
+    contract: str | None,
     verbose: bool,
 ) -> None:
     """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
@@ -88,6 +88,7 @@ def emulator(
     from docsync.emulator.faults import FaultConfig
     from docsync.emulator.seed import load_seed
     from docsync.emulator.server import listen_socket, serve
+    from docsync.emulator.snapshot import TOKEN_PREFIX
 
     if db is not None and not db.parent.is_dir():
         raise click.BadParameter(f"directory {str(db.parent)!r} does not exist", param_hint="--db")
@@ -95,6 +96,8 @@ def emulator(
         seed_data = load_seed(seed)
     except SeedError as error:
         raise click.ClickException(str(error)) from error
+    snapshot = seed_data.get("snapshot")
+    contract = contract or ("production" if snapshot else "description")
     faults = FaultConfig(
         latency=latency,
         fail_429=fail_429,
@@ -120,6 +123,9 @@ def emulator(
         f"docsync emulator: http://{host}:{bound} (API under /v1, control under /_emulator; "
         f"{contract} contract)"
     )
+    if snapshot and snapshot.get("user"):
+        token = TOKEN_PREFIX + str(snapshot["user"])
+        click.echo(f"snapshot of {snapshot['organization']}: its reader's DOCSYNC_TOKEN={token}")
     try:
         serve(config, sock, "info" if verbose else "warning")
     except sqlite3.Error as error:

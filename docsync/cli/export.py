@@ -1,5 +1,6 @@
-"""`docsync export`: write manifests for the live state of an organization, or one resource as a
-file of production's own (`--site TITLE --format gitbook-docs`)."""
+"""`docsync export`: write manifests for the live state of an organization, one resource as a
+file of production's own (`--site TITLE --format gitbook-docs`), or a snapshot of the
+organization as an emulator seed (`--format emulator-seed`)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,49 @@ def _write_format(
     click.echo(f"wrote {target}", err=True)
 
 
+#: the format of a snapshot of the whole organization, which the emulator serves
+SNAPSHOT = "emulator-seed"
+SNAPSHOT_FILE = "emulator-seed.json"
+
+
+async def _snapshot(
+    organization: str, pseudonymize: bool, api: tuple[str | None, int, int, float]
+) -> Any:
+    from docsync import snapshot
+
+    api_url, parallelism, verbose, timeout = api
+    async with api_session(api_url, parallelism, timeout) as client:
+        with doing("reading the organization"):
+            seed = await snapshot.take(client, organization, pseudonymize=pseudonymize)
+        if verbose:
+            report_requests(client.stats, "export")
+        return seed
+
+
+def _write_snapshot(
+    organization: str,
+    pseudonymize: bool,
+    out: Path | None,
+    force: bool,
+    api: tuple[str | None, int, int, float],
+) -> None:
+    """`--format emulator-seed`: the snapshot printed, or written into `--out DIR` (an
+    existing one only with `--force`)."""
+    from docsync import snapshot
+
+    text = snapshot.render(asyncio.run(_snapshot(organization, pseudonymize, api)))
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    target = out / SNAPSHOT_FILE
+    if target.exists() and not force:
+        raise click.ClickException(f"{target} exists: pass --force to write it again")
+    with writing(target):
+        out.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {target} (serve it: docsync emulator --seed {target})", err=True)
+
+
 def refuse_non_empty(out: Path) -> None:
     """Export writes org.yaml, teams.yaml...: into a directory of manifests it would overwrite
     someone's work, or leave old files that merge with the new ones. Checked before any request."""
@@ -120,7 +164,16 @@ def refuse_merging(out: Path, merging: dict[Path, str]) -> None:
     metavar="NAME",
     help="Write one resource (--site) as a file of production's own instead of manifests: "
     "gitbook-docs (the site's structure as its Git Sync repository's gitbook-docs.yaml, "
-    "production's GitSyncSiteConfig). Printed, or written into --out DIR.",
+    "production's GitSyncSiteConfig); or, with --org, emulator-seed: a snapshot of the "
+    "organization that `docsync emulator --seed FILE` serves and `docsync rehearse --seed "
+    "FILE` rehearses on (ids kept, secrets replaced by placeholders). Printed, or written "
+    "into --out DIR.",
+)
+@click.option(
+    "--pseudonymize",
+    is_flag=True,
+    help="With --format emulator-seed: replace every member's email by a pseudonym (the same "
+    "wherever it stands) and leave out their names.",
 )
 @click.option(
     "--out",
@@ -145,6 +198,7 @@ def export_command(
     organization: str | None,
     title: str | None,
     form: str | None,
+    pseudonymize: bool,
     out: Path | None,
     force: bool,
     api_url: str | None,
@@ -160,6 +214,14 @@ def export_command(
     setup_output(verbose, no_color)
     if out is not None:
         out_directory(out, "export writes its files")
+    if pseudonymize and form != SNAPSHOT:
+        raise click.UsageError(f"--pseudonymize goes with --format {SNAPSHOT}")
+    if form == SNAPSHOT:
+        if organization is None or title is not None:
+            raise click.UsageError(f"--format {SNAPSHOT} takes --org ORG (and no --site)")
+        api = (api_url, parallelism, verbose, timeout)
+        _write_snapshot(organization, pseudonymize, out, force, api)
+        return
     if (title is None) != (form is None):
         raise click.UsageError("--site and --format go together (--site TITLE --format NAME)")
     if title is not None and form is not None:

@@ -42,13 +42,7 @@ def plan_shape_options(func: F) -> F:
         "can see one changed), wherever the manifests write one: after rotating one; with "
         "--target, only there.",
     )(func)
-    func = click.option(
-        "--max-delete-share",
-        type=Share(),
-        default=None,
-        help="Refuse a plan deleting or replacing more than this share of a kind's live "
-        "resources (default 0.3, or the manifest's `safety:`); wins over the manifest.",
-    )(func)
+    func = max_delete_share_option(func)
     func = click.option(
         "--target",
         "targets",
@@ -59,6 +53,17 @@ def plan_shape_options(func: F) -> F:
         "`*` and `?` match any text: --target 'team[\"eng-*\"]'.",
     )(func)
     return func
+
+
+def max_delete_share_option(func: F) -> F:
+    """``--max-delete-share SHARE``: the deletion threshold of the safety rails."""
+    return click.option(
+        "--max-delete-share",
+        type=Share(),
+        default=None,
+        help="Refuse a plan deleting or replacing more than this share of a kind's live "
+        "resources (default 0.3, or the manifest's `safety:`); wins over the manifest.",
+    )(func)
 
 
 def _addresses(

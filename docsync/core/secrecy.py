@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from collections.abc import Mapping
 
@@ -39,3 +40,24 @@ def digest_key(environ: Mapping[str, str] = os.environ) -> bytes:
 def keyed_digest(data: bytes, key: bytes | None = None) -> str:
     """HMAC-SHA256 of `data` in hex, under `key` (default: digest_key())."""
     return hmac.new(key if key is not None else digest_key(), data, hashlib.sha256).hexdigest()
+
+
+#: what stands for a secret in a snapshot of an organization (`docsync export --format
+#: emulator-seed`): the keyed digest of the secret's text, which gives nothing to check a guess
+#: against without the key, and lets a rehearsal holding the key (and the manifests' values) put
+#: the secret back, and every digest docsync takes of it come out as it would of the secret
+PLACEHOLDER_PREFIX = "docsync-secret-"
+_PLACEHOLDER = re.compile(rf"{PLACEHOLDER_PREFIX}([0-9a-f]{{64}})")
+
+
+def placeholder(text: str) -> str:
+    """What a snapshot holds in place of `text`: its keyed digest, an id-safe word."""
+    return PLACEHOLDER_PREFIX + keyed_digest(text.encode())
+
+
+def text_digest(text: str) -> str:
+    """The keyed digest of a secret's text; of a snapshot's placeholder, the digest it carries
+    (that of the secret it stands for), so that what docsync digests of a copy of an
+    organization is what it digests of the organization."""
+    found = _PLACEHOLDER.fullmatch(text)
+    return found.group(1) if found else keyed_digest(text.encode())

@@ -73,11 +73,12 @@ def create_app(config: EmulatorConfig | None = None) -> Starlette:
     With `config.db` the database file persists and the seed is applied only when it is new.
     """
     config = config or EmulatorConfig()
+    routes = collect_routes(config.contract)
     state = EmulatorState(
-        Store(config.db), load_seed(config.seed), config.faults, contract=config.contract
+        Store(config.db), load_seed(config.seed), config.faults, config.contract, routes
     )
     app = Starlette(exception_handlers={HTTPException: _http_error})
     # before the first request builds the middleware stack around it
-    app.router = IndexedRouter(collect_routes(config.contract))
+    app.router = IndexedRouter(routes)
     app.state.emulator = state
     return app

@@ -19,6 +19,12 @@ CONTAINERS = ("space", "collection")
 LEVELS = (*ROLES, "inherit")
 
 
+def answered_parent(item: dict[str, Any]) -> str | None:
+    """The collection a space or collection answered by a snapshot is in (None: none)."""
+    parent = item.get("parent")
+    return None if parent is None else str(parent)
+
+
 def is_purged(row: Row, now: str) -> bool:
     """A space deleted more than 7 days ago is gone for good (GET and restore answer 404)."""
     deleted = row.data.get("deletedAt")

@@ -30,6 +30,7 @@ from docsync.emulator.auth import Access, authenticate, require
 from docsync.emulator.errors import ApiError, bad_request
 from docsync.emulator.faults import RATE_LIMIT_MESSAGE
 from docsync.emulator.jsonio import FastJSONResponse
+from docsync.emulator.snapshot import Loader
 from docsync.emulator.state import EmulatorState, iso
 from docsync.emulator.store import Tx
 
@@ -189,12 +190,20 @@ class Unanswered(Response):
 Handler = Callable[[Ctx], Response]
 
 
-def api_route(method: str, path: str, handler: Handler, *, description_only: bool = False) -> Route:
+def api_route(
+    method: str,
+    path: str,
+    handler: Handler,
+    *,
+    description_only: bool = False,
+    loads: Loader | None = None,
+) -> Route:
     """A `/v1` route: stats, faults, auth, one transaction around `handler`, error bodies.
 
     `path` is the full template, e.g. "/v1/orgs/{organizationId}/teams/{teamId}".
     `description_only`: an operation of the API description that production does not have;
-    `docsync emulator --contract production` does not serve it.
+    `docsync emulator --contract production` does not serve it. `loads`: how a snapshot's
+    answer of this `GET` is stored back (docsync.emulator.snapshot).
     """
     key = f"{method} {path}"
 
@@ -244,4 +253,5 @@ def api_route(method: str, path: str, handler: Handler, *, description_only: boo
     endpoint.__name__ = f"{method.lower()}_{handler.__name__}"
     route = Route(path, endpoint, methods=[method])
     route.description_only = description_only  # type: ignore[attr-defined]
+    route.loads = loads  # type: ignore[attr-defined]
     return route

@@ -27,6 +27,7 @@ from docsync.emulator.body import At, Body, Place, read_body, stored
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
 from docsync.emulator.paging import paginate
 from docsync.emulator.scopes import IN_ORG, Scope
+from docsync.emulator.snapshot import Loading, items
 from docsync.emulator.store import Doc, Row
 
 View = Callable[[Ctx, Row], Doc]
@@ -127,6 +128,33 @@ class Rules:
         resource); False when there was nothing left to delete (a space already in the bin)."""
         return ctx.tx.delete_tree(row.kind, row.id) > 0
 
+    # -- a snapshot --------------------------------------------------------------------------
+    def seeded_key(self, res: Resource, place: Place, item: Doc) -> str:
+        """The store id of an item a snapshot's list answered."""
+        return f"{place.org}/{item['id']}" if res.org_keyed else str(item["id"])
+
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """What a row holds of an item a snapshot's list answered (None: no row): the body's
+        stored fields, the table's `snapshot` fields and stamps as answered, its defaults for
+        the rest."""
+        data: Doc = {"id": item["id"]} if res.id_in_data else {}
+        data.update(res.defaults)
+        for declared in res.body.fields:
+            if declared.stored and declared.name in item:
+                data[declared.store_as or declared.name] = item[declared.name]
+        data.update({name: item[name] for name in res.snapshot or () if name in item})
+        data.update({stamp: item.get(stamp, at.now) for stamp in res.stamps})
+        return data
+
+    def seeded_parent(self, place: Place, item: Doc) -> str | None:
+        """The parent of an item a snapshot's list answered: its site, or none."""
+        return place.parent
+
+    def seeded_order(self, items: list[Doc]) -> list[Doc]:
+        """The items of a snapshot's list in the order they are stored: as listed (rows are
+        listed in the order they were stored)."""
+        return items
+
     # -- operations ------------------------------------------------------------------------
     def serve_list(self, ctx: Ctx, res: Resource) -> Response:
         place = res.scope.enter(ctx, Access.READ)
@@ -216,6 +244,9 @@ class Resource:
     defaults: Mapping[str, object] = field(default_factory=dict)
     stamps: tuple[str, ...] = ("createdAt",)
     codes: Codes = Codes()
+    #: None: a snapshot's answer of its list is not loaded (no client reads it); else the
+    #: fields of an answered item a snapshot keeps besides the body's (`Rules.seeded`)
+    snapshot: tuple[str, ...] | None = None
 
     def key_in(self, ctx: Ctx, place: Place) -> str:
         return self.rules.key(ctx, self, place)
@@ -233,9 +264,28 @@ class Resource:
             "update": (self.update_method, item),
             "delete": ("DELETE", item),
         }
+
+        def loaded(op: Operation) -> bool:
+            return op in ("list", "get") and self.snapshot is not None
+
         return [
-            api_route(*where[op], self._handler(op)) for op in OPERATIONS if op in self.operations
+            api_route(*where[op], self._handler(op), loads=self._load if loaded(op) else None)
+            for op in OPERATIONS
+            if op in self.operations
         ]
+
+    def _load(self, at: Loading, params: dict[str, str], answer: object) -> None:
+        """A snapshot's answer of its list, or of one item (a space in the bin, read by its
+        id), stored as its rows (`Rules.seeded`)."""
+        place = self.scope.seeded_place(at, params)
+        if place is None:
+            return
+        one = [answer] if isinstance(answer, dict) and "id" in answer else []
+        for item in self.rules.seeded_order(one or items(answer)):
+            data = self.rules.seeded(at, self, place, item)
+            if data is not None:
+                key = self.rules.seeded_key(self, place, item)
+                at.put(self.kind, key, data, parent=self.rules.seeded_parent(place, item))
 
     def action(
         self,

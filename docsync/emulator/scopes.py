@@ -17,6 +17,7 @@ from docsync.emulator.auth import Access, membership
 from docsync.emulator.body import Place
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Row
 
 SITE = "site"
@@ -62,6 +63,10 @@ class Scope:
     def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
         return ctx.tx.rows(kind, org=place.org)
 
+    def seeded_place(self, at: Loading, params: dict[str, str]) -> Place | None:
+        """Where what a snapshot's list of a path answered is (None: nowhere it holds)."""
+        return Place(at.org)
+
     def owns(self, place: Place, row: Row) -> bool:
         return row.org == place.org
 
@@ -91,6 +96,10 @@ class SiteScope(Scope):
 
     def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
         return ctx.tx.rows(kind, parent=place.parent)
+
+    def seeded_place(self, at: Loading, params: dict[str, str]) -> Place | None:
+        site = at.row(SITE, params["siteId"])
+        return None if site is None else Place(at.org, site)
 
     def owns(self, place: Place, row: Row) -> bool:
         return place.parent in (row.parent, row.data.get("site"))

@@ -5,8 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+from starlette.routing import BaseRoute
 
 from docsync.emulator.faults import FaultConfig, FaultEngine
 from docsync.emulator.seed import apply_seed
@@ -56,9 +59,16 @@ class EmulatorState:
     """Everything a request handler reaches through `request.app.state.emulator`."""
 
     def __init__(
-        self, store: Store, seed: dict[str, Any], faults: FaultConfig, contract: str = "description"
+        self,
+        store: Store,
+        seed: dict[str, Any],
+        faults: FaultConfig,
+        contract: str = "description",
+        routes: Sequence[BaseRoute] = (),
     ) -> None:
         self.store = store
+        #: the routes that load a seed's snapshot (docsync.emulator.snapshot)
+        self.routes = routes
         #: "production" serves production's shapes only (docsync.emulator.app.Contract)
         self.production = contract == "production"
         self.initial_seed = seed
@@ -68,7 +78,7 @@ class EmulatorState:
         self.clock_offset = 0.0
         with store.transaction() as tx:
             if tx.meta_get("seeded") is None:
-                apply_seed(tx, seed, iso(self.now()))
+                apply_seed(tx, seed, iso(self.now()), self.routes)
                 tx.meta_set("seeded", "1")
 
     def now(self) -> datetime:
@@ -86,5 +96,5 @@ class EmulatorState:
         self.stats.clear()
         with self.store.transaction() as tx:
             tx.clear()
-            apply_seed(tx, self.seed, iso(self.now()))
+            apply_seed(tx, self.seed, iso(self.now()), self.routes)
             tx.meta_set("seeded", "1")

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from docsync import __version__
 from docsync.core.model import VERBS, Action, FieldChange, Plan, verb_counts
-from docsync.core.secrecy import keyed_digest
+from docsync.core.secrecy import keyed_digest, text_digest
 from docsync.kinds.catalogue import KINDS
 from docsync.render.careful import needs_review, policy_warnings
 from docsync.render.elements import ABSENT, element_changes
@@ -196,7 +196,21 @@ else:
 
 
 def sensitive_marker(value: Any) -> dict[str, Any]:
-    return {"sensitive": True, "sha256": keyed_digest(json.dumps(value, sort_keys=True).encode())}
+    """A secret as a plan shows it: a keyed digest of it, taken of its texts' own digests, so
+    that a snapshot's placeholder of a secret (`core.secrecy.text_digest`) is marked as the
+    secret is, and a rehearsal's plan of a copy is the plan of the organization."""
+    digested = json.dumps(_texts_digested(value), sort_keys=True).encode()
+    return {"sensitive": True, "sha256": keyed_digest(digested)}
+
+
+def _texts_digested(value: Any) -> Any:
+    if isinstance(value, str):
+        return text_digest(value)
+    if isinstance(value, dict):
+        return {key: _texts_digested(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_texts_digested(item) for item in value]
+    return value
 
 
 def _element_docs(change: FieldChange, verb: str) -> list[ElementDoc] | None:

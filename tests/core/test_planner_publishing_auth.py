@@ -85,14 +85,20 @@ def test_a_site_that_is_not_visitor_auth_is_a_located_problem() -> None:
 
 
 def test_the_read_keeps_no_private_key() -> None:
+    masked: list[str] = []
+
     class Api:
         async def get(self, path: str, **_: Any) -> dict[str, Any]:
             assert path == "/v1/orgs/org_acme/sites/s1/publishing/auth"
             return {"object": "publishing-auth", "backend": "custom", "privateKey": KEY}
 
+        def redact(self, secrets: Any) -> None:
+            masked.extend(secrets)
+
     site: dict[str, Any] = {"id": "s1", "visibility": "visitor-auth"}
     asyncio.run(PublishingAuthKind().read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
     assert site["_publishingAuth"] == {"backend": "custom", "fallbackURL": None, "logoutURL": None}
+    assert masked == [KEY]  # masked wherever a server echoes it (and left out of a snapshot)
     public: dict[str, Any] = {"id": "s2", "visibility": "public"}
     asyncio.run(PublishingAuthKind().read(Api(), public, "/v1/orgs/org_acme/sites/s2"))  # type: ignore[arg-type]
     assert "_publishingAuth" not in public

@@ -68,8 +68,10 @@ def linted(
     broken = text.replace("inputs.plan_run ==", "inputs.plan_rn ==").replace(
         "  pull_request:\n", "  pull_requests:\n", 1
     )
-    broken = broken.replace("steps.plan.outputs.artifact-url", "steps.planned.outputs.artifact-url")
-    assert broken.count("plan_rn") == 1 and "planned.outputs" in broken
+    broken = broken.replace(
+        "steps.rehearse.outputs.artifact-url", "steps.rehearsed.outputs.artifact-url"
+    )
+    assert broken.count("plan_rn") == 1 and "rehearsed.outputs" in broken
     assert "pull_requests" in broken
     path = write(tmp / "docsync.yml", broken)
     files = (*WORKFLOWS, steps, path, broken_action_path, write(tmp / "bad.yml", "jobs: [\n"))
@@ -94,7 +96,7 @@ def test_actionlint_refuses_a_broken_workflow(
     assert len(findings) == 3, done.stdout
     assert 'unknown Webhook event "pull_requests"' in findings[0]
     assert 'property "plan_rn" is not defined' in findings[1]
-    assert 'property "planned" is not defined' in findings[2]
+    assert 'property "rehearsed" is not defined' in findings[2]
     broken_action = path.parent / "broken-action.yml"
     in_action = [line for line in done.stdout.splitlines() if line.startswith(f"{broken_action}:")]
     assert len(in_action) == 2 and all('property "runs" is not defined' in f for f in in_action)

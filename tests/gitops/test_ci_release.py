@@ -41,7 +41,7 @@ PINNED_IN = {
     "README.md": 2,  # the install, the Action's snippet
     "docs/usage.md": 1,
     "docs/gitops.md": 2,  # the Action's snippet, the pre-commit snippet
-    "examples/ci/docsync.yml": 2,
+    "examples/ci/docsync.yml": 3,  # the plan, its rehearsal, the drift check
     "examples/ci/docsync-apply.yml": 1,
 }
 

@@ -2,9 +2,11 @@
 GitHub would run it (tests/gitops/actions_runner.py), through the docsync Action (this
 checkout's action.yml, its steps expanded), against the emulator's two organizations,
 with the secrets and variable files the example documents: a pull request plans both
-environments with the read-only plan token and comments each plan; its merge applies the
-reviewed plans with the apply token of each protected environment, staging first, after which
-both organizations match the manifests. A fork's pull request gets a comment and no plan."""
+environments with the read-only plan token, rehearses each plan on a copy of its organization
+and comments each plan headed by what the rehearsal found; its merge applies the reviewed (and
+rehearsed) plans with the apply token of each protected environment, staging first, after
+which both organizations match the manifests. A fork's pull request gets a comment and no
+plan."""
 
 from __future__ import annotations
 
@@ -78,24 +80,38 @@ def test_a_copy_of_the_example_plans_reviews_and_applies_staging_then_production
     pull = Event("pull_request", {"pull_request": PULL}, ref="refs/pull/7/merge", sha="pr7head")
     planned = hub.run("docsync.yml", pull)
     assert outcomes(planned) == [("plan", "staging", "success"), ("plan", "production", "success")]
+    action = [
+        ("actions/setup-python", "success"),
+        ("Install docsync from the action's commit", "success"),
+        ("Run docsync", "success"),
+    ]
     for run in planned:  # the read-only token; the text plan in the job's log
         assert run.env["DOCSYNC_TOKEN"] == "tok_sam"
-        assert '+ create team["Platform"]' in run.step("Run docsync").stdout
-        # The Action's steps ran inside the job's step "Plan", then that step itself.
+        planning, rehearsing = [s for s in run.steps if s.name == "Run docsync"]
+        assert '+ create team["Platform"]' in planning.stdout
+        # the saved plan applied to a copy of the organization, which only was read
+        assert '[29/29] ok      publish site["Developer Docs"]' in rehearsing.stderr
+        # The Action's steps ran inside the job's steps "Plan" then "Rehearse", each after them.
         assert [(s.name.split("@")[0], s.outcome) for s in run.steps] == [
             ("actions/checkout", "success"),
-            ("actions/setup-python", "success"),
-            ("Install docsync from the action's commit", "success"),
-            ("Run docsync", "success"),
-            ("Keep the reviewed plan", "success"),
+            *action,
+            ("Keep the reviewed plan", "skipped"),  # a plan is kept once rehearsed
             ("Write the comment", "success"),
             ("Post the plan as one sticky comment", "success"),
             ("Fail when docsync failed", "skipped"),
             ("Plan", "success"),
+            *action,
+            ("Keep the reviewed plan", "success"),
+            ("Write the comment", "success"),
+            ("Post the plan as one sticky comment", "success"),
+            ("Fail when docsync failed", "skipped"),
+            ("Rehearse", "success"),
             ("Say how to apply this run's plans", "skipped"),
         ]
     posted = comments(hub, 7)
     assert set(posted) == {"docsync-plan:staging", "docsync-plan:production"}
+    for body in posted.values():  # the plan, headed by what its rehearsal found
+        assert body.startswith("**Rehearsed: applies, next plan empty** (on a copy of Acme")
     assert f"### docsync plan for Acme (staging) ({STAGING})" in posted["docsync-plan:staging"]
     artifact = "[artifact `docsync-plan-7-production`](https://github.com/acme/docs/actions/runs"
     assert f"{artifact}/4242/artifacts/2)" in posted["docsync-plan:production"]

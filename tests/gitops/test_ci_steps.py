@@ -19,6 +19,7 @@ from tests.gitops.actions_standins import run_shell
 from tests.gitops.big_plans import migration
 from tests.gitops.ci import BIN, action_step, missing, step
 from tests.gitops.conftest import TOKEN, write
+from tests.kit import ORG
 
 MANIFEST = """\
 organization: org_acme
@@ -75,6 +76,7 @@ COMMENT = action_step("Write the comment")["run"]
 def comment_env(**given: str) -> dict[str, str]:
     """The "Write the comment" step's environment: the plan's outputs and the inputs."""
     return {
+        "COMMAND": "plan",
         "PLANNED": "",
         "PLAN_FILE": "",
         "MARKDOWN_FILE": "",
@@ -100,7 +102,8 @@ def test_a_failed_plan_puts_its_error_in_the_comment_keeps_no_artifact_and_fails
     assert text.endswith("<!-- docsync-plan:production -->\n") and "artifact" not in text
     assert summary == text
     keep = action_step("Keep the reviewed plan")["if"]
-    assert keep.endswith("&& steps.run.outputs.planned == 'true'")
+    assert "steps.run.outputs.planned == 'true'" in keep
+    assert "(inputs.command == 'plan' || steps.run.outputs.rehearsed == 'true')" in keep
     fail = action_step("Fail when docsync failed")
     assert (fail["if"], fail["run"]) == ("steps.run.outputs.failed == 'true'", "exit 1")
 
@@ -136,10 +139,43 @@ def test_a_plan_saves_the_plan_and_its_whole_markdown_and_the_comment_names_the_
     )
     # Run workflow planning main: the summary says how to apply exactly these plans.
     said = step("plan", "Say how to apply this run's plans")
-    assert said["if"] == "env.PR == '' && steps.plan.outputs.artifact-url != ''"
+    assert said["if"] == "env.PR == '' && steps.rehearse.outputs.artifact-url != ''"
     done, _, summary = run_step(acme, checkout, said["run"], PR="")
     assert done.returncode == 0, done.stderr
     assert summary.endswith("Run workflow on main with plan_run `4242`.\n")
+
+
+def test_a_rehearsal_that_breaks_the_promise_heads_the_comment_keeps_no_plan_and_fails(
+    acme: EmulatorHandle, checkout: Path
+) -> None:
+    """The plan made, then the organization changed by hand: the rehearsal refuses the stale
+    plan, as apply would; the comment says so above the plan, and nothing is kept to apply."""
+    done, _, _ = run_step(acme, checkout, RUN, **PLAN)
+    assert done.returncode == 0, done.stderr
+    with acme.client() as client:
+        assert client.put(f"{ORG}/teams", json={"title": "Writers"}).status_code == 201
+    done, outputs, _ = run_step(acme, checkout, RUN, **{**PLAN, "COMMAND": "rehearse"})
+    assert done.returncode == 0, done.stderr
+    assert outputs == {
+        "exitcode": "1",
+        "planned": "true",
+        "plan-file": "plan.json",
+        "markdown-file": "plan.md",
+        "rehearsed": "false",
+        "failed": "true",
+    }
+    assert "::error title=docsync rehearse failed::docsync rehearse exited 1" in done.stdout
+    planned = {"PLANNED": "true", "PLAN_FILE": "plan.json", "MARKDOWN_FILE": "plan.md"}
+    env = comment_env(COMMAND="rehearse", **planned)
+    done, written, _ = run_step(acme, checkout, COMMENT, **env)
+    assert done.returncode == 0, done.stderr
+    text = Path(written["file"]).read_text("utf-8")
+    assert text.startswith(
+        "**Rehearsed: refused before anything was applied** (Acme (org_acme), read before any "
+        "copy was made)."
+    )
+    assert 'team["Writers"]: created since the plan was made' in text
+    assert "\n### docsync plan for Acme (org_acme)" in text and "artifact" not in text
 
 
 def test_a_3000_action_plans_comment_stays_under_the_limit_and_names_the_artifact(

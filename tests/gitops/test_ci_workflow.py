@@ -68,9 +68,13 @@ def test_the_workflow_plans_reviews_applies_staging_then_production_and_checks_d
     assert production["with"]["environment"] == "production"
     assert production["needs"] == "apply-staging"  # production only once staging took its plan
     plan = step("plan", "Plan")["with"]
-    assert plan["command"] == "plan" and plan["comment"] == "true"
+    assert plan["command"] == "plan" and plan["comment"] == "true" and "artifact" not in plan
     assert plan["var-files"] == "vars/${{ matrix.environment }}.yaml"
-    assert "format('docsync-plan-{0}-{1}', env.PR, matrix.environment)" in plan["artifact"]
+    # the plan is kept for its apply by the rehearsal, once it kept the plan's promise
+    rehearse = step("plan", "Rehearse")["with"]
+    assert rehearse["command"] == "rehearse" and rehearse["comment"] == "true"
+    assert rehearse["var-files"] == plan["var-files"]
+    assert "format('docsync-plan-{0}-{1}', env.PR, matrix.environment)" in rehearse["artifact"]
     drift = step("drift", "Plan main's manifests against the organization")["with"]
     assert (drift["command"], drift["var-files"]) == ("plan", plan["var-files"])
     applied = step("apply", "Apply")["with"]
@@ -94,7 +98,7 @@ def test_the_workflows_give_the_action_only_inputs_it_has_and_every_one_it_needs
     required = {name for name, spec in inputs.items() if spec.get("required")}
     assert required == {"command"}
     steps = docsync_steps()
-    assert [name for name, _ in steps] == ["plan", "drift", "apply"]
+    assert [name for name, _ in steps] == ["plan", "plan", "drift", "apply"]
     for name, entry in steps:
         assert set(entry["with"]) <= set(inputs), name
         assert required <= set(entry["with"]), name
@@ -236,7 +240,13 @@ def unknown(commands: list[list[str]], options: dict[str, set[str]]) -> list[str
 
 def test_every_docsync_command_in_the_workflows_is_valid() -> None:
     commands = workflow_commands()
-    assert sorted(c[0] for c in commands) == ["apply"] * 2 + ["plan"] + ["show"] * 4 + ["validate"]
+    assert sorted(c[0] for c in commands) == [
+        *["apply"] * 2,
+        "plan",
+        "rehearse",
+        *["show"] * 4,
+        "validate",
+    ]
     assert unknown(commands, cli_options()) == []
 
 

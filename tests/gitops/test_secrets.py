@@ -2,12 +2,13 @@
 catalogue declares (tests/gitops/secret_slots.py finds them: a kind added later with a secret
 field is covered without a line here) and values secret by provenance only, goes through four
 phases: applied from `env()`, changed to plain values, back to `env()`, rotated. Each phase is
-validated, planned (text, Markdown, JSON, a saved plan), shown (text, Markdown, JSON), applied
-from the saved plan with -vv in a process of its own, planned again (empty) and, twice,
-exported; a saved plan made stale by a secret changed by hand is refused. Every byte of every
-output and of every file written is scanned for every value, its encodings (base64, URL- and
-JSON-escaped) and its unkeyed digests, and for the secrets the API makes (share links' URLs, a
-visitor-auth site's private key, invite links' ids) and the token."""
+validated, planned (text, Markdown, JSON, a saved plan), shown (text, Markdown, JSON), rehearsed
+on a copy of the organization (text or Markdown), applied from the saved plan with -vv in a
+process of its own, planned again (empty) and, twice, exported as manifests and as a snapshot
+(the first pseudonymized); a saved plan made stale by a secret changed by hand is refused.
+Every byte of every output and of every file written is scanned for every value, its encodings
+(base64, URL- and JSON-escaped) and its unkeyed digests, and for the secrets the API makes
+(share links' URLs, a visitor-auth site's private key, invite links' ids) and the token."""
 
 from __future__ import annotations
 
@@ -120,6 +121,10 @@ def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Pat
             stale = run("apply", "--plan", saved, code=1)
             assert "stale" in stale.stderr
             run("plan", manifest, *resend, "--out", saved, "--detailed-exitcode", code=2)
+        # The saved plan on a copy of the organization: the same promise, no secret said.
+        shaped = ("--format", "markdown") if phase % 2 else ()
+        rehearsed = run("rehearse", "--plan", saved, *shaped).stdout
+        assert "Rehearsed: applies, next plan empty" in rehearsed, rehearsed
         applied = run_process("apply", "-vv", "--plan", saved, env=env, cwd=tmp_path)
         assert applied.returncode == 0, applied.stderr
         assert "DEBUG" in applied.stderr  # -vv logs every request
@@ -127,6 +132,10 @@ def test_no_secret_in_any_output_or_file(emulator: EmulatorHandle, tmp_path: Pat
         run("plan", manifest, "--detailed-exitcode")
         if form == "plain" or phase == len(PHASES) - 1:
             run("export", "--org", "org_acme", "--out", tmp_path / f"export-{phase}")
+            pseudonymized = ("--pseudonymize",) if form == "plain" else ()
+            snapshot = tmp_path / f"snapshot-{phase}"
+            run("export", "--org", "org_acme", "--format", "emulator-seed", *pseudonymized,
+                "--out", snapshot)  # fmt: skip
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p != manifest]
     plans = [p.read_bytes() for p in written if p.name.startswith("plan-")]
     exports = [p.read_bytes() for p in written if not p.name.startswith("plan-")]

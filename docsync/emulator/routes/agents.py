@@ -13,6 +13,8 @@ SiteAgentSettingsInput). The organization's instructions are stored on its row; 
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
@@ -21,6 +23,7 @@ from docsync.emulator.documents import DOCUMENT, EMPTY_DOCUMENT
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.shapes import Enum, Obj
+from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Doc, Row
 
 SETTINGS_PATH = "/v1/orgs/{organizationId}/sites/{siteId}/agent-settings"
@@ -98,9 +101,25 @@ def put_instructions(ctx: Ctx) -> Response:
     return ok(_instructions_view(ctx, updated))
 
 
+def load_settings(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site's agent settings as read: kept when written (stamped), defaults otherwise."""
+    found = obj(answer)
+    if "updatedAt" in found:
+        stored = kept(found, (*DEFAULT_SETTINGS, "updatedAt", "updatedBy"))
+        at.patch(tree.SITE, params["siteId"], {"agentSettings": stored})
+
+
+def load_instructions(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """The organization's agent instructions as read: kept when someone wrote them."""
+    found = obj(answer)
+    if found.get("updatedBy"):
+        stored = kept(found, ("instructions", "updatedAt", "updatedBy"))
+        at.patch("organization", params["organizationId"], {"agentInstructions": stored})
+
+
 routes: list[BaseRoute] = [
-    api_route("GET", SETTINGS_PATH, get_settings),
+    api_route("GET", SETTINGS_PATH, get_settings, loads=load_settings),
     api_route("PUT", SETTINGS_PATH, put_settings),
-    api_route("GET", INSTRUCTIONS_PATH, get_instructions),
+    api_route("GET", INSTRUCTIONS_PATH, get_instructions, loads=load_instructions),
     api_route("PUT", INSTRUCTIONS_PATH, put_instructions),
 ]

@@ -9,6 +9,7 @@ from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Place, Text
 from docsync.emulator.content import (
     LEVELS,
+    answered_parent,
     collection_view,
     find,
     is_purged,
@@ -36,6 +37,9 @@ def _parent(at: At, parent: str, name: str) -> str:
 
 
 class CollectionRules(Rules):
+    def seeded_parent(self, place: Place, item: Doc) -> str | None:
+        return answered_parent(item)
+
     def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
         if query_bool(ctx, "nested") is False:
             return [row for row in rows if row.parent is None]
@@ -81,6 +85,7 @@ COLLECTIONS = Resource(
     rules=CollectionRules(),
     location="/collections/{id}",
     stamps=("createdAt", "updatedAt"),
+    snapshot=(),
 )
 
 

@@ -27,6 +27,7 @@ from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
 from docsync.emulator.refs import live_space
 from docsync.emulator.routes.sites_tree import all_site_spaces, find_site
 from docsync.emulator.shapes import Arr, Bool, Dict, Enum, Nullable, Num, Obj, OneOf, Str
+from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Doc, Row
 
 BASE = "/v1/git/installations"
@@ -237,9 +238,33 @@ def get(ctx: Ctx) -> Response:
     return ok(view(ctx, installation(ctx)))
 
 
+def load(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """An installation as a snapshot read it, on its site or space. Its GitLab token, which is
+    never answered, is one no one knows when it was set (its status says so); a GitHub one
+    active says that the organization's GitHub account is connected."""
+    found = obj(answer)
+    target = found["target"]
+    config = dict(found.get("providerConfiguration") or {})
+    if found.get("provider") == "gitlab" and found.get("status") != "unauthenticated":
+        config["accessToken"] = "(a token: not read)"
+    if found.get("provider") == "github" and found.get("status") == "active":
+        at.patch("organization", at.org, {"githubAccountConnected": True})
+    data: Doc = {
+        "provider": found.get("provider"),
+        "providerConfiguration": config,
+        "common": kept(found, COMMON.fields),
+        "target": target,
+        "createdAt": at.now,
+        "updatedAt": at.now,
+        **kept(found, ("parentInstallationId", "createdAt", "createdBy", "updatedAt")),
+    }
+    on = target.get("siteId") if target.get("type") == "site" else target.get("spaceId")
+    at.put(KIND, str(found["id"]), data, parent=str(on))
+
+
 routes: list[BaseRoute] = [
     api_route("POST", BASE, install),
-    api_route("GET", ITEM, get),
+    api_route("GET", ITEM, get, loads=load),
     api_route("PATCH", ITEM, update),
     api_route("DELETE", ITEM, uninstall),
     api_route("GET", "/v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations", on_site),

@@ -8,6 +8,8 @@ schema at the account level (`docsync.emulator.integrations`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
@@ -26,6 +28,7 @@ from docsync.emulator.integrations import (
 )
 from docsync.emulator.paging import paginate
 from docsync.emulator.routes.orgs import org_view
+from docsync.emulator.snapshot import Loading, items, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -172,9 +175,38 @@ def uninstall(ctx: Ctx) -> Response:
     return empty(205)
 
 
+#: what a snapshot keeps of an integration and of its installation, as answered
+_INTEGRATION = ("title", "description", "target", "scopes", "categories", "configurations")
+_INSTALLATION = ("status", "configuration", "externalIds", "createdAt", "updatedAt")
+
+
+def load_integration(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """An integration a snapshot read by its name (one to install), with its schemas."""
+    found = answer if isinstance(answer, dict) else {}
+    name = str(found.get("name") or params["integrationName"])
+    if at.row("integration", name) is None:
+        at.tx.insert("integration", name, {"name": name, **kept(found, _INTEGRATION)})
+
+
+def load_installations(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """The organization's installations as read, and the integrations they install (what a
+    snapshot knows of them: their schemas, target and scopes)."""
+    for item in items(answer):
+        found, installed = item["integration"], item["installation"]
+        load_integration(at, {"integrationName": str(found["name"])}, found)
+        name = str(found["name"])
+        data = {"integration": name, "createdAt": at.now, "updatedAt": at.now}
+        at.put(INSTALLATION, str(installed["id"]), {**data, **kept(installed, _INSTALLATION)})
+
+
 routes: list[BaseRoute] = [
-    api_route("GET", "/v1/integrations/{integrationName}", get_integration),
-    api_route("GET", "/v1/orgs/{organizationId}/installations", list_installations),
+    api_route("GET", "/v1/integrations/{integrationName}", get_integration, loads=load_integration),
+    api_route(
+        "GET",
+        "/v1/orgs/{organizationId}/installations",
+        list_installations,
+        loads=load_installations,
+    ),
     api_route("POST", BASE, install),
     api_route("GET", ITEM, get_installation),
     api_route("PATCH", ITEM, update_installation),

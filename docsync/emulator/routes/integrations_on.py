@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute
@@ -32,6 +33,7 @@ from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.refs import live_space
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import site_view
+from docsync.emulator.snapshot import Loading, items, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import space_view
@@ -153,9 +155,20 @@ class Level:
         key = f"{inst.id}:{ctx.params[self.id_param]}"
         return empty(205 if ctx.tx.delete(self.kind, key) else 204)
 
+    def load(self, at: Loading, params: dict[str, str], answer: Any) -> None:
+        """An installation's sites or spaces as a snapshot read them (a target by id, or
+        `extended`, whole)."""
+        inst = params["installationId"]
+        for item in items(answer):
+            target = item[self.name]
+            ident = str(target["id"] if isinstance(target, dict) else target)
+            data = {"integration": params["integrationName"], "installation": inst}
+            data.update(kept(item, ("status", "configuration", "externalIds")))
+            at.put(self.kind, f"{inst}:{ident}", data, parent=ident)
+
     def routes(self) -> list[BaseRoute]:
         return [
-            api_route("GET", self.list_path, self.listing),
+            api_route("GET", self.list_path, self.listing, loads=self.load),
             api_route("POST", self.list_path, self.install),
             api_route("GET", self.item_path, self.get),
             api_route("PATCH", self.item_path, self.update),

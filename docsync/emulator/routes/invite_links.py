@@ -109,6 +109,7 @@ INVITE_LINKS = Resource(
     rules=InviteRules(),
     access=ADMIN,
     stamps=(),
+    snapshot=(),
 )
 
 routes: list[BaseRoute] = INVITE_LINKS.routes()

@@ -14,7 +14,8 @@ from docsync.emulator.grants import drop_user
 from docsync.emulator.http import Ctx
 from docsync.emulator.paging import paginate, query_enum
 from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
-from docsync.emulator.store import Row
+from docsync.emulator.snapshot import Loading, kept
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES
 from docsync.emulator.views import member_view, member_views
 
@@ -93,6 +94,12 @@ class MemberRules(Rules):
     def serve_list(self, ctx: Ctx, res: Resource) -> Response:
         return list_members(ctx)
 
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A member as answered, and its user (with a token)."""
+        data = {"user": at.user(item["user"]), "role": item.get("role")}
+        data.update(kept(item, ("joinedAt", "lastSeenAt", "sso", "disabled")))
+        return {"joinedAt": at.now, **data}
+
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
         uid = row.data["user"]
         if row.data.get("role") == "admin":
@@ -120,6 +127,7 @@ MEMBERS = Resource(
     operations=("list", "get", "update", "delete"),
     access=ADMIN,
     codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.12: 204; production: 205
+    snapshot=(),
 )
 
 routes: list[BaseRoute] = [*MEMBERS.routes(), MEMBERS.action("sso", _sso, Access.ADMIN)]

@@ -14,12 +14,13 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, can
-from docsync.emulator.body import UPDATE, Body, Choice
+from docsync.emulator.body import UPDATE, Body, Choice, Place
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, created, new_id, ok
 from docsync.emulator.paging import paginate
 from docsync.emulator.resource import Resource, Rules
-from docsync.emulator.store import Row
+from docsync.emulator.snapshot import Loading, kept
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
 
 # docs-platform-api.md §2.18 (lowercase); the production contract also allows uppercase.
@@ -138,6 +139,20 @@ class SpecRules(Rules):
     def serve_create(self, ctx: Ctx, res: Resource) -> Response:
         return create_spec(ctx)
 
+    def seeded_key(self, res: Resource, place: Place, item: Doc) -> str:
+        return _spec_id(place.org, str(item["slug"]))
+
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A spec as answered, with its last version: a URL source as answered, a text one
+        (which the API never answers) as text no one wrote."""
+        data = kept(item, ("id", "slug", "createdAt", "updatedAt", "visibility", "lastVersion"))
+        url = item.get("sourceURL")
+        data["source"] = {"url": url} if url else {"text": "(a text source: not read)"}
+        key = self.seeded_key(res, place, item)
+        version = {"createdAt": data.get("updatedAt", at.now), "source": data["source"]}
+        at.put("openapi-version", str(item["lastVersion"]), version, parent=key)
+        return data
+
 
 SPECS = Resource(
     "openapi-spec",
@@ -148,6 +163,7 @@ SPECS = Resource(
     body=Body((Choice("visibility", ops=UPDATE, required=UPDATE, values=VISIBILITIES),)),
     rules=SpecRules(),
     org_keyed=True,
+    snapshot=(),
 )
 
 

@@ -12,6 +12,7 @@ from docsync.emulator.auth import Access, can, membership
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.paging import paginate
+from docsync.emulator.snapshot import Loading, items, kept, obj
 from docsync.emulator.validate import ROLES, URL_PATTERN, Fields, check_string
 from docsync.emulator.views import user_view
 
@@ -139,9 +140,31 @@ def get_user(ctx: Ctx) -> Response:
     return ok(user_view(ctx, ctx.user))
 
 
+#: what an organization's answer holds as it is stored
+_STORED = (
+    *("id", "title", "createdAt", "emailDomains", "type", "plan", "defaultRole"),
+    *("sso", "ai", "inviteLinks", "mergeRules", "hostname", "defaultContent"),
+)
+
+
+def load_orgs(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A snapshot's organization as answered (its logo is among its URLs)."""
+    for org in items(answer):
+        data = kept(org, _STORED)
+        logo = (org.get("urls") or {}).get("logo")
+        if logo:
+            data["logo"] = logo
+        at.put("organization", str(org["id"]), data)
+
+
+def load_user(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """The user whose token read the snapshot."""
+    at.user(obj(answer))
+
+
 routes: list[BaseRoute] = [
-    api_route("GET", "/v1/user", get_user),
-    api_route("GET", "/v1/orgs", list_orgs),
+    api_route("GET", "/v1/user", get_user, loads=load_user),
+    api_route("GET", "/v1/orgs", list_orgs, loads=load_orgs),
     api_route("GET", "/v1/orgs/{organizationId}", get_org),
     api_route("PATCH", "/v1/orgs/{organizationId}", update_org),
 ]

@@ -29,6 +29,7 @@ from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.routes.permissions_aggregate import aggregate
 from docsync.emulator.routes.sites_tree import find_site
+from docsync.emulator.snapshot import Loading, items
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
 from docsync.emulator.views import team_view, user_view
@@ -173,6 +174,14 @@ class Grants:
         removed = ctx.tx.delete(who.kind, grant_id(target.id, ctx.params[who.param]))
         return empty(205 if removed else 204)
 
+    def load(self, at: Loading, params: dict[str, str], answer: Any, who: Principals) -> None:
+        """One principal's grants as a snapshot read them (`{permission, team | user}`)."""
+        target = params[f"{self.kind}Id"]
+        for item in items(answer):
+            principal = str(item[who.field]["id"])
+            data = {who.field: principal, "role": item.get("permission")}
+            at.put(who.kind, grant_id(target, principal), data, parent=target)
+
     def who_can_access(self, ctx: Ctx) -> Response:
         return aggregate(ctx, self.target(ctx, Access.READ))
 
@@ -185,7 +194,7 @@ class Grants:
         for who in PRINCIPALS:
             listed, item = f"{self.path}/{who.name}", f"{self.path}/{who.name}/{{{who.param}}}"
             found += [
-                api_route("GET", listed, _with(self.listing, who)),
+                api_route("GET", listed, _with(self.listing, who), loads=_loads(self.load, who)),
                 api_route("PATCH", item, _with(self.update, who)),
                 api_route("DELETE", item, _with(self.remove, who)),
             ]
@@ -200,6 +209,17 @@ def _with(operation: Callable[[Ctx, Principals], Response], who: Principals) -> 
 
     handler.__name__ = f"{operation.__name__}_{who.name}"
     return handler
+
+
+def _loads(
+    load: Callable[[Loading, dict[str, str], Any, Principals], None], who: Principals
+) -> Any:
+    """The loader of one principal's grants."""
+
+    def loader(at: Loading, params: dict[str, str], answer: Any) -> None:
+        load(at, params, answer, who)
+
+    return loader
 
 
 GRANTS = (

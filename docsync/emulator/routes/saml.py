@@ -7,11 +7,12 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Text
+from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Place, Text
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, ok
-from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource
-from docsync.emulator.store import Row
+from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
+from docsync.emulator.snapshot import Loading
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES, URL_PATTERN
 from docsync.emulator.views import team_view
 
@@ -53,6 +54,15 @@ def _team_of(at: At, team: str, name: str) -> str:
     return team
 
 
+class SamlRules(Rules):
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A provider as answered: its default team, answered whole, kept by id."""
+        data = super().seeded(at, res, place, item) or {}
+        team = item.get("defaultTeam")
+        data["defaultTeam"] = team.get("id") if isinstance(team, dict) else None
+        return data
+
+
 SAML = Resource(
     "saml-provider",
     BASE,
@@ -69,10 +79,12 @@ SAML = Resource(
             Choice("defaultRole", nullable=BOTH, values=ROLES),
         )
     ),
+    rules=SamlRules(),
     access=ADMIN,
     location="/orgs/{org}/saml/{id}",
     defaults={"defaultRole": None},
     codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.14: 204; production: 205
+    snapshot=(),
 )
 
 

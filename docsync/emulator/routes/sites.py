@@ -46,6 +46,7 @@ from docsync.emulator.routes.sites_customization import (
 )
 from docsync.emulator.routes.sites_views import site_view, site_views, structure_view
 from docsync.emulator.shapes import Bool, Obj
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES
 
@@ -135,6 +136,14 @@ class SiteRules(Rules):
             _default_site_space(ctx, site, values["defaultSiteSpace"] or "")
         return tree.reload(ctx.tx, site)
 
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A site as answered: its proxy's origin as written (its target is the emulator's);
+        its defaults are its structure's (read apart)."""
+        data = super().seeded(at, res, place, item) or {}
+        proxy = item.get("proxy")
+        data["proxy"] = proxy.get("origin") if isinstance(proxy, dict) else None
+        return data
+
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
         if site_is_default_content(ctx.tx, place.org, row.id):
             raise conflict(
@@ -182,6 +191,7 @@ SITES = Resource(
         "defaultSection": None,
         "defaultSiteSpace": None,
     },
+    snapshot=("published",),
 )
 
 

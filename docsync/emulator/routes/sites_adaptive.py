@@ -17,6 +17,7 @@ from docsync.emulator.auth import Access
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Row
 from docsync.emulator.validate import Fields
 
@@ -140,8 +141,14 @@ def get_template_conditions(ctx: Ctx) -> Response:
     return ok({"items": template_conditions(properties)})
 
 
+def load_schema(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site's visitor attributes schema as read."""
+    stored = kept(obj(answer), ("jsonSchema", "updatedAt"))
+    at.patch(tree.SITE, params["siteId"], {"adaptiveSchema": stored})
+
+
 routes: list[BaseRoute] = [
-    api_route("GET", PATH, get_schema),
+    api_route("GET", PATH, get_schema, loads=load_schema),
     api_route("PUT", PATH, put_schema),
     api_route("GET", PATH + "/template-conditions", get_template_conditions),
 ]

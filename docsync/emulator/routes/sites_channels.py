@@ -72,6 +72,7 @@ CHANNELS = Resource(
     scope=IN_SITE,
     body=Body((Choice("role", values=ROLES, default="support"),), setup=SETUP),
     access=SITE_PART,
+    snapshot=("type", "setupSettings"),
 )
 
 routes: list[BaseRoute] = CHANNELS.routes()

@@ -160,6 +160,7 @@ CONNECTIONS = Resource(
     ),
     rules=ConnectionRules(),
     access=SITE_PART,
+    snapshot=("connector", "setupSettings"),
 )
 
 routes: list[BaseRoute] = CONNECTIONS.routes()

@@ -18,6 +18,8 @@ boolean and changes nothing: the emulator's customization masks nothing.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
@@ -32,6 +34,7 @@ from docsync.emulator.customization_shapes import (
 from docsync.emulator.http import Ctx, api_route, empty, ok
 from docsync.emulator.paging import query_bool
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.snapshot import Loading, obj
 from docsync.emulator.store import Doc, Row
 
 PATH = "/v1/orgs/{organizationId}/sites/{siteId}/customization"
@@ -68,6 +71,36 @@ def _overlaid(base: Doc, override: Doc, path: str = "") -> Doc:
         else:
             out[name] = value
     return out
+
+
+def _override_of(effective: Doc, base: Doc, path: str = "") -> Doc:
+    """What `_overlaid` put on `base` to show `effective`: the fields that differ (the parts
+    in MERGED field by field). An override equal to its site's value reads as none."""
+    out: Doc = {}
+    for name, value in effective.items():
+        where = path + name
+        if where in MERGED and isinstance(value, dict) and isinstance(base.get(name), dict):
+            inner = _override_of(value, base[name], where + ".")
+            if inner:
+                out[name] = inner
+        elif base.get(name) != value:
+            out[name] = value
+    return out
+
+
+def load_customization(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site's customization as a snapshot read it (production's defaults when none was
+    written read the same kept)."""
+    at.patch(tree.SITE, params["siteId"], {"customization": obj(answer)})
+
+
+def load_space_customization(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site space's effective customization as read: its override is what differs from its
+    site's (read first: a shorter path)."""
+    site = at.row(tree.SITE, params["siteId"])
+    base = site.data.get("customization") if site is not None else None
+    override = _override_of(obj(answer), base if isinstance(base, dict) else {})
+    at.patch(tree.SITE_SPACE, params["siteSpaceId"], {"customization": override or None})
 
 
 def _with_override(stored: Doc, body: Doc, path: str = "") -> Doc:
@@ -130,9 +163,9 @@ def site_customization(ctx: Ctx, site: Row) -> Doc:
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", PATH, get_customization),
+    api_route("GET", PATH, get_customization, loads=load_customization),
     api_route("PUT", PATH, put_customization),
-    api_route("GET", SPACE_PATH, get_space_customization),
+    api_route("GET", SPACE_PATH, get_space_customization, loads=load_space_customization),
     api_route("PATCH", SPACE_PATH, override_space_customization),
     api_route("DELETE", SPACE_PATH, delete_space_customization),
 ]

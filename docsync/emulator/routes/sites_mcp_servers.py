@@ -66,6 +66,7 @@ MCP_SERVERS = Resource(
     access=SITE_PART,
     location="/orgs/{org}/sites/{site}/mcp-servers/{id}",
     id_in_data=True,
+    snapshot=(),
 )
 
 routes: list[BaseRoute] = MCP_SERVERS.routes()

@@ -8,6 +8,7 @@ site deletes it. Only a site whose visibility is `visitor-auth` has one: any oth
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute
@@ -16,6 +17,7 @@ from docsync.emulator.auth import Access
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.routes import sites_tree as tree
+from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields
 
@@ -79,8 +81,16 @@ def regenerate_auth(ctx: Ctx) -> Response:
     return ok(_view(row))
 
 
+def load_auth(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site's publishing auth as read; its private key, which a snapshot never holds, made
+    anew."""
+    data: Doc = {"backend": "custom", **kept(obj(answer), ("backend", *URLS))}
+    site = params["siteId"]
+    at.put(KIND, site, {**data, "privateKey": _new_key()}, parent=site)
+
+
 routes: list[BaseRoute] = [
-    api_route("GET", PATH, get_auth),
+    api_route("GET", PATH, get_auth, loads=load_auth),
     api_route("PATCH", PATH, update_auth),
     api_route("POST", PATH + "/regenerate", regenerate_auth),
 ]

@@ -33,6 +33,7 @@ from docsync.emulator.routes.sites_redirect_rows import (
 from docsync.emulator.routes.sites_redirects_bulk import bulk_upsert
 from docsync.emulator.routes.sites_views import published_url, segment
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import check_string
 
@@ -84,6 +85,17 @@ class RedirectRules(Rules):
         remove_redirect(ctx.tx, row)
         return True
 
+    def seeded_order(self, items: list[Doc]) -> list[Doc]:
+        """Listed the most recent first: stored the oldest first."""
+        return items[::-1]
+
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A redirect as answered, found by its source too."""
+        data = super().seeded(at, res, place, item) or {}
+        data["touched"] = data.get("updatedAt") or data["createdAt"]
+        index_redirect(at.tx, place.site_row, data)
+        return data
+
 
 def _destination(at: At, value: Doc, name: str) -> Doc:
     return checked_destination(at.ctx, at.place.site_row, value, name, inputs=at.row is None)
@@ -111,6 +123,7 @@ REDIRECTS = Resource(
     operations=("list", "create", "update", "delete"),
     access=SITE_PART,
     id_in_data=True,
+    snapshot=("updatedAt",),
 )
 
 

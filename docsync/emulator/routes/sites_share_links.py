@@ -19,6 +19,7 @@ from docsync.emulator.resource import SITE_PART, Resource, Rules
 from docsync.emulator.routes import sites_tree as tree
 from docsync.emulator.routes.sites_views import published_url
 from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/share-links"
@@ -53,6 +54,10 @@ class ShareLinkRules(Rules):
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
         return {"key": secrets.token_urlsafe(24)}
 
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A link as answered, with a key of its own: a snapshot never holds one."""
+        return {**(super().seeded(at, res, place, item) or {}), "key": secrets.token_urlsafe(24)}
+
     def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
         if not values:
             raise bad_request("body: write `active`, `name` or both")
@@ -78,6 +83,7 @@ SHARE_LINKS = Resource(
     location="/orgs/{org}/sites/{site}/share-links/{id}",
     id_in_data=True,
     defaults={"active": True},
+    snapshot=(),
 )
 
 routes: list[BaseRoute] = SHARE_LINKS.routes()

@@ -13,6 +13,7 @@ from docsync.emulator.body import BOTH, At, Body, Choice, Field, Op, Place, Text
 from docsync.emulator.computed_sources import check_source
 from docsync.emulator.content import (
     LEVELS,
+    answered_parent,
     find,
     is_purged,
     live_collection,
@@ -26,6 +27,7 @@ from docsync.emulator.integrations import drop_space
 from docsync.emulator.resource import Resource, Rules
 from docsync.emulator.routes.openapi import write_spec
 from docsync.emulator.scopes import BY_ID
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields
 from docsync.emulator.views import space_view
@@ -192,6 +194,22 @@ class SpaceRules(Rules):
             values = {"icon": None, **values}
         return super().change(ctx, res, place, row, values)
 
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A space as answered: its icon is among its URLs; a sync through the older Git Sync
+        integration (production's answer without an installation) is kept as the seed's
+        `gitSync` is; one through an installation is the installation's, read apart."""
+        data: Doc = {"emoji": "", "editMode": "live", "language": None}
+        data.update(super().seeded(at, res, place, item) or {})
+        data.update(deletedAt=item.get("deletedAt"), revision=item.get("revision"))
+        data["icon"] = (item.get("urls") or {}).get("icon")
+        synced = item.get("gitSync")
+        if isinstance(synced, dict) and "installationId" not in synced:
+            data["legacyGitSync"] = synced
+        return data
+
+    def seeded_parent(self, place: Place, item: Doc) -> str | None:
+        return answered_parent(item)
+
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
         """A soft delete: the space is in the bin, restored within 7 days."""
         if row.data.get("deletedAt"):
@@ -224,6 +242,7 @@ SPACES = Resource(
     ),
     rules=SpaceRules(),
     stamps=("createdAt", "updatedAt"),
+    snapshot=(),
 )
 
 

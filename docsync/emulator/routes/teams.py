@@ -16,6 +16,7 @@ from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
 from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
+from docsync.emulator.snapshot import Loading, items
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_views, team_view
@@ -106,6 +107,7 @@ TEAMS = Resource(
     access=ADMIN,
     id_in_data=True,
     codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.13: 204; production: 205
+    snapshot=(),
 )
 
 
@@ -132,6 +134,15 @@ def list_team_members(ctx: Ctx) -> Response:
         ]
 
     return paginate(ctx, pairs, render)
+
+
+def load_team_members(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A team's members as a snapshot read them: `{organization: member, team: {role}}`."""
+    team = params["teamId"]
+    for item in items(answer):
+        uid = str(item["organization"]["id"])
+        role = (item.get("team") or {}).get("role", "member")
+        at.put("team-member", f"{team}/{uid}", {"user": uid, "role": role}, parent=team)
 
 
 def update_team_members(ctx: Ctx) -> Response:
@@ -212,7 +223,7 @@ def list_member_teams(ctx: Ctx) -> Response:
 routes: list[BaseRoute] = [
     api_route("GET", "/v1/orgs/{organizationId}/members/{userId}/teams", list_member_teams),
     *TEAMS.routes(),
-    api_route("GET", BASE + "/{teamId}/members", list_team_members),
+    api_route("GET", BASE + "/{teamId}/members", list_team_members, loads=load_team_members),
     api_route("PUT", BASE + "/{teamId}/members", update_team_members),
     api_route("PUT", BASE + "/{teamId}/members/{userId}", put_team_member),
     api_route("DELETE", BASE + "/{teamId}/members/{userId}", delete_team_member),

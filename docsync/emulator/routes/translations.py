@@ -19,6 +19,7 @@ from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
 from docsync.emulator.refs import live_space
 from docsync.emulator.resource import Resource, Rules, reload
+from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
 
@@ -26,6 +27,7 @@ TITLE_MAX = 100  # the description gives no limit; this one is documented in doc
 BASE = "/v1/orgs/{organizationId}/translations"
 #: the fields of production's createTranslation body
 PRODUCTION_FIELDS = ("source", "language", "instructions")
+STAMPS = ("createdAt", "updatedAt")
 _STATS = (
     *("runs", "totalWords", "totalPages", "totalDuration"),
     *("latestRunDuration", "latestPages", "latestWords"),
@@ -115,6 +117,11 @@ class TranslationRules(Rules):
     def hidden(self, ctx: Ctx, row: Row) -> bool:
         return ctx.production and _is_settings(row)
 
+    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+        """A translation as answered, in either shape."""
+        shape = ("title", "languages") if "title" in item else PRODUCTION_FIELDS
+        return {"createdAt": at.now, "updatedAt": at.now, **kept(item, shape), **kept(item, STAMPS)}
+
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
         raw = ctx.body()
         if ctx.production or "title" not in raw:  # production names no title: it is ignored
@@ -146,6 +153,7 @@ TRANSLATIONS = Resource(
     rules=TranslationRules(),
     update_method="PUT",
     stamps=(),
+    snapshot=(),
 )
 
 

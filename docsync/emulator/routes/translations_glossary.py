@@ -75,6 +75,8 @@ GLOSSARY = Resource(
     missing="No glossary entry {id!r} in organization {org!r}",
     rules=GlossaryRules(),
     operations=("list", "get"),
+    stamps=("createdAt", "updatedAt"),
+    snapshot=("translations",),
 )
 
 

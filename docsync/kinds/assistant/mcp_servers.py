@@ -21,7 +21,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NULL, NullChecked
-from docsync.core.secrecy import keyed_digest
+from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.assistant.site_items import (
     Planned,
@@ -70,10 +70,7 @@ class McpServers(SiteItems):
 
 def digested(headers: dict[str, Any]) -> dict[str, str]:
     """Each header by name, its value as a keyed digest: what is compared and kept."""
-    return {
-        str(name): f"digest:{keyed_digest(str(value).encode())[:32]}"
-        for name, value in headers.items()
-    }
+    return {str(name): f"digest:{text_digest(str(value))[:32]}" for name, value in headers.items()}
 
 
 def _shape(server: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
-from docsync.core.secrecy import keyed_digest
+from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
@@ -102,7 +102,7 @@ class InviteLinkKind(CrudKind):
         """What stands for a link's id everywhere docsync shows or keeps ids."""
         if secret in self._ids:
             return secret  # a digest already
-        handle = f"digest:{keyed_digest(secret.encode())[:20]}"
+        handle = f"digest:{text_digest(secret)[:20]}"
         self._ids[handle] = secret
         return handle
 

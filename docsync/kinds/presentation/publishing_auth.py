@@ -93,11 +93,13 @@ class PublishingAuthKind(SitePart):
     part_payload = PublishingAuth
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        """The site's publishing auth into `site["_publishingAuth"]`, without its private key; not
-        read (the API refuses it) for a site that is not visitor-auth."""
+        """The site's publishing auth into `site["_publishingAuth"]`, without its private key (a
+        secret the client masks from then on, wherever it is echoed); not read (the API refuses
+        it) for a site that is not visitor-auth."""
         if site.get("visibility") != VISITOR_AUTH:
             return
         found = await api.get(f"{site_path}/publishing/auth", shape=ANSWER)
+        api.redact([str(found["privateKey"])] if found.get("privateKey") else [])
         site["_publishingAuth"] = {k: found.get(k) for k in KEPT}
 
     def plan_part(

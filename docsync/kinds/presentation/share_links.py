@@ -100,8 +100,11 @@ class ShareLinkKind(ListPart, SitePart):
     part_payload = ShareLinks
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        """Every share link of a site into `site["_shareLinks"]`, without their URLs."""
+        """Every share link of a site into `site["_shareLinks"]`, without their URLs (secrets
+        the client masks from then on, wherever they are echoed)."""
         found = await api.list_all(f"{site_path}/share-links", items=ANSWER)
+        urls = [link.get("urls") for link in found]
+        api.redact(str(u) for urls in urls if isinstance(urls, dict) for u in urls.values() if u)
         site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
 
     def plan_part(
