@@ -126,15 +126,22 @@ def test_a_snapshot_reads_back_as_the_organization_read(
     }
 
 
-#: the examples whose plan from scratch rehearses green, then applies and plans empty (an
-#: example added to examples/ is one more entry: none needs code of its own)
-EXAMPLES = {"acme": ACME}
+#: the examples whose plan from scratch rehearses green, then applies and plans empty, each with
+#: the seed of the organization it is planned against (an example added to examples/ is one more
+#: entry: none needs code of its own)
+EXAMPLES: dict[str, tuple[Path, Path | None]] = {
+    "acme": (ACME, None),
+    "multilingual": (ACME.parent / "multilingual", ACME.parent / "multilingual-seed.yaml"),
+}
 
 
-@pytest.mark.parametrize("example", list(EXAMPLES.values()), ids=list(EXAMPLES))
+@pytest.mark.parametrize("case", list(EXAMPLES.values()), ids=list(EXAMPLES))
 def test_an_examples_plan_rehearses_green_then_applies_and_plans_empty(
-    production: EmulatorHandle, tmp_path: Path, example: Path
+    production: EmulatorHandle, tmp_path: Path, case: tuple[Path, Path | None]
 ) -> None:
+    example, seed = case
+    if seed is not None:
+        production.reset(yaml.safe_load(seed.read_text("utf-8")))
     docsync = cli_for(production, **KEY)
     saved = tmp_path / "plan.json"
     assert docsync("plan", example, "--out", saved).exit_code == 0
