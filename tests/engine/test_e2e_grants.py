@@ -454,3 +454,25 @@ def test_deleting_a_team_shows_its_grants_going_first(
     assert 'its grants go with it: collection["Developers"]: admin' in out
     apply(docsync, manifest)
     assert_converged(docsync, manifest)
+
+
+def test_one_title_in_two_parents_reads_the_grants_each_entry_writes(
+    docsync: Docsync, write: Write, tmp_path: Path
+) -> None:
+    """Two collections titled Developers, one at the top (its team grants written) and one in
+    Operators (its member grants written): each is read for both principal types, either entry
+    may be it, so neither's grants are taken for missing; the export plans empty."""
+    manifest = write(
+        "content.yaml",
+        "organization: org_acme\nteams: [{title: Platform}]\ncollections:\n"
+        "  - {title: Developers, permissions: {teams: {Platform: read}}}\n"
+        "  - {title: Operators}\n"
+        "  - title: Developers\n"
+        "    parent: Operators\n"
+        "    permissions: {members: {lin@acme.example: edit}}\n",
+    )
+    apply(docsync, manifest)
+    assert_converged(docsync, manifest)
+    out = tmp_path / "export"
+    assert docsync("export", "--org", "org_acme", "--out", out).exit_code == 0
+    assert_converged(docsync, out)

@@ -84,10 +84,11 @@ async def read_managed(
     if entries is None:
         chosen = {id(item): (item, list(PRINCIPALS)) for item in items}
     else:
-        chosen = {
-            id(item): (item, [n for n in PRINCIPALS if getattr(written, n) is not None])
-            for item, written in managed(entries, items)
-        }
+        # an item two entries may be (one title in two parents) reads what either writes
+        chosen = {}
+        for item, written in managed(entries, items):
+            which = chosen.setdefault(id(item), (item, []))[1]
+            which += [n for n in PRINCIPALS if getattr(written, n) is not None and n not in which]
         for item in items:
             which = chosen.setdefault(id(item), (item, []))[1]
             which += [n for n in everywhere if n not in which]
