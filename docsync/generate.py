@@ -4,8 +4,9 @@
 
 - `docsync/kinds/registry.py`: the kinds' classes, found in the family packages;
 - `schemas/manifest.schema.json` and `schemas/plan.schema.json`;
-- the generated tables of docs/manifest.md (`docsync.manifest.reference`) and of
-  docs/architecture.md (the order of kinds, the hooks a kind may override).
+- the generated tables of docs/manifest.md (`docsync.manifest.reference`), of
+  docs/architecture.md (the order of kinds, the hooks a kind may override) and of
+  docs/usage.md (the role each kind needs).
 
 Each has a test that fails when the committed file differs from what this writes, so a new kind
 is complete when `bash scripts/generate` leaves nothing to commit. This module is the one place
@@ -26,6 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "docsync" / "kinds" / "registry.py"
 ARCHITECTURE_PAGE = "docs/architecture.md"
+USAGE_PAGE = "docs/usage.md"
 
 
 def kind_classes() -> list[type]:
@@ -138,18 +140,55 @@ def order_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-#: the generated blocks of docs/architecture.md
-ARCHITECTURE: dict[str, Any] = {"kind-order": order_table, "kind-hooks": hook_tables}
+def roles_table() -> str:
+    """docs/usage.md's roles: what a token's role must be to plan and to apply each kind that
+    says it, with the kinds written in its entries that say none (its parts, its children)."""
+    from docsync.kinds.catalogue import CATALOGUE
+
+    def within(name: str) -> tuple[str, tuple[str, ...]]:
+        """The kind saying the roles of `name`, and the sections from it down to `name`."""
+        declared = CATALOGUE.named(name)
+        if declared.roles or not declared.parents:
+            return name, ()
+        sayer, path = min((within(p) for p in declared.parents), key=lambda found: len(found[1]))
+        return sayer, (*path, declared.section)
+
+    rows = ["| kind (manifest) | plan, export | apply |", "|---|---|---|"]
+    for declared in CATALOGUE:
+        if not declared.roles:
+            continue
+        where = ", ".join(f"`{CATALOGUE.named(p).section}`" for p in declared.parents)
+        shown = f"`{declared.section}`" + (f" (in {where})" if where else "")
+        under = [
+            ".".join(path)
+            for sayer, path in (within(d.name) for d in CATALOGUE)
+            if sayer == declared.name and path
+        ]
+        shown += f", and in each: {', '.join(f'`{s}`' for s in under)}" if under else ""
+        rows.append(f"| {shown} | {' | '.join(declared.roles)} |")
+    return "\n".join(rows) + "\n"
+
+
+#: the generated blocks of each document, by block name
+PAGES: dict[str, dict[str, Any]] = {
+    ARCHITECTURE_PAGE: {"kind-order": order_table, "kind-hooks": hook_tables},
+    USAGE_PAGE: {"kind-roles": roles_table},
+}
+
+
+def generated(page: str, text: str) -> str:
+    """A document (`page`, from the repository's root) with its generated blocks written anew."""
+    from docsync.manifest.reference import BLOCK
+
+    def fill(match: re.Match[str]) -> str:
+        return f"{match.group(1)}{PAGES[page][match['name']]()}{match.group(4)}"
+
+    return BLOCK.sub(fill, text)
 
 
 def architecture(page: str) -> str:
     """docs/architecture.md with its generated blocks written anew."""
-    from docsync.manifest.reference import BLOCK
-
-    def fill(match: re.Match[str]) -> str:
-        return f"{match.group(1)}{ARCHITECTURE[match['name']]()}{match.group(4)}"
-
-    return BLOCK.sub(fill, page)
+    return generated(ARCHITECTURE_PAGE, page)
 
 
 def registry() -> str:
@@ -172,12 +211,12 @@ def main(argv: list[str]) -> int:
         target = ROOT / "schemas" / f"{name}.schema.json"
         target.write_text(schema_text(build()), "utf-8")
         print(f"wrote {target.relative_to(ROOT)}")
-    for page, write in (
-        ("docs/manifest.md", reference.regenerate),
-        (ARCHITECTURE_PAGE, architecture),
-    ):
+    path = ROOT / "docs/manifest.md"
+    path.write_text(reference.regenerate(path.read_text("utf-8")), "utf-8")
+    print("wrote docs/manifest.md")
+    for page in PAGES:
         path = ROOT / page
-        path.write_text(write(path.read_text("utf-8")), "utf-8")
+        path.write_text(generated(page, path.read_text("utf-8")), "utf-8")
         print(f"wrote {page}")
     return 0
 
