@@ -41,17 +41,15 @@ NOT_MANAGED = "not managed"
 UNMANAGED = "unmanaged"
 #: a pattern written differently that takes the same texts
 SAME_PATTERN = "same pattern"
-#: checked otherwise than production on purpose, by what differs: its `minLength`, `pattern`,
-#: `format`, where `null` is taken, a field production's request has not (`extra`), a shape of
-#: docsync's own, not compared further (`shape`)
-MIN_LENGTH, PATTERN, FORMAT, AS_NULL, EXTRA, SHAPE = DIFFERS = (
-    "minLength",
-    "pattern",
-    "format",
-    "null",
-    "extra",
-    "shape",
-)
+#: checked otherwise than production on purpose, by what differs (the schema comparison's
+#: names): a limit, its `pattern` or `format`, where `null` is taken, its type or enum, a field
+#: production's request has not (`extra`), a shape of docsync's own, not compared further
+#: (`shape`)
+MIN_LENGTH, MAX_LENGTH, MIN_ITEMS, MAX_ITEMS = "minLength", "maxLength", "minItems", "maxItems"
+MINIMUM, MAXIMUM, PATTERN, FORMAT = "minimum", "maximum", "pattern", "format"
+AS_NULL, TYPE, ENUM, EXTRA, SHAPE = "null", "type", "enum", "extra", "shape"
+DIFFERS: tuple[str, ...] = (MIN_LENGTH, MAX_LENGTH, MIN_ITEMS, MAX_ITEMS, MINIMUM, MAXIMUM)
+DIFFERS += (PATTERN, FORMAT, AS_NULL, TYPE, ENUM, EXTRA, SHAPE)
 #: what a property note may say
 OF_A_FIELD = (KEY, STRUCTURE, NOT_CONFIGURATION, LEFT_OUT, NOT_MANAGED, UNMANAGED, SAME_PATTERN)
 
