@@ -131,3 +131,15 @@ INTERNAL = (
     "accepts only production's internal user authentication (`user-internal`): no token an "
     "organization can make reaches it"
 )
+
+
+# -- notes several kinds write -----------------------------------------------------------------
+def moved(operation: str, how: str) -> tuple[Note, Note]:
+    """An item a request of its own places (`POST .../move`): the request its kind's code sends,
+    and its `position`, which the manifest's order says."""
+    return Note(SENDS, operation, "", how), Note(STRUCTURE, operation, "position", ORDER)
+
+
+def icons(*operations: str) -> tuple[Note, ...]:
+    """An `icon` of production's icon set, which the model checks by its length only."""
+    return tuple(Note(what, op, "icon", ICON) for op in operations for what in (MIN_LENGTH, FORMAT))

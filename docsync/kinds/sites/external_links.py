@@ -14,8 +14,6 @@ from pydantic import Field as Limits
 from docsync.api.contract import (
     AS_NULL,
     CONDITION,
-    FORMAT,
-    ICON,
     LANGUAGE_NULL,
     MIN_LENGTH,
     STRUCTURE,
@@ -23,6 +21,7 @@ from docsync.api.contract import (
     Note,
     Said,
     Seed,
+    icons,
 )
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
@@ -69,7 +68,7 @@ LINKS = "/v1/orgs/{org}/sites/{site}/external-links"
 CREATE, PATCH = f"POST {LINKS}", f"PATCH {LINKS}/{{id}}"
 CONTRACT: tuple[Said, ...] = (
     *(Note(STRUCTURE, op, "parent", "the link's `group`, by title") for op in (CREATE, PATCH)),
-    *(Note(what, op, "icon", ICON) for op in (CREATE, PATCH) for what in (MIN_LENGTH, FORMAT)),
+    *icons(CREATE, PATCH),
     *(Note(MIN_LENGTH, op, "condition", CONDITION) for op in (CREATE, PATCH)),
     *(
         Note(AS_NULL, op, f"{name}.*", LANGUAGE_NULL)

@@ -11,18 +11,14 @@ from pydantic import Field as Limits
 
 from docsync.api.contract import (
     AS_NULL,
-    FORMAT,
-    ICON,
     LANGUAGE_NULL,
-    MIN_LENGTH,
     NOT_MANAGED,
-    ORDER,
-    SENDS,
-    STRUCTURE,
     Explained,
     Note,
     Said,
     Seed,
+    icons,
+    moved,
 )
 from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
@@ -61,11 +57,10 @@ NESTED = (
     "stands at the site's root; nesting needs a group's place among another's sections"
 )
 CONTRACT: tuple[Said, ...] = (
-    Note(SENDS, MOVE, "", "a group's place: its site's sort"),
-    Note(STRUCTURE, MOVE, "position", ORDER),
+    *moved(MOVE, "a group's place: its site's sort"),
     Note(NOT_MANAGED, CREATE, "parent", NESTED),
     Note(NOT_MANAGED, PATCH, "parentSectionGroupId", NESTED),
-    *(Note(what, op, "icon", ICON) for op in (CREATE, PATCH) for what in (MIN_LENGTH, FORMAT)),
+    *icons(CREATE, PATCH),
     Note(AS_NULL, PATCH, "localizedTitle.*", LANGUAGE_NULL),
     Explained(
         (CREATE,),

@@ -11,20 +11,18 @@ from pydantic import Field as Limits
 from docsync.api.contract import (
     AS_NULL,
     CONDITION,
-    FORMAT,
-    ICON,
     LANGUAGE_NULL,
     LEVEL_DEFAULT,
     MIN_LENGTH,
     NOT_CONFIGURATION,
-    ORDER,
-    SENDS,
     STRUCTURE,
     TEMPLATE,
     Explained,
     Note,
     Said,
     Seed,
+    icons,
+    moved,
 )
 from docsync.core.context import RunContext
 from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, LocalizedText256
@@ -69,8 +67,7 @@ SECTIONS = "/v1/orgs/{org}/sites/{site}/sections"
 CREATE, PATCH, MOVE = f"POST {SECTIONS}", f"PATCH {SECTIONS}/{{id}}", f"POST {SECTIONS}/{{id}}/move"
 GROUPED = "the group that lists the section in its `sections`"
 CONTRACT: tuple[Said, ...] = (
-    Note(SENDS, MOVE, "", "a section's place: its site's sort and its group's `sections`"),
-    Note(STRUCTURE, MOVE, "position", ORDER),
+    *moved(MOVE, "a section's place: its site's sort and its group's `sections`"),
     Note(STRUCTURE, PATCH, "defaultSiteSpace", LEVEL_DEFAULT + " (a site space of the section)"),
     Note(
         STRUCTURE, CREATE, "spaceId", "the section's first site space's `space`, made by its create"
@@ -81,7 +78,7 @@ CONTRACT: tuple[Said, ...] = (
     Note(STRUCTURE, CREATE, "siteSectionGroupId", GROUPED),
     Note(STRUCTURE, PATCH, "siteSectionGroupId", GROUPED),
     Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
-    *(Note(what, op, "icon", ICON) for op in (CREATE, PATCH) for what in (MIN_LENGTH, FORMAT)),
+    *icons(CREATE, PATCH),
     Note(MIN_LENGTH, PATCH, "condition", CONDITION),
     Note(AS_NULL, PATCH, "localizedTitle.*", LANGUAGE_NULL),
     Note(AS_NULL, PATCH, "localizedDescription.*", LANGUAGE_NULL),

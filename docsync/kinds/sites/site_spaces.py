@@ -13,13 +13,12 @@ from docsync.api.contract import (
     CONDITION,
     MIN_LENGTH,
     NOT_CONFIGURATION,
-    ORDER,
-    SENDS,
     STRUCTURE,
     TEMPLATE,
     Explained,
     Note,
     Seed,
+    moved,
 )
 from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
@@ -60,8 +59,7 @@ class SiteSpaceEntry(Entry):
 SITE_SPACES = "/v1/orgs/{org}/sites/{site}/site-spaces"
 CREATE, MOVE = f"POST {SITE_SPACES}", f"POST {SITE_SPACES}/{{id}}/move"
 CONTRACT = (
-    Note(SENDS, MOVE, "", "a site space's place: its level's sort"),
-    Note(STRUCTURE, MOVE, "position", ORDER),
+    *moved(MOVE, "a site space's place: its level's sort"),
     Note(STRUCTURE, CREATE, "sectionId", "the section whose `siteSpaces` list it"),
     Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
     Note(MIN_LENGTH, f"PATCH {SITE_SPACES}/{{id}}", "condition", CONDITION),
