@@ -23,6 +23,7 @@ from docsync.manifest.yamlbuild import (
     SourceMap,
     mark_location,
 )
+from docsync.manifest.yamlstream import streamed
 
 
 def _c_parser() -> Any:
@@ -79,6 +80,22 @@ def _fast_node(text: str) -> tuple[Node | None, Any] | None:
         loader.dispose()
 
 
+def read_streamed(text: str, file: str) -> Parsed | None:
+    """The document built from libyaml's events (`yamlstream`); None when libyaml is missing or
+    the document needs the node tree (`read_tree`)."""
+    if CParser is None:
+        return None
+    loader = _FastLoader(text)
+    try:
+        built = streamed(loader, file)
+    finally:
+        loader.dispose()
+    if built is None:
+        return None
+    data, builder = built
+    return Parsed(data, builder.source, builder.problems)
+
+
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """A big manifest is a million small objects and no cycle: the cycle collector, run again
@@ -100,6 +117,11 @@ def parse_yaml(text: str, file: str) -> Parsed:
 
 
 def _parse_yaml(text: str, file: str) -> Parsed:
+    return read_streamed(text, file) or read_tree(text, file)
+
+
+def read_tree(text: str, file: str) -> Parsed:
+    """The document read through PyYAML's node tree: whatever the document holds."""
     fast = _fast_node(text)
     if fast is not None:
         node, loader = fast
@@ -160,4 +182,6 @@ __all__ = [
     "gc_paused",
     "location_at",
     "parse_yaml",
+    "read_streamed",
+    "read_tree",
 ]
