@@ -115,13 +115,20 @@ def _failed(name: str, problem: Problem) -> FileDoc:
 
 
 def _render_values(doc: FileDoc, renderer: Renderer, value: Any, path: Path) -> Any:
-    """Render every string value that holds a template; remember which used env()."""
+    """Render every string value that holds a template, in place (a big manifest is not
+    copied for the few values that are templates); remember which used env()."""
     if isinstance(value, dict):
-        return {
-            key: _render_values(doc, renderer, item, (*path, key)) for key, item in value.items()
-        }
+        for key, item in value.items():
+            rendered = _render_values(doc, renderer, item, (*path, key))
+            if rendered is not item:
+                value[key] = rendered
+        return value
     if isinstance(value, list):
-        return [_render_values(doc, renderer, item, (*path, i)) for i, item in enumerate(value)]
+        for index, item in enumerate(value):
+            rendered = _render_values(doc, renderer, item, (*path, index))
+            if rendered is not item:
+                value[index] = rendered
+        return value
     if not isinstance(value, str) or not renderer.is_template(value):
         return value
     try:

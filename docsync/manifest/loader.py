@@ -102,7 +102,7 @@ def _load(
     check_references(ctx)
     check_policies(ctx)
     problems.extend(p for p in ctx.problems if not _under(p.path, merged.failed))
-    secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
+    secrets = _sensitive_texts(merged.data, sensitive) | renderer.secrets
     if problems or manifest is None:
         raise ManifestError(_scrub(problem, secrets) for problem in problems)
     log.debug("loaded %d manifest files", len(files))
@@ -119,6 +119,8 @@ def _load(
 def _refuse_env_in_keys(ctx: CheckContext, data: dict[str, Any], from_env: set[Path]) -> None:
     """A natural key is part of every address: in plans, logs and saved plan files. A value
     from env() there would be printed everywhere, so it is refused, at the key."""
+    if not from_env:
+        return
     for declaration in CATALOGUE:
         for base in CATALOGUE.entry_paths(declaration.name):
             for path, _ in walk(data, (*base, declaration.key)):
@@ -172,18 +174,31 @@ def _sensitive_fields(data: dict[str, Any]) -> set[Path]:
     return found
 
 
-def _sensitive_texts(data: Any, is_sensitive: Any, path: Path = ()) -> set[str]:
+def _sensitive_texts(data: Any, sensitive: set[Path]) -> set[str]:
     """Every string under a sensitive path, so that no message can repeat it."""
     found: set[str] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found |= _sensitive_texts(value, is_sensitive, (*path, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found |= _sensitive_texts(value, is_sensitive, (*path, index))
-    elif isinstance(data, str) and is_sensitive(path):
-        found.add(data)
+    for path in sensitive:
+        value: Any = data
+        for step in path:
+            if isinstance(value, dict) and step in value:
+                value = value[step]
+            elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+                value = value[step]
+            else:
+                break
+        else:
+            found |= _texts_in(value)
     return found
+
+
+def _texts_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_texts_in(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_texts_in(item) for item in value))
+    return set()
 
 
 def _scrub(problem: Problem, secrets: set[str]) -> Problem:

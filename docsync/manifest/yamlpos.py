@@ -6,6 +6,7 @@ import gc
 import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ from docsync.manifest.yamlbuild import (
     SourceMap,
     mark_location,
 )
-from docsync.manifest.yamlstream import streamed
+from docsync.manifest.yamlstream import NeedsPositions, streamed
 
 
 def _c_parser() -> Any:
@@ -80,20 +81,26 @@ def _fast_node(text: str) -> tuple[Node | None, Any] | None:
         loader.dispose()
 
 
-def read_streamed(text: str, file: str) -> Parsed | None:
+def read_streamed(text: str, file: str, *, positions: bool = True) -> Parsed | None:
     """The document built from libyaml's events (`yamlstream`); None when libyaml is missing or
-    the document needs the node tree (`read_tree`)."""
+    the document needs the node tree (`read_tree`). Without `positions` its source map is
+    empty, and NeedsPositions is raised at the first problem."""
     if CParser is None:
         return None
     loader = _FastLoader(text)
     try:
-        built = streamed(loader, file)
+        built = streamed(loader, file, positions=positions)
     finally:
         loader.dispose()
     if built is None:
         return None
     data, builder = built
     return Parsed(data, builder.source, builder.problems)
+
+
+def _positions(text: str, file: str) -> SourceMap:
+    """The positions of a document the event path read without them: read again, with them."""
+    return (read_streamed(text, file) or read_tree(text, file)).source
 
 
 @contextmanager
@@ -117,6 +124,16 @@ def parse_yaml(text: str, file: str) -> Parsed:
 
 
 def _parse_yaml(text: str, file: str) -> Parsed:
+    """Read on the event path without positions first (a document without a problem needs
+    none until something asks where a value is: then it is read again, with them)."""
+    try:
+        lean = read_streamed(text, file, positions=False)
+    except NeedsPositions:
+        lean = None
+    else:
+        if lean is not None:
+            lean.source = SourceMap.later(partial(_positions, text, file))
+            return lean
     return read_streamed(text, file) or read_tree(text, file)
 
 

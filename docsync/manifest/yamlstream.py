@@ -15,6 +15,7 @@ style).
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import yaml
@@ -41,14 +42,28 @@ class NeedsTree(Exception):
     """The document uses what only the node tree reads (an anchor, a merge key...)."""
 
 
+class NeedsPositions(Exception):
+    """A problem, read without positions: its message names where, so read again with them."""
+
+
 class StreamBuilder(Builder):
     """Builds the data of one document from the events of `loader` (a libyaml parser with
-    PyYAML's resolver and safe constructor), recording positions as `Builder` does."""
+    PyYAML's resolver and safe constructor), recording positions as `Builder` does, or none
+    (`positions=False`: until a problem is found, which `NeedsPositions` stops at)."""
 
-    def __init__(self, file: str, loader: Any) -> None:
+    def __init__(self, file: str, loader: Any, *, positions: bool = True) -> None:
         super().__init__(file, loader)
         self.next_event = loader.get_event
         self.resolve = loader.resolve
+        self.positions = positions
+
+    def problem(self, node: Any, path: Path, message: str) -> None:
+        self.found(self.at(node), path, message)
+
+    def found(self, where: Location, path: Path, message: str) -> None:
+        if not self.positions:
+            raise NeedsPositions
+        self.problems.append(Problem(where, path, message))
 
     def at(self, event: Any) -> Location:
         mark = event.start_mark
@@ -69,7 +84,8 @@ class StreamBuilder(Builder):
     def value(self, event: Any, path: Path, depth: int) -> Any:
         if depth > MAX_DEPTH or event.anchor is not None:
             raise NeedsTree
-        self.source.values.setdefault(path, self.at(event))
+        if self.positions:
+            self.source.values.setdefault(path, self.at(event))
         kind = type(event)
         if kind is ScalarEvent:
             tag = self.tag_of(event)
@@ -105,11 +121,12 @@ class StreamBuilder(Builder):
                 first = self.source.keys.get(child)
                 where = f" (first at {first})" if first is not None else ""
                 message = f"the key '{key}' is written twice in this mapping{where}"
-                self.problems.append(Problem(self.at(event), child, message))
+                self.found(self.at(event), child, message)
                 self.skip(value_event)
             else:
                 child = (*path, key)
-                self.source.keys[child] = self.at(event)
+                if self.positions:
+                    self.source.keys[child] = self.at(event)
                 result[key] = self.value(value_event, child, depth + 1)
             event = self.next_event()
         return result
@@ -120,18 +137,13 @@ class StreamBuilder(Builder):
         if type(event) is not ScalarEvent:
             if type(event) not in (SequenceStartEvent, MappingStartEvent):
                 raise NeedsTree  # an alias
-            self.problems.append(
-                Problem(
-                    self.at(event),
-                    path,
-                    "a mapping key must be plain text, not a list or mapping",
-                )
-            )
+            message = "a mapping key must be plain text, not a list or mapping"
+            self.found(self.at(event), path, message)
             self.skip_inside()
             return None
         tag = self.tag_of(event)
         if tag == _STR_TAG:
-            return str(event.value)
+            return sys.intern(event.value)  # one string for the thousands of entries' `title`
         if tag == _MERGE_TAG:
             raise NeedsTree
         return self.key(self.node(event, tag), path)
@@ -169,10 +181,11 @@ class StreamBuilder(Builder):
                 raise NeedsTree
 
 
-def streamed(loader: Any, file: str) -> tuple[Any, StreamBuilder] | None:
+def streamed(loader: Any, file: str, *, positions: bool) -> tuple[Any, StreamBuilder] | None:
     """(data, builder) of the one document `loader` parses, or None when the node tree must
-    read it (see the module's docstring). `loader` is disposed of by the caller."""
-    builder = StreamBuilder(file, loader)
+    read it (see the module's docstring). Without `positions`, NeedsPositions is raised at
+    the first problem. `loader` is disposed of by the caller."""
+    builder = StreamBuilder(file, loader, positions=positions)
     try:
         found, data = builder.document()
     except (NeedsTree, yaml.YAMLError, ValueError):
@@ -180,4 +193,4 @@ def streamed(loader: Any, file: str) -> tuple[Any, StreamBuilder] | None:
     return (data if found else None), builder
 
 
-__all__ = ["StreamBuilder", "streamed"]
+__all__ = ["NeedsPositions", "StreamBuilder", "streamed"]
