@@ -5,7 +5,6 @@ defined: `docsync COMMAND --help` loads click and the command's own module only.
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -84,6 +83,8 @@ def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
     if current is not None:
         current.meta[VERBOSITY] = verbose  # read by the error handler of `docsync.cli`
     if verbose > 0:
+        import logging
+
         level = logging.INFO if verbose == 1 else logging.DEBUG
         logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(message)s")
         # docsync's own client logs each request (never the token); httpx would say it twice.
