@@ -179,15 +179,12 @@ def _sensitive_texts(data: Any, sensitive: set[Path]) -> set[str]:
     found: set[str] = set()
     for path in sensitive:
         value: Any = data
-        for step in path:
-            if isinstance(value, dict) and step in value:
+        try:
+            for step in path:
                 value = value[step]
-            elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
-                value = value[step]
-            else:
-                break
-        else:
-            found |= _texts_in(value)
+        except (KeyError, IndexError, TypeError):  # a value a template failed to give
+            continue
+        found |= _texts_in(value)
     return found
 
 

@@ -6,8 +6,8 @@ import gc
 import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import yaml
