@@ -144,14 +144,16 @@ def load_from_options(
     var: Sequence[str],
     var_file: Sequence[str],
     environ: Mapping[str, str] | None = None,
+    positions: bool = True,
 ) -> LoadedManifest:
-    """What ``validate``, ``plan`` and ``apply`` do with their manifest options."""
+    """What ``validate``, ``plan`` and ``apply`` do with their manifest options (`validate`
+    reads no positions unless a problem asks: `load_manifests`)."""
     from docsync.manifest import load_manifests
 
     with doing("loading the manifests"):
         variables = load_var_files(var_file)
         variables.update(parse_vars(var))
-        return load_manifests(paths, variables=variables, environ=environ)
+        return load_manifests(paths, variables=variables, environ=environ, positions=positions)
 
 
 @contextmanager

@@ -32,7 +32,7 @@ def validate(
 
     setup_output(verbose, no_color)
     try:
-        loaded = load_from_options(paths, var, var_file)
+        loaded = load_from_options(paths, var, var_file, positions=False)
     except ManifestError as error:
         for problem in error.problems:
             click.echo(str(problem), err=True)

@@ -80,8 +80,9 @@ def read_text(name: str) -> str | Problem:
         return Problem(where, (), message)
 
 
-def read_file(name: str, renderer: Renderer) -> FileDoc:
-    """Read, template and parse one file; every failure becomes a located problem."""
+def read_file(name: str, renderer: Renderer, *, positions: bool = True) -> FileDoc:
+    """Read, template and parse one file; every failure becomes a located problem. Without
+    `positions` they are read when first asked for (`yamlpos.parse_yaml`)."""
     text = read_text(name)
     if isinstance(text, Problem):
         return _failed(name, text)
@@ -93,7 +94,7 @@ def read_file(name: str, renderer: Renderer) -> FileDoc:
         except TemplateProblem as problem:
             where = Location(name, problem.line or 1, 1)
             return _failed(name, Problem(where, (), problem.message))
-    parsed = parse_yaml(rendered, name)
+    parsed = parse_yaml(rendered, name, positions=positions)
     doc = FileDoc(name, {}, parsed.source, text=rendered, problems=list(parsed.problems))
     if parsed.data is None:
         return doc

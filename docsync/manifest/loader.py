@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from docsync.core.collector import gc_paused
 from docsync.core.secrecy import keyed_digest
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.checks import run_checks
@@ -21,7 +22,7 @@ from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
 from docsync.manifest.templating import TOKEN_VARIABLE, Renderer
 from docsync.manifest.validation import validate_manifest
-from docsync.manifest.yamlpos import SourceMap, gc_paused
+from docsync.manifest.yamlpos import SourceMap
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
@@ -58,16 +59,20 @@ def load_manifests(
     *,
     variables: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    positions: bool = True,
 ) -> LoadedManifest:
-    """Load, merge and check manifests; raises ManifestError listing every problem found."""
+    """Load, merge and check manifests; raises ManifestError listing every problem found.
+    Without `positions` (`validate`) where each value was written is read only if a problem
+    asks: a big manifest's positions take more memory than its data."""
     with gc_paused():
-        return _load(paths, variables, environ)
+        return _load(paths, variables, environ, positions)
 
 
 def _load(
     paths: Sequence[str | os.PathLike[str]],
     variables: Mapping[str, Any] | None,
     environ: Mapping[str, str] | None,
+    positions: bool,
 ) -> LoadedManifest:
     files, problems = discover(paths)
     variables = dict(variables or {})
@@ -75,7 +80,7 @@ def _load(
         problems.append(Problem(None, (), f"the variable name '{name}' is reserved for env()"))
         del variables[name]
     renderer = Renderer(variables, dict(os.environ if environ is None else environ))
-    docs = [read_file(name, renderer) for name in files]
+    docs = [read_file(name, renderer, positions=positions) for name in files]
     merged = merge(docs)
     problems.extend(merged.problems)
     sensitive = set(merged.sensitive) | _sensitive_fields(merged.data)

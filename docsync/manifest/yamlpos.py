@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -16,6 +13,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import Node
 from yaml.resolver import Resolver
 
+from docsync.core.collector import gc_paused
 from docsync.manifest.problems import Location, Problem
 from docsync.manifest.yamlbuild import (
     MAX_DEPTH,
@@ -103,29 +101,18 @@ def _positions(text: str, file: str) -> SourceMap:
     return (read_streamed(text, file) or read_tree(text, file)).source
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """A big manifest is a million small objects and no cycle: the cycle collector, run again
-    and again over them while they are made, costs more than the parse itself (measured: twice
-    the time on a 10 MB manifest). It runs once afterwards instead."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def parse_yaml(text: str, file: str) -> Parsed:
+def parse_yaml(text: str, file: str, *, positions: bool = True) -> Parsed:
     """Parse one YAML document; never raises for bad input, reports problems instead."""
     with gc_paused():
-        return _parse_yaml(text, file)
+        return _parse_yaml(text, file, positions)
 
 
-def _parse_yaml(text: str, file: str) -> Parsed:
-    """Read on the event path without positions first (a document without a problem needs
-    none until something asks where a value is: then it is read again, with them)."""
+def _parse_yaml(text: str, file: str, positions: bool) -> Parsed:
+    """Without `positions` the event path reads the document without them first (a document
+    without a problem needs none until something asks where a value is: then it is read
+    again, with them); with them, at once (a plan asks where each entry is)."""
+    if positions:
+        return read_streamed(text, file) or read_tree(text, file)
     try:
         lean = read_streamed(text, file, positions=False)
     except NeedsPositions:
