@@ -71,9 +71,10 @@ def render(
 ) -> str:
     """One plan, three renderings that tell the same story."""
     from docsync.render.formats import render_for_people
-    from docsync.render.json import render_json
 
     if output_format == "json":
+        from docsync.render.json import render_json  # its models: only for this format
+
         return render_json(plan)
     return render_for_people(
         plan,
