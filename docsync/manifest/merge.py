@@ -65,14 +65,15 @@ def merge(docs: list[FileDoc]) -> Merged:
 def _positions(moves: list[tuple[str, SourceMap, Remap]]) -> SourceMap:
     """The merged document's positions: each file's, at its paths in the merged document (the
     first file to write a path keeps it)."""
-    source = SourceMap()
+    values: dict[Path, Location] = {}
+    keys: dict[Path, Location] = {}
     for name, positions, move in moves:
-        source.values.setdefault((), Location(name, 1, 1))
+        values.setdefault((), Location(name, 1, 1))
         for path, location in positions.values.items():
-            _put(source.values, move(path), location)
+            _put(values, move(path), location)
         for path, location in positions.keys.items():
-            _put(source.keys, move(path), location)
-    return source
+            _put(keys, move(path), location)
+    return SourceMap(values, keys)
 
 
 def _put(mapping: dict[Path, Location], path: Path | None, location: Location) -> None:
@@ -125,6 +126,8 @@ def _merge_list(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None
     merged = out.data.setdefault(key, [])
     offset = len(merged)
     merged.extend(value)
+    if not offset:  # the first file of the section: its paths are the merged document's
+        return lambda path: path
     return lambda path: path if len(path) < 2 else (path[0], int(path[1]) + offset, *path[2:])
 
 
