@@ -100,8 +100,8 @@ def _ratio(cost: Cost, base: Cost) -> str:
     return f"{cost.wall / base.wall:4.2f}x {cost.cpu / base.cpu:4.2f}x"
 
 
-def fixed_costs(installs: list[Install]) -> dict[str, Cost]:
-    """Prints each command's start beside its baseline, per install; answers this tree's."""
+def fixed_costs(installs: list[Install]) -> None:
+    """Prints each command's start beside its baseline, per install."""
     rows: list[tuple[str, str, str, float | None]] = [
         ("python -c pass", "python", "", None),
         (f"python -c '{LIBS}'", "libs", "", None),
@@ -129,8 +129,8 @@ def fixed_costs(installs: list[Install]) -> dict[str, Cost]:
         f"{os.cpu_count()} CPUs"
     )
     head = "".join(f"  {i.name:>26}" for i in installs)
-    print(f"  {'':<40}{head}   target")
-    print(f"  {'':<40}" + "  wall   cpu  ratio: wall  cpu" * len(installs))
+    print(f"  {'':<50}{head}   target")
+    print(f"  {'':<50}" + "  wall   cpu  ratio: wall  cpu" * len(installs))
     for label, key, base, target in rows:
         cells = ""
         for install in installs:
@@ -138,8 +138,7 @@ def fixed_costs(installs: list[Install]) -> dict[str, Cost]:
             ratio = _ratio(cost, costs[f"{install.name}|{base}"]) if base else ""
             cells += f"  {_ms(cost)} {ratio:>12}"
         goal = f"<= {target}x {'import click' if base == 'click' else 'the libraries'}"
-        print(f"  {label:<40}{cells}   {goal if target else ''}")
-    return {key.split("|", 1)[1]: cost for key, cost in costs.items() if key.startswith("this")}
+        print(f"  {label:<50}{cells}   {goal if target else ''}")
 
 
 def plan_process(installs: list[Install], latency_ms: float) -> None:
