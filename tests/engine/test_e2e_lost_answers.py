@@ -18,6 +18,9 @@ from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged
 from tests.engine.faultkit import duplicates
 
+#: what is retried and that it converges is tested here, not how long the client waits
+pytestmark = pytest.mark.usefixtures("quick_retries")
+
 #: every kind's scenarios, by name
 SCENARIOS: dict[str, LostAnswers] = {
     scenario.name: scenario for declared in CATALOGUE for scenario in declared.lost_answers
@@ -48,7 +51,6 @@ def test_scenarios_are_named_once() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("quick_retries")
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_writes_whose_answers_are_lost_converge_in_one_apply(
     docsync: Docsync, emulator: EmulatorHandle, write: Write, name: str

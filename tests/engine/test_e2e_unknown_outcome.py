@@ -4,9 +4,14 @@ answers are lost within one apply are each kind's (`test_e2e_lost_answers.py`)."
 
 from __future__ import annotations
 
+import pytest
+
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged, listed
 from tests.engine.faultkit import ORG
+
+#: what is retried and that it converges is tested here, not how long the client waits
+pytestmark = pytest.mark.usefixtures("quick_retries")
 
 
 def test_a_section_left_at_the_path_the_api_chose_is_adopted(
