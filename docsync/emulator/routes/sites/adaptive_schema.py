@@ -1,0 +1,154 @@
+"""A site's visitor attributes schema (adaptive content) and the conditions derived from it.
+
+The schema is checked against the production shape `SiteAdaptiveJSONSchema`: an object schema
+whose `properties` are claims (`{type, description}` with boolean, string (optional `enum`),
+number, array of a primitive, or object of claims), plus an optional `unsigned` object of claims;
+`additionalProperties` is false everywhere and every claim needs a `description`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import BaseRoute
+
+from docsync.emulator import site_tree as tree
+from docsync.emulator.auth import Access
+from docsync.emulator.errors import bad_request, not_found
+from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.snapshot import Loading, kept, obj
+from docsync.emulator.store import Row
+from docsync.emulator.validate import Fields
+
+PATH = "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema"
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor."
+MAX_DEPTH = 8
+_CLAIM_FIELDS: dict[str, tuple[str, ...]] = {
+    "boolean": ("type", "description"),
+    "string": ("type", "description", "enum"),
+    "number": ("type", "description"),
+    "array": ("type", "description", "items"),
+    "object": ("type", "description", "properties", "additionalProperties"),
+}
+_PRIMITIVES = ("boolean", "string", "number")
+_ALL_FIELDS = ("type", "description", "enum", "items", "properties", "additionalProperties")
+
+
+def _require_false(fields: Fields, name: str) -> None:
+    if fields.boolean(name, required=True) is not False:
+        raise bad_request(f"{fields.prefix}{name}: must be false")
+
+
+def _as_object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise bad_request(f"{where}: must be an object")
+    return value
+
+
+def _claim(value: Any, where: str, kinds: tuple[str, ...], depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise bad_request(f"{where}: claims nest at most {MAX_DEPTH} levels deep")
+    data = _as_object(value, where)
+    kind = Fields(data, _ALL_FIELDS, f"{where}.", closed=True).enum("type", kinds, required=True)
+    assert kind is not None
+    fields = Fields(data, _CLAIM_FIELDS[kind], f"{where}.", closed=True)
+    fields.string("description", required=True)
+    if kind == "string":
+        fields.strings("enum")
+    elif kind == "array":
+        _claim(fields.obj("items", required=True), f"{where}.items", _PRIMITIVES, depth + 1)
+    elif kind == "object":
+        _require_false(fields, "additionalProperties")
+        _claims(fields.obj("properties", required=True) or {}, f"{where}.properties", depth + 1)
+
+
+def _claims(properties: dict[str, Any], where: str, depth: int) -> None:
+    for name, claim in properties.items():
+        _claim(claim, f"{where}.{name}", tuple(_CLAIM_FIELDS), depth)
+
+
+def check_schema(value: Any) -> dict[str, Any]:
+    """The `jsonSchema` of a PUT as kept, after checking its shape; 400 naming the offending
+    path. Production closes the schema and its claims; `unsigned` is open, so what it does not
+    name is dropped."""
+    data = _as_object(value, "jsonSchema")
+    named = ("$schema", "type", "properties", "additionalProperties")
+    fields = Fields(data, named, "jsonSchema.", closed=True)
+    fields.enum("$schema", (DRAFT_07,))
+    fields.enum("type", ("object",), required=True)
+    _require_false(fields, "additionalProperties")
+    properties = dict(fields.obj("properties", required=True) or {})
+    for name, claim in properties.items():
+        where = f"jsonSchema.properties.{name}"
+        if name != "unsigned":
+            _claim(claim, where, tuple(_CLAIM_FIELDS), 1)
+            continue
+        unsigned = Fields(
+            _as_object(claim, where),
+            ("type", "description", "properties", "additionalProperties"),
+            f"{where}.",
+        )
+        unsigned.enum("type", ("object",), required=True)
+        unsigned.enum("description", (UNSIGNED_DESCRIPTION,), required=True)
+        _require_false(unsigned, "additionalProperties")
+        _claims(unsigned.obj("properties", required=True) or {}, f"{where}.properties", 2)
+        properties[name] = unsigned.data
+    return {**data, "properties": properties}
+
+
+def template_conditions(properties: dict[str, Any], prefix: str = "visitor.claims") -> list[Any]:
+    """One `{description, condition}` per boolean claim, e.g. `visitor.claims.beta`."""
+    items: list[Any] = []
+    for name, claim in properties.items():
+        if claim.get("type") == "boolean":
+            items.append({"description": claim["description"], "condition": f"{prefix}.{name}"})
+        elif claim.get("type") == "object" or name == "unsigned":
+            items.extend(template_conditions(claim.get("properties") or {}, f"{prefix}.{name}"))
+    return items
+
+
+def _stored(ctx: Ctx, site: Row) -> dict[str, Any]:
+    stored = site.data.get("adaptiveSchema")
+    if not isinstance(stored, dict):
+        raise not_found(f"No visitor attributes schema found for site {site.id!r}")
+    return stored
+
+
+def _view(stored: dict[str, Any]) -> dict[str, Any]:
+    return {"object": "site-adaptive-schema", **stored}
+
+
+def get_schema(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org()["id"])
+    return ok(_view(_stored(ctx, site)))
+
+
+def put_schema(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    body = Fields(ctx.body(), ("jsonSchema",))
+    schema = check_schema(body.obj("jsonSchema", required=True))
+    stored = {"jsonSchema": schema, "updatedAt": ctx.now}
+    tree.patch(ctx.tx, site, {"adaptiveSchema": stored})
+    return ok(_view(stored))
+
+
+def get_template_conditions(ctx: Ctx) -> Response:
+    site = tree.find_site(ctx, ctx.org()["id"])
+    stored = site.data.get("adaptiveSchema")
+    properties = stored["jsonSchema"]["properties"] if isinstance(stored, dict) else {}
+    return ok({"items": template_conditions(properties)})
+
+
+def load_schema(at: Loading, params: dict[str, str], answer: Any) -> None:
+    """A site's visitor attributes schema as read."""
+    stored = kept(obj(answer), ("jsonSchema", "updatedAt"))
+    at.patch(tree.SITE, params["siteId"], {"adaptiveSchema": stored})
+
+
+routes: list[BaseRoute] = [
+    api_route("GET", PATH, get_schema, loads=load_schema),
+    api_route("PUT", PATH, put_schema),
+    api_route("GET", PATH + "/template-conditions", get_template_conditions),
+]
