@@ -15,7 +15,8 @@ from docsync.emulator.body import At, Place
 from docsync.emulator.errors import conflict
 from docsync.emulator.http import Ctx
 from docsync.emulator.paging import paginate
-from docsync.emulator.resource import Resource, Rules, View
+from docsync.emulator.resource import View
+from docsync.emulator.rules import Entry, Rules
 from docsync.emulator.site_order import place, position, regroup
 from docsync.emulator.site_views import answer
 from docsync.emulator.store import Doc, Row
@@ -48,7 +49,7 @@ class ItemRules(Rules):
         """The views a list answers, in the structure's order."""
         raise NotImplementedError
 
-    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_list(self, ctx: Ctx, res: Entry) -> Response:
         return paginate(ctx, self.items(ctx, res.scope.enter(ctx, Access.READ).site_row))
 
     def relocate(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
@@ -56,11 +57,11 @@ class ItemRules(Rules):
         if self.group_field is not None and self.group_field in values:
             regroup(ctx, place.site_row, row, values[self.group_field])
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         self.relocate(ctx, place, row, values)
         return super().change(ctx, res, place, row, values)
 
-    def answer(self, ctx: Ctx, res: Resource, place: Place, row: Row) -> Response:
+    def answer(self, ctx: Ctx, res: Entry, place: Place, row: Row) -> Response:
         return answer(ctx, res.view(ctx, row))
 
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:

@@ -15,20 +15,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator import site_tree as tree
 from docsync.emulator.auth import Access
+from docsync.emulator.body import Body
 from docsync.emulator.documents import DOCUMENT, EMPTY_DOCUMENT
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.http import Ctx
+from docsync.emulator.routes.organization.orgs import ORGS
+from docsync.emulator.routes.sites.sites import SITES
 from docsync.emulator.shapes import Enum, Obj
+from docsync.emulator.singleton import Held, Singleton
 from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Doc, Row
-
-SETTINGS_PATH = "/v1/orgs/{organizationId}/sites/{siteId}/agent-settings"
-INSTRUCTIONS_PATH = "/v1/orgs/{organizationId}/agent-instructions"
-
 
 #: production's SiteSettingsFindingChangeRequests
 CHANGE_REQUESTS = ("always", "auto-fixable", "never")
@@ -49,77 +47,62 @@ DEFAULT_SETTINGS: Doc = {
     "findings": {"changeRequests": "never"},
     "editing": {"customInstructions": EMPTY_DOCUMENT},
 }
+STAMPS = ("updatedAt", "updatedBy")
 
 
-def _settings_view(ctx: Ctx, site: Row) -> Doc:
-    stored = site.data.get("agentSettings")
-    written: Doc = stored if isinstance(stored, dict) else {}
+def _settings_view(ctx: Ctx, site: Row, written: Doc | None) -> Doc:
     body: Doc = {"object": "site-agent-settings"}
-    for name in ("updatedAt", "updatedBy"):
-        if name in written:
-            body[name] = written[name]
+    body.update(kept(written or {}, STAMPS))
     body["urls"] = {"location": ctx.url(f"/orgs/{site.org}/sites/{site.id}/agent-settings")}
-    body.update({name: written.get(name, value) for name, value in DEFAULT_SETTINGS.items()})
+    body.update(
+        {name: (written or {}).get(name, value) for name, value in DEFAULT_SETTINGS.items()}
+    )
     return body
 
 
-def get_settings(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    return ok(_settings_view(ctx, site))
-
-
-def put_settings(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = SETTINGS.check(ctx.body(), "")
-    stored = {**body, "updatedAt": ctx.now, "updatedBy": str(ctx.user["id"])}
-    site = tree.patch(ctx.tx, site, {"agentSettings": stored})
-    return ok(_settings_view(ctx, site))
-
-
-def _instructions_view(ctx: Ctx, org: Doc) -> Doc:
-    stored = org.get("agentInstructions")
-    written: Doc = stored if isinstance(stored, dict) else {}
+def _instructions_view(ctx: Ctx, org: Row, written: Doc | None) -> Doc:
+    found = written or {}
     return {
         "object": "agent-instructions",
-        "instructions": written.get("instructions", EMPTY_DOCUMENT),
-        "updatedAt": written.get("updatedAt", org.get("createdAt", ctx.now)),
-        "updatedBy": written.get("updatedBy", ""),
-        "urls": {"location": ctx.url(f"/orgs/{org['id']}/agent-instructions")},
+        "instructions": found.get("instructions", EMPTY_DOCUMENT),
+        "updatedAt": found.get("updatedAt", org.data.get("createdAt", ctx.now)),
+        "updatedBy": found.get("updatedBy", ""),
+        "urls": {"location": ctx.url(f"/orgs/{org.id}/agent-instructions")},
     }
 
 
-def get_instructions(ctx: Ctx) -> Response:
-    return ok(_instructions_view(ctx, ctx.org()))
+class Written(Held):
+    """Kept by a snapshot when someone wrote it (`stamp` answered), defaults otherwise."""
+
+    def __init__(self, stamp: str, fields: tuple[str, ...]) -> None:
+        self.stamp = stamp
+        self.fields = fields
+
+    def seeded(
+        self, at: Loading, one: Singleton, params: dict[str, str], answer: Any
+    ) -> Doc | None:
+        found = obj(answer)
+        return {one.stored_in: kept(found, self.fields)} if found.get(self.stamp) else None
 
 
-def put_instructions(ctx: Ctx) -> Response:
-    org = ctx.org(Access.ADMIN)
-    body = INSTRUCTIONS.check(ctx.body(), "")
-    written = {**body, "updatedAt": ctx.now, "updatedBy": str(ctx.user["id"])}
-    updated = {**org, "agentInstructions": written}
-    ctx.tx.update("organization", org["id"], updated)
-    return ok(_instructions_view(ctx, updated))
+SITE_SETTINGS = Singleton(
+    SITES,
+    "agent-settings",
+    _settings_view,
+    stored_in="agentSettings",
+    body=Body(shape=SETTINGS),
+    rules=Written("updatedAt", (*DEFAULT_SETTINGS, *STAMPS)),
+    stamps=STAMPS,
+)
+ORG_INSTRUCTIONS = Singleton(
+    ORGS,
+    "agent-instructions",
+    _instructions_view,
+    stored_in="agentInstructions",
+    body=Body(shape=INSTRUCTIONS),
+    rules=Written("updatedBy", ("instructions", *STAMPS)),
+    access=Access.ADMIN,
+    stamps=STAMPS,
+)
 
-
-def load_settings(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """A site's agent settings as read: kept when written (stamped), defaults otherwise."""
-    found = obj(answer)
-    if "updatedAt" in found:
-        stored = kept(found, (*DEFAULT_SETTINGS, "updatedAt", "updatedBy"))
-        at.patch(tree.SITE, params["siteId"], {"agentSettings": stored})
-
-
-def load_instructions(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """The organization's agent instructions as read: kept when someone wrote them."""
-    found = obj(answer)
-    if found.get("updatedBy"):
-        stored = kept(found, ("instructions", "updatedAt", "updatedBy"))
-        at.patch("organization", params["organizationId"], {"agentInstructions": stored})
-
-
-routes: list[BaseRoute] = [
-    api_route("GET", SETTINGS_PATH, get_settings, loads=load_settings),
-    api_route("PUT", SETTINGS_PATH, put_settings),
-    api_route("GET", INSTRUCTIONS_PATH, get_instructions, loads=load_instructions),
-    api_route("PUT", INSTRUCTIONS_PATH, put_instructions),
-]
+routes: list[BaseRoute] = SITE_SETTINGS.routes() + ORG_INSTRUCTIONS.routes()

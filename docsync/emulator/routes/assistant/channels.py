@@ -14,7 +14,8 @@ from starlette.routing import BaseRoute
 
 from docsync.emulator.body import Body, Choice
 from docsync.emulator.http import Ctx
-from docsync.emulator.resource import SITE_PART, Resource
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.shapes import Arr, Enum, Obj, OneOf, Shape, Str
 from docsync.emulator.store import Doc, Row

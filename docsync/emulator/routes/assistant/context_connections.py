@@ -19,7 +19,8 @@ from docsync.emulator.body import BOTH, UPDATE, Body, Place, Shaped, Text
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx
 from docsync.emulator.integrations import INSTALLATION
-from docsync.emulator.resource import SITE_PART, Resource, Rules, reload
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART, Entry, Rules, reload
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.shapes import Bool, Dict, Enum, Obj, OneOf, Shape, Str
 from docsync.emulator.store import Doc, Row
@@ -124,7 +125,7 @@ class ConnectionRules(Rules):
         _installed(ctx, place.org, str(values["connector"]))
         return {}
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         """A setup given replaces the one there (settings of another connector go with it)."""
         if "connector" in values:
             _installed(ctx, place.org, str(values["connector"]))

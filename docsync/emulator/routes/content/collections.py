@@ -22,7 +22,8 @@ from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx, api_route
 from docsync.emulator.paging import paginate, query_bool
 from docsync.emulator.refs import live_children
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import Rules
 from docsync.emulator.scopes import BY_ID
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields

@@ -17,7 +17,8 @@ from docsync.emulator.body import Place
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, empty, new_id
 from docsync.emulator.paging import query_enum
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import Rules
 from docsync.emulator.shapes import Arr, Dict, Enum, Obj, OneOf, Str
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import TRANSLATION_LANGUAGES

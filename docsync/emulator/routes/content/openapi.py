@@ -18,7 +18,8 @@ from docsync.emulator.body import UPDATE, Body, Choice, Place
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx, api_route, created, new_id, ok
 from docsync.emulator.paging import paginate
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import Entry, Rules
 from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
@@ -136,13 +137,13 @@ def put_spec(ctx: Ctx) -> Response:
 
 
 class SpecRules(Rules):
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return create_spec(ctx)
 
-    def seeded_key(self, res: Resource, place: Place, item: Doc) -> str:
+    def seeded_key(self, res: Entry, place: Place, item: Doc) -> str:
         return _spec_id(place.org, str(item["slug"]))
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A spec as answered, with its last version: a URL source as answered, a text one
         (which the API never answers) as text no one wrote."""
         data = kept(item, ("id", "slug", "createdAt", "updatedAt", "visibility", "lastVersion"))

@@ -25,8 +25,9 @@ from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id
 from docsync.emulator.integrations import drop_space
-from docsync.emulator.resource import Resource, Rules
+from docsync.emulator.resource import Resource
 from docsync.emulator.routes.content.openapi import write_spec
+from docsync.emulator.rules import Entry, Rules
 from docsync.emulator.scopes import BY_ID
 from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
@@ -165,10 +166,10 @@ class SpaceRules(Rules):
     def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
         return [row for row in rows if not row.data.get("deletedAt")]
 
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return create_space(ctx)
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         """A space shows an emoji or an icon (production's PATCH takes one of them): writing
         one removes the other."""
         if values.get("icon"):
@@ -177,7 +178,7 @@ class SpaceRules(Rules):
             values = {"icon": None, **values}
         return super().change(ctx, res, place, row, values)
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A space as answered: its icon is among its URLs; a sync through the older Git Sync
         integration (production's answer without an installation) is kept as the seed's
         `gitSync` is; one through an installation is the installation's, read apart."""

@@ -18,7 +18,8 @@ from docsync.emulator.documents import DOCUMENT, EMPTY_DOCUMENT
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
 from docsync.emulator.refs import live_space
-from docsync.emulator.resource import Resource, Rules, reload
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import Entry, Rules, reload
 from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import TRANSLATION_LANGUAGES, Fields
@@ -117,7 +118,7 @@ class TranslationRules(Rules):
     def hidden(self, ctx: Ctx, row: Row) -> bool:
         return ctx.production and _is_settings(row)
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A translation as answered, in either shape."""
         shape = ("title", "languages") if "title" in item else PRODUCTION_FIELDS
         return {"createdAt": at.now, "updatedAt": at.now, **kept(item, shape), **kept(item, STAMPS)}
@@ -129,7 +130,7 @@ class TranslationRules(Rules):
         title = _settings_title(raw)
         return {"title": title, "languages": [], "createdAt": ctx.now, "updatedAt": ctx.now}
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         raw = ctx.body()
         if _is_settings(row):
             data = {**row.data, "title": _settings_title(raw), "updatedAt": ctx.now}

@@ -27,10 +27,10 @@ from docsync.emulator.integrations import (
     status,
 )
 from docsync.emulator.paging import paginate
-from docsync.emulator.routes.organization.orgs import org_view
 from docsync.emulator.snapshot import Loading, items, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
+from docsync.emulator.views import org_view
 
 BASE = "/v1/integrations/{integrationName}/installations"
 ITEM = BASE + "/{installationId}"

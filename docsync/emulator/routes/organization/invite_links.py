@@ -17,7 +17,8 @@ from docsync.emulator.content import collection_view, live_collection
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.http import Ctx
 from docsync.emulator.refs import live_space
-from docsync.emulator.resource import ADMIN, Resource, Rules, reload
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import ADMIN, Entry, Rules, reload
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES, Fields
 from docsync.emulator.views import space_view
@@ -82,7 +83,7 @@ class InviteRules(Rules):
     def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
         return [row for row in rows if "role" in row.data]
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         """Either name sets what the invite gives (production's body is `{role}` or `{level}`
         for any invite)."""
         gives = values["role"] if "role" in values else values["level"]

@@ -11,7 +11,8 @@ from docsync.emulator.grants import drop_user
 from docsync.emulator.http import Ctx
 from docsync.emulator.members import check_last_admin, search_and_sort
 from docsync.emulator.paging import paginate, query_enum
-from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import ADMIN, DESCRIBED_DELETE, Entry, Rules
 from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES
@@ -39,10 +40,10 @@ def _role(at: At, role: str | None, name: str) -> str | None:
 
 
 class MemberRules(Rules):
-    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_list(self, ctx: Ctx, res: Entry) -> Response:
         return list_members(ctx)
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A member as answered, and its user (with a token)."""
         data = {"user": at.user(item["user"]), "role": item.get("role")}
         data.update(kept(item, ("joinedAt", "lastSeenAt", "sso", "disabled")))

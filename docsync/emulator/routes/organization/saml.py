@@ -10,7 +10,8 @@ from starlette.routing import BaseRoute
 from docsync.emulator.body import BOTH, CREATE, At, Body, Choice, Place, Text
 from docsync.emulator.errors import not_found
 from docsync.emulator.http import Ctx, api_route, ok
-from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import ADMIN, DESCRIBED_DELETE, Entry, Rules
 from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES, URL_PATTERN
@@ -55,7 +56,7 @@ def _team_of(at: At, team: str, name: str) -> str:
 
 
 class SamlRules(Rules):
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A provider as answered: its default team, answered whole, kept by id."""
         data = super().seeded(at, res, place, item) or {}
         team = item.get("defaultTeam")

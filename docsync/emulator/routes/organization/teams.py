@@ -15,7 +15,8 @@ from docsync.emulator.grants import drop_team
 from docsync.emulator.http import Ctx, api_route, empty
 from docsync.emulator.paging import paginate
 from docsync.emulator.refs import saml_using_team
-from docsync.emulator.resource import ADMIN, DESCRIBED_DELETE, Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import ADMIN, DESCRIBED_DELETE, Entry, Rules
 from docsync.emulator.snapshot import Loading, items
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
@@ -69,7 +70,7 @@ class TeamRules(Rules):
             if (ctx.tx.get("team-member", f"{r.id}/{owner}") or {}).get("role") == "owner"
         ]
 
-    def render(self, ctx: Ctx, res: Resource, page: Sequence[Row]) -> list[Doc]:
+    def render(self, ctx: Ctx, res: Entry, page: Sequence[Row]) -> list[Doc]:
         ctx.tx.count_under("team-member", [r.id for r in page])  # one read for every team_view
         return super().render(ctx, res, page)
 

@@ -1,8 +1,8 @@
 """A visitor-auth site's publishing auth: read, update (backend and URLs), regenerate the key.
 
-Row (id / org / parent): site-publishing-auth (the site's id / org / site), made on first use
-with production's defaults (a custom backend, no URLs) and a random private key, so deleting the
-site deletes it. Only a site whose visibility is `visitor-auth` has one: any other answers 400.
+Stored on the site row (`publishingAuth`), made on first use with production's defaults (a
+custom backend, no URLs) and a random private key, so it goes with the site. Only a site whose
+visibility is `visitor-auth` has one: any other answers 400.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator import site_tree as tree
-from docsync.emulator.auth import Access
+from docsync.emulator.body import BOTH, UPDATE, Body, Choice, Place, Text
 from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.http import Ctx, ok
+from docsync.emulator.routes.sites.sites import SITES
+from docsync.emulator.singleton import Held, Singleton
 from docsync.emulator.snapshot import Loading, kept, obj
 from docsync.emulator.store import Doc, Row
-from docsync.emulator.validate import URL_PATTERN, Fields
+from docsync.emulator.validate import URL_PATTERN
 
-PATH = "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth"
-KIND = "site-publishing-auth"
 BACKENDS = ("custom", "integration")
 URLS = ("fallbackURL", "logoutURL")
 
@@ -31,66 +30,61 @@ def _new_key() -> str:
     return f"pk_{secrets.token_hex(32)}"
 
 
-def _auth(ctx: Ctx, site: Row) -> Row:
-    """The site's publishing auth, made with the defaults on first use; 400 for a site that
-    is not visitor-auth."""
-    if site.data.get("visibility") != "visitor-auth":
-        raise bad_request(
-            f"Site {site.id!r} is {site.data.get('visibility')!r}: publishing auth applies to "
-            "visitor-auth sites only (PATCH the site's visibility first)"
-        )
-    row = ctx.tx.get_row(KIND, site.id)
-    if row is None:
-        data: Doc = {"backend": "custom", "privateKey": _new_key()}
-        ctx.tx.insert(KIND, site.id, data, org=site.org, parent=site.id)
-        row = ctx.tx.get_row(KIND, site.id)
-        assert row is not None
-    return row
-
-
-def _view(row: Row) -> Doc:
-    body: Doc = {"object": "publishing-auth", "backend": row.data["backend"]}
-    body["privateKey"] = row.data["privateKey"]
-    for name in URLS:
-        if row.data.get(name):
-            body[name] = row.data[name]
+def _view(ctx: Ctx, site: Row, auth: Doc | None) -> Doc:
+    assert auth is not None  # made on first use
+    body: Doc = {"object": "publishing-auth", "backend": auth["backend"]}
+    body["privateKey"] = auth["privateKey"]
+    body.update({name: auth[name] for name in URLS if auth.get(name)})
     return body
 
 
-def get_auth(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    return ok(_view(_auth(ctx, site)))
+class Auth(Held):
+    def current(self, ctx: Ctx, one: Singleton, holder: Row) -> Doc | None:
+        """The site's, made with the defaults on first use; 400 for a site that is not
+        visitor-auth."""
+        if holder.data.get("visibility") != "visitor-auth":
+            raise bad_request(
+                f"Site {holder.id!r} is {holder.data.get('visibility')!r}: publishing auth "
+                "applies to visitor-auth sites only (PATCH the site's visibility first)"
+            )
+        found = super().current(ctx, one, holder)
+        if found is None:
+            found = {"backend": "custom", "privateKey": _new_key()}
+            one.store(ctx, holder, found)
+        return found
+
+    def seeded(
+        self, at: Loading, one: Singleton, params: dict[str, str], answer: Any
+    ) -> Doc | None:
+        """As read; its private key, which a snapshot never holds, made anew."""
+        data: Doc = {"backend": "custom", **kept(obj(answer), ("backend", *URLS))}
+        return {one.stored_in: {**data, "privateKey": _new_key()}}
 
 
-def update_auth(ctx: Ctx) -> Response:
-    """Production's SitePublishingAuthUpdate: `backend` is required; a URL left out is kept,
-    `null` unsets it."""
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = Fields(ctx.body(), ("backend", *URLS))
-    changes: Doc = {"backend": body.enum("backend", BACKENDS, required=True)}
-    for name in URLS:
-        if body.has(name):
-            changes[name] = body.string(name, nullable=True, max_len=2048, pattern=URL_PATTERN)
-    row = tree.patch(ctx.tx, _auth(ctx, site), changes)
-    return ok(_view(row))
+PUBLISHING_AUTH = Singleton(
+    SITES,
+    "publishing/auth",
+    _view,
+    stored_in="publishingAuth",
+    # production's SitePublishingAuthUpdate: a URL left out is kept, null unsets it
+    body=Body(
+        (
+            Choice("backend", values=BACKENDS, required=UPDATE),
+            *(Text(name, nullable=BOTH, max_len=2048, pattern=URL_PATTERN) for name in URLS),
+        )
+    ),
+    rules=Auth(),
+    operations=("get", "patch"),
+)
 
 
-def regenerate_auth(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    row = tree.patch(ctx.tx, _auth(ctx, site), {"privateKey": _new_key()})
-    return ok(_view(row))
-
-
-def load_auth(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """A site's publishing auth as read; its private key, which a snapshot never holds, made
-    anew."""
-    data: Doc = {"backend": "custom", **kept(obj(answer), ("backend", *URLS))}
-    site = params["siteId"]
-    at.put(KIND, site, {**data, "privateKey": _new_key()}, parent=site)
+def _regenerate(ctx: Ctx, place: Place, site: Row) -> Response:
+    auth = {**(PUBLISHING_AUTH.rules.current(ctx, PUBLISHING_AUTH, site) or {})}
+    auth["privateKey"] = _new_key()
+    return ok(_view(ctx, PUBLISHING_AUTH.store(ctx, site, auth), auth))
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", PATH, get_auth, loads=load_auth),
-    api_route("PATCH", PATH, update_auth),
-    api_route("POST", PATH + "/regenerate", regenerate_auth),
+    *PUBLISHING_AUTH.routes(),
+    PUBLISHING_AUTH.action("regenerate", _regenerate),
 ]

@@ -30,7 +30,8 @@ from docsync.emulator.redirects import (
     source_taken,
 )
 from docsync.emulator.redirects_bulk import bulk_upsert
-from docsync.emulator.resource import SITE_PART, Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART, Entry, Rules
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.site_views import published_url, segment
 from docsync.emulator.snapshot import Loading
@@ -46,7 +47,7 @@ ORDERS: dict[str, tuple[tuple[str, bool], ...]] = {
 
 
 class RedirectRules(Rules):
-    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_list(self, ctx: Ctx, res: Entry) -> Response:
         """One page, ordered and filtered by the store: a list costs what it answers."""
         site = res.scope.enter(ctx, Access.READ).site_row
         order = query_enum(ctx, "orderBy", list(ORDERS), "createdAt") or "createdAt"
@@ -73,7 +74,7 @@ class RedirectRules(Rules):
     def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
         index_redirect(ctx.tx, place.site_row, row.data)
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         source = str(values.get("source", row.data["source"]))
         draft = bool(values.get("draft", row.data["draft"]))
         other = by_source(ctx.tx, place.site_row, source, draft)
@@ -89,7 +90,7 @@ class RedirectRules(Rules):
         """Listed the most recent first: stored the oldest first."""
         return items[::-1]
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A redirect as answered, found by its source too."""
         data = super().seeded(at, res, place, item) or {}
         data["touched"] = data.get("updatedAt") or data["createdAt"]

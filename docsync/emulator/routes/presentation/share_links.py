@@ -16,7 +16,8 @@ from docsync.emulator import site_tree as tree
 from docsync.emulator.body import CREATE, UPDATE, Body, Flag, Place, Text
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
-from docsync.emulator.resource import SITE_PART, Resource, Rules
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART, Entry, Rules
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.site_views import published_url
 from docsync.emulator.snapshot import Loading
@@ -54,11 +55,11 @@ class ShareLinkRules(Rules):
     def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
         return {"key": secrets.token_urlsafe(24)}
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A link as answered, with a key of its own: a snapshot never holds one."""
         return {**(super().seeded(at, res, place, item) or {}), "key": secrets.token_urlsafe(24)}
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         if not values:
             raise bad_request("body: write `active`, `name` or both")
         return super().change(ctx, res, place, row, values)

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator import site_tree as tree
-from docsync.emulator.auth import Access
-from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.body import UPDATE, At, Body, Field
+from docsync.emulator.errors import bad_request
+from docsync.emulator.http import Ctx
+from docsync.emulator.routes.sites.sites import SITES
+from docsync.emulator.singleton import Held, Singleton
 from docsync.emulator.snapshot import Loading, kept, obj
-from docsync.emulator.store import Row
-from docsync.emulator.validate import Fields
+from docsync.emulator.store import Doc, Row
+from docsync.emulator.validate import Fields, json_type
 
-PATH = "/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema"
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor."
 MAX_DEPTH = 8
@@ -109,46 +108,37 @@ def template_conditions(properties: dict[str, Any], prefix: str = "visitor.claim
     return items
 
 
-def _stored(ctx: Ctx, site: Row) -> dict[str, Any]:
-    stored = site.data.get("adaptiveSchema")
-    if not isinstance(stored, dict):
-        raise not_found(f"No visitor attributes schema found for site {site.id!r}")
-    return stored
+def _schema(at: At, value: Any, name: str) -> Doc:
+    if not isinstance(value, dict):
+        raise bad_request(f"{name}: must be an object; got {json_type(value)}")
+    return check_schema(value)
 
 
-def _view(stored: dict[str, Any]) -> dict[str, Any]:
-    return {"object": "site-adaptive-schema", **stored}
+def _conditions(ctx: Ctx, site: Row, stored: Doc | None) -> Doc:
+    properties = stored["jsonSchema"]["properties"] if stored is not None else {}
+    return {"items": template_conditions(properties)}
 
 
-def get_schema(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    return ok(_view(_stored(ctx, site)))
+class Schema(Held):
+    def seeded(
+        self, at: Loading, one: Singleton, params: dict[str, str], answer: Any
+    ) -> Doc | None:
+        """A site's visitor attributes schema as read."""
+        return {"adaptiveSchema": kept(obj(answer), ("jsonSchema", "updatedAt"))}
 
 
-def put_schema(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
-    body = Fields(ctx.body(), ("jsonSchema",))
-    schema = check_schema(body.obj("jsonSchema", required=True))
-    stored = {"jsonSchema": schema, "updatedAt": ctx.now}
-    tree.patch(ctx.tx, site, {"adaptiveSchema": stored})
-    return ok(_view(stored))
-
-
-def get_template_conditions(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    stored = site.data.get("adaptiveSchema")
-    properties = stored["jsonSchema"]["properties"] if isinstance(stored, dict) else {}
-    return ok({"items": template_conditions(properties)})
-
-
-def load_schema(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """A site's visitor attributes schema as read."""
-    stored = kept(obj(answer), ("jsonSchema", "updatedAt"))
-    at.patch(tree.SITE, params["siteId"], {"adaptiveSchema": stored})
-
+ADAPTIVE_SCHEMA = Singleton(
+    SITES,
+    "adaptive-schema",
+    lambda ctx, site, stored: {"object": "site-adaptive-schema", **(stored or {})},
+    stored_in="adaptiveSchema",
+    body=Body((Field("jsonSchema", required=UPDATE, resolve=_schema),)),
+    rules=Schema(),
+    stamps=("updatedAt",),
+    missing="No visitor attributes schema found for site {id!r}",
+)
 
 routes: list[BaseRoute] = [
-    api_route("GET", PATH, get_schema, loads=load_schema),
-    api_route("PUT", PATH, put_schema),
-    api_route("GET", PATH + "/template-conditions", get_template_conditions),
+    *ADAPTIVE_SCHEMA.routes(),
+    ADAPTIVE_SCHEMA.read("template-conditions", _conditions),
 ]

@@ -20,7 +20,8 @@ from docsync.emulator.body import (
 )
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx
-from docsync.emulator.resource import SITE_PART, Resource
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.shapes import Localized
 from docsync.emulator.site_items import ItemRules, group_named

@@ -16,8 +16,9 @@ from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Place, Shaped, Text
 from docsync.emulator.errors import bad_request
 from docsync.emulator.http import Ctx, api_route, created, empty, new_id
-from docsync.emulator.resource import SITE_PART, Resource
+from docsync.emulator.resource import Resource
 from docsync.emulator.routes.sites.sections import refuse_root_site_spaces
+from docsync.emulator.rules import SITE_PART, Entry
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.shapes import Localized
 from docsync.emulator.site_items import ItemRules, group_named, mover, of_item
@@ -90,7 +91,7 @@ class GroupRules(ItemRules):
     def items(self, ctx: Ctx, site: Row) -> list[Doc]:
         return [group_view(ctx, site, row) for row in tree.groups(ctx.tx, site)]
 
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return create_group(ctx)
 
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:

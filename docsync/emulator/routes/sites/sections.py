@@ -12,7 +12,8 @@ from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Shaped, Text
 from docsync.emulator.errors import bad_request, forbidden
 from docsync.emulator.http import Ctx, created, new_id
-from docsync.emulator.resource import SITE_PART, Resource
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import SITE_PART, Entry
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.shapes import Localized
 from docsync.emulator.site_items import ItemRules, group_named, mover, of_item, path_free
@@ -146,7 +147,7 @@ class SectionRules(ItemRules):
     def items(self, ctx: Ctx, site: Row) -> list[Doc]:
         return section_views(ctx, site)
 
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return create_section(ctx)
 
 

@@ -10,8 +10,9 @@ from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Place, Text
 from docsync.emulator.http import Ctx
 from docsync.emulator.paging import query_bool
-from docsync.emulator.resource import SITE_PART, Resource
+from docsync.emulator.resource import Resource
 from docsync.emulator.routes.sites.sections import wrapper_section
+from docsync.emulator.rules import SITE_PART, Entry
 from docsync.emulator.scopes import IN_SITE
 from docsync.emulator.site_items import ItemRules, mover, of_item, path_free
 from docsync.emulator.site_views import answer, site_space_view, site_spaces_views
@@ -71,10 +72,10 @@ class SiteSpaceRules(ItemRules):
             return items
         return [item for item in items if item["default"] is default]
 
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return add_site_space(ctx)
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         if "spaceId" in values:  # production: a new space drops the custom home page
             values = {"pageId": None, **values}
         return super().change(ctx, res, place, row, values)

@@ -25,15 +25,13 @@ from docsync.emulator.body import (
     Texts,
     stored,
 )
+from docsync.emulator.customization import effective, site_settings
 from docsync.emulator.errors import bad_request, conflict
 from docsync.emulator.http import Ctx, api_route, ok
 from docsync.emulator.paging import query_bool
 from docsync.emulator.refs import site_is_default_content
-from docsync.emulator.resource import Resource, Rules
-from docsync.emulator.routes.presentation.customization import (
-    effective_customization,
-    site_customization,
-)
+from docsync.emulator.resource import Resource
+from docsync.emulator.rules import Entry, Rules
 from docsync.emulator.shapes import Bool, Obj
 from docsync.emulator.site_views import site_view, site_views, structure_view
 from docsync.emulator.snapshot import Loading
@@ -113,20 +111,20 @@ class SiteRules(Rules):
                 raise bad_request(f"type: must be one of {', '.join(SITE_TYPES)}, got {value!r}")
         return [r for r in rows if r.data["type"] in types] if types else rows
 
-    def render(self, ctx: Ctx, res: Resource, page: Sequence[Row]) -> list[Doc]:
+    def render(self, ctx: Ctx, res: Entry, page: Sequence[Row]) -> list[Doc]:
         return site_views(ctx, page)
 
     def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
         for space in values["spaces"]:
             tree.add_site_space(ctx, row, row, space)
 
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
         site = tree.patch(ctx.tx, row, stored(res.body, values))
         if "defaultSiteSpace" in values:
             _default_site_space(ctx, site, values["defaultSiteSpace"] or "")
         return tree.reload(ctx.tx, site)
 
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
         """A site as answered: its proxy's origin as written (its target is the emulator's);
         its defaults are its structure's (read apart)."""
         data = super().seeded(at, res, place, item) or {}
@@ -202,10 +200,8 @@ def get_published(ctx: Ctx) -> Response:
             "site": site_view(ctx, site),
             "structure": structure_view(ctx, site),
             "customizations": {
-                "site": site_customization(ctx, site),
-                "siteSpaces": {
-                    row.id: effective_customization(ctx, site, row) for row in site_spaces
-                },
+                "site": site_settings(ctx, site),
+                "siteSpaces": {row.id: effective(ctx, site, row) for row in site_spaces},
             },
             "scripts": [],
         }

@@ -1,4 +1,6 @@
-"""A site's structure: the GET and the sort operation (moves among siblings: site_order.py)."""
+"""A site's structure: what a site holds, read whole, and the sort of one of its items among its
+siblings (the moves themselves: site_order.py). The structure is the site's rows, not one value:
+it is read and sorted, never written whole."""
 
 from __future__ import annotations
 
@@ -8,21 +10,15 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator import site_tree as tree
-from docsync.emulator.auth import Access
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.body import Place
+from docsync.emulator.http import Ctx
+from docsync.emulator.routes.sites.sites import SITES
+from docsync.emulator.singleton import Held, Singleton
 from docsync.emulator.site_order import place, pointer, resolve, sort_position
 from docsync.emulator.site_views import answer, item_view, structure_view
 from docsync.emulator.snapshot import Loading, items, kept, obj
-from docsync.emulator.store import Doc
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
-
-SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
-
-
-def get_structure(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org()["id"])
-    return ok(structure_view(ctx, site))
-
 
 #: what a snapshot keeps of each item of a structure as answered, by its `object`
 _SHOWN = ("icon", "description", "condition", "draft", "localizedTitle", "localizedDescription")
@@ -34,13 +30,14 @@ _KEPT = {
 }
 
 
-def load_structure(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """A site's structure as a snapshot read it: its items in order, where they stand, and the
-    defaults of the site and of each section."""
-    site = params["siteId"]
-    level = obj(answer).get("structure")
-    defaults = _load_level(at, site, site, items(level))
-    at.patch(tree.SITE, site, defaults)
+class Structure(Held):
+    def seeded(
+        self, at: Loading, one: Singleton, params: dict[str, str], answer: Any
+    ) -> Doc | None:
+        """A site's structure as a snapshot read it: its items in order, where they stand, and
+        the defaults of the site (its changes) and of each section."""
+        site = params["siteId"]
+        return _load_level(at, site, site, items(obj(answer).get("structure")))
 
 
 def _load_level(at: Loading, site: str, parent: str, found: list[Doc]) -> Doc:
@@ -67,8 +64,17 @@ def _load_level(at: Loading, site: str, parent: str, found: list[Doc]) -> Doc:
     return defaults
 
 
-def sort_structure(ctx: Ctx) -> Response:
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+STRUCTURE = Singleton(
+    SITES,
+    "structure",
+    lambda ctx, site, value: structure_view(ctx, site),
+    rules=Structure(),
+    operations=("get",),
+)
+
+
+def _sort(ctx: Ctx, at: Place, site: Row) -> Response:
+    """Production's sort: one item next to a sibling, or last of its level."""
     body = Fields(ctx.body(), ("item", "position"))
     row = resolve(ctx, site, pointer(body.obj("item", required=True), "item"), "item")
     side, anchor = sort_position(ctx, site, row, body.obj("position"))
@@ -76,7 +82,4 @@ def sort_structure(ctx: Ctx) -> Response:
     return answer(ctx, item_view(ctx, site, tree.reload(ctx.tx, row)))
 
 
-routes: list[BaseRoute] = [
-    api_route("GET", SITE + "/structure", get_structure, loads=load_structure),
-    api_route("PATCH", SITE + "/structure/sort", sort_structure),
-]
+routes: list[BaseRoute] = [*STRUCTURE.routes(), STRUCTURE.action("sort", _sort, method="PATCH")]
