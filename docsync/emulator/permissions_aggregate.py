@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from starlette.responses import Response
-
 from docsync.emulator.errors import not_found
 from docsync.emulator.grants import TEAM_GRANT, USER_GRANT
 from docsync.emulator.http import Ctx
 from docsync.emulator.members import search_and_sort
-from docsync.emulator.paging import paginate, query_enum
+from docsync.emulator.paging import query_enum
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES
 from docsync.emulator.views import user_view
@@ -92,28 +90,34 @@ def _access(ctx: Ctx, target: Row, members: Sequence[Doc]) -> dict[str, Reach]:
     return found
 
 
-def aggregate(ctx: Ctx, target: Row) -> Response:
-    """`GET .../permissions/aggregate` of a collection, space or site (the caller checked)."""
+def content_access(ctx: Ctx, target: Row) -> list[tuple[str, str]]:
+    """`GET .../permissions/aggregate` of a collection or space: each member with access and
+    the highest role they reach there, in organization order (`role` keeps one role)."""
     members = [r.data for r in ctx.tx.rows("member", org=target.org)]
-    if target.kind == "site":
-        return _site_aggregate(ctx, target, members)
     wanted = query_enum(ctx, "role", ROLES)
     found = _access(ctx, target, members)
-    pairs = [
+    return [
         (str(m["user"]), role)
         for m in members
         if (role := found.get(m["user"], (None,))[0]) is not None and wanted in (None, role)
     ]
 
-    def render(page: Sequence[tuple[str, str]]) -> list[Doc]:
-        users = ctx.tx.get_many("user", [uid for uid, _ in page])
-        return [{"permission": role, "user": user_view(ctx, users[uid].data)} for uid, role in page]
 
-    return paginate(ctx, pairs, render)
+def content_page(ctx: Ctx, page: Sequence[tuple[str, str]]) -> list[Doc]:
+    users = ctx.tx.get_many("user", [uid for uid, _ in page])
+    return [{"permission": role, "user": user_view(ctx, users[uid].data)} for uid, role in page]
 
 
-def _site_aggregate(ctx: Ctx, target: Row, members: list[Doc]) -> Response:
-    """Every member of the organization with their role on the site (null: no access)."""
+#: a member of the organization, their role on a site (None: no access) and where it comes
+#: from, and their user when the list read it already
+SiteAccess = tuple[Doc, Reach, Row | None]
+
+
+def site_access(ctx: Ctx, target: Row) -> list[SiteAccess]:
+    """`GET .../permissions/aggregate` of a site: every member of the organization with their
+    role on the site (null: no access), kept by `role` and `team`, searched and sorted as the
+    members list."""
+    members = [r.data for r in ctx.tx.rows("member", org=target.org)]
     wanted = query_enum(ctx, "role", (*ROLES, "guest"))
     team = ctx.query.get("team")
     found = _access(ctx, target, members)
@@ -127,21 +131,22 @@ def _site_aggregate(ctx: Ctx, target: Row, members: list[Doc]) -> Response:
             raise not_found(f"team: no team {team!r} in organization {target.org!r}")
         members = [m for m in members if ctx.tx.get("team-member", f"{team}/{m['user']}")]
     members, users = search_and_sort(ctx, members)
+    read = users or {}
+    return [(m, found.get(m["user"], nobody), read.get(m["user"])) for m in members]
 
-    def render(page: Sequence[Doc]) -> list[Doc]:
-        read = users or ctx.tx.get_many("user", [str(m["user"]) for m in page])
-        items = []
-        for m in page:
-            role, origin = found.get(m["user"], nobody)
-            item = {
-                "permission": role,
-                "user": user_view(ctx, read[m["user"]].data),
-                "origin": origin,
-                "disabled": bool(m.get("disabled", False)),
-            }
-            if m.get("lastSeenAt"):
-                item["lastSeenAt"] = m["lastSeenAt"]
-            items.append(item)
-        return items
 
-    return paginate(ctx, members, render)
+def site_page(ctx: Ctx, page: Sequence[SiteAccess]) -> list[Doc]:
+    unread = [str(m["user"]) for m, _, user in page if user is None]
+    read = ctx.tx.get_many("user", unread) if unread else {}
+    items = []
+    for m, (role, origin), user in page:
+        item = {
+            "permission": role,
+            "user": user_view(ctx, (user or read[m["user"]]).data),
+            "origin": origin,
+            "disabled": bool(m.get("disabled", False)),
+        }
+        if m.get("lastSeenAt"):
+            item["lastSeenAt"] = m["lastSeenAt"]
+        items.append(item)
+    return items

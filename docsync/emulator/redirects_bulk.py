@@ -3,12 +3,9 @@ updated, deleted (destination null) or published (intent publish) on its own, in
 
 from __future__ import annotations
 
-from starlette.responses import Response
-
-from docsync.emulator import site_tree as tree
-from docsync.emulator.auth import Access
+from docsync.emulator.body import Place
 from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, new_id, ok
+from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.redirect_paths import checked
 from docsync.emulator.redirects import (
     by_source,
@@ -109,14 +106,14 @@ def _upsert(ctx: Ctx, site: Row, item: Doc) -> Doc:
     return {"status": "created", "source": source, "draft": draft, "id": row.id}
 
 
-def bulk_upsert(ctx: Ctx) -> Response:
+def bulk_upsert(ctx: Ctx, place: Place) -> Doc:
     """Every item on its own, in order: a destination outside the site is that item's `error`
     result, the others still apply (production: "processed independently")."""
-    site = tree.find_site(ctx, ctx.org(Access.CONTENT)["id"])
+    site = place.site_row
     results = [
         _publish(ctx, site, item["source"])
         if item["intent"] == "publish"
         else _upsert(ctx, site, item)
         for item in _bulk_items(ctx)
     ]
-    return ok({"results": results})
+    return {"results": results}

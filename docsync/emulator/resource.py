@@ -89,6 +89,8 @@ class Resource:
     snapshot: tuple[str, ...] | None = None
     #: the reads a snapshot's answer of is loaded back through it: its list, an item by its id
     loaded: tuple[Operation, ...] = ("list", "get")
+    #: of the API description alone: `--contract production` serves none of its routes
+    description_only: bool = False
 
     def key_in(self, ctx: Ctx, place: Place) -> str:
         return self.rules.key(ctx, self, place)
@@ -118,8 +120,11 @@ class Resource:
         def loads(op: Operation) -> Loader | None:
             return self._load if op in self.loaded and self.snapshot is not None else None
 
+        only = self.description_only
         return [
-            self._made(api_route(*where[op], self._handler(op), loads=loads(op)))
+            self._made(
+                api_route(*where[op], self._handler(op), loads=loads(op), description_only=only)
+            )
             for op in OPERATIONS
             if op in self.operations
         ]

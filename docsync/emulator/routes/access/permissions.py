@@ -1,15 +1,16 @@
 """Grants on collections, spaces and sites: invite, list, PATCH and DELETE per team or member,
 and the aggregate list of who can access the resource, with how.
 
-Grants are one declared mechanism: a `Grants` table entry says what the grants are on (its
-kind, where it is, how it is found) and which roles its PATCH takes, and `routes()` makes its
-eight operations from it, the same for the three (production: every invite takes a
-`MemberRoleOrGuest`, and so do the PATCHes of content grants, the site's a `MemberRole`). On a
-site, null is a guest override, which its lists show as `permission: null`; on content, whose
-lists answer a `MemberRole`, null is a grant of no role of its own: it removes the principal's
-grant there, if any. A grant's principals, teams and users, are the `PRINCIPALS` table. Rows
-are those of `docsync.emulator.grants`; who can access a resource is permissions_aggregate's.
-Choices are in docs/emulator.md ("Grants").
+The grants to one kind of principal (teams, users) on one kind of resource are a table entry
+nested in that resource's items (`Within`): listed, changed (`PATCH {role}`) and deleted one by
+one; the invite is an action of the resource (`POST .../permissions`, teams and users at once)
+and who can access it a listing of its items (`.../permissions/aggregate`). The same for the
+three (production: every invite takes a `MemberRoleOrGuest`, and so do the PATCHes of content
+grants, the site's a `MemberRole`). On a site, null is a guest override, which its lists show as
+`permission: null`; on content, whose lists answer a `MemberRole`, null is a grant of no role
+of its own: it removes the principal's grant there, if any. A space in the bin is not found
+until restored. Rows are those of `docsync.emulator.grants`; who can access a resource is
+`docsync.emulator.permissions_aggregate`'s. Choices are in docs/emulator.md ("Grants").
 """
 
 from __future__ import annotations
@@ -22,19 +23,29 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access, membership
-from docsync.emulator.content import find
+from docsync.emulator.body import BOTH, At, Body, Choice, Place
 from docsync.emulator.errors import bad_request, not_found
 from docsync.emulator.grants import TEAM_GRANT, USER_GRANT, grant_id
-from docsync.emulator.http import Ctx, api_route, empty
-from docsync.emulator.paging import paginate
-from docsync.emulator.permissions_aggregate import aggregate
-from docsync.emulator.site_tree import find_site
-from docsync.emulator.snapshot import Loading, items
-from docsync.emulator.store import Row
+from docsync.emulator.http import Ctx, empty
+from docsync.emulator.permissions_aggregate import (
+    content_access,
+    content_page,
+    site_access,
+    site_page,
+)
+from docsync.emulator.resource import Resource
+from docsync.emulator.routes.content.collections import COLLECTIONS
+from docsync.emulator.routes.content.spaces import SPACES
+from docsync.emulator.routes.sites.sites import SITES
+from docsync.emulator.rules import Entry, Permissions, Rules
+from docsync.emulator.scopes import Within
+from docsync.emulator.snapshot import Loading
+from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import ROLES, Fields
 from docsync.emulator.views import team_view, user_view
 
-Doc = dict[str, Any]
+#: a grant's writes, its invite included: admins of the resource's organization
+GRANTING = Permissions(Access.CONTENT_ADMIN, Access.CONTENT_ADMIN)
 
 
 def _team(ctx: Ctx, org: str, team: str, field: str) -> str:
@@ -90,142 +101,121 @@ PRINCIPALS = (
 )
 
 
-@dataclass(frozen=True)
-class Grants:
-    """The grants on one kind of resource: a table entry whose `routes()` serve them."""
+def give(ctx: Ctx, target: Row, who: Principals, principal: str, role: str | None) -> None:
+    """Give `role` to a team or member; null on content is no role of its own there."""
+    key = grant_id(target.id, principal)
+    if role is None and target.kind != "site":
+        ctx.tx.delete(who.kind, key)
+    elif ctx.tx.get(who.kind, key) is None:
+        data = {who.field: principal, "role": role}
+        ctx.tx.insert(who.kind, key, data, org=target.org, parent=target.id)
+    else:
+        ctx.tx.update(who.kind, key, {who.field: principal, "role": role})
 
-    kind: str  # "collection", "space" or "site"
-    path: str  # template of `.../permissions`
-    #: whether a PATCH takes null (production: content grants do, a site's do not)
-    guest_patch: bool
 
-    def target(self, ctx: Ctx, access: Access) -> Row:
-        """The resource of the path, after checking the caller's access; 404 when unknown."""
-        if self.kind == "site":
-            return find_site(ctx, ctx.org(access)["id"])
-        row = find(ctx, self.kind, ctx.params[f"{self.kind}Id"], access)
-        if row.data.get("deletedAt"):
-            raise not_found(f"Space {row.id!r} is deleted: restore it to manage its access")
+def _live(ctx: Ctx, target: Row) -> None:
+    """A space in the bin has no access to manage until it is restored."""
+    if target.data.get("deletedAt"):
+        raise not_found(f"Space {target.id!r} is deleted: restore it to manage its access")
+
+
+def _member_role(at: At, role: str | None, name: str) -> str | None:
+    """A site grant's PATCH takes a role (production's MemberRole), not null."""
+    if role is None:
+        raise bad_request(
+            f"role: must be one of {', '.join(repr(r) for r in ROLES)}; got null (a site "
+            "grant's role cannot be changed to a guest: DELETE it instead)"
+        )
+    return role
+
+
+class GrantRules(Rules):
+    """One principal's grants on the item they are nested in, keyed by the principal."""
+
+    def __init__(self, who: Principals) -> None:
+        self.who = who
+
+    def key(self, ctx: Ctx, res: Entry, place: Place) -> str:
+        return grant_id(place.holder.id, ctx.params[res.item])
+
+    def render(self, ctx: Ctx, res: Entry, page: Sequence[Row]) -> list[Doc]:
+        return self.who.page(ctx, page)
+
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
+        if "role" in values:
+            give(ctx, place.holder, self.who, str(row.data[self.who.field]), values["role"])
         return row
 
-    def role(self, body: Fields, nullable: bool) -> str | None:
-        role = body.enum("role", ROLES, required=True, nullable=True)
-        if role is None and not nullable:
-            raise bad_request(
-                f"role: must be one of {', '.join(repr(r) for r in ROLES)}; got null (a "
-                f"{self.kind} grant's role cannot be changed to a guest: DELETE it instead)"
-            )
-        return role
-
-    def grant(
-        self, ctx: Ctx, target: Row, who: Principals, principal: str, role: str | None
-    ) -> None:
-        """Give `role` to a team or member; null on content is no role of its own there."""
-        key = grant_id(target.id, principal)
-        if role is None and self.kind != "site":
-            ctx.tx.delete(who.kind, key)
-        elif ctx.tx.get(who.kind, key) is None:
-            data = {who.field: principal, "role": role}
-            ctx.tx.insert(who.kind, key, data, org=target.org, parent=target.id)
-        else:
-            ctx.tx.update(who.kind, key, {who.field: principal, "role": role})
-
-    # -- operations ----------------------------------------------------------------------------
-    def invite(self, ctx: Ctx) -> Response:
-        target = self.target(ctx, Access.CONTENT_ADMIN)
-        body = Fields(ctx.body(), ("role", *(who.name for who in PRINCIPALS)))
-        role = self.role(body, True)
-        named = [(who, body.strings(who.name)) for who in PRINCIPALS]
-        if all(ids is None for _, ids in named):
-            raise bad_request("body: give teams, users or both (lists of ids) with the role")
-        org = str(target.org)
-        grants: list[tuple[Principals, str]] = []
-        for who, ids in named:
-            if ids is not None and not ids:
-                raise bad_request(f"{who.name}: must have at least 1 item; got 0")
-            grants += [
-                (who, who.lookup(ctx, org, key, f"{who.name}[{i}]"))
-                for i, key in enumerate(ids or [])
-            ]
-        for who, principal in dict.fromkeys(grants):
-            self.grant(ctx, target, who, principal, role)
+    def answer(self, ctx: Ctx, res: Entry, place: Place, row: Row) -> Response:
         return empty(204)
 
-    def listing(self, ctx: Ctx, who: Principals) -> Response:
-        target = self.target(ctx, Access.READ)
-        rows = ctx.tx.rows(who.kind, parent=target.id)
-        return paginate(ctx, rows, lambda page: who.page(ctx, page))
+    def seeded_key(self, res: Entry, place: Place, item: Doc) -> str:
+        return grant_id(place.holder.id, str(item[self.who.field]["id"]))
 
-    def update(self, ctx: Ctx, who: Principals) -> Response:
-        target = self.target(ctx, Access.CONTENT_ADMIN)
-        principal = ctx.params[who.param]
-        if ctx.tx.get(who.kind, grant_id(target.id, principal)) is None:
-            raise not_found(
-                f"{who.param}: {principal!r} has no grant on {self.kind} {target.id!r} "
-                "(grant it first with POST .../permissions)"
-            )
-        body = Fields(ctx.body(), ("role",))
-        if body.has("role"):
-            self.grant(ctx, target, who, principal, self.role(body, self.guest_patch))
-        return empty(204)
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
+        """A grant as a snapshot read it: `{permission, team | user}`."""
+        return {self.who.field: str(item[self.who.field]["id"]), "role": item.get("permission")}
 
-    def remove(self, ctx: Ctx, who: Principals) -> Response:
-        target = self.target(ctx, Access.CONTENT_ADMIN)
-        removed = ctx.tx.delete(who.kind, grant_id(target.id, ctx.params[who.param]))
-        return empty(205 if removed else 204)
 
-    def load(self, at: Loading, params: dict[str, str], answer: Any, who: Principals) -> None:
-        """One principal's grants as a snapshot read them (`{permission, team | user}`)."""
-        target = params[f"{self.kind}Id"]
-        for item in items(answer):
-            principal = str(item[who.field]["id"])
-            data = {who.field: principal, "role": item.get("permission")}
-            at.put(who.kind, grant_id(target, principal), data, parent=target)
-
-    def who_can_access(self, ctx: Ctx) -> Response:
-        return aggregate(ctx, self.target(ctx, Access.READ))
-
-    def routes(self) -> list[BaseRoute]:
-        """Invite and aggregate, then list, PATCH and DELETE of each principal's grants."""
-        found: list[BaseRoute] = [
-            api_route("POST", self.path, self.invite),
-            api_route("GET", self.path + "/aggregate", self.who_can_access),
+def _invite(ctx: Ctx, place: Place, target: Row) -> None:
+    """`POST .../permissions {role, teams?, users?}`: the role given to each, teams and users
+    checked before anything is written."""
+    if target.kind != "site":
+        _live(ctx, target)
+    body = Fields(ctx.body(), ("role", *(who.name for who in PRINCIPALS)))
+    role = body.enum("role", ROLES, required=True, nullable=True)
+    named = [(who, body.strings(who.name)) for who in PRINCIPALS]
+    if all(ids is None for _, ids in named):
+        raise bad_request("body: give teams, users or both (lists of ids) with the role")
+    org = str(target.org)
+    grants: list[tuple[Principals, str]] = []
+    for who, ids in named:
+        if ids is not None and not ids:
+            raise bad_request(f"{who.name}: must have at least 1 item; got 0")
+        grants += [
+            (who, who.lookup(ctx, org, key, f"{who.name}[{i}]")) for i, key in enumerate(ids or [])
         ]
-        for who in PRINCIPALS:
-            listed, item = f"{self.path}/{who.name}", f"{self.path}/{who.name}/{{{who.param}}}"
-            found += [
-                api_route("GET", listed, _with(self.listing, who), loads=_loads(self.load, who)),
-                api_route("PATCH", item, _with(self.update, who)),
-                api_route("DELETE", item, _with(self.remove, who)),
-            ]
-        return found
+    for who, principal in dict.fromkeys(grants):
+        give(ctx, target, who, principal, role)
 
 
-def _with(operation: Callable[[Ctx, Principals], Response], who: Principals) -> Any:
-    """A handler of one principal's grants (named for the route's statistics and logs)."""
-
-    def handler(ctx: Ctx) -> Response:
-        return operation(ctx, who)
-
-    handler.__name__ = f"{operation.__name__}_{who.name}"
-    return handler
+def _aggregate(ctx: Ctx, place: Place, target: Row) -> Sequence[Any]:
+    if target.kind == "site":
+        return site_access(ctx, target)
+    _live(ctx, target)
+    return content_access(ctx, target)
 
 
-def _loads(
-    load: Callable[[Loading, dict[str, str], Any, Principals], None], who: Principals
-) -> Any:
-    """The loader of one principal's grants."""
+def _routes(on: Resource) -> list[BaseRoute]:
+    """Invite and aggregate, then list, PATCH and DELETE of each principal's grants on `on`."""
+    site = on.kind == "site"
+    found: list[BaseRoute] = [
+        on.action("permissions", _invite, GRANTING.write, answer="nothing"),
+        on.listing("permissions/aggregate", _aggregate, site_page if site else content_page),
+    ]
+    role = Choice("role", values=ROLES, nullable=BOTH, resolve=_member_role if site else None)
+    for who in PRINCIPALS:
+        grants = Resource(
+            who.kind,
+            f"{on.item_at}/permissions/{who.name}",
+            who.param,
+            _one(who),
+            missing=f"{who.param}: {{id!r}} has no grant on {on.kind} {{holder!r}} (grant it "
+            "first with POST .../permissions)",
+            scope=Within(on, None if site else _live),
+            body=Body((role,)),
+            rules=GrantRules(who),
+            operations=("list", "update", "delete"),
+            access=GRANTING,
+            snapshot=(),
+        )
+        found += grants.routes()
+    return found
 
-    def loader(at: Loading, params: dict[str, str], answer: Any) -> None:
-        load(at, params, answer, who)
 
-    return loader
+def _one(who: Principals) -> Callable[[Ctx, Row], Doc]:
+    """The view of one grant, as its list answers it."""
+    return lambda ctx, row: who.page(ctx, [row])[0]
 
 
-GRANTS = (
-    Grants("collection", "/v1/collections/{collectionId}/permissions", guest_patch=True),
-    Grants("space", "/v1/spaces/{spaceId}/permissions", guest_patch=True),
-    Grants("site", "/v1/orgs/{organizationId}/sites/{siteId}/permissions", guest_patch=False),
-)
-
-routes: list[BaseRoute] = [route for grants in GRANTS for route in grants.routes()]
+routes: list[BaseRoute] = [route for on in (COLLECTIONS, SPACES, SITES) for route in _routes(on)]

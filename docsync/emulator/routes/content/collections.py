@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
@@ -11,7 +10,6 @@ from docsync.emulator.content import (
     LEVELS,
     answered_parent,
     collection_view,
-    find,
     is_purged,
     live_collection,
     move,
@@ -19,8 +17,8 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import conflict
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route
-from docsync.emulator.paging import paginate, query_bool
+from docsync.emulator.http import Ctx
+from docsync.emulator.paging import query_bool
 from docsync.emulator.refs import live_children
 from docsync.emulator.resource import Resource
 from docsync.emulator.rules import Rules
@@ -99,19 +97,18 @@ def _transfer(ctx: Ctx, place: Place, row: Row) -> None:
     transfer_tree(ctx, row, target, None)
 
 
-def collection_spaces(ctx: Ctx) -> Response:
-    row = find(ctx, "collection", ctx.params["collectionId"])
-    spaces = [
-        space_view(ctx, space)
+def _spaces(ctx: Ctx, place: Place, row: Row) -> list[Row]:
+    """The spaces in a collection, those in the bin left out."""
+    return [
+        space
         for space in ctx.tx.rows("space", parent=row.id)
         if not space.data.get("deletedAt") and not is_purged(space, ctx.now)
     ]
-    return paginate(ctx, spaces)
 
 
 routes: list[BaseRoute] = [
     *COLLECTIONS.routes(),
     COLLECTIONS.action("move", lambda ctx, place, row: move(ctx, row)),
     COLLECTIONS.action("transfer", _transfer, Access.CONTENT_ADMIN),
-    api_route("GET", BASE + "/spaces", collection_spaces),
+    COLLECTIONS.listing("spaces", _spaces, lambda ctx, page: [space_view(ctx, s) for s in page]),
 ]

@@ -9,13 +9,11 @@ Choices are in docs/emulator.md ("Translations glossary").
 
 from __future__ import annotations
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access
 from docsync.emulator.body import Place
 from docsync.emulator.errors import not_found
-from docsync.emulator.http import Ctx, api_route, empty, new_id
+from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.paging import query_enum
 from docsync.emulator.resource import Resource
 from docsync.emulator.rules import Rules
@@ -81,11 +79,11 @@ GLOSSARY = Resource(
 )
 
 
-def write_batch(ctx: Ctx) -> Response:
+def _write_batch(ctx: Ctx, place: Place) -> None:
     """Production's updateGlossaryEntries: each operation in order, in one transaction (a
     refused one refuses them all: 400 for a shape, 404 for an update of no entry). A delete of
     no entry does nothing, so a retried batch is done."""
-    org = ctx.org(Access.CONTENT)["id"]
+    org = place.org
     batch = BATCH.check(ctx.body(), "")
     for index, operation in enumerate(batch["operations"]):
         key = operation.get("id")
@@ -103,7 +101,6 @@ def write_batch(ctx: Ctx) -> Response:
         else:
             data = {**row.data, "translations": operation["translations"], "updatedAt": ctx.now}
             ctx.tx.update(KIND, row.id, data)
-    return empty(204)
 
 
-routes: list[BaseRoute] = [*GLOSSARY.routes(), api_route("PUT", BASE, write_batch)]
+routes: list[BaseRoute] = [*GLOSSARY.routes(), GLOSSARY.batch(_write_batch)]

@@ -16,10 +16,10 @@ from starlette.routing import BaseRoute
 from docsync.emulator.auth import Access, can
 from docsync.emulator.body import UPDATE, Body, Choice, Place
 from docsync.emulator.errors import bad_request, not_found
-from docsync.emulator.http import Ctx, api_route, created, new_id, ok
-from docsync.emulator.paging import paginate
+from docsync.emulator.http import Ctx, created, new_id, ok
 from docsync.emulator.resource import Resource
 from docsync.emulator.rules import Entry, Rules
+from docsync.emulator.scopes import Within
 from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import URL_PATTERN, Fields, check_string
@@ -30,7 +30,7 @@ SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 PRODUCTION_SLUG = r"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$"
 VISIBILITIES = ("private", "public")
 BASE = "/v1/orgs/{organizationId}/openapi"
-SPEC = BASE + "/{specSlug}"
+VERSION = "openapi-version"
 
 
 def _spec_id(org: str, slug: str) -> str:
@@ -89,7 +89,7 @@ def _source(body: Fields) -> dict[str, str]:
 def _record(ctx: Ctx, org: str, spec_id: str, source: dict[str, str]) -> str:
     version = new_id()
     data: dict[str, Any] = {"createdAt": ctx.now, "source": source}
-    ctx.tx.insert("openapi-version", version, data, org=org, parent=spec_id)
+    ctx.tx.insert(VERSION, version, data, org=org, parent=spec_id)
     return version
 
 
@@ -129,6 +129,8 @@ def create_spec(ctx: Ctx) -> Response:
 
 
 def put_spec(ctx: Ctx) -> Response:
+    """`PUT` of a spec by its slug: made (201) or its source replaced (200; a new version when
+    it differs)."""
     org = ctx.org(Access.CONTENT)["id"]
     pattern = PRODUCTION_SLUG if ctx.production else SLUG_PATTERN
     slug = check_string("specSlug", ctx.params["specSlug"], 1, 100, pattern)
@@ -139,6 +141,9 @@ def put_spec(ctx: Ctx) -> Response:
 class SpecRules(Rules):
     def serve_create(self, ctx: Ctx, res: Entry) -> Response:
         return create_spec(ctx)
+
+    def serve_replace(self, ctx: Ctx, res: Entry) -> Response:
+        return put_spec(ctx)
 
     def seeded_key(self, res: Entry, place: Place, item: Doc) -> str:
         return _spec_id(place.org, str(item["slug"]))
@@ -151,7 +156,7 @@ class SpecRules(Rules):
         data["source"] = {"url": url} if url else {"text": "(a text source: not read)"}
         key = self.seeded_key(res, place, item)
         version = {"createdAt": data.get("updatedAt", at.now), "source": data["source"]}
-        at.put("openapi-version", str(item["lastVersion"]), version, parent=key)
+        at.put(VERSION, str(item["lastVersion"]), version, parent=key)
         return data
 
 
@@ -163,54 +168,53 @@ SPECS = Resource(
     missing="No OpenAPI specification {id!r} in {org!r}",
     body=Body((Choice("visibility", ops=UPDATE, required=UPDATE, values=VISIBILITIES),)),
     rules=SpecRules(),
+    operations=("list", "create", "get", "update", "replace", "delete"),
     org_keyed=True,
     snapshot=(),
 )
 
 
-def _versions(ctx: Ctx) -> list[Row]:
-    _, spec = SPECS.scope.find(ctx, SPECS, Access.READ)
-    return ctx.tx.rows("openapi-version", parent=spec.id)
+def _latest(ctx: Ctx, spec: Row) -> Row:
+    versions = ctx.tx.rows(VERSION, parent=spec.id)
+    if not versions:
+        raise not_found(f"No version 'latest' of OpenAPI specification {spec.data['slug']!r}")
+    return versions[-1]
 
 
-def _version(ctx: Ctx) -> Row:
-    versions = _versions(ctx)
-    wanted = ctx.params.get("versionId", "latest")
-    for row in reversed(versions):
-        if wanted in ("latest", row.id):
-            return row
-    raise not_found(f"No version {wanted!r} of OpenAPI specification {ctx.params['specSlug']!r}")
-
-
-def list_versions(ctx: Ctx) -> Response:
-    versions = list(reversed(_versions(ctx)))  # newest first
-    return paginate(ctx, [_version_view(ctx, row) for row in versions])
-
-
-def get_version(ctx: Ctx) -> Response:
-    return ok(_version_view(ctx, _version(ctx)))
-
-
-def version_content(ctx: Ctx) -> Response:
-    row = _version(ctx)
+def _content(ctx: Ctx, row: Row) -> Doc:
+    """What a version's source holds (the emulator keeps it as written)."""
     view = _version_view(ctx, row)
     source = row.data["source"]
     entry = {"text": source["text"]} if "text" in source else {"url": source["url"]}
-    return ok(
-        {
-            "filesystem": {"openapi": entry},
-            "url": view["url"],
-            "urls": {"source": view["url"], "public": None},
-        }
-    )
+    return {
+        "filesystem": {"openapi": entry},
+        "url": view["url"],
+        "urls": {"source": view["url"], "public": None},
+    }
 
+
+class VersionRules(Rules):
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        return rows[::-1]  # newest first
+
+
+#: a spec's versions, one recorded with each source it was given
+VERSIONS = Resource(
+    VERSION,
+    SPECS.item_at + "/versions",
+    "versionId",
+    _version_view,
+    missing="No version {id!r} of OpenAPI specification {specSlug!r}",
+    scope=Within(SPECS),
+    rules=VersionRules(),
+    operations=("list", "get"),
+)
 
 routes: list[BaseRoute] = [
     *SPECS.routes(),
-    api_route("PUT", SPEC, put_spec),
-    api_route("GET", SPEC + "/versions", list_versions),
-    api_route("GET", SPEC + "/versions/latest", get_version),
-    api_route("GET", SPEC + "/versions/latest/content", version_content),
-    api_route("GET", SPEC + "/versions/{versionId}", get_version),
-    api_route("GET", SPEC + "/versions/{versionId}/content", version_content),
+    # `latest` names the newest version, before an id could
+    SPECS.read("versions/latest", lambda ctx, spec: _version_view(ctx, _latest(ctx, spec))),
+    SPECS.read("versions/latest/content", lambda ctx, spec: _content(ctx, _latest(ctx, spec))),
+    *VERSIONS.routes(),
+    VERSIONS.read("content", _content),
 ]

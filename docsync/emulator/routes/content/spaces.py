@@ -23,7 +23,7 @@ from docsync.emulator.content import (
 )
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id
+from docsync.emulator.http import Ctx, created, new_id
 from docsync.emulator.integrations import drop_space
 from docsync.emulator.resource import Resource
 from docsync.emulator.routes.content.openapi import write_spec
@@ -132,10 +132,9 @@ def provision(ctx: Ctx, org: str, template: Row) -> None:
 _APPLY = ("id", "params")
 
 
-def apply_template(ctx: Ctx) -> Response:
+def _apply_template(ctx: Ctx, place: Place, row: Row) -> None:
     """Production's applyTemplateToSpace (201, no body): the emulator holds no page content, so
     what it does is provision the template's OpenAPI spec. No change request exists here."""
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
     if row.data.get("deletedAt"):
         raise not_found(f"Space {row.id!r} is deleted: restore it before applying a template")
     raw = ctx.body()
@@ -145,7 +144,6 @@ def apply_template(ctx: Ctx) -> Response:
         raise not_found(f"changeRequestId: no change request {change_request!r} in {row.id!r}")
     assert template is not None and row.org is not None
     provision(ctx, row.org, template)
-    return empty(201)
 
 
 def _one_of_emoji_icon(body: Fields, op: Op) -> None:
@@ -225,6 +223,7 @@ SPACES = Resource(
         check=_one_of_emoji_icon,
     ),
     rules=SpaceRules(),
+    location="/spaces/{id}",
     stamps=("createdAt", "updatedAt"),
     snapshot=(),
 )
@@ -254,8 +253,8 @@ def _transfer(ctx: Ctx, place: Place, row: Row) -> None:
     transfer_tree(ctx, row, target, collection)
 
 
-def duplicate_space(ctx: Ctx) -> Response:
-    row = find(ctx, "space", ctx.params["spaceId"], Access.CONTENT)
+def _duplicate(ctx: Ctx, place: Place, row: Row) -> Row:
+    """Its copy in the same collection (201)."""
     if row.data.get("deletedAt"):
         # as for its grants: a space in the bin is not found until restored
         raise not_found(f"Space {row.id!r} is deleted: restore it before duplicating it")
@@ -263,7 +262,7 @@ def duplicate_space(ctx: Ctx) -> Response:
     data.update(createdAt=ctx.now, updatedAt=ctx.now, deletedAt=None)
     space_id = new_id()
     ctx.tx.insert("space", space_id, data, org=row.org, parent=row.parent)
-    return created(space_view(ctx, find(ctx, "space", space_id)), ctx.url(f"/spaces/{space_id}"))
+    return find(ctx, "space", space_id)
 
 
 routes: list[BaseRoute] = [
@@ -271,6 +270,6 @@ routes: list[BaseRoute] = [
     SPACES.action("restore", _restore),
     SPACES.action("move", lambda ctx, place, row: move(ctx, row)),
     SPACES.action("transfer", _transfer, Access.CONTENT_ADMIN, description_only=True),
-    api_route("POST", BASE + "/duplicate", duplicate_space),
-    api_route("POST", BASE + "/content/template", apply_template),
+    SPACES.action("duplicate", _duplicate, answer="created"),
+    SPACES.action("content/template", _apply_template, answer="nothing", status=201),
 ]

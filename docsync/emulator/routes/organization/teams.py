@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from docsync.emulator.auth import Access, member_id, membership
+from docsync.emulator.auth import member_id, membership
 from docsync.emulator.body import BOTH, CREATE, At, Body, Place, Text, Texts
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_team
-from docsync.emulator.http import Ctx, api_route, empty
-from docsync.emulator.paging import paginate
+from docsync.emulator.http import Ctx, empty
 from docsync.emulator.refs import saml_using_team
 from docsync.emulator.resource import Resource
+from docsync.emulator.routes.organization.members import MEMBERS
 from docsync.emulator.rules import ADMIN, DESCRIBED_DELETE, Entry, Rules
-from docsync.emulator.snapshot import Loading, items
+from docsync.emulator.scopes import Within
+from docsync.emulator.snapshot import Loading
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 from docsync.emulator.views import member_views, team_view
@@ -112,42 +112,55 @@ TEAMS = Resource(
 )
 
 
-def _team(ctx: Ctx, access: Access = Access.READ) -> tuple[str, Row]:
-    place, row = TEAMS.scope.find(ctx, TEAMS, access)
-    return place.org, row
-
-
-def list_team_members(ctx: Ctx) -> Response:
-    org, team = _team(ctx)
-    rows = ctx.tx.rows("team-member", parent=team.id)
-    members = ctx.tx.get_many("member", [member_id(org, r.data["user"]) for r in rows])
-    pairs = [
-        (members[key].data, row.data["role"])
-        for row in rows
-        if (key := member_id(org, row.data["user"])) in members
+def _members_page(ctx: Ctx, page: Sequence[Row]) -> list[Doc]:
+    """`{organization: member, team: {role}}` (the members read once, from the list's read)."""
+    org = str(page[0].org) if page else ""
+    keys = [member_id(org, r.data["user"]) for r in page]
+    members = ctx.tx.get_many("member", keys)
+    views = member_views(ctx, org, [members[key].data for key in keys])
+    return [
+        {"organization": view, "team": {"role": r.data["role"]}, "permissions": {"view": True}}
+        for view, r in zip(views, page, strict=True)
     ]
 
-    def render(page: Sequence[tuple[dict[str, Any], str]]) -> list[dict[str, Any]]:
-        views = member_views(ctx, org, [member for member, _ in page])
-        return [
-            {"organization": view, "team": {"role": role}, "permissions": {"view": True}}
-            for view, (_, role) in zip(views, page, strict=True)
-        ]
 
-    return paginate(ctx, pairs, render)
+class TeamMemberRules(Rules):
+    """A team's members, keyed `<team>/<user>`; one who left the organization is not listed."""
 
+    def key(self, ctx: Ctx, res: Entry, place: Place) -> str:
+        return f"{place.holder.id}/{ctx.params[res.item]}"
 
-def load_team_members(at: Loading, params: dict[str, str], answer: Any) -> None:
-    """A team's members as a snapshot read them: `{organization: member, team: {role}}`."""
-    team = params["teamId"]
-    for item in items(answer):
-        uid = str(item["organization"]["id"])
+    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
+        members = ctx.tx.get_many("member", [member_id(place.org, r.data["user"]) for r in rows])
+        return [r for r in rows if member_id(place.org, r.data["user"]) in members]
+
+    def render(self, ctx: Ctx, res: Entry, page: Sequence[Row]) -> list[Doc]:
+        return _members_page(ctx, page)
+
+    def serve_replace(self, ctx: Ctx, res: Entry) -> Response:
+        """`PUT .../members/{userId}` (a member of the organization, by id or email): a member
+        of the team, with `role` or the role it has (member at first)."""
+        place = res.scope.enter(ctx, res.access.write)
+        team = place.holder.id
+        uid = resolve_member(ctx, place.org, ctx.params["userId"], "userId")
+        role = Fields(ctx.body(required=False), ("role",)).enum("role", TEAM_ROLES)
+        current = ctx.tx.get("team-member", f"{team}/{uid}")
+        _set_role(ctx, place.org, team, uid, role or (current or {}).get("role", "member"))
+        return empty(204)
+
+    def seeded_key(self, res: Entry, place: Place, item: Doc) -> str:
+        return f"{place.holder.id}/{item['organization']['id']}"
+
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
+        """A member as a snapshot read it: `{organization: member, team: {role}}`."""
         role = (item.get("team") or {}).get("role", "member")
-        at.put("team-member", f"{team}/{uid}", {"user": uid, "role": role}, parent=team)
+        return {"user": str(item["organization"]["id"]), "role": role}
 
 
-def update_team_members(ctx: Ctx) -> Response:
-    org, team = _team(ctx, Access.ADMIN)
+def _update_members(ctx: Ctx, place: Place) -> None:
+    """`PUT .../members {add, remove, memberships}`, members by id or email: `add` gives role
+    member unless `memberships` names the user; a user in both `add` and `remove` is removed."""
+    org, team = place.org, place.holder
     body = Fields(ctx.body(), ("add", "remove", "memberships"))
     add = [
         resolve_member(ctx, org, k, f"add[{i}]") for i, k in enumerate(body.strings("add") or [])
@@ -174,58 +187,53 @@ def update_team_members(ctx: Ctx) -> Response:
             _set_role(ctx, org, team.id, uid, role)
     for uid in remove:
         ctx.tx.delete("team-member", f"{team.id}/{uid}")
-    return empty(204)
 
 
-def put_team_member(ctx: Ctx) -> Response:
-    org, team = _team(ctx, Access.ADMIN)
-    uid = resolve_member(ctx, org, ctx.params["userId"], "userId")
-    role = Fields(ctx.body(required=False), ("role",)).enum("role", TEAM_ROLES)
-    current = ctx.tx.get("team-member", f"{team.id}/{uid}")
-    _set_role(ctx, org, team.id, uid, role or (current or {}).get("role", "member"))
-    return empty(204)
+TEAM_MEMBERS = Resource(
+    "team-member",
+    TEAMS.item_at + "/members",
+    "userId",
+    lambda ctx, row: _members_page(ctx, [row])[0],
+    scope=Within(TEAMS),
+    rules=TeamMemberRules(),
+    operations=("list", "replace", "delete"),
+    access=ADMIN,
+    codes=DESCRIBED_DELETE,  # docs-platform-api.md §4.13: 204 whether it was one; production: 205
+    snapshot=(),
+)
 
 
-def delete_team_member(ctx: Ctx) -> Response:
-    _, team = _team(ctx, Access.ADMIN)
-    key = f"{team.id}/{ctx.params['userId']}"
-    if ctx.tx.get("team-member", key) is None:
-        return empty(204)
-    ctx.tx.delete("team-member", key)
-    # §4.13: 204 whether or not it was a member; production: 205 if it was
-    return empty(DESCRIBED_DELETE.of_delete(ctx))
-
-
-def list_member_teams(ctx: Ctx) -> Response:
-    """`GET .../members/{userId}/teams`: the teams of one member, `{team, member: {role}}` items
-    (docs-platform-api.md §4.12), with the case-insensitive `title` filter."""
-    org = ctx.org()["id"]
-    uid = ctx.params["userId"]
-    if membership(ctx.tx, org, uid) is None:
-        raise not_found(f"Member {uid!r} not found in organization {org!r}")
+def _member_teams(ctx: Ctx, place: Place, member: Row) -> list[tuple[Row, str]]:
+    """`GET .../members/{userId}/teams`: one member's teams, with the case-insensitive `title`
+    filter, in the teams list's order (docs-platform-api.md §4.12)."""
     title = (ctx.query.get("title") or "").lower()
-    memberships = ctx.tx.by_user("team-member", org, uid)
+    memberships = ctx.tx.by_user("team-member", place.org, str(member.data["user"]))
     teams = ctx.tx.get_many("team", [str(row.parent) for row in memberships])
-    pairs = sorted(
+    return sorted(
         (
             (teams[str(row.parent)], row.data["role"])
             for row in memberships
             if str(row.parent) in teams and title in teams[str(row.parent)].data["title"].lower()
         ),
-        key=lambda pair: (pair[0].position, pair[0].id),  # team order, as the teams list
+        key=lambda pair: (pair[0].position, pair[0].id),
     )
-    return paginate(
-        ctx,
-        pairs,
-        lambda page: [{"team": team_view(ctx, t), "member": {"role": role}} for t, role in page],
-    )
+
+
+NOT_A_MEMBER = "Member {id!r} not found in organization {org!r}"
+
+
+def _teams_page(ctx: Ctx, page: Sequence[tuple[Row, str]]) -> list[Doc]:
+    return [{"team": team_view(ctx, team), "member": {"role": role}} for team, role in page]
 
 
 routes: list[BaseRoute] = [
-    api_route("GET", "/v1/orgs/{organizationId}/members/{userId}/teams", list_member_teams),
+    MEMBERS.listing(
+        "teams",
+        _member_teams,
+        _teams_page,
+        missing="Member {id!r} not found in organization {org!r}",
+    ),
     *TEAMS.routes(),
-    api_route("GET", BASE + "/{teamId}/members", list_team_members, loads=load_team_members),
-    api_route("PUT", BASE + "/{teamId}/members", update_team_members),
-    api_route("PUT", BASE + "/{teamId}/members/{userId}", put_team_member),
-    api_route("DELETE", BASE + "/{teamId}/members/{userId}", delete_team_member),
+    *TEAM_MEMBERS.routes(),
+    TEAM_MEMBERS.batch(_update_members),
 ]

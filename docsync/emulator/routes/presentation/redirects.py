@@ -165,6 +165,6 @@ def get_by_source(ctx: Ctx) -> Response:
 
 routes: list[BaseRoute] = [
     *REDIRECTS.routes(),
-    api_route("PUT", BASE, bulk_upsert),
+    REDIRECTS.batch(bulk_upsert),
     api_route("GET", "/v1/orgs/{organizationId}/sites/{siteId}/redirect", get_by_source),
 ]

@@ -15,15 +15,15 @@ from docsync.emulator import site_tree as tree
 from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Place, Shaped, Text
 from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id
+from docsync.emulator.http import Ctx, created, new_id
 from docsync.emulator.resource import Resource
 from docsync.emulator.routes.sites.sections import refuse_root_site_spaces
 from docsync.emulator.rules import SITE_PART, Entry
-from docsync.emulator.scopes import IN_SITE
+from docsync.emulator.scopes import IN_SITE, Within
 from docsync.emulator.shapes import Localized
 from docsync.emulator.site_items import ItemRules, group_named, mover, of_item
 from docsync.emulator.site_order import to_root_after
-from docsync.emulator.site_views import group_view
+from docsync.emulator.site_views import group_view, section_view
 from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
@@ -130,39 +130,43 @@ GROUPS = Resource(
     rules=GroupRules(),
     operations=("list", "create", "update", "delete"),
     access=SITE_PART,
+    location="/orgs/{org}/sites/{site}/section-groups/{id}",
 )
 
 
-def _group(ctx: Ctx) -> tuple[Row, Row]:
-    place, group = GROUPS.scope.find(ctx, GROUPS, Access.CONTENT)
-    return place.site_row, group
-
-
-def add_section(ctx: Ctx) -> Response:
-    site, group = _group(ctx)
+def _add_section(ctx: Ctx, place: Place, group: Row) -> None:
     body = Fields(ctx.body(), ("sectionId",))
     section_id = body.string("sectionId", required=True) or ""
-    section = tree.find_child(ctx.tx, site, tree.SECTION, section_id, "sectionId")
+    section = tree.find_child(ctx.tx, place.site_row, tree.SECTION, section_id, "sectionId")
     if section.parent != group.id:
         ctx.tx.set_parent(tree.SECTION, section.id, group.id)
-    return created(group_view(ctx, site, group), _location(ctx, site, group))
 
 
-def remove_section(ctx: Ctx) -> Response:
-    """The section goes to the root level right after the group; 204 when it was not in it."""
-    site, group = _group(ctx)
-    section = ctx.tx.get_row(tree.SECTION, ctx.params["siteSectionId"])
-    if section is None or section.parent != group.id:
-        return empty(204)
-    to_root_after(ctx, site, section, group)
-    return empty(205)
+class GroupSectionRules(ItemRules):
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        """The section goes to the root level, right after the group."""
+        to_root_after(ctx, place.site_row, row, place.holder)
+        return True
 
+
+#: The description's membership endpoints (§2.5): a group's sections, added (an action of the
+#: group, answered as a create of it) and removed (204 when it was not in it); production moves
+#: a section with PATCH .../sections/{id} {siteSectionGroupId}.
+GROUP_SECTIONS = Resource(
+    tree.SECTION,
+    GROUPS.item_at + "/sections",
+    "siteSectionId",
+    of_item(section_view),
+    scope=Within(GROUPS),
+    rules=GroupSectionRules(),
+    operations=("delete",),
+    access=SITE_PART,
+    description_only=True,
+)
 
 routes: list[BaseRoute] = [
     *GROUPS.routes(),
-    # The description's membership endpoints (§2.5); production moves a section with
-    # PATCH .../sections/{id} {siteSectionGroupId}.
-    api_route("POST", GROUP + "/sections", add_section, description_only=True),
-    api_route("DELETE", GROUP + "/sections/{siteSectionId}", remove_section, description_only=True),
+    GROUPS.action("sections", _add_section, answer="created", description_only=True),
+    *GROUP_SECTIONS.routes(),
     GROUPS.action("move", mover("id", tree.ROOT_KINDS)),
 ]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator import git_sync
@@ -27,7 +26,7 @@ from docsync.emulator.body import (
 )
 from docsync.emulator.customization import effective, site_settings
 from docsync.emulator.errors import bad_request, conflict
-from docsync.emulator.http import Ctx, api_route, ok
+from docsync.emulator.http import Ctx
 from docsync.emulator.paging import query_bool
 from docsync.emulator.refs import site_is_default_content
 from docsync.emulator.resource import Resource
@@ -190,27 +189,25 @@ def _publish(published: bool) -> Callable[[Ctx, Place, Row], None]:
     return apply
 
 
-def get_published(ctx: Ctx) -> Response:
-    org = ctx.org()["id"]
-    site = tree.find_site(ctx, org)
+def _published(ctx: Ctx, site: Row) -> Doc:
+    """Production's published content of a site: the site, its structure, its customization and
+    each site space's."""
     site_spaces = tree.all_site_spaces(ctx.tx, site)
-    return ok(
-        {
-            "object": "published-content-site",
-            "site": site_view(ctx, site),
-            "structure": structure_view(ctx, site),
-            "customizations": {
-                "site": site_settings(ctx, site),
-                "siteSpaces": {row.id: effective(ctx, site, row) for row in site_spaces},
-            },
-            "scripts": [],
-        }
-    )
+    return {
+        "object": "published-content-site",
+        "site": site_view(ctx, site),
+        "structure": structure_view(ctx, site),
+        "customizations": {
+            "site": site_settings(ctx, site),
+            "siteSpaces": {row.id: effective(ctx, site, row) for row in site_spaces},
+        },
+        "scripts": [],
+    }
 
 
 routes: list[BaseRoute] = [
     *SITES.routes(),
     SITES.action("publish", _publish(True)),
     SITES.action("unpublish", _publish(False)),
-    api_route("GET", SITE + "/published", get_published),
+    SITES.read("published", _published),
 ]
