@@ -118,7 +118,9 @@ class Resource:
         }
 
         def loads(op: Operation) -> Loader | None:
-            return self._load if op in self.loaded and self.snapshot is not None else None
+            if op not in self.loaded or self.snapshot is None:
+                return None
+            return self._load_item if op == "get" else self._load
 
         only = self.description_only
         return [
@@ -133,14 +135,16 @@ class Resource:
         route.entry = self  # type: ignore[attr-defined]
         return route
 
+    def _load_item(self, at: Loading, params: dict[str, str], answer: object) -> None:
+        """A snapshot's answer of one item (a space in the bin, read by its id)."""
+        self._load(at, params, {"items": [answer]})
+
     def _load(self, at: Loading, params: dict[str, str], answer: object) -> None:
-        """A snapshot's answer of its list, or of one item (a space in the bin, read by its
-        id), stored as its rows (`Rules.seeded`)."""
+        """A snapshot's answer of its list stored as its rows (`Rules.seeded`)."""
         place = self.scope.seeded_place(at, params)
         if place is None:
             return
-        one = [answer] if isinstance(answer, dict) and "id" in answer else []
-        for item in self.rules.seeded_order(one or items(answer)):
+        for item in self.rules.seeded_order(items(answer)):
             data = self.rules.seeded(at, self, place, item)
             if data is not None:
                 key = self.rules.seeded_key(self, place, item)

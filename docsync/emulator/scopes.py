@@ -10,8 +10,10 @@
   (`/git/installations/{installationId}`): found first, then the caller's access to its
   organization; one of another organization is an id that names nothing.
 - `MEMBER_OF`: the organizations themselves: the caller's are listed, one is found by its id.
+- `CATALOGUE`: what every caller reads, found by its id alone (the integrations there are).
 - `Within(entry)`: nested in an item of another table entry (a team's members, a space's
-  grants): that item is found first, with the access asked, and holds the rows (their parent).
+  grants): that item is found first, with the access asked, and holds the rows (their parent,
+  or the item a field of theirs names).
 """
 
 from __future__ import annotations
@@ -190,14 +192,29 @@ class MemberOfScope(Scope):
         return Place(org), row
 
 
+class CatalogueScope(Scope):
+    """`/<resources>/{id}`, of no organization: any caller reads one."""
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        row = ctx.tx.get_row(res.kind, ctx.params[res.item])
+        if row is None:
+            raise not_found(missing(ctx, res, Place("")))
+        return Place(""), row
+
+
 class Within(Scope):
     """Nested in an item of another table entry: `<its item>/<resources>/{id}`. That item is
     found first (its entry's 404 when the path names none), then `check` refuses one whose
-    parts are not reachable (a space in the bin); its rows are the item's children."""
+    parts are not reachable (a space in the bin); its rows are the item's children, or those
+    of its organization whose field `link` names it (an installation's site installations are
+    children of their sites)."""
 
-    def __init__(self, outer: Findable, check: Callable[[Ctx, Row], None] | None = None) -> None:
+    def __init__(
+        self, outer: Findable, check: Callable[[Ctx, Row], None] | None = None, link: str = ""
+    ) -> None:
         self.outer = outer
         self.check = check
+        self.link = link
 
     def enter(self, ctx: Ctx, access: Access) -> Place:
         place, row = self.outer.scope.find(ctx, self.outer, access)
@@ -206,7 +223,9 @@ class Within(Scope):
         return Place(place.org, place.site, row)
 
     def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
-        return ctx.tx.rows(kind, parent=place.holder.id)
+        if not self.link:
+            return ctx.tx.rows(kind, parent=place.holder.id)
+        return [r for r in ctx.tx.rows(kind, org=place.org) if self.owns(place, r)]
 
     def seeded_place(self, at: Loading, params: dict[str, str]) -> Place | None:
         outer = self.outer.scope.seeded_place(at, params)
@@ -217,6 +236,8 @@ class Within(Scope):
         return None if row is None else Place(outer.org, outer.site, row)
 
     def owns(self, place: Place, row: Row) -> bool:
+        if self.link:
+            return row.data.get(self.link) == place.holder.id
         return row.parent == place.holder.id
 
 
@@ -225,3 +246,4 @@ IN_SITE = SiteScope()
 BY_ID = ByIdScope()
 OWN_ID = OwnIdScope()
 MEMBER_OF = MemberOfScope()
+CATALOGUE = CatalogueScope()

@@ -21,17 +21,21 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute
 
 from docsync.emulator.auth import Access
+from docsync.emulator.body import Body, Place
 from docsync.emulator.errors import conflict, not_found
 from docsync.emulator.git_sync import KIND, drop, parent_of, status
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.http import Ctx, created, new_id
 from docsync.emulator.refs import live_space
+from docsync.emulator.resource import Resource
+from docsync.emulator.routes.sites.sites import SITES
+from docsync.emulator.rules import Entry, Permissions, Rules
+from docsync.emulator.scopes import OWN_ID, missing
 from docsync.emulator.shapes import Arr, Bool, Dict, Enum, Nullable, Num, Obj, OneOf, Str
-from docsync.emulator.site_tree import all_site_spaces, find_site
-from docsync.emulator.snapshot import Loading, kept, obj
+from docsync.emulator.site_tree import all_site_spaces
+from docsync.emulator.snapshot import Loading, kept
 from docsync.emulator.store import Doc, Row
 
 BASE = "/v1/git/installations"
-ITEM = BASE + "/{installationId}"
 BRANCH = Str(pattern=r"^refs/heads/.+$")
 #: GitSyncInstallationSetupCommon
 COMMON = Obj(
@@ -128,7 +132,7 @@ def _target(ctx: Ctx, target: Doc) -> tuple[Row, Row | None]:
     return space, managing[0]
 
 
-def install(ctx: Ctx) -> Response:
+def _install(ctx: Ctx) -> Response:
     """Production's installGitSyncProviderOnTarget: 409 when the target has one already."""
     body = INSTALL.check(ctx.body(), "")
     target, parent = _target(ctx, body["target"])
@@ -159,29 +163,16 @@ def install(ctx: Ctx) -> Response:
     return created(view(ctx, _row(ctx, ident)), ctx.url(f"/git/installations/{ident}"))
 
 
-def installation(ctx: Ctx, access: Access = Access.READ) -> Row:
-    """The installation of the path, in an organization the caller is in (else 404, as an id
-    that names nothing)."""
-    ident = ctx.params["installationId"]
-    row = ctx.tx.get_row(KIND, ident)
-    missing = f"No Git Sync installation {ident!r}"
-    if row is None:
-        raise not_found(missing)
-    ctx.org(access, str(row.org), unseen=missing)
-    return row
-
-
 def _row(ctx: Ctx, ident: str) -> Row:
     row = ctx.tx.get_row(KIND, ident)
     assert row is not None
     return row
 
 
-def update(ctx: Ctx) -> Response:
+def _update(ctx: Ctx, row: Row) -> Row:
     """Production's updateGitSyncInstallationById: the setup is the provider's and the common
     fields (a child keeps its parent's repository; what it inherits it cannot set); the
     repository always holds a `gitbook-docs.yaml` here, so no import is refused."""
-    row = installation(ctx, Access.CONTENT)
     raw = ctx.body()
     provider, common = PROVIDER.check(raw, ""), COMMON.check(raw, "")
     children = CHILDREN.check(raw, "").get("childInstallationProjectDirectories", {})
@@ -196,7 +187,7 @@ def update(ctx: Ctx) -> Response:
     data.update(common={**data["common"], **common}, updatedAt=ctx.now)
     ctx.tx.update(KIND, row.id, data)
     _set_children(ctx, row, children)
-    return ok(view(ctx, _row(ctx, row.id)))
+    return _row(ctx, row.id)
 
 
 def _set_children(ctx: Ctx, row: Row, directories: dict[str, Any]) -> None:
@@ -211,38 +202,47 @@ def _set_children(ctx: Ctx, row: Row, directories: dict[str, Any]) -> None:
         ctx.tx.update(KIND, child.id, {**child.data, "common": common, "updatedAt": ctx.now})
 
 
-def uninstall(ctx: Ctx) -> Response:
-    """205; the installations a site's managed go with it. An id that names nothing is a 404,
-    as production declares (no 204)."""
-    row = installation(ctx, Access.CONTENT)
-    drop(ctx.tx, row)
-    return empty(205)
-
-
-def on_site(ctx: Ctx) -> Response:
+def _on_site(ctx: Ctx, place: Place, site: Row) -> list[Row]:
     """Production's listSiteGitSyncInstallations: the site's installation and its spaces'
     (those it manages, and those of the spaces it publishes), not paged."""
-    site = find_site(ctx, ctx.org()["id"])
     spaces = {str(r.data["space"]) for r in all_site_spaces(ctx.tx, site)}
-    rows = [
+    return [
         row
         for row in ctx.tx.rows(KIND, org=site.org)
         if row.parent == site.id
         or row.data["target"].get("siteId") == site.id
         or row.parent in spaces
     ]
-    return ok({"items": [view(ctx, row) for row in rows]})
 
 
-def get(ctx: Ctx) -> Response:
-    return ok(view(ctx, installation(ctx)))
+class GitSyncRules(Rules):
+    def serve_create(self, ctx: Ctx, res: Entry) -> Response:
+        return _install(ctx)
+
+    def change(self, ctx: Ctx, res: Entry, place: Place, row: Row, values: Doc) -> Row:
+        return _update(ctx, row)
+
+    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
+        """205; the installations a site's managed go with it."""
+        drop(ctx.tx, row)
+        return True
+
+    def nothing(self, ctx: Ctx, res: Entry) -> None:
+        """An id that names nothing is a 404, as production declares (no 204)."""
+        raise not_found(missing(ctx, res, Place("")))
+
+    def seeded(self, at: Loading, res: Entry, place: Place, item: Doc) -> Doc | None:
+        return _seeded(at, item)
+
+    def seeded_parent(self, place: Place, item: Doc) -> str | None:
+        target = item["target"]
+        return str(target.get("siteId") if target.get("type") == "site" else target.get("spaceId"))
 
 
-def load(at: Loading, params: dict[str, str], answer: Any) -> None:
+def _seeded(at: Loading, found: Doc) -> Doc:
     """An installation as a snapshot read it, on its site or space. Its GitLab token, which is
     never answered, is one no one knows when it was set (its status says so); a GitHub one
     active says that the organization's GitHub account is connected."""
-    found = obj(answer)
     target = found["target"]
     config = dict(found.get("providerConfiguration") or {})
     if found.get("provider") == "gitlab" and found.get("status") != "unauthenticated":
@@ -258,14 +258,30 @@ def load(at: Loading, params: dict[str, str], answer: Any) -> None:
         "updatedAt": at.now,
         **kept(found, ("parentInstallationId", "createdAt", "createdBy", "updatedAt")),
     }
-    on = target.get("siteId") if target.get("type") == "site" else target.get("spaceId")
-    at.put(KIND, str(found["id"]), data, parent=str(on))
+    return data
+
+
+GIT_SYNC = Resource(
+    KIND,
+    BASE,
+    "installationId",
+    view,
+    missing="No Git Sync installation {id!r}",
+    scope=OWN_ID,
+    body=Body(read_whole=True),
+    rules=GitSyncRules(),
+    operations=("create", "get", "update", "delete"),
+    access=Permissions(Access.CONTENT, Access.CONTENT),
+    snapshot=(),
+)
 
 
 routes: list[BaseRoute] = [
-    api_route("POST", BASE, install),
-    api_route("GET", ITEM, get, loads=load),
-    api_route("PATCH", ITEM, update),
-    api_route("DELETE", ITEM, uninstall),
-    api_route("GET", "/v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations", on_site),
+    *GIT_SYNC.routes(),
+    SITES.listing(
+        "spaces/git/installations",
+        _on_site,
+        lambda ctx, rows: [view(ctx, r) for r in rows],
+        paged=False,
+    ),
 ]
