@@ -15,7 +15,7 @@ from docsync.emulator import site_tree as tree
 from docsync.emulator.auth import Access
 from docsync.emulator.body import BOTH, At, Body, Flag, Place, Shaped, Text
 from docsync.emulator.errors import bad_request
-from docsync.emulator.http import Ctx, created, new_id
+from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.resource import Resource
 from docsync.emulator.routes.sites.sections import refuse_root_site_spaces
 from docsync.emulator.rules import SITE_PART, Entry
@@ -28,11 +28,6 @@ from docsync.emulator.store import Doc, Row
 from docsync.emulator.validate import Fields
 
 BASE = "/v1/orgs/{organizationId}/sites/{siteId}/section-groups"
-GROUP = BASE + "/{siteSectionGroupId}"
-
-
-def _location(ctx: Ctx, site: Row, group: Row) -> str:
-    return ctx.url(f"/orgs/{site.org}/sites/{site.id}/section-groups/{group.id}")
 
 
 def _outer(at: At, group_id: str | None, name: str) -> Row | None:
@@ -51,7 +46,8 @@ def _outer(at: At, group_id: str | None, name: str) -> Row | None:
     return outer
 
 
-def create_group(ctx: Ctx) -> Response:
+def create_group(ctx: Ctx) -> tuple[Place, Row]:
+    """A new group (production's `parent` nests it in another), taking `sections` with it."""
     org = ctx.org(Access.CONTENT)["id"]
     site = tree.find_site(ctx, org)
     body = Fields(ctx.body(), ("title", "icon", "sections", "parent", "draft"))
@@ -81,8 +77,7 @@ def create_group(ctx: Ctx) -> Response:
     ctx.tx.insert(tree.GROUP, group_id, data, org=org, parent=parent)
     for section in members:
         ctx.tx.set_parent(tree.SECTION, section.id, group_id)
-    group = tree.find_child(ctx.tx, site, tree.GROUP, group_id)
-    return created(group_view(ctx, site, group), _location(ctx, site, group))
+    return Place(org, site), tree.find_child(ctx.tx, site, tree.GROUP, group_id)
 
 
 class GroupRules(ItemRules):
@@ -92,7 +87,7 @@ class GroupRules(ItemRules):
         return [group_view(ctx, site, row) for row in tree.groups(ctx.tx, site)]
 
     def serve_create(self, ctx: Ctx, res: Entry) -> Response:
-        return create_group(ctx)
+        return self.answer_created(ctx, res, *create_group(ctx))
 
     def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
         """Its sections, links and groups go to the group's own level, in their order, where

@@ -42,7 +42,6 @@ VISIBILITIES = ("public", "unlisted", "share-link", "visitor-auth")
 AGENTS_CONTEXT = ("excluded", "included")
 PROXY_PATTERN = r"^([A-Za-z0-9_-]+[.])*[A-Za-z0-9_-]+[.][a-zA-Z]{2,}(/[A-Za-z0-9_-]+)+$"
 BASE = "/v1/orgs/{organizationId}/sites"
-SITE = BASE + "/{siteId}"
 
 
 def _spaces(at: At, ids: list[str] | None, name: str) -> list[Row]:
