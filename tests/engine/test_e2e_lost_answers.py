@@ -17,6 +17,9 @@ from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged
 from tests.engine.faultkit import duplicates
 from tests.engine.test_e2e_unknown_outcome import FLAT
 
+#: what is retried and that it converges is tested here, not how long the client waits
+pytestmark = pytest.mark.usefixtures("quick_retries")
+
 
 def drop(method: str, path: str, count: int = 1) -> dict[str, Any]:
     """The next `count` writes matching: carried out, then the connection cut."""
@@ -366,7 +369,6 @@ def injected(emulator: EmulatorHandle) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("quick_retries")
 @pytest.mark.parametrize("name", list(CASES))
 def test_writes_whose_answers_are_lost_converge_in_one_apply(
     docsync: Docsync, emulator: EmulatorHandle, write: Write, name: str

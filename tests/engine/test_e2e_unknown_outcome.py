@@ -13,6 +13,10 @@ from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged, listed
 from tests.engine.faultkit import ORG, duplicates
 
+#: what is retried and that it converges is tested here, not how long the client waits
+pytestmark = pytest.mark.usefixtures("quick_retries")
+
+
 SITES = """\
 organization: org_acme
 teams: [{title: Platform}]
