@@ -17,8 +17,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from docsync.api.answers import ID, TEXT, Obj, Shape
+from docsync.api.contract import Said
 from docsync.core.paths import Path
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.lost_answers import LostAnswers, Writes
 
 
 def _same(value: Any) -> Any:
@@ -241,6 +242,13 @@ class Declaration:
     #: what it writes (itself, and the parts its entries write under a field of their own) and
     #: how a write whose answer was lost is settled (`lost_answers`)
     writes: tuple[Writes, ...] = ()
+    #: where its writes' answers are lost in an end-to-end test (`lost_answers.LostAnswers`)
+    lost_answers: tuple[LostAnswers, ...] = ()
+    #: what it says of production's document beyond its routes and fields (`api.contract`),
+    #: read by the contract tests and the managed shares, never by what runs
+    contract: tuple[Said, ...] = ()
+    #: the role a token needs to plan it and to apply it (docs/usage.md); (): its parent's
+    roles: tuple[str, str] | tuple[()] = ()
 
     @property
     def item_answer(self) -> Shape:

@@ -10,6 +10,18 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import (
+    LEFT_OUT,
+    MIN_LENGTH,
+    NATURAL_KEY,
+    NOT_CONFIGURATION,
+    POSITION,
+    SENDS,
+    TEMPLATE,
+    UNMANAGED,
+    Note,
+    Seed,
+)
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
@@ -24,7 +36,7 @@ from docsync.kinds.changes import fields_of
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import Path, Reading
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.lost_answers import Writes, each_write_lost
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
 from docsync.kinds.sync.synced import SyncedKind
 
@@ -64,6 +76,37 @@ def _icon(raw: dict[str, Any]) -> Any:
     return urls.get("icon") if isinstance(urls, dict) else None
 
 
+CREATE = "POST /v1/orgs/{org}/spaces"
+CONTRACT = (
+    Note(SENDS, "POST /v1/spaces/{id}/restore", "", "a pinned space found in the bin is restored"),
+    Note(LEFT_OUT, "POST /v1/spaces/{id}/move", "position", POSITION),
+    Note(
+        UNMANAGED,
+        CREATE,
+        "editMode",
+        "sent by the PATCH that follows the create (the only one that takes it)",
+    ),
+    Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
+    Note(
+        NOT_CONFIGURATION,
+        CREATE,
+        "empty",
+        TEMPLATE + " (an empty space, without the default first page)",
+    ),
+    Note(
+        NOT_CONFIGURATION,
+        CREATE,
+        "computedSource",
+        "the content a space is computed from (an OpenAPI spec, a translation), set once at its "
+        "create (its PATCH takes no source): content, which the spec or translation keeps",
+    ),
+    Note(MIN_LENGTH, CREATE, "title", NATURAL_KEY),
+    Note(MIN_LENGTH, "PATCH /v1/spaces/{id}", "title", NATURAL_KEY),
+    Note(MIN_LENGTH, CREATE, "emoji", "an empty emoji is written `null`, which removes it"),
+    Seed("POST", "/v1/orgs/{org}/spaces", {"title": "Guides", "parent": "{collection}"}, "guides"),
+    Seed("POST", "/v1/orgs/{org}/spaces", {"title": "API Reference"}, "reference"),
+)
+
 SPACE = Declaration(
     "space",
     "spaces",
@@ -98,6 +141,17 @@ SPACE = Declaration(
     entry=SpaceEntry,
     routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
     writes=(Writes(found_by="listed again, by its title in its collection"),),
+    lost_answers=(
+        each_write_lost(
+            "spaces",
+            ("{title: Notes}", "{title: Notes, emoji: '1f4d8'}", "{title: Notes, state: absent}"),
+            ("POST", "/spaces$"),
+            ("PATCH", "/spaces/[^/]+$"),
+            ("DELETE", "/spaces/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete one"),
     answer=Obj(
         {
             "id": ID,

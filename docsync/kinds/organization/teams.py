@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj
+from docsync.api.contract import KEY, UNMANAGED, Note, Said, Seed
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, was_names
@@ -17,7 +18,7 @@ from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field, Routes
 from docsync.kinds.kind import ExportNames, Path, Reading, unless_hidden, unread
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes
+from docsync.kinds.lost_answers import BY_KEY, Writes, each_write_lost
 from docsync.kinds.organization.members import by_address, find_member
 from docsync.kinds.organization.team_members import (
     Membership,
@@ -47,6 +48,18 @@ class TeamEntry(Entry):
     members: list[TeamMemberRef] | None = None
 
 
+#: how a team's members are written: one batch request
+MEMBERS = "a team's `members`: the users its batch PUT adds, removes or gives a role"
+CONTRACT: tuple[Said, ...] = (
+    Note(UNMANAGED, "PUT /v1/orgs/{org}/teams", "members", MEMBERS),
+    *(
+        Note(KEY, "PUT /v1/orgs/{org}/teams/{id}/members", name, MEMBERS)
+        for name in ("add", "remove", "memberships")
+    ),
+    Seed("PUT", "/v1/orgs/{org}/teams", {"title": "Platform", "members": ["u_lin"]}, "team"),
+)
+OPS = "{title: Ops, members: [ada@acme.example%s]}"
+
 TEAM = Declaration(
     "team",
     "teams",
@@ -61,6 +74,18 @@ TEAM = Declaration(
     entry=TeamEntry,
     routes=Routes("/v1/orgs/{org}/teams", id_name="teamId", create="PUT"),
     writes=(Writes(found_by=BY_KEY),),
+    lost_answers=(
+        each_write_lost(
+            "teams",
+            (OPS % "", OPS % ", kim@acme.example", "{title: Ops, state: absent}"),
+            ("PUT", "/teams$"),
+            ("PUT", "/teams/[^/]+/members"),  # the members' batch: a team member's write
+            ("DELETE", "/teams/[^/]+$"),
+            covers=("team_member",),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "admin"),
 )
 
 
