@@ -36,8 +36,11 @@ from pathlib import Path
 import yaml
 from bench import DEPTH, PARALLELISM, Org, Server, client  # scripts/ is on the path
 
+from docsync.cli.commands import COMMANDS as COMMAND_MODULES
+
 REPO = Path(__file__).resolve().parent.parent
-COMMANDS = ("apply", "emulator", "export", "plan", "schema", "show", "validate")
+#: this tree's commands; one the previous release lacks is shown as "-" in its columns
+COMMANDS = tuple(sorted(COMMAND_MODULES))
 REPEAT = 9
 LIBS = "import pydantic, yaml, jinja2, click"
 #: the targets: a command's start against the import it cannot do without
@@ -100,6 +103,12 @@ def _ratio(cost: Cost, base: Cost) -> str:
     return f"{cost.wall / base.wall:4.2f}x {cost.cpu / base.cpu:4.2f}x"
 
 
+def _has_command(install: Install, command: str) -> bool:
+    """Whether `install` has `command` (the previous release may lack one added since)."""
+    argv = [install.docsync, command, "--help"]
+    return subprocess.run(argv, cwd=REPO, capture_output=True, check=False).returncode == 0
+
+
 def fixed_costs(installs: list[Install]) -> None:
     """Prints each command's start beside its baseline, per install."""
     rows: list[tuple[str, str, str, float | None]] = [
@@ -113,6 +122,7 @@ def fixed_costs(installs: list[Install]) -> None:
     ]
     runs: dict[str, Sequence[str]] = {}
     for install in installs:
+        lacks = {c for c in COMMANDS if not _has_command(install, c)}
         argv = {
             "python": [install.python, "-c", "pass"],
             "libs": [install.python, "-c", LIBS],
@@ -120,7 +130,7 @@ def fixed_costs(installs: list[Install]) -> None:
             "version": [install.docsync, "--version"],
             "help": [install.docsync, "--help"],
             "validate": [install.docsync, "validate", "examples/acme"],
-            **{f"help {c}": [install.docsync, c, "--help"] for c in COMMANDS},
+            **{f"help {c}": [install.docsync, c, "--help"] for c in COMMANDS if c not in lacks},
         }
         runs |= {f"{install.name}|{key}": command for key, command in argv.items()}
     costs = medians(runs)
@@ -134,7 +144,10 @@ def fixed_costs(installs: list[Install]) -> None:
     for label, key, base, target in rows:
         cells = ""
         for install in installs:
-            cost = costs[f"{install.name}|{key}"]
+            cost = costs.get(f"{install.name}|{key}")
+            if cost is None:  # a command this install lacks
+                cells += f"  {'-':>5} {'-':>5} {'':>12}"
+                continue
             ratio = _ratio(cost, costs[f"{install.name}|{base}"]) if base else ""
             cells += f"  {_ms(cost)} {ratio:>12}"
         goal = f"<= {target}x {'import click' if base == 'click' else 'the libraries'}"
