@@ -39,8 +39,8 @@ from tests.kit import (
     assert_converged,
     cli_env,
     cli_for,
+    invoke,
     listed,
-    run_process,
 )
 
 ACME = REPO / "examples" / "acme"
@@ -341,7 +341,10 @@ def test_a_snapshot_of_a_3k_organization_rehearses_green_then_applies_and_plans_
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
 def test_no_copy_outlives_its_rehearsal(
-    production: EmulatorHandle, tmp_path: Path, stop: signal.Signals
+    production: EmulatorHandle,
+    tmp_path: Path,
+    stop: signal.Signals,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Ctrl-C during the apply on the copy ends the rehearsal as an interrupted apply ends
     (130, nothing started after it), kill -9 ends the process: either way the copy, which
@@ -353,7 +356,9 @@ def test_no_copy_outlives_its_rehearsal(
     manifest.write_text(yaml.safe_dump({"organization": "org_acme", "members": members}), "utf-8")
     env = {**os.environ, **cli_env(production), **KEY}
     saved = tmp_path / "plan.json"
-    assert run_process("plan", manifest, "--out", saved, env=env, cwd=tmp_path).returncode == 0
+    with monkeypatch.context() as here:  # planned in-process: the rehearsal's process is checked
+        here.chdir(tmp_path)
+        assert invoke(env, "plan", manifest, "--out", saved).exit_code == 0
     command = [sys.executable, "-c", "from docsync.cli import main; main()"]
     rehearsing = subprocess.Popen(
         [*command, "rehearse", "--plan", saved, "-v"],
