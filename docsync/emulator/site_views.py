@@ -171,20 +171,25 @@ def section_view(ctx: Ctx, site: Row, row: Row, default: str | None = None) -> D
         "siteSpaces": level_views(ctx, site, row, url),
         "urls": _urls(url),
     }
-    for key in ("icon", "description", "condition", "localizedTitle", "localizedDescription"):
+    return _with_optional(ctx, site, row, body, SECTION_OPTIONAL)
+
+
+SECTION_OPTIONAL = ("icon", "description", "condition", "localizedTitle", "localizedDescription")
+GROUP_OPTIONAL = ("icon", "localizedTitle")
+
+
+def _with_optional(ctx: Ctx, site: Row, row: Row, body: Doc, optional: Sequence[str]) -> Doc:
+    """A section's or group's view with the optional fields it holds, and the group it is in.
+    Production answers `localizedTitle` on every section and group, `{}` when it has no
+    language (issue 39); the description's mode leaves it out until one is written."""
+    for key in optional:
         if row.data.get(key) is not None:
             body[key] = row.data[key]
-    _localized_always(ctx, body)
+    if ctx.production:
+        body.setdefault("localizedTitle", {})
     if row.parent != site.id:
         body["sectionGroup"] = row.parent
     return body
-
-
-def _localized_always(ctx: Ctx, body: Doc) -> None:
-    """Production answers `localizedTitle` on every section and group, `{}` when it has no
-    language (issue 39); the description's mode leaves it out until one is written."""
-    if ctx.production:
-        body.setdefault("localizedTitle", {})
 
 
 def section_views(ctx: Ctx, site: Row) -> list[Doc]:
@@ -206,13 +211,7 @@ def group_view(ctx: Ctx, site: Row, row: Row) -> Doc:
         "sections": [c for c in children if c["object"] == tree.SECTION],
         "children": children,
     }
-    for key in ("icon", "localizedTitle"):
-        if row.data.get(key) is not None:
-            body[key] = row.data[key]
-    _localized_always(ctx, body)
-    if row.parent != site.id:
-        body["sectionGroup"] = row.parent
-    return body
+    return _with_optional(ctx, site, row, body, GROUP_OPTIONAL)
 
 
 def _level_views(ctx: Ctx, site: Row, rows: Sequence[Row]) -> list[Doc]:
