@@ -106,8 +106,15 @@ documents = st.recursive(
 @given(document=documents, flow=st.sampled_from([False, True, None]), twice=st.booleans())
 def test_any_document_reads_the_same_on_both_paths(document: Any, flow: Any, twice: bool) -> None:
     """Any data dumped in block, flow or mixed style (in block style, a key written twice now and
-    then) reads the same on both paths."""
+    then) reads the same on both paths. The first line written again is not always a whole
+    entry (a key PyYAML writes as `? '...'` over several lines): a document YAML refuses is left
+    to the tree, whole, as any other mistake is."""
     text = yaml.safe_dump(document, default_flow_style=flow, allow_unicode=True)
     if twice and flow is False and isinstance(document, dict) and document:
         text += text.splitlines(keepends=True)[0]
+        try:
+            yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError:
+            assert read_streamed(text, "m.yaml") is None
+            return
     assert _same(text) is not None
