@@ -282,7 +282,7 @@ def _diff(
         by_kind[action.kind].append(action)
     for kind in kinds:
         plan.warnings += kind.warnings(ctx, by_kind[kind.name])
-    renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renamable}
+    renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renames}
     plan.warnings += looks_renamed(plan.actions, renamable)
     unread = sorted(live.unread.items())
     plan.warnings += [f"{what}: not read, so not planned: {why}" for what, why in unread]

@@ -180,6 +180,7 @@ CONTEXT_CONNECTION = Declaration(
     SECTION,
     "context connection",
     key="label",
+    renames=True,
     parents=("site",),
     part=True,
     exact=True,

@@ -52,6 +52,7 @@ COLLECTION = Declaration(
     "collections",
     "collection",
     key="title",
+    renames=True,
     scope="parent",
     fields=(
         Field("title"),

@@ -112,6 +112,7 @@ SPACE = Declaration(
     "spaces",
     "space",
     key="title",
+    renames=True,
     scope="collection",
     fields=(
         Field("title"),

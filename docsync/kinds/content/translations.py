@@ -124,6 +124,7 @@ TRANSLATION = Declaration(
     "translations",
     "translation",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field(

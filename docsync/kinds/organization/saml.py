@@ -75,6 +75,7 @@ SAML = Declaration(
     "saml",
     "SAML provider",
     key="label",
+    renames=True,
     fields=(
         Field("label"),
         Field("ssoURL"),

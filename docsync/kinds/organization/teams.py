@@ -65,6 +65,7 @@ TEAM = Declaration(
     "teams",
     "team",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field("members", live=_members_by_user, create=False, update=False),

@@ -113,6 +113,7 @@ EXTERNAL_LINK = Declaration(
     "externalLinks",
     "external link",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     fields=(

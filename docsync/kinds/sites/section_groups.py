@@ -83,6 +83,7 @@ SECTION_GROUP = Declaration(
     "sectionGroups",
     "section group",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     fields=(

@@ -149,6 +149,7 @@ SECTION = Declaration(
     "sections",
     "section",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     paths_unique=True,

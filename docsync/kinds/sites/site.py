@@ -158,6 +158,7 @@ SITE = Declaration(
     "sites",
     "site",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field("visibility"),
