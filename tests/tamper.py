@@ -21,6 +21,7 @@ from tests.api.apikit import loopback
 from tests.contract.plugin import STRICT_SERVERS
 from tests.emulator_harness import EmulatorHandle
 
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 #: the bytes to send instead, or a status and the bytes (an error in place of an answer)
 Answer = bytes | tuple[int, bytes]
 #: (method, path) -> the answer's bytes -> what to send instead
@@ -43,25 +44,12 @@ def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
     """The URL of a server answering as `emulator` does, each answer through `rewrite`."""
 
     async def forward(request: Request) -> Response:
-        async with httpx.AsyncClient(base_url=emulator.url, timeout=30) as upstream:
-            answer = await upstream.request(
-                request.method,
-                request.url.path,
-                params=request.query_params,
-                content=await request.body(),
-                headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
-            )
+        answer = await passed_on(emulator, request)
         sent = rewrite(request.method, request.url.path, answer.content)
         status, body = sent if isinstance(sent, tuple) else (answer.status_code, sent)
-        headers = {
-            k: v
-            for k, v in answer.headers.items()
-            if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
-        }
-        return Response(body, status_code=status, headers=headers)
+        return handed_back(answer, body, status)
 
-    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-    with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=methods)])) as url:
+    with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)])) as url:
         # requests through it to an emulator of production's contract are checked as
         # production's (tests/contract/plugin.py)
         strict = emulator.url.removeprefix("http://") in STRICT_SERVERS
@@ -72,3 +60,26 @@ def tampering(emulator: EmulatorHandle, rewrite: Rewrite) -> Iterator[str]:
             yield url
         finally:
             STRICT_SERVERS.discard(netloc)
+
+
+async def passed_on(emulator: EmulatorHandle, request: Request) -> httpx.Response:
+    """What `emulator` answers to `request`, sent on as it came (its own Host aside)."""
+    async with httpx.AsyncClient(base_url=emulator.url, timeout=30) as upstream:
+        return await upstream.request(
+            request.method,
+            request.url.path,
+            params=request.query_params,
+            content=await request.body(),
+            headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
+        )
+
+
+def handed_back(answer: httpx.Response, body: bytes, status: int) -> Response:
+    """`body` with `status` and the upstream answer's headers, less those that describe the
+    upstream's own bytes (their length and encoding)."""
+    headers = {
+        k: v
+        for k, v in answer.headers.items()
+        if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
+    }
+    return Response(body, status_code=status, headers=headers)

@@ -65,17 +65,7 @@ def _write_format(
     file, document = concurrent.run(
         _export_format(organization, name, title, api_url, parallelism, verbose, timeout)
     )
-    text = export.render_format(file, title, document)
-    if out is None:
-        click.echo(text, nl=False)
-        return
-    target = out / file
-    if target.exists() and not force:
-        raise click.ClickException(f"{target} exists: pass --force to write it again")
-    with writing(target):
-        out.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {target}", err=True)
+    _print_or_write(export.render_format(file, title, document), out, file, force)
 
 
 #: the format of a snapshot of the whole organization, which the emulator serves
@@ -110,16 +100,22 @@ def _write_snapshot(
     from docsync.core import concurrent
 
     text = snapshot.render(concurrent.run(_snapshot(organization, pseudonymize, api)))
+    _print_or_write(text, out, SNAPSHOT_FILE, force, " (serve it: docsync emulator --seed {})")
+
+
+def _print_or_write(text: str, out: Path | None, name: str, force: bool, said: str = "") -> None:
+    """`text` printed, or written as `name` into `--out DIR` (over an existing file only with
+    `--force`), saying so (and `said`, the file's path in its `{}`)."""
     if out is None:
         click.echo(text, nl=False)
         return
-    target = out / SNAPSHOT_FILE
+    target = out / name
     if target.exists() and not force:
         raise click.ClickException(f"{target} exists: pass --force to write it again")
     with writing(target):
         out.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {target} (serve it: docsync emulator --seed {target})", err=True)
+    click.echo(f"wrote {target}{said.format(target)}", err=True)
 
 
 def refuse_non_empty(out: Path) -> None:

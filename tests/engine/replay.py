@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -20,8 +19,8 @@ from starlette.routing import Route
 
 from tests.api.apikit import loopback
 from tests.emulator_harness import EmulatorHandle
+from tests.tamper import METHODS, handed_back, passed_on
 
-METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 Key = tuple[str, str]  # path, query
 
 
@@ -39,25 +38,13 @@ def recording(emulator: EmulatorHandle, replay: Replay) -> Iterator[str]:
     """The URL of a proxy of `emulator` that records what it answers to every read."""
 
     async def forward(request: Request) -> Response:
-        async with httpx.AsyncClient(base_url=emulator.url, timeout=30) as upstream:
-            answer = await upstream.request(
-                request.method,
-                request.url.path,
-                params=request.query_params,
-                content=await request.body(),
-                headers={k: v for k, v in request.headers.items() if k.lower() != "host"},
-            )
+        answer = await passed_on(emulator, request)
         if request.method == "GET" and answer.headers.get("content-type", "").startswith(
             "application/json"
         ):
             key = (request.url.path, str(request.query_params))
             replay.answers[key] = (answer.status_code, answer.json())
-        headers = {
-            k: v
-            for k, v in answer.headers.items()
-            if k.lower() not in ("content-length", "content-encoding", "transfer-encoding")
-        }
-        return Response(answer.content, status_code=answer.status_code, headers=headers)
+        return handed_back(answer, answer.content, answer.status_code)
 
     with loopback(Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)])) as url:
         yield url
