@@ -20,6 +20,7 @@ from docsync.api.answers import Shape, check_answer, check_items, set_aside
 from docsync.api.config import check_token, normalize_base_url, resolve_api_url, resolve_token
 from docsync.api.errors import ApiError, ConfigError, Conflict, OddAnswer, OutcomeUnknown
 from docsync.api.exchange import Deadlines, Exchanger
+from docsync.api.pool import PooledTransport
 from docsync.api.ratelimit import RatePacer
 from docsync.api.retry import RetryPolicy
 from docsync.api.retrying import Retrying
@@ -73,11 +74,13 @@ class ApiClient:
         if timeout is not None:
             deadlines = Deadlines(timeout, deadlines.connect, deadlines.between_bytes)
         policy = retry or RetryPolicy()
+        limits = httpx.Limits(max_connections=parallelism, max_keepalive_connections=parallelism)
+        tls = urlsplit(self.base_url).scheme == "https"
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
-            transport=transport,
+            transport=transport or PooledTransport(limits, tls=tls),
             timeout=deadlines.answer,
-            limits=httpx.Limits(max_connections=parallelism, max_keepalive_connections=parallelism),
+            limits=limits,
             headers={
                 "Authorization": f"Bearer {self._token}",
                 "Accept": "application/json",

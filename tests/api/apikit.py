@@ -62,12 +62,13 @@ def error_body(status: int, message: str) -> dict[str, Any]:
 
 
 @contextmanager
-def loopback(app: ASGIApp) -> Iterator[str]:
-    """Serves `app` with uvicorn on a free loopback port in a thread; yields its URL."""
+def loopback(app: ASGIApp, **options: Any) -> Iterator[str]:
+    """Serves `app` with uvicorn on a free loopback port in a thread; yields its URL.
+    `options` go to uvicorn's Config (`timeout_keep_alive=...`)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="critical", lifespan="off", access_log=False)
+    config = uvicorn.Config(app, log_level="critical", lifespan="off", access_log=False, **options)
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

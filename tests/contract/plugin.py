@@ -2,9 +2,9 @@
 
 - `ContractMiddleware` wraps every emulator the harness starts: each `/v1` answer is validated
   against production's response schema of its operation before its last byte is sent.
-- A request hook on every `httpx.AsyncClient` built without a custom transport (docsync's API
-  client talking to a real server) validates each request against production's parameters and
-  request schema.
+- A request hook on every `httpx.AsyncClient` that talks to a real server (no transport of its
+  own, or httpx's network transport, as docsync's API client has: `docsync.api.pool`) validates
+  each request against production's parameters and request schema.
 - A violation fails the test that caused it (at teardown), naming operation, field and schema
   path. Documented conflicts are in `tests.contract.conflicts`.
 - The terminal summary reports "N answers checked, 0 refused; M requests checked, 0 refused",
@@ -175,7 +175,8 @@ def _contract_request_hook() -> Iterator[None]:
     wrapped = httpx.AsyncClient.__init__  # as other session fixtures may have wrapped it
 
     def init_with_hook(self: httpx.AsyncClient, *args: Any, **kwargs: Any) -> None:
-        if kwargs.get("transport") is None:
+        transport = kwargs.get("transport")
+        if transport is None or isinstance(transport, httpx.AsyncHTTPTransport):
             hooks = dict(kwargs.get("event_hooks") or {})
             hooks["request"] = [*hooks.get("request", []), _check_request]
             kwargs["event_hooks"] = hooks
