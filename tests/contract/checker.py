@@ -56,6 +56,18 @@ class Violation:
         )
 
 
+@dataclass(frozen=True)
+class _RequestSide:
+    """What production's document says a request of one operation may carry."""
+
+    #: the query parameters: the pointer to each one's schema, and the schema
+    params: dict[str, tuple[str, Any]]
+    #: whether the operation takes a request body at all
+    takes_body: bool
+    #: the pointer to its JSON body's schema (None: it takes none, or not JSON)
+    json_schema: str | None
+
+
 def _escape(part: str) -> str:
     return part.replace("~", "~0").replace("/", "~1")
 
@@ -80,15 +92,20 @@ class Contract:
         self._fast: dict[str, Any] = {}
         #: by number of path segments (a parameter is one), the templates with the most literal
         #: segments first: a request is matched against the templates of its length only
-        self._routes: dict[int, list[tuple[int, re.Pattern[str], str]]] = {}
+        self._routes: dict[int, list[tuple[int, str, str]]] = {}
         for template in spec["paths"]:
             parts = template.strip("/").split("/")
             literal = sum(1 for p in parts if not p.startswith("{"))
             pattern = "/".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts)
-            routes = self._routes.setdefault(len(parts), [])
-            routes.append((literal, re.compile(f"/{pattern}"), template))
+            self._routes.setdefault(len(parts), []).append((literal, f"/{pattern}", template))
         for routes in self._routes.values():
             routes.sort(key=lambda route: -route[0])
+        #: by method and length, those templates in one expression (`_matcher`)
+        self._matchers: dict[tuple[str, int], tuple[re.Pattern[str], list[str]]] = {}
+        #: what a request to an operation is checked against, by method and template
+        self._requests: dict[tuple[str, str], _RequestSide] = {}
+        #: what an answer is checked against, by method, template and status (`_answer_side`)
+        self._answers: dict[tuple[str, str, int], str | ValidationError | None] = {}
         self._names = Names(spec)
 
     # -- lookup ---------------------------------------------------------------------------
@@ -96,15 +113,33 @@ class Contract:
     def operation_of(self, method: str, path: str) -> str | None:
         """The template of the production operation for `method path` (`/v1` prefix allowed)."""
         path = path.removeprefix("/v1")
-        for _, pattern, template in self._routes.get(path.strip("/").count("/") + 1, ()):
-            if pattern.fullmatch(path) and method.lower() in self.spec["paths"][template]:
-                return template
-        return None
+        pattern, templates = self._matcher(method.lower(), path.strip("/").count("/") + 1)
+        found = pattern.fullmatch(path)
+        return None if found is None else templates[int(str(found.lastgroup)[1:])]
+
+    def _matcher(self, method: str, length: int) -> tuple[re.Pattern[str], list[str]]:
+        """The templates of `length` segments that have `method`, most literal segments first,
+        as one expression of alternatives: the first that matches a path whole is the one a
+        scan of them in turn would find, in one call instead of one per template."""
+        key = (method, length)
+        if key not in self._matchers:
+            routes = [
+                (pattern, template)
+                for _, pattern, template in self._routes.get(length, ())
+                if method in self.spec["paths"][template]
+            ]
+            either = "|".join(f"(?P<t{i}>{pattern})" for i, (pattern, _) in enumerate(routes))
+            self._matchers[key] = (
+                re.compile(either or "(?!)"),
+                [template for _, template in routes],
+            )
+        return self._matchers[key]
 
     def _resolve(self, pointer: str) -> Any:
         node: Any = self.spec
         for part in pointer.strip("/").split("/"):
-            node = node[part.replace("~1", "/").replace("~0", "~")]
+            key = part.replace("~1", "/").replace("~0", "~")
+            node = node[int(key)] if isinstance(node, list) else node[key]
         return node
 
     def _deref(self, node: Any, pointer: str) -> tuple[Any, str]:
@@ -159,6 +194,30 @@ class Contract:
 
     # -- requests --------------------------------------------------------------------------
 
+    def _request_side(self, method: str, template: str) -> _RequestSide:
+        """What a request of `method template` is checked against, found in the document once."""
+        key = (method, template)
+        side = self._requests.get(key)
+        if side is not None:
+            return side
+        base = f"/paths/{_escape(template)}"
+        op_pointer = f"{base}/{method.lower()}"
+        op = self._resolve(op_pointer)
+        params: dict[str, tuple[str, Any]] = {}
+        for where, holder in ((base, self.spec["paths"][template]), (op_pointer, op)):
+            for index, param in enumerate(holder.get("parameters", [])):
+                resolved, pointer = self._deref(param, f"{where}/parameters/{index}")
+                if resolved.get("in") == "query":
+                    schema, _ = self._deref(self._resolve(f"{pointer}/schema"), f"{pointer}/schema")
+                    params[resolved["name"]] = (f"{pointer}/schema", schema)
+        request_body, pointer = self._deref(op.get("requestBody"), f"{op_pointer}/requestBody")
+        body: str | None = None
+        if request_body is not None and "application/json" in request_body.get("content", {}):
+            body = f"{pointer}/content/application~1json/schema"
+        side = _RequestSide(params, request_body is not None, body)
+        self._requests[key] = side
+        return side
+
     def check_request(
         self, method: str, path: str, query: list[tuple[str, str]], body: bytes
     ) -> list[Violation] | None:
@@ -167,42 +226,33 @@ class Contract:
         if template is None:
             return None
         operation = f"{method.upper()} {template}"
-        base = f"/paths/{_escape(template)}"
-        op_pointer = f"{base}/{method.lower()}"
-        op = self._resolve(op_pointer)
+        side = self._request_side(method, template)
         found: list[Violation] = []
-        params: dict[str, str] = {}
-        for where, holder in ((base, self.spec["paths"][template]), (op_pointer, op)):
-            for index, param in enumerate(holder.get("parameters", [])):
-                resolved, pointer = self._deref(param, f"{where}/parameters/{index}")
-                if resolved.get("in") == "query":
-                    params[resolved["name"]] = f"{pointer}/schema"
         for name, raw in query:
-            if name not in params:
+            if name not in side.params:
                 found += self._violations(
                     operation,
                     "query",
-                    [ValidationError(f"unknown query parameter (declared: {sorted(params)})")],
+                    [ValidationError(f"unknown query parameter (declared: {sorted(side.params)})")],
                     name,
                 )
                 continue
-            schema, _ = self._deref(self._resolve(params[name]), params[name])
+            pointer, schema = side.params[name]
             value = _coerce(raw, schema)
             found += self._violations(
-                operation, "query", self._validate(params[name], value), name + "="
+                operation, "query", self._validate(pointer, value), name + "="
             )
         if not body:
             return found
-        request_body, pointer = self._deref(op.get("requestBody"), f"{op_pointer}/requestBody")
-        if request_body is None:
+        if not side.takes_body:
             found += self._violations(
                 operation, "request", [ValidationError("the operation takes no request body")]
             )
             return found
-        if "application/json" not in request_body.get("content", {}):
+        if side.json_schema is None:
             return found
         value = json.loads(body)
-        schema_pointer = f"{pointer}/content/application~1json/schema"
+        schema_pointer = side.json_schema
         found += self._violations(operation, "request", self._validate(schema_pointer, value))
         unnamed = self._names.unnamed([self._resolve(schema_pointer)], value)
         errors = [ValidationError(_UNNAMED, path=path.split(".")) for path in unnamed]
@@ -231,20 +281,11 @@ class Contract:
         if template is None:
             return None
         operation = f"{method.upper()} {template}"
-        op_pointer = f"/paths/{_escape(template)}/{method.lower()}"
-        responses = self._resolve(op_pointer)["responses"]
         side = f"answer {status}"
-        if str(status) in responses:
-            pointer = f"{op_pointer}/responses/{status}"
-        elif status >= 400:
-            # Production declares few error statuses; every error has its `Error` shape.
-            pointer = "/components/responses/UnexpectedError"
-        else:
-            message = f"status {status} is not declared (declared: {sorted(responses)})"
-            return self._violations(operation, side, [ValidationError(message)])
-        declared, pointer = self._deref(self._resolve(pointer), pointer)
-        content = declared.get("content", {}).get("application/json")
-        if content is None:
+        schema_pointer = self._answer_side(method, template, status)
+        if isinstance(schema_pointer, ValidationError):
+            return self._violations(operation, side, [schema_pointer])
+        if schema_pointer is None:
             if body:
                 return self._violations(operation, side, [ValidationError("must have no body")])
             return []
@@ -252,8 +293,32 @@ class Contract:
             value = json.loads(body)
         except ValueError:
             return self._violations(operation, side, [ValidationError("body is not JSON")])
-        schema_pointer = f"{pointer}/content/application~1json/schema"
         return self._violations(operation, side, self._validate(schema_pointer, value))
+
+    def _answer_side(self, method: str, template: str, status: int) -> str | ValidationError | None:
+        """The pointer to the JSON schema of an answer of `status` (None: it has no body), or
+        why the status is refused; found in the document once per operation and status."""
+        key = (method, template, status)
+        if key in self._answers:
+            return self._answers[key]
+        op_pointer = f"/paths/{_escape(template)}/{method.lower()}"
+        responses = self._resolve(op_pointer)["responses"]
+        found: str | ValidationError | None
+        if str(status) in responses or status >= 400:
+            # Production declares few error statuses; every error has its `Error` shape.
+            pointer = (
+                f"{op_pointer}/responses/{status}"
+                if str(status) in responses
+                else "/components/responses/UnexpectedError"
+            )
+            declared, pointer = self._deref(self._resolve(pointer), pointer)
+            json_content = "application/json" in declared.get("content", {})
+            found = f"{pointer}/content/application~1json/schema" if json_content else None
+        else:
+            message = f"status {status} is not declared (declared: {sorted(responses)})"
+            found = ValidationError(message)
+        self._answers[key] = found
+        return found
 
 
 def _coerce(raw: str, schema: Any) -> Any:
