@@ -1,16 +1,20 @@
 """The client's connection pool (docsync.api.pool): its idle connections are checked without a
-`poll` made per check, and a connection the server closed while idle is still never used."""
+`poll` made per check, a connection the server closed while idle is still never used, and an
+https API is verified and served through it."""
 
 from __future__ import annotations
 
 import asyncio
 import select
+import shutil
+import subprocess
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from docsync.api import ApiClient
+from docsync.api import ApiClient, ApiError
 from tests.api.apikit import TOKEN, loopback, run
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -75,3 +79,36 @@ def test_a_connection_the_server_closed_while_idle_is_never_used() -> None:
 
         assert run(main()) == [{"id": "t1"}, {"id": "t1"}]
     assert len(app.peers) == 2, "the second create went on a new connection"
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key (openssl's command)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    command = "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1"
+    names = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+    files = ["-keyout", str(key), "-out", str(cert)]
+    subprocess.run(["openssl", *command.split(), *names, *files], check=True, capture_output=True)
+    return cert, key
+
+
+def test_an_https_api_is_verified_and_served_through_the_pool(
+    certificate: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over TLS the pool's streams are the TLS ones (the idle check on their socket), and the
+    certificate is verified as httpx verifies it: refused until the CA bundle trusts it."""
+    cert, key = certificate
+    app = Answering()
+    with loopback(app, ssl_certfile=str(cert), ssl_keyfile=str(key)) as url:
+        api_url = url.replace("http://", "https://")
+
+        async def main() -> list[Any]:
+            async with ApiClient(api_url, TOKEN, parallelism=8) as api:
+                return list(await asyncio.gather(*(api.get("/v1/orgs/o") for _ in range(20))))
+
+        with pytest.raises(ApiError, match="CERTIFICATE_VERIFY_FAILED"):
+            run(main())
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        assert run(main()) == [{"id": "t1"}] * 20
