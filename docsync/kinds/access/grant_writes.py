@@ -6,12 +6,12 @@ the grant kind (`grants.py`), its planning (`planning.py`) and its lockout rail
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.concurrent import finish_all
 from docsync.core.context import RunContext
 from docsync.core.model import Action, escape_key
 from docsync.core.payloads import Payload, Ref
@@ -96,17 +96,12 @@ async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
         await run.api.write("PATCH", one, {"role": payload.role})
     elif payload.invite is not None:
         # The grants made guests are removed first (the PATCH takes a role only), then invited.
-        # Each delete runs to its end, whatever the others do: a write is never cut off.
-        done = await asyncio.gather(
+        await finish_all(
             *(
                 run.api.write("DELETE", f"{base}/{wire}/{ident}")
                 for wire, ident in payload.invite.deletes
-            ),
-            return_exceptions=True,
+            )
         )
-        failed = next((e for e in done if isinstance(e, BaseException)), None)
-        if failed is not None:
-            raise failed
         await _invite(base, payload.invite, run)
 
 
