@@ -60,7 +60,7 @@ def _whole(template: str, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[str, A
         return _rendered(renderer, template), renderer.secrets
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(template=templates)
 def test_the_pieces_render_what_the_whole_template_renders(template: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
