@@ -18,7 +18,8 @@ from docsync.core.state import LiveState
 from docsync.engine.declared_secrets import declared_secrets
 from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
-from docsync.kinds.kind import ODD_PARTS, UNREAD, Kind, Reading, hidden
+from docsync.kinds.kind import Kind
+from docsync.kinds.requests import ODD_PARTS, UNREAD, Reading, hidden
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:

@@ -10,12 +10,11 @@ of hooks is generated from the docstrings below (`Asked by`, `Returns`, `Default
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
-from docsync.api.errors import ApiError, OddAnswer, Unauthorized
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -24,79 +23,14 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Catalogue, Declaration, Field
 from docsync.kinds.formats import ExportFormat
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.requests import Reading, Writes, send
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
+    from docsync.core.remote import Api
 
 Path = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What a kind's read is given: the client, the organization, and what scopes the read:
-    the manifest's entries of the kind (None when export reads everything), the kinds the
-    manifest deletes from (what refers to them is read too, so a delete something still needs
-    is caught while planning, and what goes with a delete is named) and those it prunes."""
-
-    api: ApiClient
-    org_id: str
-    entries: Sequence[Any] | None
-    deleting: frozenset[str] = frozenset()
-    #: the kinds whose section the manifest prunes (`prune:`): what no entry names may go, and
-    #: a delete names what goes with it, so what it holds is read too
-    pruned: frozenset[str] = frozenset()
-
-    @property
-    def everything(self) -> bool:
-        """Export: every resource and every part of each, not only what a manifest writes."""
-        return self.entries is None
-
-
-# -- what the API hides from the token's role --------------------------------------------------
-# A read answered 403 is not a failure of the plan: the plan names what it could not read and
-# why, and plans the rest; an apply, which must know what it changes, refuses (`engine.run`). A
-# kind's whole read hidden leaves the kind out of the plan (the planner catches it); a part read
-# with its resource (a site's share links, an installation's sites, a resource's grants) hidden
-# is kept on the resource's item (`UNREAD`, by part), and that part alone is left out.
-
-#: where a read item keeps the parts of it the API hid from the token's role: part -> why
-UNREAD = "_unread"
-#: where it keeps the parts the API answered otherwise than docsync relies on (production's
-#: answers differ from its document): part -> why; left out of the plan too, while an apply
-#: goes on with the rest
-ODD_PARTS = "_odd_parts"
-
-
-def hidden(error: BaseException) -> str | None:
-    """Why the API refused a read to this role (a 403: the token is valid, its role may not
-    read this), said as the plan says it; None for any other failure, which stays one."""
-    if not isinstance(error, Unauthorized) or error.status != 403:
-        return None
-    return error.request_line()
-
-
-async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) -> None:
-    """`read`, a part of `item` read with it; when the API hides it from the token's role
-    (`UNREAD`) or answers it otherwise than docsync relies on (`ODD_PARTS`), the item keeps why
-    instead, and the part is not planned."""
-    try:
-        await read
-    except OddAnswer as error:
-        item.setdefault(ODD_PARTS, {})[part] = f"{error.method} {error.path}: {error.message}"
-    except ApiError as error:
-        why = hidden(error)
-        if why is None:
-            raise
-        item.setdefault(UNREAD, {})[part] = why
-
-
-def unread(item: dict[str, Any] | None, part: str) -> bool:
-    """Whether a part of a read item was not read: hidden from the token's role, or answered
-    otherwise than docsync relies on."""
-    found = item or {}
-    return part in found.get(UNREAD, {}) or part in found.get(ODD_PARTS, {})
 
 
 class Kind:
@@ -198,6 +132,18 @@ class Kind:
         return self.declaration.field(name)
 
     @final
+    async def send(
+        self, api: Api, name: str, body: Any = None, *, keep_odd: bool = False, **at: Any
+    ) -> Any:
+        """The request its declaration names `name` (`Routes.every`), at the path `at` fills."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        route = routes.route(name)
+        if name in ("list", "read") and route.answer is None:  # its items, as it relies on them
+            route = replace(route, answer=self.answer)
+        return await send(api, route, body, keep_odd=keep_odd, **at)
+
+    @final
     def written_in(self, manifest: ManifestDoc) -> bool:
         """Whether the manifest writes this kind's section (a list written empty counts: an
         exact list written `[]` deletes every item) or prunes it."""
@@ -250,7 +196,7 @@ class Kind:
     async def find(self, action: Action, run: RunContext) -> str | None:
         """Where is what a create whose answer was lost made, if it made anything?
 
-        Asked by: `lost_answers.create_once`, when a create's outcome is unknown. Returns: the
+        Asked by: `requests.create_once`, when a create's outcome is unknown. Returns: the
         id of what the create made, None when nothing was made (the create is sent again).
         Default: None."""
         return None

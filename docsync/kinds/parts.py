@@ -12,8 +12,9 @@ from typing import Any, ClassVar, final
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.kind import ExportNames, Kind, Reading
+from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.lists import Changes, Place, Steps, plan_list
+from docsync.kinds.requests import Reading
 
 
 class WithParent(Kind):

@@ -4,7 +4,8 @@ document is classified once, as
 
 - **managed**: it writes what a kind of the catalogue manages. Derived from the declarations
   wherever they say it (`managed_by`): a kind's create on its list, its update and delete on its
-  item, a field's own request (`Field.route`), and the lists a kind reads (`Kind.answers`), with
+  item, the requests of its own it names (`Routes.more`), a field's own request
+  (`Field.route`), and the lists a kind reads (`Kind.answers`), with
   writes on them or on their items (a team's members, a resource's grants, a site's redirects
   one by one). Where a kind's code sends a request its declaration does not name, or writes the
   same configuration through another operation (a site's publishing, the one sort of its
@@ -53,16 +54,24 @@ def _named(declared: Declaration, answers: dict[str, object]) -> Iterator[tuple[
     reads: `*` for any write method."""
     routes = declared.routes
     if routes is not None:
-        if not declared.singleton:
-            yield routes.create, routes.list
-        yield routes.update, routes.item_path
-        yield "DELETE", routes.item_path
+        for name, route in routes.every().items():
+            if name in routes.more and route.method == "GET":
+                yield from _read(route.path)  # a list it reads, as `answers` below
+            elif route.method != "GET" and not (
+                declared.singleton and name in ("create", "delete")
+            ):
+                yield route.method, route.path
     for f in declared.fields:
         if f.route is not None:
             yield f.route
     for path in answers:
-        yield "*", path
-        yield "*", f"{path}/{{item}}"
+        yield from _read(path)
+
+
+def _read(path: str) -> Iterator[tuple[str, str]]:
+    """Every write on a list a kind reads, and on its items."""
+    yield "*", path
+    yield "*", f"{path}/{{item}}"
 
 
 def managed_by(contract: Contract) -> dict[str, str]:
@@ -103,9 +112,6 @@ ALSO_MANAGED: dict[str, tuple[str, str]] = {
         f"POST {holder}/permissions": ("grant", "a grant's invite (`permissions:`)")
         for holder in ("/collections/{collectionId}", "/spaces/{spaceId}", _SITE)
     },
-    f"POST {_SITE}/publish": ("site", "`published: true`"),
-    f"POST {_SITE}/unpublish": ("site", "`published: false`"),
-    "POST /spaces/{spaceId}/restore": ("space", "a pinned space found in the bin is restored"),
     f"PATCH {_SITE}/structure/sort": ("site", "the order of a site's structure, one sort"),
     f"POST {_SITE}/sections/{{siteSectionId}}/move": (
         "section",

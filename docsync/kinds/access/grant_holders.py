@@ -20,7 +20,8 @@ from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.access.planning import live_side, plan_grants
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.requests import Reading, unless_hidden, unread
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

@@ -26,9 +26,9 @@ from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
 from docsync.kinds.access.grant_writes import Grant, write_grant
 from docsync.kinds.declaration import Declaration
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.teams import read_members
 from docsync.kinds.parts import ListPart
+from docsync.kinds.requests import Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

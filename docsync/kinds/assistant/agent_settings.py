@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Routes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.partial import ANSWER, Leaf, Setting
+from docsync.kinds.requests import Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 

@@ -16,9 +16,9 @@ from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import Path
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.requests import Routes, Writes
 
 
 class CollectionEntry(Entry):
@@ -50,7 +50,10 @@ COLLECTION = Declaration(
     export_file="content.yaml",
     entry=CollectionEntry,
     routes=Routes(
-        "/v1/orgs/{org}/collections", item="/v1/collections/{id}", id_name="collectionId"
+        "/v1/orgs/{org}/collections",
+        item="/v1/collections/{id}",
+        id_name="collectionId",
+        read=True,  # its move read back once its every answer was lost
     ),
     writes=(Writes(found_by="listed again, by its title under its parent"),),
     answer=Obj(

@@ -26,9 +26,9 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Kind, Reading
-from docsync.kinds.lost_answers import ATTEMPTS, Writes
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.requests import ATTEMPTS, Reading, Routes, Writes
 
 #: production's GlossaryTranslations value: a term of one line
 ONE_LINE = explained(r"^[^\n\r]*$", "must be one line (a term, not a text)")

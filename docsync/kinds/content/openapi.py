@@ -15,8 +15,8 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.requests import Routes, Writes
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -79,7 +79,8 @@ OPENAPI = Declaration(
     required=(("source", "{url: ...} or {text: ...}"),),
     export_file="content.yaml",
     entry=OpenApiEntry,
-    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT"),
+    # its source's PATCH read back once its every answer was lost
+    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT", read=True),
     writes=(Writes(found_by="listed again, by its slug"),),
     answer=Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)}),
 )

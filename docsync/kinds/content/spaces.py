@@ -21,11 +21,11 @@ from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
+from docsync.kinds.requests import Reading, Route, Routes, Writes
 from docsync.kinds.sync.synced import SyncedKind
 
 
@@ -96,7 +96,13 @@ SPACE = Declaration(
     prunable=False,  # spaces hold content: deleted only by `state: absent`
     export_file="content.yaml",
     entry=SpaceEntry,
-    routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
+    routes=Routes(
+        "/v1/orgs/{org}/spaces",
+        item="/v1/spaces/{id}",
+        id_name="spaceId",
+        read=True,  # a pinned space the list leaves out may be in the bin; a move read back
+        more={"restore": Route("POST", "{item}/restore", retry_safe=True)},  # out of the bin
+    ),
     writes=(Writes(found_by="listed again, by its title in its collection"),),
     answer=Obj(
         {
@@ -127,8 +133,8 @@ class SpaceKind(SyncedKind):
 
         async def binned(space_id: str) -> dict[str, Any] | None:
             try:
-                found: dict[str, Any] = await read.api.get(
-                    f"/v1/spaces/{space_id}", shape=self.answer
+                found: dict[str, Any] = await self.send(
+                    read.api, "read", org=read.org_id, id=space_id
                 )
             except NotFound:
                 return None
@@ -195,7 +201,7 @@ class SpaceKind(SyncedKind):
             await super().execute(action, run)
             return
         assert action.live_id is not None
-        await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
+        await self.send(run.api, "restore", org=run.org_id, id=action.live_id)
         fields = run.resolve(fields_of(action).fields)
         await self.send_update(action.live_id, self.body(fields, creating=False), run)
         await self.send_routed(action.live_id, fields, run)

@@ -27,7 +27,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.integrations.checks import check_installed_on
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
@@ -45,9 +45,9 @@ from docsync.kinds.integrations.targets import (
     read_levels,
     uninstalled_with,
 )
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes, create_once, settle
+from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, create_once, settle
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

@@ -29,10 +29,10 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.kind import ExportNames, Path, unless_hidden, unread
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
-from docsync.kinds.lost_answers import Writes, settle
 from docsync.kinds.parts import Part
+from docsync.kinds.requests import Writes, settle, unless_hidden, unread
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

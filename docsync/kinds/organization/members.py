@@ -18,10 +18,10 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, odd_resources
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.requests import Reading, Routes, Writes
 
 
 class MemberEntry(Entry):

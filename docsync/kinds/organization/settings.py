@@ -16,11 +16,11 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Kind, Reading
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
+from docsync.kinds.requests import Reading, Routes, Writes
 
 
 def _domains(value: Any) -> Any:

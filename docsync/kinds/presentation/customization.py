@@ -18,9 +18,8 @@ from pydantic import Field as Limits
 
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Routes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
@@ -44,6 +43,7 @@ from docsync.kinds.presentation.links import SocialAccount
 from docsync.kinds.presentation.space_customization import written_overrides
 from docsync.kinds.presentation.styling import Styling
 from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
+from docsync.kinds.requests import Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 

@@ -19,9 +19,9 @@ from docsync.core.entries import URI_PATTERN, Model
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.requests import Routes, Writes
 from docsync.kinds.sites.parts import SITE, SitePart
 from docsync.kinds.sites.payloads import OnSite
 

@@ -25,8 +25,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Routes
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
@@ -49,6 +48,7 @@ from docsync.kinds.presentation.groups import (
 from docsync.kinds.presentation.override_units import body, overrides, unit_of
 from docsync.kinds.presentation.styling import OverrideStyling
 from docsync.kinds.presentation.values import Favicon, Localized128
+from docsync.kinds.requests import Routes, Writes
 from docsync.kinds.sites.parts import SITE, ChildPart
 from docsync.kinds.sites.payloads import OnSite
 

@@ -14,8 +14,8 @@ from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
-from docsync.kinds.lost_answers import create_once
 from docsync.kinds.parts import WithParent
+from docsync.kinds.requests import create_once
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.sites.structure_answers import item_shape, structure_shape

@@ -17,9 +17,9 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
+from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
 from docsync.kinds.sites.checks import check_link_places
 from docsync.kinds.sites.child_requests import new_link
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted

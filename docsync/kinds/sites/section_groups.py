@@ -15,9 +15,9 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
+from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
 from docsync.kinds.sites.child_requests import new_group, site_path
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links

@@ -13,9 +13,9 @@ from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, Local
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
+from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
 from docsync.kinds.sites.child_requests import new_section
 from docsync.kinds.sites.children import (
     NestedKind,

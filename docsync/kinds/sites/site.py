@@ -19,10 +19,10 @@ from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grants import SitePermissions
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes
+from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.child_requests import reorder
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
@@ -123,7 +123,16 @@ SITE = Declaration(
     needs=("space",),
     export_file="sites.yaml",
     entry=SiteEntry,
-    routes=Routes(SITES, id_name="siteId"),
+    routes=Routes(
+        SITES,
+        id_name="siteId",
+        read=True,  # its adaptive schema read back once its PUT's every answer was lost
+        more={
+            # published or not: each POST sent again changes nothing more
+            "publish": Route("POST", "{item}/publish", retry_safe=True),
+            "unpublish": Route("POST", "{item}/unpublish", retry_safe=True),
+        },
+    ),
     writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
     answer=Obj(
         {
@@ -180,7 +189,7 @@ class SiteKind(SyncedKind):
             await gather_all(self.read_grants(read, sites), self.read_installations(read, sites))
 
         await read_site_parts(
-            read, self.list_path.format(org=read.org_id), sites, held(), self.kinds
+            read, self.route("list").at(org=read.org_id), sites, held(), self.kinds
         )
         return sites
 
@@ -302,13 +311,14 @@ class SiteKind(SyncedKind):
         if part is not None:
             assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            await part.write(action.payload, self.item_path(run, site_id), run)
+            await part.write(
+                action.payload, self.route("update").at(org=run.org_id, id=site_id), run
+            )
         elif action.verb == "reorder":
             await reorder(action, run, self.kinds)
         elif action.verb in ("publish", "unpublish"):
             assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            path = f"{self.item_path(run, site_id)}/{action.verb}"
-            await run.api.write("POST", path, idempotent=True)
+            await self.send(run.api, action.verb, org=run.org_id, id=site_id)
         else:
             await super().execute(action, run)

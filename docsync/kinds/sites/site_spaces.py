@@ -15,9 +15,9 @@ from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
+from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
 from docsync.kinds.sites.child_requests import new_site_space
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, read_flag
 from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child

@@ -23,9 +23,9 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Payload, Ref
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lost_answers import Writes, create_once
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.parts import Part
+from docsync.kinds.requests import Routes, Writes, create_once
 
 if TYPE_CHECKING:
     from docsync.core.remote import Api

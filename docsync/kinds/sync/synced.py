@@ -18,7 +18,8 @@ from docsync.core.entries import was_names
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
-from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.requests import Reading, unless_hidden, unread
 from docsync.kinds.sync.git_sync import BASE, COMMON, GIT_SYNC, INSTALLATION, TOKEN
 from docsync.kinds.sync.planning import SLOT, installation, plan_installation, refuse_legacy
 

@@ -1,0 +1,177 @@
+"""Every kind runs its requests from its declaration: each request a kind sends, reading for a
+plan, applying it, settling a write whose answer was lost and exporting, is one its declaration
+names (`Declaration.routes`: its list and item, their verbs, the requests of its own it names,
+a field's own request), by method and path.
+
+The requests are read as they are sent: while one of a kind's methods runs (the innermost, so
+a part read or written by its holder is the part's), every request the client sends is that
+kind's. The scenario covers every kind and every action: the golden scenario's two manifests
+applied in turn (creates, updates, replaces, a restore, deletes, reorders, publishing), the rich
+example's stages applied on the example's seed, then with a share of the answers of writes lost
+(what a lost create is found by, what an idempotent write is read back by), and an export."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from docsync.api import ApiClient
+from docsync.engine import run
+from docsync.export import export_organization
+from docsync.kinds import KINDS
+from docsync.kinds.kind import Kind
+from docsync.manifest import load_manifests
+from tests.emulator_harness import EmulatorHandle
+from tests.engine.rich import EXAMPLE, STAGES
+from tests.gitops.conftest import CERT_AFTER, CERT_BEFORE, MANIFESTS, SEED
+
+#: the kind whose method is running (its innermost), by whose name its requests are recorded
+_RUNNING: contextvars.ContextVar[str] = contextvars.ContextVar("kind", default="")
+#: (method, path) of each request sent, by kind
+Sent = dict[str, set[tuple[str, str]]]
+
+
+def declared(kind: Kind) -> list[tuple[str, str]]:
+    """(method, path template) of every request the kind's declaration names."""
+    found: list[tuple[str, str]] = []
+    routes = kind.declaration.routes
+    if routes is not None:
+        found += [(route.method, route.path) for route in routes.every().values()]
+    found += [f.route for f in kind.fields if f.route is not None]
+    return found
+
+
+def matches(template: str, path: str) -> bool:
+    """Whether a sent path is the template's, each `{...}` one segment."""
+    pattern = "".join(
+        "[^/]+" if part.startswith("{") else re.escape(part)
+        for part in re.split(r"(\{[^}]+\})", template)
+    )
+    return re.fullmatch(pattern, path) is not None
+
+
+def _record(sent: Sent, method: str, path: str) -> None:
+    if _RUNNING.get():
+        sent[_RUNNING.get()].add((method.upper(), path.split("?", 1)[0]))
+
+
+def _attributed(kind: Kind, name: str, method: Any) -> Any:
+    async def running(*args: Any, **kwargs: Any) -> Any:
+        token = _RUNNING.set(kind.name)
+        try:
+            return await method(*args, **kwargs)
+        finally:
+            _RUNNING.reset(token)
+
+    return running
+
+
+@pytest.fixture(scope="module")
+def sent(emulator_server: EmulatorHandle) -> Iterator[Sent]:
+    """What every kind sent through the scenario."""
+    found: Sent = defaultdict(set)
+    get, list_all, write = ApiClient.get, ApiClient.list_all, ApiClient.write
+
+    async def recorded_get(self: ApiClient, path: str, *args: Any, **kwargs: Any) -> Any:
+        _record(found, "GET", path)
+        return await get(self, path, *args, **kwargs)
+
+    async def recorded_list(self: ApiClient, path: str, *args: Any, **kwargs: Any) -> Any:
+        _record(found, "GET", path)
+        return await list_all(self, path, *args, **kwargs)
+
+    async def recorded_write(
+        self: ApiClient, method: str, path: str, *args: Any, **kwargs: Any
+    ) -> Any:
+        _record(found, method, path)
+        return await write(self, method, path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ApiClient, "get", recorded_get)
+        patch.setattr(ApiClient, "list_all", recorded_list)
+        patch.setattr(ApiClient, "write", recorded_write)
+        for kind in KINDS:
+            for name, method in inspect.getmembers(kind, inspect.iscoroutinefunction):
+                if not name.startswith("__"):
+                    patch.setattr(kind, name, _attributed(kind, name, method))
+        _scenario(emulator_server, patch)
+        yield found
+    emulator_server.reset()
+
+
+def _scenario(emulator: EmulatorHandle, patch: pytest.MonkeyPatch) -> None:
+    emulator.reset(SEED)
+    patch.setenv("SAML_CERT", CERT_BEFORE)
+    _apply(emulator, load_manifests([MANIFESTS / "before.yaml"]))
+    with emulator.client() as client:
+        assert client.delete("/v1/spaces/space_scratch").status_code == 205
+    patch.setenv("SAML_CERT", CERT_AFTER)
+    _apply(emulator, load_manifests([MANIFESTS / "after.yaml"]), clean=False)
+    for lost in (0.0, 0.4):
+        emulator.reset()
+        emulator.set_faults(drop_after_commit=lost, seed=int(os.environ.get("SEED", "3")))
+        for stage in STAGES:
+            _apply(emulator, load_manifests([EXAMPLE], variables={"stage": stage}), lost == 0)
+        emulator.set_faults()
+    asyncio.run(_export(emulator))
+
+
+def _apply(emulator: EmulatorHandle, loaded: Any, clean: bool = True) -> None:
+    async def both() -> None:
+        async with ApiClient(emulator.url, "tok_ada") as api:
+            plan, live = await run.plan(api, loaded)
+            report = await run.apply(api, plan, live, parallelism=4)
+            if clean:
+                assert report.summary().endswith("0 failed, 0 skipped"), report.summary()
+
+    asyncio.run(both())
+
+
+async def _export(emulator: EmulatorHandle) -> None:
+    async with ApiClient(emulator.url, "tok_ada") as api:
+        await export_organization(api, "org_acme")
+
+
+#: the kinds still sending a request their declaration does not name (the redesign's work list)
+NOT_YET = {
+    "member", "team_member", "collection", "space", "site", "grant", "integration",
+    "integration_site", "integration_space", "git_sync", "section", "site_space", "section_group",
+    "external_link", "settings", "publishing_auth", "space_customization",
+}  # fmt: skip
+
+
+def _cases() -> list[Any]:
+    return [
+        pytest.param(kind, id=kind.name, marks=[pytest.mark.xfail] if kind.name in NOT_YET else [])
+        for kind in KINDS
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", _cases())
+def test_a_kind_sends_only_the_requests_its_declaration_names(kind: Kind, sent: Sent) -> None:
+    assert sent[kind.name], f"{kind.name} sent nothing: the scenario does not cover it"
+    routes = declared(kind)
+    unnamed = sorted(
+        f"{method} {path}"
+        for method, path in sent[kind.name]
+        if not any(method == verb and matches(template, path) for verb, template in routes)
+    )
+    assert not unnamed, (
+        f"{kind.name} sends requests its declaration does not name: {unnamed[:8]} (declared: "
+        f"{sorted(f'{m} {t}' for m, t in routes)})"
+    )
+
+
+def test_a_path_matches_its_template_segment_by_segment() -> None:
+    assert matches("/v1/orgs/{org}/sites/{site}/redirects", "/v1/orgs/o/sites/s1/redirects")
+    assert not matches("/v1/orgs/{org}/sites/{site}", "/v1/orgs/o/sites/s1/redirects")
+    assert not matches("/v1/orgs/{org}/sites", "/v1/orgs/o/sites/s1")
