@@ -17,7 +17,7 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import carried, field_changes, fields_of, merged, plain, same_id
 from docsync.kinds.declaration import Field
-from docsync.kinds.kind import ExportNames, Kind, Path
+from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
 from docsync.kinds.requests import Reading, Route, create_once, send_settled
 
@@ -29,7 +29,7 @@ EntryKey = Callable[[Any, Path, PlanContext], str]
 Value = Callable[[Field, Any, Path, PlanContext], Any]
 
 
-class CrudKind(Kind):
+class CrudKind(TopKind):
     """A kind of independent resources listed, created, updated and deleted one by one."""
 
     # -- reading -------------------------------------------------------------------------------

@@ -34,7 +34,9 @@ Path = tuple[str | int, ...]
 
 
 class Kind:
-    """A managed resource kind: its declaration and its hooks (`HOOKS`)."""
+    """A managed resource kind: its declaration, and the hooks (`HOOKS`) every kind answers,
+    wherever it is read and planned: on its own (`TopKind`), or with what holds it (a part, a
+    site's child)."""
 
     declaration: ClassVar[Declaration]
     #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
@@ -50,12 +52,6 @@ class Kind:
 
     #: the hooks a kind may override, in the order docs/architecture.md lists them
     HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads",
-        "fetch",
-        "to_live",
-        "to_desired",
-        "plan",
-        "find",
         "execute",
         "check_list",
         "warnings",
@@ -64,7 +60,6 @@ class Kind:
         "requests",
         "lockout",
         "read_for_rails",
-        "export",
     )
 
     def __init__(self) -> None:
@@ -153,54 +148,7 @@ class Kind:
             or (self.declaration.exact and self.section in manifest.model_fields_set)
         )
 
-    # -- reading -------------------------------------------------------------------------------
-    def reads(self, manifest: ManifestDoc) -> set[str]:
-        """Which kinds must a plan read because of this kind?
-
-        Asked by: the planner, before reading, with the manifest. Returns: kind names (the kinds
-        they refer to are read as well). Default: this kind, when the manifest writes or prunes
-        its section; a kind read with its parent says nothing."""
-        return {self.name} if not self.nested and self.written_in(manifest) else set()
-
-    async def fetch(self, read: Reading) -> Any:
-        """What does the API hold of this kind?
-
-        Asked by: the planner and export, every kind read at once. Returns: what `to_live`
-        turns into resources. Default: nothing (a kind read with its parent)."""
-        return None
-
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        """Which live resources does what was read make?
-
-        Asked by: the planner, in the catalogue's order (the kinds a resource refers to are in
-        `live` already). Returns: its live resources, fields in manifest shape, references as
-        addresses. Default: none."""
-        return []
-
-    # -- planning ------------------------------------------------------------------------------
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        """Which resources do the manifest's entries want?
-
-        Asked by: the planner, every kind before any plans (a kind refers to others' entries).
-        Returns: `DesiredResource`s, only the fields written, references resolved to
-        addresses. Default: none (a kind written under its parent's entries)."""
-        return []
-
-    def plan(self, ctx: PlanContext) -> None:
-        """Which actions make the live resources what the manifest wants?
-
-        Asked by: the planner, every kind in the catalogue's order. Returns: nothing; adds its
-        actions and located problems to `ctx`. Default: nothing (planned with its parent)."""
-
     # -- applying ------------------------------------------------------------------------------
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        """Where is what a create whose answer was lost made, if it made anything?
-
-        Asked by: `requests.create_once`, when a create's outcome is unknown. Returns: the
-        id of what the create made, None when nothing was made (the create is sent again).
-        Default: None."""
-        return None
-
     async def execute(self, action: Action, run: RunContext) -> None:
         """How is one of its actions carried out?
 
@@ -265,6 +213,70 @@ class Kind:
         Asked by: the planner, once the plan is made. Returns: nothing; reads into `live` (the
         members of a team whose grant the plan removes). Default: nothing."""
 
+
+class TopKind(Kind):
+    """A kind written at the top of a manifest, read, planned and exported on its own: the
+    planner and export ask it the hooks below too."""
+
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "reads",
+        "fetch",
+        "to_live",
+        "to_desired",
+        "plan",
+        "find",
+        *Kind.HOOKS,
+        "export",
+    )
+
+    # -- reading -------------------------------------------------------------------------------
+    def reads(self, manifest: ManifestDoc) -> set[str]:
+        """Which kinds must a plan read because of this kind?
+
+        Asked by: the planner, before reading, with the manifest. Returns: kind names (the kinds
+        they refer to are read as well). Default: this kind, when the manifest writes or prunes
+        its section."""
+        return {self.name} if self.written_in(manifest) else set()
+
+    async def fetch(self, read: Reading) -> Any:
+        """What does the API hold of this kind?
+
+        Asked by: the planner and export, every kind read at once. Returns: what `to_live`
+        turns into resources. Default: nothing."""
+        return None
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Which live resources does what was read make?
+
+        Asked by: the planner, in the catalogue's order (the kinds a resource refers to are in
+        `live` already). Returns: its live resources, fields in manifest shape, references as
+        addresses. Default: none."""
+        return []
+
+    # -- planning ------------------------------------------------------------------------------
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        """Which resources do the manifest's entries want?
+
+        Asked by: the planner, every kind before any plans (a kind refers to others' entries).
+        Returns: `DesiredResource`s, only the fields written, references resolved to
+        addresses. Default: none."""
+        return []
+
+    def plan(self, ctx: PlanContext) -> None:
+        """Which actions make the live resources what the manifest wants?
+
+        Asked by: the planner, every kind in the catalogue's order. Returns: nothing; adds its
+        actions and located problems to `ctx`. Default: nothing."""
+
+    # -- applying ------------------------------------------------------------------------------
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        """Where is what a create whose answer was lost made, if it made anything?
+
+        Asked by: `requests.create_once`, when a create's outcome is unknown. Returns: the
+        id of what the create made, None when nothing was made (the create is sent again).
+        Default: None."""
+        return None
+
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:
         """Which manifest section writes the live state back?
@@ -304,6 +316,13 @@ class Kinds(Sequence[Kind]):
         self._items = tuple(by_name[declared.name] for declared in self.declarations)
         self._derived: dict[str, Any] = {}
         for kind in made:
+            if isinstance(kind, TopKind) == kind.nested:
+                should = (
+                    "is read and planned with what holds it, so is no"
+                    if kind.nested
+                    else ("is read and planned on its own, so is a")
+                )
+                raise RuntimeError(f"{kind.name} {should} TopKind ({type(kind).__name__})")
             kind._kinds = self
 
     def __getitem__(self, index: Any) -> Any:
@@ -314,6 +333,11 @@ class Kinds(Sequence[Kind]):
 
     def __iter__(self) -> Iterator[Kind]:
         return iter(self._items)
+
+    @property
+    def top(self) -> tuple[TopKind, ...]:
+        """The kinds written at the top of a manifest, which the planner and export ask."""
+        return top(self._items)
 
     def named(self, name: str) -> Kind:
         for kind in self._items:
@@ -344,3 +368,8 @@ class Kinds(Sequence[Kind]):
             self._derived[name] = build(self)
         found: T = self._derived[name]
         return found
+
+
+def top(kinds: Iterable[Kind]) -> tuple[TopKind, ...]:
+    """The kinds among `kinds` read, planned and exported on their own."""
+    return tuple(kind for kind in kinds if isinstance(kind, TopKind))

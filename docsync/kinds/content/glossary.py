@@ -27,7 +27,7 @@ from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.requests import ATTEMPTS, Reading, Routes, Writes
 
 #: production's GlossaryTranslations value: a term of one line
@@ -123,7 +123,7 @@ def batch(
     return operations
 
 
-class TranslationsGlossaryKind(Kind):
+class TranslationsGlossaryKind(TopKind):
     declaration = GLOSSARY
 
     async def fetch(self, read: Reading) -> Any:

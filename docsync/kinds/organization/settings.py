@@ -17,7 +17,7 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
 from docsync.kinds.requests import Reading, Routes, Writes
@@ -126,7 +126,7 @@ SETTINGS = Declaration(
 ADDRESS = "settings"
 
 
-class SettingsKind(Kind):
+class SettingsKind(TopKind):
     declaration = SETTINGS
 
     async def fetch(self, read: Reading) -> Any:

@@ -14,7 +14,6 @@ from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
-from docsync.kinds.parts import WithParent
 from docsync.kinds.requests import create_once
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
@@ -41,7 +40,7 @@ def _late(kind: Kind, fields: dict[str, Any], made_by_parent: bool) -> list[Fiel
 Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 
 
-class AppliedChild(WithParent):
+class AppliedChild(Kind):
     """Read and planned with the site (one structure read serves them all), never alone: the
     hooks of reading and planning are the site's. What its `Structure` declares (where its items
     stand in a structure read, the layout they belong to, the field naming its level's
