@@ -4,8 +4,9 @@
 
 - `docsync/kinds/registry.py`: the kinds' classes, found in the family packages;
 - `schemas/manifest.schema.json` and `schemas/plan.schema.json`;
-- the generated tables of docs/manifest.md (`docsync.manifest.reference`) and of
-  docs/architecture.md (the order of kinds, the hooks a kind may override).
+- the generated tables of docs/manifest.md (`docsync.manifest.reference`), of
+  docs/architecture.md (the order of kinds, the hooks a kind may override), of docs/usage.md
+  (the role each kind needs) and docs/contributing.md's layout of the code.
 
 Each has a test that fails when the committed file differs from what this writes, so a new kind
 is complete when `bash scripts/generate` leaves nothing to commit. This module is the one place
@@ -14,11 +15,13 @@ that finds kinds by walking the package (`importlib`); the catalogue imports the
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
 import re
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRY = ROOT / "docsync" / "kinds" / "registry.py"
 ARCHITECTURE_PAGE = "docs/architecture.md"
+USAGE_PAGE = "docs/usage.md"
+CONTRIBUTING_PAGE = "docs/contributing.md"
 
 
 def kind_classes() -> list[type]:
@@ -138,18 +143,120 @@ def order_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-#: the generated blocks of docs/architecture.md
-ARCHITECTURE: dict[str, Any] = {"kind-order": order_table, "kind-hooks": hook_tables}
+def roles_table() -> str:
+    """docs/usage.md's roles: what a token's role must be to plan and to apply each kind that
+    says it, with the kinds written in its entries that say none (its parts, its children)."""
+    from docsync.kinds.catalogue import CATALOGUE
+
+    def within(name: str) -> tuple[str, tuple[str, ...]]:
+        """The kind saying the roles of `name`, and the sections from it down to `name`."""
+        declared = CATALOGUE.named(name)
+        if declared.roles or not declared.parents:
+            return name, ()
+        sayer, path = min((within(p) for p in declared.parents), key=lambda found: len(found[1]))
+        return sayer, (*path, declared.section)
+
+    rows = ["| kind (manifest) | plan, export | apply |", "|---|---|---|"]
+    for declared in CATALOGUE:
+        if not declared.roles:
+            continue
+        where = ", ".join(f"`{CATALOGUE.named(p).section}`" for p in declared.parents)
+        shown = f"`{declared.section}`" + (f" (in {where})" if where else "")
+        under = [
+            ".".join(path)
+            for sayer, path in (within(d.name) for d in CATALOGUE)
+            if sayer == declared.name and path
+        ]
+        shown += f", and in each: {', '.join(f'`{s}`' for s in under)}" if under else ""
+        rows.append(f"| {shown} | {' | '.join(declared.roles)} |")
+    return "\n".join(rows) + "\n"
+
+
+#: what the repository holds beside the package, for docs/contributing.md's layout (the files
+#: every repository has, README and the like, aside): a test fails on an entry not here
+REPOSITORY = {
+    ".ci/": "what CI runs: `bash scripts/test`, exactly",
+    ".pre-commit-hooks.yaml": "docsync validate as a pre-commit hook",
+    "action.yml": "the GitHub Action (a composite action: installs docsync from its own commit)",
+    "docs/": "the user's and the contributor's documents",
+    "examples/": (
+        "acme/ (an organization), environments/ (one set for staging and production), "
+        "policies/ (rules on plans), ci/ (the GitHub Actions workflow), multilingual/ (a site "
+        "shaped as a real one), rich/ (every kind, in stages: the soak's and the property "
+        "tests' organization), and the emulator's seeds"
+    ),
+    "schemas/": "manifest.schema.json and plan.schema.json, written by `bash scripts/generate`",
+    "scripts/": "test, generate, demo, the benchmarks, the soak, the fuzzer, the pinned inputs",
+    "tests/": (
+        "unit, golden, property and end-to-end tests (real HTTP on loopback), by package; the "
+        "end-to-end tests share one kit (tests/kit.py), golden files tests/golden.py "
+        "(DOCSYNC_UPDATE_GOLDEN=1 rewrites them)"
+    ),
+}
+#: the files every repository has, which the layout leaves out
+USUAL = {".gitignore", "CHANGELOG.md", "README.md", "pyproject.toml"}
+
+
+def _said(path: Path) -> str:
+    """The first sentence of a module's (or a package's `__init__`) docstring."""
+    module = path / "__init__.py" if path.is_dir() else path
+    found = ast.get_docstring(ast.parse(module.read_text("utf-8"))) or ""
+    first = " ".join(found.split("\n\n", 1)[0].split())
+    sentence = re.split(r"(?<=[.!?])\s", first, maxsplit=1)[0].rstrip(":.")
+    clause = re.split(r": |; ", sentence, maxsplit=1)[0]
+    return clause if len(clause) >= 12 else sentence
+
+
+def _line(name: str, depth: int, what: str) -> list[str]:
+    """A layout line, `what` wrapped under its column."""
+    head = f"{'  ' * depth}{name}".ljust(24)
+    lines = textwrap.wrap(what, 100, initial_indent=head, subsequent_indent=" " * 24)
+    return lines or [head.rstrip()]
+
+
+def layout() -> str:
+    """docs/contributing.md's layout: the package's packages (and the kinds' framework modules
+    and families) and modules, each with the first sentence of its docstring, then what the
+    repository holds beside it."""
+    package = ROOT / "docsync"
+    lines = _line("docsync/", 0, _said(package))
+
+    def walk(directory: Path, depth: int) -> None:
+        inside = sorted(directory.iterdir())
+        for path in [p for p in inside if (p / "__init__.py").exists()]:
+            lines.extend(_line(f"{path.name}/", depth, _said(path)))
+            walk(path, depth + 1)
+        if directory in (package, package / "kinds"):
+            for path in [p for p in inside if p.suffix == ".py" and p.name != "__init__.py"]:
+                lines.extend(_line(path.name, depth, _said(path)))
+
+    walk(package, 1)
+    for name, what in REPOSITORY.items():
+        lines.extend(_line(name, 0, what))
+    return "```\n" + "\n".join(lines) + "\n```\n"
+
+
+#: the generated blocks of each document, by block name
+PAGES: dict[str, dict[str, Any]] = {
+    ARCHITECTURE_PAGE: {"kind-order": order_table, "kind-hooks": hook_tables},
+    USAGE_PAGE: {"kind-roles": roles_table},
+    CONTRIBUTING_PAGE: {"layout": layout},
+}
+
+
+def generated(page: str, text: str) -> str:
+    """A document (`page`, from the repository's root) with its generated blocks written anew."""
+    from docsync.manifest.reference import BLOCK
+
+    def fill(match: re.Match[str]) -> str:
+        return f"{match.group(1)}{PAGES[page][match['name']]()}{match.group(4)}"
+
+    return BLOCK.sub(fill, text)
 
 
 def architecture(page: str) -> str:
     """docs/architecture.md with its generated blocks written anew."""
-    from docsync.manifest.reference import BLOCK
-
-    def fill(match: re.Match[str]) -> str:
-        return f"{match.group(1)}{ARCHITECTURE[match['name']]()}{match.group(4)}"
-
-    return BLOCK.sub(fill, page)
+    return generated(ARCHITECTURE_PAGE, page)
 
 
 def registry() -> str:
@@ -172,12 +279,12 @@ def main(argv: list[str]) -> int:
         target = ROOT / "schemas" / f"{name}.schema.json"
         target.write_text(schema_text(build()), "utf-8")
         print(f"wrote {target.relative_to(ROOT)}")
-    for page, write in (
-        ("docs/manifest.md", reference.regenerate),
-        (ARCHITECTURE_PAGE, architecture),
-    ):
+    path = ROOT / "docs/manifest.md"
+    path.write_text(reference.regenerate(path.read_text("utf-8")), "utf-8")
+    print("wrote docs/manifest.md")
+    for page in PAGES:
         path = ROOT / page
-        path.write_text(write(path.read_text("utf-8")), "utf-8")
+        path.write_text(generated(page, path.read_text("utf-8")), "utf-8")
         print(f"wrote {page}")
     return 0
 

@@ -8,7 +8,6 @@ and the apply is refused (nothing changed) unless the plan made now is the one r
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 from docsync import policies
 from docsync.api import ApiClient
 from docsync.api.config import check_token, resolve_api_url, resolve_token
+from docsync.core import concurrent
 from docsync.core.model import Plan as CorePlan
 from docsync.core.state import LiveState
 from docsync.engine import run
@@ -171,7 +171,7 @@ def plan(
         loaded.manifest.safety, force=force, max_delete_share=max_delete_share
     )
     client = _client(api_url, token, parallelism, timeout)
-    made, live = asyncio.run(_plan(client, loaded, list(targets), rails, resend_secrets))
+    made, live = concurrent.run(_plan(client, loaded, list(targets), rails, resend_secrets))
     return Plan(made, live, manifests, SavedPlan.make(made, live, loaded), rails)
 
 
@@ -187,7 +187,7 @@ def apply(
     (docsync.ApplyRefused, nothing changed) when it changed since, as for a saved plan. A
     failed action does not raise: it is in `failed`, what depends on it in `skipped`."""
     client = _client(api_url, token, parallelism, timeout)
-    return asyncio.run(_apply(client, plan))
+    return concurrent.run(_apply(client, plan))
 
 
 def _client(api_url: str | None, token: str | None, parallelism: int, timeout: float) -> ApiClient:

@@ -1,10 +1,12 @@
 """Benchmark: what plan and apply cost at 1k, 3k and 10k resources, against the targets of
 performance at scale. Prints a table; asserts nothing. Usage:
 
-    bash scripts/bench [--quick] [--fixed] [--sizes 1000,3000,10000] [--latency MS]
+    bash scripts/bench [--quick] [--fixed] [--scale] [--sizes 1000,3000,10000] [--latency MS]
+                       [--previous VENV]
 
 First the fixed costs of every command and of a small plan (scripts/bench_fixed.py; `--fixed`:
-only those). Then, for each size it generates an organization in the proportions of 100 sites
+only those), beside the previous release's with `--previous` (a virtual environment where it
+is installed). Then, for each size it generates an organization in the proportions of 100 sites
 x 6 sections x 3 site spaces, 200 teams and 1,000 members (about 4,000 resources), seeds an
 emulator with its members,
 and, each client run in a process of its own (CPU and peak memory are that process's):
@@ -18,7 +20,9 @@ and, each client run in a process of its own (CPU and peak memory are that proce
             emulator's own overhead, in wall time and in CPU seconds (client + server, which a
             loaded machine does not inflate);
   lists     the emulator's member list (a page of up to 1,000) and a team's members list.
-Then the list requests of planning grants on 200 spaces and an integration on 50 sites.
+Then the list requests of planning grants on 200 spaces and an integration on 50 sites, and
+100,000 entries: a glossary of 100,000 terms and 100,000 teams validated and planned
+(scripts/bench_scale.py; `--scale`: only that).
 """
 
 from __future__ import annotations
@@ -398,14 +402,26 @@ def main() -> None:
     parser.add_argument(
         "--fixed", action="store_true", help="only the fixed costs (scripts/bench_fixed.py)"
     )
+    parser.add_argument(
+        "--scale", action="store_true", help="only 100,000 entries (scripts/bench_scale.py)"
+    )
+    parser.add_argument(
+        "--previous",
+        metavar="VENV",
+        help="a virtual environment with the previous release: measured beside this tree",
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     latency = args.latency
     if args.quick:
         sizes, latency = [1000], 20.0
     from bench_fixed import main as fixed_costs  # scripts/ is on the path
+    from bench_scale import main as scale
 
-    fixed_costs(latency)
+    if args.scale:
+        scale(args.previous)
+        return
+    fixed_costs(latency, args.previous)
     if args.fixed:
         return
     print()
@@ -428,6 +444,8 @@ def main() -> None:
 
     grants_report(200)
     integrations_report(50)
+    print()
+    scale(args.previous)
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def main() -> None:
         big = best(1, lambda: validate(path))
     print(f"manifest: {args.resources} resources, {len(text) / 1e6:.1f} MB")
     print(f"bare libyaml parse (yaml.CSafeLoader):   {bare:6.2f} s")
-    print(f"docsync validate (libyaml + positions):  {fast:6.2f} s   {fast / bare:4.1f}x bare")
+    print(f"docsync validate (libyaml events):       {fast:6.2f} s   {fast / bare:4.1f}x bare")
     print(f"docsync validate, pure-Python parser:    {pure:6.2f} s   {pure / bare:4.1f}x")
     print(
         f"block style, {len(block_text) / 1e3:.0f} KB, {block_text.count(chr(10))} lines "

@@ -4,6 +4,7 @@ docsync against it and manifest files (the kit: tests/kit.py)."""
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -45,6 +46,15 @@ settings.register_profile(
     suppress_health_check=SLOW,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "local")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the processes the tests start. A suite started in the background by a
+    shell without job control inherits SIGINT ignored, and would pass that on to every docsync
+    it starts: the tests that interrupt one would wait on a process that cannot hear them. A
+    handled signal is reset to its default in a child, an ignored one is not."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

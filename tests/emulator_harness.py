@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,16 +26,19 @@ IDLE_TIMEOUT = 10.0
 
 
 class InFlight:
-    """ASGI middleware counting the /v1 requests being answered.
+    """ASGI middleware counting the /v1 requests being answered, and holding them while a test
+    asks (`EmulatorHandle.holding`).
 
     A client that is killed or stops at once leaves its request to the emulator, which carries
     it out after its injected latency; counted, a reset can wait for it instead of letting it
-    land in the next test's fresh state.
+    land in the next test's fresh state. A held request is counted and not answered: a test
+    knows a client is waiting on the API, for as long as the test needs, and no longer.
     """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.count = 0  # changed on the server's event loop only; read from the test's thread
+        self.held = threading.Event()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith("/v1/"):
@@ -41,6 +46,8 @@ class InFlight:
             return
         self.count += 1
         try:
+            while self.held.is_set():
+                await asyncio.sleep(0.005)
             await self.app(scope, receive, send)
         finally:
             self.count -= 1
@@ -96,6 +103,17 @@ class EmulatorHandle:
                     f"{timeout:g} s: a test left a request hanging"
                 )
             time.sleep(0.01)
+
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """The emulator answers no /v1 request inside the block: each waits, counted in
+        `in_flight`, until the block ends."""
+        assert self.in_flight is not None, "an emulator started by start_emulator"
+        self.in_flight.held.set()
+        try:
+            yield
+        finally:
+            self.in_flight.held.clear()
 
     def reset(self, seed: dict[str, Any] | None = None) -> None:
         """Wipe and re-seed with `seed`, or the starting seed; faults off, clock and stats reset.

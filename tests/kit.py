@@ -93,10 +93,11 @@ def invoke(env: dict[str, str], *args: str | Path) -> Result:
 def run_process(
     *args: str | Path, env: dict[str, str], cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """docsync as a separate process (logging set-up and stderr as a user sees them)."""
+    """docsync as a separate process, run as the `docsync` executable runs it (logging set-up,
+    stderr and the end of the process as a user sees them)."""
     merged = {**os.environ, "NO_COLOR": "1", **env}
     return subprocess.run(
-        [sys.executable, "-c", "from docsync.cli import main; main()", *map(str, args)],
+        [sys.executable, "-c", "from docsync.cli import run; run()", *map(str, args)],
         env=merged,
         cwd=cwd or REPO,
         capture_output=True,

@@ -1,11 +1,15 @@
 """The documents users read stand alone: the README is read in five minutes (at most 250
 lines), no user document points outside the repository (a clone has nothing beside it), and
-every relative link in them leads to a file of the repository."""
+every relative link in them leads to a file of the repository. The contributors' documents
+name no file the tree does not have, and contributing.md's layout is the tree's."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
+
+from docsync.generate import CONTRIBUTING_PAGE, REPOSITORY, USUAL, generated
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -78,3 +82,37 @@ def test_the_version_shown_after_an_install_is_the_commit_it_pinned() -> None:
         assert said[1] == pin[:12], f"{path.name}: --version says {said[1]}, the pin is {pin}"
         shown[path.name] = said[0]
     assert len(set(shown.values())) == 1, shown
+
+
+#: the contributors' documents, which name the code's files
+CONTRIBUTORS = ("docs/contributing.md", "docs/architecture.md", "docs/testing.md")
+#: a file or directory named in backquotes: a path with a slash, or a file with its suffix
+NAMED = re.compile(r"`([\w./-]*(?:/[\w.-]*|\.(?:py|md|ya?ml|json|j2|sh|cjs)))`")
+
+
+def _tracked() -> list[str]:
+    found = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
+    return found.stdout.splitlines()
+
+
+def test_the_layout_in_contributing_is_the_trees() -> None:
+    text = (REPO / CONTRIBUTING_PAGE).read_text("utf-8")
+    assert "<!-- generated: layout -->" in text
+    assert generated(CONTRIBUTING_PAGE, text) == text, "run `bash scripts/generate`"
+    top = {path.split("/")[0] + ("/" if "/" in path else "") for path in _tracked()}
+    assert top - USUAL - {"docsync/"} == set(REPOSITORY), "describe it in generate.REPOSITORY"
+
+
+def test_the_contributors_documents_name_files_the_tree_has() -> None:
+    """A file or directory a contributor's document names in backquotes (`sites/driver.py`,
+    `tests/kit.py`, `kinds/`) is a path of the tree, or the end of one."""
+    tracked = _tracked()
+    paths = {*tracked, *(path.rsplit("/", i)[0] + "/" for path in tracked for i in (1, 2, 3))}
+    gone = {
+        f"{page}: {name}"
+        for page in CONTRIBUTORS
+        for name in NAMED.findall((REPO / page).read_text("utf-8"))
+        if not name.startswith(("/", "..", "http", ".cache/", ".venv/"))
+        and not any(path == name or path.endswith("/" + name) for path in paths)
+    }
+    assert gone == set(), "named, but the tree has no such file"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
 from typing import NoReturn
 
 import click
@@ -68,6 +67,8 @@ def _error_text(ctx: click.Context, error: DocsyncError) -> str:
 def _internal(ctx: click.Context, error: Exception) -> NoReturn:
     """A bug: one line, its traceback only under `-vv`, exit 1."""
     if ctx.meta.get("docsync.verbosity", 0) >= 2:
+        import traceback
+
         click.echo(traceback.format_exc(), err=True, nl=False)
     click.echo(f"Error: {InternalError(error)}", err=True)
     sys.exit(1)
@@ -107,9 +108,8 @@ def run() -> NoReturn:
         if isinstance(end.code, str):
             print(end.code, file=sys.stderr)
         code = end.code if isinstance(end.code, int) else (0 if end.code is None else 1)
-    import logging
-
-    logging.shutdown()
+    if "logging" in sys.modules:  # only what was used: `--help` never loads logging
+        sys.modules["logging"].shutdown()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from docsync.api.errors import ApiError, OutcomeUnknown, TimedOut
-
 if TYPE_CHECKING:
     from docsync.api import ApiClient
+    from docsync.api.errors import ApiError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,6 +64,8 @@ async def api_session(
     api_url: str | None, parallelism: int, timeout: float = DEFAULT_TIMEOUT
 ) -> AsyncIterator[ApiClient]:
     """The client of one command; errors that point at a wrong API URL name the URL."""
+    from docsync.api.errors import ApiError
+
     async with make_client(api_url, parallelism, timeout) as api:
         try:
             yield api
@@ -77,6 +78,8 @@ async def api_session(
 
 def _url_suspect(error: ApiError) -> bool:
     """No answer at all, or an answer to the first request that no Management API gives."""
+    from docsync.api.errors import OutcomeUnknown, TimedOut
+
     if isinstance(error, OutcomeUnknown | TimedOut):
         return False  # a server answered, or was there and slow: the URL is not the doubt
     if error.status is None:

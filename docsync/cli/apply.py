@@ -3,7 +3,6 @@ dependency graph."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -88,6 +87,8 @@ async def plan_and_apply(
     interrupts: Interrupts,
 ) -> tuple[Plan, ApplyReport | None]:
     # The pipeline is loaded when an apply runs, not when the command is defined (`--help`).
+    from asyncio import to_thread
+
     from docsync import policies
     from docsync.cli.reading import reading_status
     from docsync.engine import run
@@ -135,7 +136,7 @@ async def plan_and_apply(
         if saved is None:
             # A saved plan was reviewed already: like Terraform, it applies without asking.
             with doing("waiting for confirmation"):
-                await asyncio.to_thread(confirm, options["auto_approve"])
+                await to_thread(confirm, options["auto_approve"])
         click.echo("Applying:", err=human_err)
         progress.total = len(plan.actions)
         with interrupts.watching():
@@ -221,6 +222,7 @@ def apply_command(
     the organization changed since, it is refused and nothing is changed.
     """
     from docsync.cli.interrupts import Interrupts, exit_code
+    from docsync.core import concurrent
     from docsync.engine.saved import SavedPlan
 
     color = setup_output(verbose, no_color)
@@ -265,7 +267,7 @@ def apply_command(
         "output_format": output_format,
     }
     interrupts = Interrupts()
-    plan, report = asyncio.run(plan_and_apply(loaded, saved, options, interrupts))
+    plan, report = concurrent.run(plan_and_apply(loaded, saved, options, interrupts))
     if output_format == "json":
         from docsync.engine.apply_json import render_apply_json
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import click
@@ -83,6 +82,8 @@ def emulator(
     verbose: bool,
 ) -> None:
     """Serve the emulator of the Management API (see docs/emulator.md). Stop with Ctrl-C."""
+    import sqlite3
+
     from docsync.emulator.app import EmulatorConfig
     from docsync.emulator.errors import SeedError
     from docsync.emulator.faults import FaultConfig

@@ -4,7 +4,6 @@ organization as an emulator seed (`--format emulator-seed`)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +59,10 @@ def _write_format(
     """`--format NAME --site TITLE`: the file printed, or written into `--out DIR` (an existing
     one only with `--force`)."""
     from docsync import export
+    from docsync.core import concurrent
 
     api_url, parallelism, verbose, timeout = api
-    file, document = asyncio.run(
+    file, document = concurrent.run(
         _export_format(organization, name, title, api_url, parallelism, verbose, timeout)
     )
     text = export.render_format(file, title, document)
@@ -107,8 +107,9 @@ def _write_snapshot(
     """`--format emulator-seed`: the snapshot printed, or written into `--out DIR` (an
     existing one only with `--force`)."""
     from docsync import snapshot
+    from docsync.core import concurrent
 
-    text = snapshot.render(asyncio.run(_snapshot(organization, pseudonymize, api)))
+    text = snapshot.render(concurrent.run(_snapshot(organization, pseudonymize, api)))
     if out is None:
         click.echo(text, nl=False)
         return
@@ -210,6 +211,7 @@ def export_command(
 ) -> None:
     """Write manifests for an organization as it is, to adopt it: a plan of them is empty."""
     from docsync import export  # the kinds and the client: when the command runs, not for --help
+    from docsync.core import concurrent
 
     setup_output(verbose, no_color)
     if out is not None:
@@ -237,7 +239,7 @@ def export_command(
     elif out is not None:
         folder = export.survey(out)
         refuse_merging(out, folder.merging)
-    document, names = asyncio.run(_export(organization, api_url, parallelism, verbose, timeout))
+    document, names = concurrent.run(_export(organization, api_url, parallelism, verbose, timeout))
     if out is None:
         click.echo(export.render(document), nl=False)
     else:

@@ -3,7 +3,6 @@ where a cut one sends its reader, for `plan` and `show`."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -68,6 +67,8 @@ def markdown_shape(
 
 def whole_from_file(plan_file: str | None) -> str:
     """The command that renders a saved plan whole (or a fresh plan's, without a file)."""
+    import shlex
+
     from docsync.render.markdown import WHOLE_PLAN, code_span
 
     if plan_file is None:

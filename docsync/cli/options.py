@@ -5,7 +5,6 @@ defined: `docsync COMMAND --help` loads click and the command's own module only.
 
 from __future__ import annotations
 
-import logging
 import os
 import stat
 import sys
@@ -88,6 +87,8 @@ def setup_output(verbose: int, no_color: bool, stream: Any = None) -> bool:
     if current is not None:
         current.meta[VERBOSITY] = verbose  # read by the error handler of `docsync.cli`
     if verbose > 0:
+        import logging
+
         level = logging.INFO if verbose == 1 else logging.DEBUG
         logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(message)s")
         # docsync's own client logs each request (never the token); httpx would say it twice.
@@ -156,14 +157,16 @@ def load_from_options(
     var: Sequence[str],
     var_file: Sequence[str],
     environ: Mapping[str, str] | None = None,
+    positions: bool = True,
 ) -> LoadedManifest:
-    """What ``validate``, ``plan`` and ``apply`` do with their manifest options."""
+    """What ``validate``, ``plan`` and ``apply`` do with their manifest options (`validate`
+    reads no positions unless a problem asks: `load_manifests`)."""
     from docsync.manifest import load_manifests
 
     with doing("loading the manifests"):
         variables = load_var_files(var_file)
         variables.update(parse_vars(var))
-        return load_manifests(paths, variables=variables, environ=environ)
+        return load_manifests(paths, variables=variables, environ=environ, positions=positions)
 
 
 def out_directory(out: Path, writes: str) -> None:

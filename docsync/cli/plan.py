@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -90,9 +89,10 @@ def render(
 ) -> str:
     """One plan, three renderings that tell the same story."""
     from docsync.render.formats import render_for_people
-    from docsync.render.json import render_json
 
     if output_format == "json":
+        from docsync.render.json import render_json  # its models: only for this format
+
         return render_json(plan)
     return render_for_people(
         plan,
@@ -173,13 +173,14 @@ def plan_command(
 ) -> None:
     """Show what `apply` would change, field by field."""
     from docsync import policies
+    from docsync.core import concurrent
     from docsync.engine.safety import SafetyPolicy, check
     from docsync.engine.target import narrow
 
     color = setup_output(verbose, no_color)
     shape = markdown_shape(output_format, max_chars, whole_plan, out)
     loaded = load_from_options(paths, var, var_file)
-    plan, live = asyncio.run(
+    plan, live = concurrent.run(
         fetch_plan(loaded, api_url, parallelism, verbose, timeout, resend_secrets)
     )
     plan = narrow(plan, targets)

@@ -4,7 +4,6 @@ applies, and the next plan is empty. Nothing is sent to the organization but rea
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -254,6 +253,7 @@ def rehearse_command(
     promise kept, 1 broken (or refused), 2 a usage error, 130/143 interrupted.
     """
     from docsync.cli.interrupts import Interrupts, exit_code
+    from docsync.core import concurrent
     from docsync.engine.saved import SavedPlan
 
     color = setup_output(verbose, no_color)
@@ -276,7 +276,7 @@ def rehearse_command(
         "output_format": output_format,
     }
     interrupts = Interrupts()
-    done = asyncio.run(_rehearse(saved, loaded, seed_file, options, interrupts))
+    done = concurrent.run(_rehearse(saved, loaded, seed_file, options, interrupts))
     click.echo(render_text(done), nl=False, err=output_format == "markdown")
     if output_format == "markdown":
         click.echo(render_markdown(done), nl=False)

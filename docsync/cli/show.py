@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -17,6 +16,8 @@ if TYPE_CHECKING:
 
 def load_plan_file(path: str) -> tuple[PlanDocument, str]:
     """A saved plan (`plan --out`) or a JSON plan (`plan --format json`), and its heading."""
+    import json
+
     from docsync.engine.saved import SAVED_FORMAT, SavedPlan, read_plan_file
     from docsync.manifest.files import given_a_manifest
     from docsync.manifest.input_files import InputRefused

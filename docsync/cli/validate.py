@@ -33,7 +33,7 @@ def validate(
 
     setup_output(verbose, no_color)
     try:
-        loaded = load_from_options(paths, var, var_file)
+        loaded = load_from_options(paths, var, var_file, positions=False)
     except ManifestError as error:
         for line in problem_lines(error.problems, limit_of(ctx)):
             click.echo(line, err=True)

@@ -24,11 +24,15 @@ from docsync.emulator.store import Store
 
 
 def route_modules() -> list[str]:
-    """The modules of docsync.emulator.routes, by name: each that exposes `routes:
-    list[BaseRoute]` is served, so a resource's table entry is served once its module is there
-    (nothing to register); the others are what those share."""
+    """The route modules, by name relative to docsync.emulator.routes (`sites.sections`), in
+    their families' packages: each exposes `routes: list[BaseRoute]` and is served, so a
+    resource's table entry is served once its module is there (nothing to register)."""
     package = importlib.import_module("docsync.emulator.routes")
-    return sorted(info.name for info in pkgutil.iter_modules(package.__path__))
+    return sorted(
+        info.name.removeprefix(f"{package.__name__}.")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+        if not info.ispkg
+    )
 
 
 @dataclass

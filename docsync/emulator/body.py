@@ -32,10 +32,12 @@ ABSENT: Any = object()
 
 @dataclass(frozen=True)
 class Place:
-    """Where a request's resources are: the organization, and the site of a site's parts."""
+    """Where a request's resources are: the organization, the site of a site's parts, and the
+    item of another resource they are nested in (a team's members, a space's grants)."""
 
     org: str
     site: Row | None = None
+    within: Row | None = None
 
     @property
     def site_row(self) -> Row:
@@ -44,8 +46,16 @@ class Place:
         return self.site
 
     @property
+    def holder(self) -> Row:
+        """The item they are nested in."""
+        assert self.within is not None
+        return self.within
+
+    @property
     def parent(self) -> str | None:
         """The parent id of what is created here (None at the organization's level)."""
+        if self.within is not None:
+            return self.within.id
         return None if self.site is None else self.site.id
 
 
@@ -115,6 +125,7 @@ class Flag(Field):
 @dataclass(frozen=True)
 class Texts(Field):
     reader = "strings"
+    max_len: int | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,10 @@ class Body:
     #: a create is `allOf [setup, fields]`, so it must be one; an update `anyOf [setup,
     #: fields]`, so a body that is none is the fields alone, its setup keys ignored
     setup: Shape | None = None
+    #: the body is one declared shape, checked whole and kept as checked (a site's customization
+    #: settings), production's own in its mode where it takes more than its document says
+    shape: Shape | None = None
+    production_shape: Shape | None = None
 
     def written(self, op: Op, production: bool) -> list[Field]:
         """The fields a create or an update takes, in the order they are checked (a field may
@@ -159,6 +174,9 @@ def read_body(body: Body, at: At, op: Op) -> Doc:
     create, the defaults of the absent ones."""
     ctx = at.ctx
     raw = ctx.body(required=not (op == "create" and body.optional_on_create))
+    if body.shape is not None:
+        shape = body.production_shape if ctx.production and body.production_shape else body.shape
+        return dict(shape.check(raw, ""))
     if body.read_whole:
         return {}
     written = body.written(op, ctx.production)

@@ -1,4 +1,5 @@
-"""Shared rules of spaces and collections: lookup with access, retention, move and transfer."""
+"""Shared rules of spaces and collections: a new space, lookup with access, retention, move and
+transfer."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from docsync.emulator.auth import Access, can
 from docsync.emulator.errors import bad_request, conflict, not_found
 from docsync.emulator.grants import drop_resource
-from docsync.emulator.http import Ctx
+from docsync.emulator.http import Ctx, new_id
 from docsync.emulator.store import Row
 from docsync.emulator.validate import ROLES, Fields
 
@@ -33,6 +34,24 @@ def is_purged(row: Row, now: str) -> bool:
 
 def _parse(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def insert_space(ctx: Ctx, org: str, title: str, parent: str | None = None, **fields: Any) -> str:
+    """Store a new space (also for a site section or site space created with `spaceId: null`)."""
+    data = {
+        "title": title,
+        "emoji": "",
+        "editMode": "live",
+        "language": None,
+        **fields,
+        "defaultLevel": "inherit",
+        "createdAt": ctx.now,
+        "updatedAt": ctx.now,
+        "deletedAt": None,
+    }
+    space_id = new_id()
+    ctx.tx.insert("space", space_id, data, org=org, parent=parent)
+    return space_id
 
 
 def find(ctx: Ctx, kind: str, id_: str, access: Access = Access.READ) -> Row:

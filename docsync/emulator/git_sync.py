@@ -1,5 +1,5 @@
 """Git Sync installations as the emulator holds them: their rows, what each waits for, and
-what goes with what (the operations: routes/git_sync.py).
+what goes with what (the operations: routes/sync/git_sync.py).
 
 Rows (id / org / parent): git-sync-installation (id / org / its site or space) with `{provider,
 providerConfiguration, common, target, parentInstallationId?, ...}`: deleting a site deletes

@@ -1,14 +1,20 @@
-"""Declared resources: a flat resource of the API is a table entry, its routes are made from it.
+"""Declared resources: a resource of the API is a table entry, its routes are made from it.
 
 A `Resource` says where the resource is (its path, the id's name, its `scope`: the organization,
-a site, or an id of its own), which operations it serves and with which methods, the access each
-needs, the body's fields and limits (`body.Body`), the view it answers, the message of an id
-that names nothing, what a create stores besides the body, and the statuses it answers
-(`Codes`). Listing
-pages through the rows (`paging.paginate`, only the page rendered); create, get, update and
-delete find, check, store and answer alike for every resource. What a resource does that the
-table cannot say is its `Rules` (a subclass overriding a hook: a team's members, the SAML
-provider a team deletion must not orphan, a space's soft delete).
+a site, an id of its own, or the item of another entry it is nested in), which operations it
+serves and with which methods, the access each needs, the body's fields and limits
+(`body.Body`), the view it answers, the message of an id that names nothing, what a create
+stores besides the body, and the statuses it answers (`Codes`). What every resource does with
+that is `rules.Rules`; what one does that the table cannot say is its own `Rules` (a subclass
+overriding a hook: a team's members, the SAML provider a team deletion must not orphan, a
+space's soft delete).
+
+Besides its list, create, get, update, replace and delete, an entry makes the routes that hang
+off its items and its list: an `action` (`POST <item>/publish`, `.../move`), a `listing` of what
+an item holds of another kind (a collection's spaces), another view of an item (`read`: a site's
+published content) and a `batch` write on its list's path (a site's redirects, the glossary).
+Every route it makes names it (`route.entry`): the share of the app's routes the table makes is
+counted from them (tests/emulator/test_route_table.py).
 
 Route modules list `RESOURCE.routes()` with their other routes.
 """
@@ -16,205 +22,34 @@ Route modules list `RESOURCE.routes()` with their other routes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from starlette.responses import Response
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Route
 
 from docsync.emulator.auth import Access
-from docsync.emulator.body import At, Body, Place, read_body, stored
-from docsync.emulator.http import Ctx, api_route, created, empty, new_id, ok
+from docsync.emulator.body import Body, Place
+from docsync.emulator.http import Ctx, api_route, empty, ok
 from docsync.emulator.paging import paginate
+from docsync.emulator.rules import CONTENT, Codes, Permissions, Rules, reload
 from docsync.emulator.scopes import IN_ORG, Scope
-from docsync.emulator.snapshot import Loading, items
+from docsync.emulator.snapshot import Loader, Loading, items
 from docsync.emulator.store import Doc, Row
 
 View = Callable[[Ctx, Row], Doc]
-Operation = Literal["list", "create", "get", "update", "delete"]
-OPERATIONS: tuple[Operation, ...] = ("list", "create", "get", "update", "delete")
-
-
-@dataclass(frozen=True)
-class Permissions:
-    """The access a resource's writes need (reading needs membership alone)."""
-
-    #: creating, updating, and an item's actions
-    write: Access = Access.CONTENT
-    delete: Access = Access.CONTENT_ADMIN
-
-
-#: content: created and changed by admins and creators, deleted by admins
-CONTENT = Permissions()
-#: the organization's administration (members, teams, SAML): admins alone
-ADMIN = Permissions(Access.ADMIN, Access.ADMIN)
-#: a site's items and parts: whoever may change the site
-SITE_PART = Permissions(Access.CONTENT, Access.CONTENT)
-
-
-@dataclass(frozen=True)
-class Codes:
-    """The statuses a resource answers: production's, and the API description's where it has
-    another for a delete that deleted (204 for members, teams and SAML providers, served in its
-    mode)."""
-
-    created: int = 201
-    updated: int = 200
-    #: a delete that deleted something
-    deleted: int = 205
-    #: a delete of nothing there (a retried delete is done)
-    absent: int = 204
-    described_deleted: int | None = None
-
-    def of_delete(self, ctx: Ctx) -> int:
-        """What a delete that deleted answers in the contract mode served."""
-        if self.described_deleted is None or ctx.production:
-            return self.deleted
-        return self.described_deleted
-
-
-#: production's statuses, the description's for a delete (docs-platform-api.md §4.12-4.14: 204)
-DESCRIBED_DELETE = Codes(described_deleted=204)
-
-
-class Rules:
-    """The hooks of a resource, each with the common behaviour; a resource's own rules override
-    the ones where it differs. An operation is a hook too, for a resource whose create or
-    update has nothing in common with the others'."""
-
-    # -- finding ---------------------------------------------------------------------------
-    def key(self, ctx: Ctx, res: Resource, place: Place) -> str:
-        """The store id the path names."""
-        named = ctx.params[res.item]
-        return f"{place.org}/{named}" if res.org_keyed else named
-
-    def hidden(self, ctx: Ctx, row: Row) -> bool:
-        """A stored row the API does not show (it is not found, listed or deleted)."""
-        return False
-
-    def filter(self, ctx: Ctx, place: Place, rows: list[Row]) -> list[Row]:
-        """The rows a list request keeps (its query's filters)."""
-        return rows
-
-    def render(self, ctx: Ctx, res: Resource, page: Sequence[Row]) -> list[Doc]:
-        """The views of one page of a list."""
-        return [res.view(ctx, row) for row in page]
-
-    # -- writing ---------------------------------------------------------------------------
-    def new_key(self, ctx: Ctx, place: Place, values: Doc) -> str:
-        return new_id()
-
-    def fresh(self, ctx: Ctx, place: Place, values: Doc) -> Doc:
-        """What a new row holds besides the body's values and the table's defaults."""
-        return {}
-
-    def parent(self, ctx: Ctx, place: Place, values: Doc) -> str | None:
-        """The parent of a new row: its site, or none."""
-        return place.parent
-
-    def created(self, ctx: Ctx, place: Place, row: Row, values: Doc) -> None:
-        """What follows the insert (a team's first members)."""
-
-    def change(self, ctx: Ctx, res: Resource, place: Place, row: Row, values: Doc) -> Row:
-        """Apply an update's values: merged into the data, `updatedAt` stamped if kept."""
-        data = {**row.data, **stored(res.body, values)}
-        if "updatedAt" in res.stamps:
-            data["updatedAt"] = ctx.now
-        ctx.tx.update(res.kind, row.id, data)
-        return reload(ctx, row)
-
-    def remove(self, ctx: Ctx, place: Place, row: Row) -> bool:
-        """Delete the row and what it holds (refusing with a 409 what would break another
-        resource); False when there was nothing left to delete (a space already in the bin)."""
-        return ctx.tx.delete_tree(row.kind, row.id) > 0
-
-    # -- a snapshot --------------------------------------------------------------------------
-    def seeded_key(self, res: Resource, place: Place, item: Doc) -> str:
-        """The store id of an item a snapshot's list answered."""
-        return f"{place.org}/{item['id']}" if res.org_keyed else str(item["id"])
-
-    def seeded(self, at: Loading, res: Resource, place: Place, item: Doc) -> Doc | None:
-        """What a row holds of an item a snapshot's list answered (None: no row): the body's
-        stored fields, the table's `snapshot` fields and stamps as answered, its defaults for
-        the rest."""
-        data: Doc = {"id": item["id"]} if res.id_in_data else {}
-        data.update(res.defaults)
-        for declared in res.body.fields:
-            if declared.stored and declared.name in item:
-                data[declared.store_as or declared.name] = item[declared.name]
-        data.update({name: item[name] for name in res.snapshot or () if name in item})
-        data.update({stamp: item.get(stamp, at.now) for stamp in res.stamps})
-        return data
-
-    def seeded_parent(self, place: Place, item: Doc) -> str | None:
-        """The parent of an item a snapshot's list answered: its site, or none."""
-        return place.parent
-
-    def seeded_order(self, items: list[Doc]) -> list[Doc]:
-        """The items of a snapshot's list in the order they are stored: as listed (rows are
-        listed in the order they were stored)."""
-        return items
-
-    # -- operations ------------------------------------------------------------------------
-    def serve_list(self, ctx: Ctx, res: Resource) -> Response:
-        place = res.scope.enter(ctx, Access.READ)
-        rows = [r for r in res.scope.rows(ctx, res.kind, place) if not self.hidden(ctx, r)]
-        rows = self.filter(ctx, place, rows)
-        return paginate(ctx, rows, lambda page: self.render(ctx, res, page))
-
-    def serve_create(self, ctx: Ctx, res: Resource) -> Response:
-        place = res.scope.enter(ctx, res.access.write)
-        values = read_body(res.body, At(ctx, place), "create")
-        key = self.new_key(ctx, place, values)
-        data: Doc = {"id": key} if res.id_in_data else {}
-        data.update(res.defaults)
-        data.update(stored(res.body, values))
-        data.update(self.fresh(ctx, place, values))
-        data.update(dict.fromkeys(res.stamps, ctx.now))
-        ctx.tx.insert(res.kind, key, data, org=place.org, parent=self.parent(ctx, place, values))
-        row = ctx.tx.get_row(res.kind, key)
-        assert row is not None
-        self.created(ctx, place, row, values)
-        return self.answer_created(ctx, res, place, reload(ctx, row))
-
-    def answer_created(self, ctx: Ctx, res: Resource, place: Place, row: Row) -> Response:
-        location = None
-        if res.location:
-            site = None if place.site is None else place.site.id
-            location = ctx.url(res.location.format(org=place.org, site=site, id=row.id))
-        return created(res.view(ctx, row), location, res.codes.created)
-
-    def serve_get(self, ctx: Ctx, res: Resource) -> Response:
-        _, row = res.scope.find(ctx, res, Access.READ)
-        return ok(res.view(ctx, row))
-
-    def serve_update(self, ctx: Ctx, res: Resource) -> Response:
-        place, row = res.scope.find(ctx, res, res.access.write)
-        values = read_body(res.body, At(ctx, place, row), "update")
-        return self.answer(ctx, res, place, self.change(ctx, res, place, row, values))
-
-    def answer(self, ctx: Ctx, res: Resource, place: Place, row: Row) -> Response:
-        """The answer of an update."""
-        return ok(res.view(ctx, row), res.codes.updated)
-
-    def serve_delete(self, ctx: Ctx, res: Resource) -> Response:
-        """205 when it deleted, 204 when there was nothing to delete (a retried delete)."""
-        place, row = res.scope.existing(ctx, res, res.access.delete)
-        if row is None or not self.remove(ctx, place, row):
-            return empty(res.codes.absent)
-        return empty(res.codes.of_delete(ctx))
-
-
-def reload(ctx: Ctx, row: Row) -> Row:
-    """The stored row as it is now (rows are snapshots)."""
-    fresh = ctx.tx.get_row(row.kind, row.id)
-    assert fresh is not None
-    return fresh
+Operation = Literal["list", "create", "get", "update", "replace", "delete"]
+#: the operations in the order their routes are made; `replace` (`PUT <item>`: made or
+#: replaced whole by the name its path gives it) is served by the resource's own rules
+OPERATIONS: tuple[Operation, ...] = ("list", "create", "get", "update", "replace", "delete")
+#: what an action answers: the item as an update does, the item (or the one the action made)
+#: as a create does, or no body
+Answer = Literal["item", "created", "nothing"]
 
 
 @dataclass(frozen=True)
 class Resource:
-    """One flat resource of the API: its table entry."""
+    """One resource of the API: its table entry."""
 
     #: the store's kind of its rows ("team")
     kind: str
@@ -223,13 +58,14 @@ class Resource:
     #: the name of the id in an item's path ("teamId")
     item: str
     view: View
-    #: the 404 of an id that names nothing, with `{id}`, `{org}` and `{site}`
+    #: the 404 of an id that names nothing, with `{id}`, `{org}`, `{site}`, `{holder}` (the
+    #: item it is nested in) and the path's parameters
     missing: str = "No such resource {id!r}"
     scope: Scope = IN_ORG
     body: Body = field(default_factory=Body)
     rules: Rules = field(default_factory=Rules)
     #: the operations it serves, and the methods of its create and update
-    operations: tuple[Operation, ...] = OPERATIONS
+    operations: tuple[Operation, ...] = ("list", "create", "get", "update", "delete")
     create_method: str = "POST"
     update_method: str = "PATCH"
     access: Permissions = CONTENT
@@ -237,16 +73,24 @@ class Resource:
     org_keyed: bool = False
     #: an item's path, when it is not the list's path and the id ("/v1/collections/{...}")
     item_path: str = ""
-    #: where a created item is (its `Location`: with `{org}`, `{site}`, `{id}`), if answered
+    #: where it is created, when not where it is listed (an integration's installations are
+    #: listed by organization, installed under the integration)
+    create_path: str = ""
+    #: where a created item is (its `Location`: with `{org}`, `{site}`, `{id}`, `{parent}` and
+    #: the path's parameters), if answered
     location: str = ""
     #: a new row's data: its id in it too, what it starts with, the times stamped on create
     id_in_data: bool = False
     defaults: Mapping[str, object] = field(default_factory=dict)
     stamps: tuple[str, ...] = ("createdAt",)
-    codes: Codes = Codes()
+    codes: Codes = field(default_factory=Codes)
     #: None: a snapshot's answer of its list is not loaded (no client reads it); else the
     #: fields of an answered item a snapshot keeps besides the body's (`Rules.seeded`)
     snapshot: tuple[str, ...] | None = None
+    #: the reads a snapshot's answer of is loaded back through it: its list, an item by its id
+    loaded: tuple[Operation, ...] = ("list", "get")
+    #: of the API description alone: `--contract production` serves none of its routes
+    description_only: bool = False
 
     def key_in(self, ctx: Ctx, place: Place) -> str:
         return self.rules.key(ctx, self, place)
@@ -254,58 +98,57 @@ class Resource:
     def hides(self, ctx: Ctx, row: Row) -> bool:
         return self.rules.hidden(ctx, row)
 
+    def nothing(self, ctx: Ctx) -> None:
+        self.rules.nothing(ctx, self)
+
+    @property
+    def item_at(self) -> str:
+        """An item's path."""
+        return self.item_path or f"{self.path}/{{{self.item}}}"
+
     def routes(self) -> list[BaseRoute]:
-        """Its routes, in the order list, create, get, update, delete."""
-        item = self.item_path or f"{self.path}/{{{self.item}}}"
+        """Its routes, in the order list, create, get, update, replace, delete."""
         where: dict[Operation, tuple[str, str]] = {
             "list": ("GET", self.path),
-            "create": (self.create_method, self.path),
-            "get": ("GET", item),
-            "update": (self.update_method, item),
-            "delete": ("DELETE", item),
+            "create": (self.create_method, self.create_path or self.path),
+            "get": ("GET", self.item_at),
+            "update": (self.update_method, self.item_at),
+            "replace": ("PUT", self.item_at),
+            "delete": ("DELETE", self.item_at),
         }
 
-        def loaded(op: Operation) -> bool:
-            return op in ("list", "get") and self.snapshot is not None
+        def loads(op: Operation) -> Loader | None:
+            if op not in self.loaded or self.snapshot is None:
+                return None
+            return self._load_item if op == "get" else self._load
 
+        only = self.description_only
         return [
-            api_route(*where[op], self._handler(op), loads=self._load if loaded(op) else None)
+            self._made(
+                api_route(*where[op], self._handler(op), loads=loads(op), description_only=only)
+            )
             for op in OPERATIONS
             if op in self.operations
         ]
 
+    def _made(self, route: Route) -> Route:
+        route.entry = self  # type: ignore[attr-defined]
+        return route
+
+    def _load_item(self, at: Loading, params: dict[str, str], answer: object) -> None:
+        """A snapshot's answer of one item (a space in the bin, read by its id)."""
+        self._load(at, params, {"items": [answer]})
+
     def _load(self, at: Loading, params: dict[str, str], answer: object) -> None:
-        """A snapshot's answer of its list, or of one item (a space in the bin, read by its
-        id), stored as its rows (`Rules.seeded`)."""
+        """A snapshot's answer of its list stored as its rows (`Rules.seeded`)."""
         place = self.scope.seeded_place(at, params)
         if place is None:
             return
-        one = [answer] if isinstance(answer, dict) and "id" in answer else []
-        for item in self.rules.seeded_order(one or items(answer)):
+        for item in self.rules.seeded_order(items(answer)):
             data = self.rules.seeded(at, self, place, item)
             if data is not None:
                 key = self.rules.seeded_key(self, place, item)
                 at.put(self.kind, key, data, parent=self.rules.seeded_parent(place, item))
-
-    def action(
-        self,
-        suffix: str,
-        apply: Callable[[Ctx, Place, Row], None],
-        access: Access | None = None,
-        *,
-        description_only: bool = False,
-    ) -> BaseRoute:
-        """`POST <item>/<suffix>`: a change of one item (a move, a restore), answered as an
-        update is; it needs what the resource's writes need unless `access` says."""
-        item = self.item_path or f"{self.path}/{{{self.item}}}"
-
-        def handler(ctx: Ctx) -> Response:
-            place, row = self.scope.find(ctx, self, access or self.access.write)
-            apply(ctx, place, row)
-            return self.rules.answer(ctx, self, place, reload(ctx, row))
-
-        handler.__name__ = f"{suffix}_{self.kind.replace('-', '_')}"
-        return api_route("POST", f"{item}/{suffix}", handler, description_only=description_only)
 
     def _handler(self, op: Operation) -> Callable[[Ctx], Response]:
         run: Callable[[Ctx, Resource], Response] = getattr(self.rules, f"serve_{op}")
@@ -313,5 +156,86 @@ class Resource:
         def handler(ctx: Ctx) -> Response:
             return run(ctx, self)
 
-        handler.__name__ = f"{op}_{self.kind.replace('-', '_')}"
-        return handler
+        return _named(handler, op, self.kind)
+
+    # -- what hangs off its items and its list ---------------------------------------------
+    def action(
+        self,
+        suffix: str,
+        apply: Callable[[Ctx, Place, Row], Row | None],
+        access: Access | None = None,
+        *,
+        method: str = "POST",
+        answer: Answer = "item",
+        status: int = 204,
+        description_only: bool = False,
+    ) -> BaseRoute:
+        """`POST <item>/<suffix>`: a change of one item (a move, a restore, a duplicate), which
+        needs what the resource's writes need unless `access` says. It answers the item (or the
+        one `apply` returns: a duplicate) as an update does, or as a create does (`created`),
+        or `status` without a body (`nothing`)."""
+
+        def handler(ctx: Ctx) -> Response:
+            place, row = self.scope.find(ctx, self, access or self.access.write)
+            made = apply(ctx, place, row)
+            if answer == "nothing":
+                return empty(status)
+            shown = reload(ctx, made or row)
+            if answer == "created":
+                return self.rules.answer_created(ctx, self, place, shown)
+            return self.rules.answer(ctx, self, place, shown)
+
+        path = f"{self.item_at}/{suffix}"
+        named = _named(handler, suffix, self.kind)
+        return self._made(api_route(method, path, named, description_only=description_only))
+
+    def listing(
+        self,
+        suffix: str,
+        rows: Callable[[Ctx, Place, Row], Sequence[Any]],
+        render: Callable[[Ctx, Sequence[Any]], list[Doc]] | None = None,
+        *,
+        paged: bool = True,
+        missing: str = "",
+    ) -> BaseRoute:
+        """`GET <item>/<suffix>`: what one item holds of another kind (a collection's spaces,
+        a member's teams), the item found first (`missing`: its 404 there, when not the
+        entry's); `rows` are views, or what `render` makes the views of one page from. Paged
+        as every list, or production's `{items}` of all of them."""
+        entry = replace(self, missing=missing) if missing else self
+
+        def handler(ctx: Ctx) -> Response:
+            place, row = self.scope.find(ctx, entry, Access.READ)
+            found = rows(ctx, place, row)
+            if not paged:
+                return ok({"items": list(found) if render is None else render(ctx, found)})
+            return paginate(ctx, found, None if render is None else lambda p: render(ctx, p))
+
+        named = _named(handler, suffix, self.kind)
+        return self._made(api_route("GET", f"{self.item_at}/{suffix}", named))
+
+    def read(self, suffix: str, view: View) -> BaseRoute:
+        """`GET <item>/<suffix>`: another view of one item (a site's published content)."""
+
+        def handler(ctx: Ctx) -> Response:
+            _, row = self.scope.find(ctx, self, Access.READ)
+            return ok(view(ctx, row))
+
+        named = _named(handler, suffix, self.kind)
+        return self._made(api_route("GET", f"{self.item_at}/{suffix}", named))
+
+    def batch(self, apply: Callable[[Ctx, Place], Doc | None], method: str = "PUT") -> BaseRoute:
+        """`PUT <list>`: many of its items written in one request (production's batches), with
+        what its writes need; it answers what `apply` returns, or 204 without a body."""
+
+        def handler(ctx: Ctx) -> Response:
+            result = apply(ctx, self.scope.enter(ctx, self.access.write))
+            return empty(204) if result is None else ok(result)
+
+        return self._made(api_route(method, self.path, _named(handler, "batch", self.kind)))
+
+
+def _named(handler: Callable[[Ctx], Response], what: str, kind: str) -> Callable[[Ctx], Response]:
+    """The handler named for the route's logs and statistics (`move_space`)."""
+    handler.__name__ = f"{what.replace('/', '_').replace('-', '_')}_{kind.replace('-', '_')}"
+    return handler

@@ -6,10 +6,19 @@
   site's (their parent, or the site their data names for an item deep in its structure).
 - `BY_ID`: listed and created under the organization, read by an id of its own
   (`/collections/{collectionId}`): found first, then the caller's access to its organization.
+- `OWN_ID`: reached by an id of its own that no path of an organization holds
+  (`/git/installations/{installationId}`): found first, then the caller's access to its
+  organization; one of another organization is an id that names nothing.
+- `MEMBER_OF`: the organizations themselves: the caller's are listed, one is found by its id.
+- `CATALOGUE`: what every caller reads, found by its id alone (the integrations there are).
+- `Within(entry)`: nested in an item of another table entry (a team's members, a space's
+  grants): that item is found first, with the access asked, and holds the rows (their parent,
+  or the item a field of theirs names).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from docsync.emulator import content
@@ -35,13 +44,25 @@ class Findable(Protocol):
 
     @property
     def missing(self) -> str:
-        """The 404 of an id that names nothing, with `{id}`, `{org}` and `{site}`."""
+        """The 404 of an id that names nothing, with `{id}`, `{org}`, `{site}`, `{holder}` and
+        the path's parameters."""
+
+    @property
+    def scope(self) -> Scope: ...
+
+    @property
+    def org_keyed(self) -> bool:
+        """Its store id is `<organization>/<the path's id>`."""
 
     def key_in(self, ctx: Ctx, place: Place) -> str:
         """The store id the path names."""
 
     def hides(self, ctx: Ctx, row: Row) -> bool:
         """A stored row the API does not show."""
+
+    def nothing(self, ctx: Ctx) -> None:
+        """A delete of an id that names nothing: what else the path names is checked, or the
+        delete refused (404) where production answers no 204."""
 
 
 def find_site(ctx: Ctx, org: str, site_id: str | None = None) -> Row:
@@ -51,6 +72,14 @@ def find_site(ctx: Ctx, org: str, site_id: str | None = None) -> Row:
     if row is None or row.org != org:
         raise not_found(f"Site {site_id!r} not found in organization {org!r}")
     return row
+
+
+def missing(ctx: Ctx, res: Findable, place: Place) -> str:
+    """The 404 of the path's id in `place`."""
+    site = None if place.site is None else place.site.id
+    holder = None if place.within is None else place.within.id
+    named = ctx.params[res.item]
+    return res.missing.format(**ctx.params, id=named, org=place.org, site=site, holder=holder)
 
 
 class Scope:
@@ -75,15 +104,16 @@ class Scope:
         place = self.enter(ctx, access)
         row = ctx.tx.get_row(res.kind, res.key_in(ctx, place))
         if row is None or not self.owns(place, row) or res.hides(ctx, row):
+            res.nothing(ctx)
             return place, None
         return place, row
 
     def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
         """The row the path names; 404 (the resource's `missing` message) when there is none."""
-        place, row = self.existing(ctx, res, access)
-        if row is None:
-            site = None if place.site is None else place.site.id
-            raise not_found(res.missing.format(id=ctx.params[res.item], org=place.org, site=site))
+        place = self.enter(ctx, access)
+        row = ctx.tx.get_row(res.kind, res.key_in(ctx, place))
+        if row is None or not self.owns(place, row) or res.hides(ctx, row):
+            raise not_found(missing(ctx, res, place))
         return place, row
 
 
@@ -123,6 +153,97 @@ class ByIdScope(Scope):
         return Place(row.org), row
 
 
+class OwnIdScope(Scope):
+    """Reached by `/<resources>/{id}` alone, listed (if at all) under the organization."""
+
+    def existing(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row | None]:
+        if ctx.tx.get_row(res.kind, ctx.params[res.item]) is None:
+            res.nothing(ctx)
+            return Place(""), None
+        return self.find(ctx, res, access)
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        row = ctx.tx.get_row(res.kind, ctx.params[res.item])
+        unseen = missing(ctx, res, Place(""))
+        if row is None or res.hides(ctx, row):
+            raise not_found(unseen)
+        ctx.org(access, str(row.org), unseen=unseen)  # another organization's: as an unknown id
+        return Place(str(row.org)), row
+
+
+class MemberOfScope(Scope):
+    """The organizations: `/orgs` lists the caller's, `/orgs/{organizationId}` is one of them
+    (404 for one the caller is not a member of, as for one that does not exist)."""
+
+    def enter(self, ctx: Ctx, access: Access) -> Place:
+        return Place("")
+
+    def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
+        return [
+            row
+            for row in ctx.tx.rows(kind)
+            if membership(ctx.tx, row.id, ctx.user["id"]) is not None
+        ]
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        org = ctx.org(access)["id"]
+        row = ctx.tx.get_row(res.kind, org)
+        assert row is not None  # ctx.org found it
+        return Place(org), row
+
+
+class CatalogueScope(Scope):
+    """`/<resources>/{id}`, of no organization: any caller reads one."""
+
+    def find(self, ctx: Ctx, res: Findable, access: Access) -> tuple[Place, Row]:
+        row = ctx.tx.get_row(res.kind, ctx.params[res.item])
+        if row is None:
+            raise not_found(missing(ctx, res, Place("")))
+        return Place(""), row
+
+
+class Within(Scope):
+    """Nested in an item of another table entry: `<its item>/<resources>/{id}`. That item is
+    found first (its entry's 404 when the path names none), then `check` refuses one whose
+    parts are not reachable (a space in the bin); its rows are the item's children, or those
+    of its organization whose field `link` names it (an installation's site installations are
+    children of their sites)."""
+
+    def __init__(
+        self, outer: Findable, check: Callable[[Ctx, Row], None] | None = None, link: str = ""
+    ) -> None:
+        self.outer = outer
+        self.check = check
+        self.link = link
+
+    def enter(self, ctx: Ctx, access: Access) -> Place:
+        place, row = self.outer.scope.find(ctx, self.outer, access)
+        if self.check is not None:
+            self.check(ctx, row)
+        return Place(place.org, place.site, row)
+
+    def rows(self, ctx: Ctx, kind: str, place: Place) -> list[Row]:
+        if not self.link:
+            return ctx.tx.rows(kind, parent=place.holder.id)
+        return [r for r in ctx.tx.rows(kind, org=place.org) if self.owns(place, r)]
+
+    def seeded_place(self, at: Loading, params: dict[str, str]) -> Place | None:
+        outer = self.outer.scope.seeded_place(at, params)
+        if outer is None:
+            return None
+        named = params[self.outer.item]
+        row = at.row(self.outer.kind, f"{outer.org}/{named}" if self.outer.org_keyed else named)
+        return None if row is None else Place(outer.org, outer.site, row)
+
+    def owns(self, place: Place, row: Row) -> bool:
+        if self.link:
+            return row.data.get(self.link) == place.holder.id
+        return row.parent == place.holder.id
+
+
 IN_ORG = Scope()
 IN_SITE = SiteScope()
 BY_ID = ByIdScope()
+OWN_ID = OwnIdScope()
+MEMBER_OF = MemberOfScope()
+CATALOGUE = CatalogueScope()

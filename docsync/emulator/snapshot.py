@@ -3,11 +3,11 @@ reads a client made of it, by path, loaded back by the routes that answered them
 
 A snapshot is `{format, organization, user, reads: {path: answer}}` (docsync export --format
 emulator-seed writes one). Each `GET` route that a snapshot can hold declares how its answer is
-loaded (`api_route(..., loads=...)`; a `Resource` table entry, from its table: `Resource.
-snapshot`), next to the route that answers it, so that what a route answers and what it loads
-are read side by side. Ids are kept as answered, so that what was planned against the
-organization names the copy's resources too; timestamps are kept; what the emulator makes
-itself (URLs, a share link's key, a site's private key) is made anew.
+loaded (`api_route(..., loads=...)`; a table entry says it once, where its routes are made:
+`Resource.snapshot`, `Singleton.snapshot`), next to the route that answers it, so that what a
+route answers and what it loads are read side by side. Ids are kept as answered, so that what
+was planned against the organization names the copy's resources too; timestamps are kept; what
+the emulator makes itself (URLs, a share link's key, a site's private key) is made anew.
 
 Reads are loaded shallowest path first (by their number of segments, then as written): what a
 path names (a site) is read at a shorter path than its parts (its structure, then a site

@@ -4,8 +4,9 @@ what a template is (`check_templates`, `insert_templates`) and which one a body 
 A template is production's SpaceTemplate as far as the emulator can hold it: an id, a title, an
 optional subtitle and emoji, and an optional OpenAPI spec created with it (`openAPISpec: {slug,
 sourceURL}`); the emulator holds no page content, so applying one gives a new space its title
-and provisions that spec (routes/spaces.py). Production's ApplySpaceTemplate (`{id, params?}`)
-names one; its `params` (content references) are taken as declared and point at nothing here.
+and provisions that spec (routes/content/spaces.py). Production's ApplySpaceTemplate (`{id,
+params?}`) names one; its `params` (content references) are taken as declared and point at
+nothing here.
 
 Row (id / org / parent): space-template (its id / - / -): no organization owns one.
 """

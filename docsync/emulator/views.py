@@ -17,6 +17,53 @@ from docsync.emulator.store import Row
 Doc = dict[str, Any]
 
 
+def org_view(ctx: Ctx, org: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+    """An `Organization` with the caller's permissions (`member` is the caller's row)."""
+    admin = can(member, Access.ADMIN)
+    content = can(member, Access.CONTENT)
+    urls: dict[str, Any] = {
+        "location": ctx.url(f"/orgs/{org['id']}"),
+        "app": ctx.app_url(f"/o/{org['id']}"),
+    }
+    if org.get("logo"):
+        urls["logo"] = org["logo"]
+    body: dict[str, Any] = {
+        "object": "organization",
+        "id": org["id"],
+        "title": org["title"],
+        "createdAt": org["createdAt"],
+        "emailDomains": list(org.get("emailDomains") or []),
+        "type": org.get("type", "business"),
+        "defaultRole": org.get("defaultRole"),
+        "sso": bool(org.get("sso")),
+        "ai": bool(org.get("ai")),
+        "inviteLinks": bool(org.get("inviteLinks")),
+        "plan": org.get("plan", "free_2024"),
+        "mergeRules": org.get("mergeRules") or {"type": "none"},
+        "urls": urls,
+        "trial": {"status": "notapplicable", "count": 0},
+        "permissions": {
+            "view": True,
+            "access": True,
+            "admin": admin,
+            "ownTeam": admin,
+            "createContent": content,
+            "createOpenAPISpec": content,
+            "viewBilling": admin,
+            "listMembers": True,
+            "listTeams": True,
+            "listIntegrations": True,
+            "listInstallations": admin,
+            "installIntegration": admin,
+        },
+    }
+    if org.get("hostname"):
+        body["hostname"] = org["hostname"]
+    if org.get("defaultContent"):
+        body["defaultContent"] = org["defaultContent"]
+    return body
+
+
 def user_view(ctx: Ctx, user: Doc) -> Doc:
     """A `User` (never its token)."""
     body: Doc = {

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.errors import ApiError, OddAnswer
+from docsync.core.collector import gc_paused
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.errors import PlanError, PlanProblems
@@ -251,7 +253,15 @@ def diff(
     *,
     resend_secrets: bool = False,
 ) -> Plan:
-    """The pure half of planning: no network, so it is tested without a server."""
+    """The pure half of planning: no network, so it is tested without a server. A burst of
+    allocation, made with the cycle collector paused (core.collector)."""
+    with gc_paused():
+        return _diff(loaded, live, kinds, resend_secrets)
+
+
+def _diff(
+    loaded: LoadedManifest, live: LiveState, kinds: Sequence[Kind], resend_secrets: bool
+) -> Plan:
     ctx = plan_kinds(loaded, live, kinds, resend_secrets=resend_secrets)
     removed_references(ctx)
     singletons = {kind.name for kind in kinds if kind.declaration.singleton}
@@ -269,9 +279,12 @@ def diff(
     plan.unmanaged = [
         Unmanaged(r.kind, r.address, r.id, ctx.why_kept.get(r.address, "")) for r in ctx.unmanaged
     ]
+    by_kind: dict[str, list[Action]] = defaultdict(list)
+    for action in plan.actions:
+        by_kind[action.kind].append(action)
     for kind in kinds:
-        plan.warnings += kind.warnings(ctx, [a for a in plan.actions if a.kind == kind.name])
-    renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renamable}
+        plan.warnings += kind.warnings(ctx, by_kind[kind.name])
+    renamable = {k.name: k.declaration.key for k in kinds if k.declaration.renames}
     plan.warnings += looks_renamed(plan.actions, renamable)
     unread = sorted(live.unread.items())
     plan.warnings += [f"{what}: not read, so not planned: {why}" for what, why in unread]

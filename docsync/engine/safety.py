@@ -3,13 +3,13 @@ forced (octoDNS's UnsafePlan). `protect: true` is enforced while planning and ca
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from docsync.core.errors import ApplyRefused
 from docsync.core.lockout import REMOVING, Lockout
-from docsync.core.model import Plan
+from docsync.core.model import Action, Plan
 from docsync.core.state import LiveState
 from docsync.kinds.catalogue import CATALOGUE, KINDS
 
@@ -97,8 +97,11 @@ def _over(does: str, count: int, held: tuple[str, int, int], share: float | None
 def lockout(plan: Plan, live: LiveState) -> list[str]:
     """Changes that could take the token's own access away, as each kind tells (`Kind.lockout`)."""
     guard = Lockout(live, plan.actions)
+    by_kind: dict[str, list[Action]] = defaultdict(list)
+    for action in plan.actions:
+        by_kind[action.kind].append(action)
     for kind in KINDS:
-        kind.lockout([a for a in plan.actions if a.kind == kind.name], guard)
+        kind.lockout(by_kind[kind.name], guard)
     return guard.problems
 
 

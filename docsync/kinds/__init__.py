@@ -1,5 +1,6 @@
-"""Managed resource kinds, one module each (its entry model, declaration and code); the
-catalogue finds them and orders them so that a kind comes after the kinds it refers to."""
+"""Managed resource kinds in packages by family, each kind a module (its entry model,
+declaration and code) beside the framework they share; the catalogue finds them and orders
+them so that a kind comes after the kinds it refers to."""
 
 from __future__ import annotations
 

@@ -89,7 +89,7 @@ def entry_model(name: str) -> type[BaseModel]:
         for part in CATALOGUE.parts(name)
         if part.entry is not None and part.section not in declared.entry.model_fields
     ]
-    if not children and not parts and not declared.renamable:
+    if not children and not parts and not declared.renames:
         return declared.entry
     added: dict[str, Any] = {
         child.section: (
@@ -99,7 +99,7 @@ def entry_model(name: str) -> type[BaseModel]:
         for child in children
     }
     added |= {part.section: (_written_as(part), Limits(default=None)) for part in parts}
-    if declared.renamable:
+    if declared.renames:
         added["was"] = (str | None, Limits(default=None, min_length=1, description=_was(declared)))
     derived: type[BaseModel] = create_model(
         declared.entry.__name__,
@@ -115,7 +115,7 @@ def _written_as(part: Declaration) -> Any:
     """The annotation of a part's field in its parents' entry models, with its description."""
     assert part.entry is not None
     # a renamable part's entries say what they were called (`was:`), as a kind's entries do
-    entry = entry_model(part.name) if part.renamable else part.entry
+    entry = entry_model(part.name) if part.renames else part.entry
     held: Any = entry if part.singleton else list[entry]  # type: ignore[valid-type]
     marks: list[Any] = [Limits(description=part.describe)] if part.describe else []
     if part.nullable:

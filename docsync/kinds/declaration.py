@@ -17,8 +17,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from docsync.api.answers import ID, TEXT, Obj, Shape
+from docsync.api.contract import Said
 from docsync.core.paths import Path
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import LostAnswers, Routes, Writes
 
 
 def _same(value: Any) -> Any:
@@ -171,6 +172,9 @@ class Declaration:
     alt_key: tuple[str, ...] = ()
     #: what the manifest reference says of the key beyond its fields (`, or id (the user id)`)
     key_note: str = ""
+    #: its key is a name the update changes in place (a title, a label): an entry may say what
+    #: it was called (`was:`, Terraform's `moved`) and keeps its id; other keys are identities
+    renames: bool = False
     #: the kinds its key names (an installation's site, a grant's team or member): it is
     #: planned after them, and its live items are matched under the names the plan gives those
     #: (a site renamed with `was:` keeps its installations)
@@ -213,6 +217,13 @@ class Declaration:
     #: what it writes (itself, and the parts its entries write under a field of their own) and
     #: how a write whose answer was lost is settled (`requests`)
     writes: tuple[Writes, ...] = ()
+    #: where its writes' answers are lost in an end-to-end test (`requests.LostAnswers`)
+    lost_answers: tuple[LostAnswers, ...] = ()
+    #: what it says of production's document beyond its routes and fields (`api.contract`),
+    #: read by the contract tests and the managed shares, never by what runs
+    contract: tuple[Said, ...] = ()
+    #: the role a token needs to plan it and to apply it (docs/usage.md); (): its parent's
+    roles: tuple[str, str] | tuple[()] = ()
 
     @property
     def item_answer(self) -> Shape:
@@ -223,12 +234,10 @@ class Declaration:
     def nested(self) -> bool:
         return bool(self.parents)
 
-    @property
-    def renamable(self) -> bool:
-        """Its key is a name it changes in place (a title, a label): an entry may say what it
-        was called (`was:`), as Terraform's `moved`, and keeps its id."""
-        named = self.key in ("title", "label", "name") and not (self.singleton or self.mapped)
-        return named and any(f.name == self.key and f.update for f in self.fields)
+    def __post_init__(self) -> None:
+        carried = any(f.name == self.key and f.update for f in self.fields)
+        if self.renames and (self.singleton or self.mapped or not carried):
+            raise ValueError(f"{self.name!r} renames its key {self.key!r}: no update carries it")
 
     @property
     def plural(self) -> str:

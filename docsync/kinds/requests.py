@@ -18,8 +18,10 @@ again, and each try may have been carried out) is read back where its kind can t
 (`settle`).
 
 Every kind declares, in its own module, what it writes: itself, and the parts a manifest writes
-under its entries (a site's `shareLinks`), each with how a lost answer is settled (`Kind.writes`).
-The catalogue test holds each to a lost-answer test; the fault soak checks every kind."""
+under its entries (a site's `shareLinks`), each with how a lost answer is settled (`Kind.writes`),
+and the end-to-end scenario where their answers are lost (`LostAnswers`, run by
+tests/engine/test_e2e_lost_answers.py); the catalogue test holds each write to a scenario that
+covers it. The fault soak checks every kind."""
 
 from __future__ import annotations
 
@@ -223,6 +225,62 @@ class Writes:
 
     part: str = ""
     found_by: str = ""
+
+
+@dataclass(frozen=True)
+class Lose:
+    """The answers of the next `count` requests of `method` on a path matching `path` (a regex)
+    lost: carried out, then the connection cut (`carried_out`), or answered 500 before the
+    server did anything (a create then cannot tell which: it looks before it sends again)."""
+
+    method: str
+    path: str
+    count: int = 1
+    carried_out: bool = True
+
+
+@dataclass(frozen=True)
+class Lost:
+    """A manifest applied while the answers `lose` says are lost."""
+
+    manifest: str
+    lose: tuple[Lose, ...] = ()
+
+
+@dataclass(frozen=True)
+class LostAnswers:
+    """An end-to-end scenario: `setup` applied, then each step applied while its answers are
+    lost; each converges in one apply (the next plan is empty) and nothing is made twice.
+    `covers`: the writes it proves (`Kind.writes`' names: a kind, or `kind.part`) besides those
+    of the kind declaring it."""
+
+    name: str
+    setup: str
+    steps: tuple[Lost, ...]
+    covers: tuple[str, ...] = ()
+
+
+#: the organization of the emulator's example seed, which the scenarios are applied to
+ORGANIZATION = "organization: org_acme\n"
+
+
+def each_write_lost(
+    section: str,
+    entries: tuple[str, str | None, str],
+    create: tuple[str, str] | None,
+    update: tuple[str, str] | None,
+    delete: tuple[str, str],
+    covers: tuple[str, ...] = (),
+) -> LostAnswers:
+    """A top-level kind's entry created, changed (None: it has no update) and written `state:
+    absent` (`entries`), alone in its section, the answer of each write (method, path regex;
+    None: no such request) lost once after it was carried out."""
+    steps = []
+    for entry, request in zip(entries, (create, update, delete), strict=True):
+        if entry is not None:
+            lose = (Lose(*request),) if request else ()
+            steps.append(Lost(f"{ORGANIZATION}{section}:\n  - {entry}\n", lose))
+    return LostAnswers(section, ORGANIZATION, tuple(steps), covers)
 
 
 async def create_once(

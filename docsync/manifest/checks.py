@@ -31,7 +31,7 @@ def run_checks(ctx: CheckContext) -> None:
                     continue
                 items = list(_items(parent, declared, base))
                 _check_list(ctx, declared, items)
-                if declared.renamable:
+                if declared.renames:
                     _renames(ctx, declared, items)
                 if any(f.name == "default" for f in declared.fields):
                     _one_default(ctx, declared, items, _container(base))

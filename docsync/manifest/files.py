@@ -80,8 +80,9 @@ def read_text(name: str) -> str | Problem:
         return Problem(where, (), message)
 
 
-def read_file(name: str, renderer: Renderer) -> FileDoc:
-    """Read, template and parse one file; every failure becomes a located problem."""
+def read_file(name: str, renderer: Renderer, *, positions: bool = True) -> FileDoc:
+    """Read, template and parse one file; every failure becomes a located problem. Without
+    `positions` they are read when first asked for (`yamlpos.parse_yaml`)."""
     text = read_text(name)
     if isinstance(text, Problem):
         return _failed(name, text)
@@ -93,7 +94,7 @@ def read_file(name: str, renderer: Renderer) -> FileDoc:
         except TemplateProblem as problem:
             where = Location(name, problem.line or 1, 1)
             return _failed(name, Problem(where, (), problem.message))
-    parsed = parse_yaml(rendered, name)
+    parsed = parse_yaml(rendered, name, positions=positions)
     doc = FileDoc(name, {}, parsed.source, text=rendered, problems=list(parsed.problems))
     if parsed.data is None:
         return doc
@@ -149,13 +150,20 @@ def _failed(name: str, problem: Problem) -> FileDoc:
 
 
 def _render_values(doc: FileDoc, renderer: Renderer, value: Any, path: Path) -> Any:
-    """Render every string value that holds a template; remember which used env()."""
+    """Render every string value that holds a template, in place (a big manifest is not
+    copied for the few values that are templates); remember which used env()."""
     if isinstance(value, dict):
-        return {
-            key: _render_values(doc, renderer, item, (*path, key)) for key, item in value.items()
-        }
+        for key, item in value.items():
+            rendered = _render_values(doc, renderer, item, (*path, key))
+            if rendered is not item:
+                value[key] = rendered
+        return value
     if isinstance(value, list):
-        return [_render_values(doc, renderer, item, (*path, i)) for i, item in enumerate(value)]
+        for index, item in enumerate(value):
+            rendered = _render_values(doc, renderer, item, (*path, index))
+            if rendered is not item:
+                value[index] = rendered
+        return value
     if not isinstance(value, str) or not renderer.is_template(value):
         return value
     try:

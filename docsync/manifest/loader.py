@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from docsync.core.collector import gc_paused
 from docsync.core.secrecy import keyed_digest
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.manifest.checks import run_checks
@@ -21,7 +22,7 @@ from docsync.manifest.problems import Location, ManifestError, Path, Problem
 from docsync.manifest.references import check_references
 from docsync.manifest.templating import TOKEN_VARIABLE, Renderer
 from docsync.manifest.validation import validate_manifest
-from docsync.manifest.yamlpos import SourceMap, gc_paused
+from docsync.manifest.yamlpos import SourceMap
 
 log = logging.getLogger(__name__)
 RESERVED_VARIABLES = frozenset({"env"})
@@ -68,16 +69,20 @@ def load_manifests(
     *,
     variables: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
+    positions: bool = True,
 ) -> LoadedManifest:
-    """Load, merge and check manifests; raises ManifestError listing every problem found."""
+    """Load, merge and check manifests; raises ManifestError listing every problem found.
+    Without `positions` (`validate`) where each value was written is read only if a problem
+    asks: a big manifest's positions take more memory than its data."""
     with gc_paused():
-        return _load(paths, variables, environ)
+        return _load(paths, variables, environ, positions)
 
 
 def _load(
     paths: Sequence[str | os.PathLike[str]],
     variables: Mapping[str, Any] | None,
     environ: Mapping[str, str] | None,
+    positions: bool,
 ) -> LoadedManifest:
     files, problems = discover(paths)
     variables = dict(variables or {})
@@ -85,7 +90,7 @@ def _load(
         problems.append(Problem(None, (), reserved_variable(name)))
         del variables[name]
     renderer = Renderer(variables, dict(os.environ if environ is None else environ))
-    docs = [read_file(name, renderer) for name in files]
+    docs = [read_file(name, renderer, positions=positions) for name in files]
     merged = merge(docs)
     problems.extend(merged.problems)
     sensitive = set(merged.sensitive) | _sensitive_fields(merged.data)
@@ -112,7 +117,7 @@ def _load(
     check_references(ctx)
     check_policies(ctx)
     problems.extend(p for p in ctx.problems if not _under(p.path, merged.failed))
-    secrets = _sensitive_texts(merged.data, is_sensitive) | renderer.secrets
+    secrets = _sensitive_texts(merged.data, sensitive) | renderer.secrets
     if problems or manifest is None:
         raise ManifestError(_scrub(problem, secrets) for problem in problems)
     log.debug("loaded %d manifest files", len(files))
@@ -129,6 +134,8 @@ def _load(
 def _refuse_env_in_keys(ctx: CheckContext, data: dict[str, Any], from_env: set[Path]) -> None:
     """A natural key is part of every address: in plans, logs and saved plan files. A value
     from env() there would be printed everywhere, so it is refused, at the key."""
+    if not from_env:
+        return
     for declaration in CATALOGUE:
         for base in CATALOGUE.entry_paths(declaration.name):
             for path, _ in walk(data, (*base, declaration.key)):
@@ -182,18 +189,28 @@ def _sensitive_fields(data: dict[str, Any]) -> set[Path]:
     return found
 
 
-def _sensitive_texts(data: Any, is_sensitive: Any, path: Path = ()) -> set[str]:
+def _sensitive_texts(data: Any, sensitive: set[Path]) -> set[str]:
     """Every string under a sensitive path, so that no message can repeat it."""
     found: set[str] = set()
-    if isinstance(data, dict):
-        for key, value in data.items():
-            found |= _sensitive_texts(value, is_sensitive, (*path, key))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            found |= _sensitive_texts(value, is_sensitive, (*path, index))
-    elif isinstance(data, str) and is_sensitive(path):
-        found.add(data)
+    for path in sensitive:
+        value: Any = data
+        try:
+            for step in path:
+                value = value[step]
+        except (KeyError, IndexError, TypeError):  # a value a template failed to give
+            continue
+        found |= _texts_in(value)
     return found
+
+
+def _texts_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_texts_in(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_texts_in(item) for item in value))
+    return set()
 
 
 def _scrub(problem: Problem, secrets: set[str]) -> Problem:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from docsync.manifest.files import FileDoc
@@ -24,17 +25,21 @@ class Merged:
     """The merged document with the position of every value and its sensitive paths."""
 
     data: dict[str, Any] = field(default_factory=dict)
+    #: made on the first look (`SourceMap.later`): each file's positions, moved to its paths in
+    #: the merged document
     source: SourceMap = field(default_factory=SourceMap)
     sensitive: set[Path] = field(default_factory=set)
     failed: set[Path] = field(default_factory=set)
     problems: list[Problem] = field(default_factory=list)
+    #: the file that wrote each top-level key and each field of a singleton first
+    first: dict[Path, FileDoc] = field(default_factory=dict)
 
 
 def merge(docs: list[FileDoc]) -> Merged:
     """Merge in the order given; report keys defined twice with both places."""
     out = Merged()
+    moves: list[tuple[str, SourceMap, Remap]] = []
     for doc in docs:
-        out.source.values.setdefault((), Location(doc.name, 1, 1))
         remaps: dict[str, Remap] = {}
         for key, value in doc.data.items():
             remap = _merge_key(out, doc, key, value)
@@ -47,16 +52,28 @@ def merge(docs: list[FileDoc]) -> Merged:
             remap = remaps.get(str(path[0]))
             return remap(path) if remap is not None else None
 
-        for path, location in doc.source.values.items():
-            _put(out.source.values, move(path), location)
-        for path, location in doc.source.keys.items():
-            _put(out.source.keys, move(path), location)
+        moves.append((doc.name, doc.source, move))
         out.sensitive.update(moved for path in doc.sensitive if (moved := move(path)) is not None)
         out.failed.update(moved for path in doc.failed if (moved := move(path)) is not None)
         for problem in doc.problems:
             moved = move(problem.path)
             out.problems.append(Problem(problem.location, moved or problem.path, problem.message))
+    out.source = SourceMap.later(partial(_positions, moves))
     return out
+
+
+def _positions(moves: list[tuple[str, SourceMap, Remap]]) -> SourceMap:
+    """The merged document's positions: each file's, at its paths in the merged document (the
+    first file to write a path keeps it)."""
+    values: dict[Path, Location] = {}
+    keys: dict[Path, Location] = {}
+    for name, positions, move in moves:
+        values.setdefault((), Location(name, 1, 1))
+        for path, location in positions.values.items():
+            _put(values, move(path), location)
+        for path, location in positions.keys.items():
+            _put(keys, move(path), location)
+    return SourceMap(values, keys)
 
 
 def _put(mapping: dict[Path, Location], path: Path | None, location: Location) -> None:
@@ -68,6 +85,12 @@ def _place(doc: FileDoc, path: Path) -> Location:
     return doc.source.keys.get(path) or doc.source.values.get(path) or Location(doc.name, 1, 1)
 
 
+def _first_at(out: Merged, path: Path) -> Location | None:
+    """Where the file that wrote `path` first wrote its key."""
+    doc = out.first.get(path)
+    return None if doc is None else doc.source.keys.get(path)
+
+
 def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
     if key in SECTIONS or key == "policies":
         return _merge_list(out, doc, key, value)
@@ -77,11 +100,11 @@ def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
         return _merge_singleton(out, doc, key, value)
     if key in out.data:
         if key == "safety":
-            first = out.source.keys.get((key,))
+            first = _first_at(out, (key,))
             message = f"'safety' is set in two files (first at {first}); set it once"
             out.problems.append(Problem(_place(doc, (key,)), (key,), message))
         if key == "organization" and out.data[key] != value:
-            first = out.source.keys.get((key,))
+            first = _first_at(out, (key,))
             message = (
                 f"this file names another organization than {first}; "
                 "all files of one run must describe the same organization"
@@ -89,6 +112,7 @@ def _merge_key(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None:
             out.problems.append(Problem(_place(doc, (key,)), (key,), message))
         return None
     out.data[key] = value
+    out.first[(key,)] = doc
     return lambda path: path
 
 
@@ -102,6 +126,8 @@ def _merge_list(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap | None
     merged = out.data.setdefault(key, [])
     offset = len(merged)
     merged.extend(value)
+    if not offset:  # the first file of the section: its paths are the merged document's
+        return lambda path: path
     return lambda path: path if len(path) < 2 else (path[0], int(path[1]) + offset, *path[2:])
 
 
@@ -168,10 +194,11 @@ def _merge_singleton(out: Merged, doc: FileDoc, key: str, value: Any) -> Remap |
     for name, item in value.items():
         path: Path = (key, name)
         if name in merged:
-            first = out.source.keys.get(path)
+            first = _first_at(out, path)
             message = f"{key}.{name} is set twice; first at {first}"
             out.problems.append(Problem(_place(doc, path), path, message))
             continue
         merged[name] = item
+        out.first[path] = doc
         accepted.add(name)
     return lambda path: path if len(path) < 2 or path[1] in accepted else None

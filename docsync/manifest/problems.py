@@ -11,7 +11,7 @@ from docsync.errors import DocsyncError
 __all__ = ["Location", "ManifestError", "Path", "Problem", "format_path"]
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     """A 1-based position in a manifest file, as editors and terminals print it."""
 

@@ -74,7 +74,7 @@ def _key(declared: Declaration) -> str:
         text += f", or {' and '.join(f'`{f}`' for f in declared.alt_key)}"
     if declared.key_note:
         text += f"{declared.key_note}"
-    if declared.renamable:
+    if declared.renames:
         text += "; renamed in place with `was:`"
     return text
 

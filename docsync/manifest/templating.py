@@ -53,7 +53,7 @@ class Renderer:
     @staticmethod
     def is_template(text: str) -> bool:
         """Plain strings are left alone, so most values cost nothing to 'render'."""
-        return any(marker in text for marker in _MARKERS)
+        return "{" in text and any(marker in text for marker in _MARKERS)
 
     def render_value(self, text: str) -> tuple[str, bool]:
         """Render one string value; the flag says whether env() supplied part of it."""

@@ -4,7 +4,7 @@ repeated past a budget ("billion laughs"), cycles, too deep a nesting."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -24,12 +24,54 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-@dataclass
 class SourceMap:
-    """Where each value (and each mapping key) of a document was written."""
+    """Where each value (and each mapping key) of a document was written.
 
-    values: dict[Path, Location] = field(default_factory=dict)
-    keys: dict[Path, Location] = field(default_factory=dict)
+    Made at once, or `later` by a function that is called on the first look: the positions of
+    a big manifest take more memory than its data (a path and a location per value), and a
+    manifest without a problem is validated without a look at them."""
+
+    def __init__(
+        self,
+        values: dict[Path, Location] | None = None,
+        keys: dict[Path, Location] | None = None,
+    ) -> None:
+        self._values = {} if values is None else values
+        self._keys = {} if keys is None else keys
+        self._make: Callable[[], SourceMap] | None = None
+
+    @classmethod
+    def later(cls, make: Callable[[], SourceMap]) -> SourceMap:
+        lazy = cls()
+        lazy._make = make
+        return lazy
+
+    def _made(self) -> None:
+        make, self._make = self._make, None
+        if make is not None:
+            made = make()
+            self._values, self._keys = made.values, made.keys
+
+    @property
+    def values(self) -> dict[Path, Location]:
+        self._made()
+        return self._values
+
+    @property
+    def keys(self) -> dict[Path, Location]:
+        self._made()
+        return self._keys
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SourceMap):
+            return NotImplemented
+        return self.values == other.values and self.keys == other.keys
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        state = "not read yet" if self._make is not None else f"{len(self._values)} values"
+        return f"SourceMap({state})"
 
 
 def mark_location(file: str, mark: Any) -> Location:

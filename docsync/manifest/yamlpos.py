@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import yaml
@@ -15,6 +13,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import Node
 from yaml.resolver import Resolver
 
+from docsync.core.collector import gc_paused
 from docsync.manifest.problems import Location, Problem
 from docsync.manifest.yaml_errors import explain
 from docsync.manifest.yamlbuild import (
@@ -24,6 +23,7 @@ from docsync.manifest.yamlbuild import (
     SourceMap,
     mark_location,
 )
+from docsync.manifest.yamlstream import NeedsPositions, streamed
 
 
 def _c_parser() -> Any:
@@ -80,27 +80,53 @@ def _fast_node(text: str) -> tuple[Node | None, Any] | None:
         loader.dispose()
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """A big manifest is a million small objects and no cycle: the cycle collector, run again
-    and again over them while they are made, costs more than the parse itself (measured: twice
-    the time on a 10 MB manifest). It runs once afterwards instead."""
-    enabled = gc.isenabled()
-    gc.disable()
+def read_streamed(text: str, file: str, *, positions: bool = True) -> Parsed | None:
+    """The document built from libyaml's events (`yamlstream`); None when libyaml is missing or
+    the document needs the node tree (`read_tree`). Without `positions` its source map is
+    empty, and NeedsPositions is raised at the first problem."""
+    if CParser is None:
+        return None
+    loader = _FastLoader(text)
     try:
-        yield
+        built = streamed(loader, file, positions=positions)
     finally:
-        if enabled:
-            gc.enable()
+        loader.dispose()
+    if built is None:
+        return None
+    data, builder = built
+    return Parsed(data, builder.source, builder.problems)
 
 
-def parse_yaml(text: str, file: str) -> Parsed:
+def _positions(text: str, file: str) -> SourceMap:
+    """The positions of a document the event path read without them: read again, with them."""
+    return (read_streamed(text, file) or read_tree(text, file)).source
+
+
+def parse_yaml(text: str, file: str, *, positions: bool = True) -> Parsed:
     """Parse one YAML document; never raises for bad input, reports problems instead."""
     with gc_paused():
-        return _parse_yaml(text, file)
+        return _parse_yaml(text, file, positions)
 
 
-def _parse_yaml(text: str, file: str) -> Parsed:
+def _parse_yaml(text: str, file: str, positions: bool) -> Parsed:
+    """Without `positions` the event path reads the document without them first (a document
+    without a problem needs none until something asks where a value is: then it is read
+    again, with them); with them, at once (a plan asks where each entry is)."""
+    if positions:
+        return read_streamed(text, file) or read_tree(text, file)
+    try:
+        lean = read_streamed(text, file, positions=False)
+    except NeedsPositions:
+        lean = None
+    else:
+        if lean is not None:
+            lean.source = SourceMap.later(partial(_positions, text, file))
+            return lean
+    return read_streamed(text, file) or read_tree(text, file)
+
+
+def read_tree(text: str, file: str) -> Parsed:
+    """The document read through PyYAML's node tree: whatever the document holds."""
     fast = _fast_node(text)
     if fast is not None:
         node, loader = fast
@@ -154,4 +180,6 @@ __all__ = [
     "gc_paused",
     "location_at",
     "parse_yaml",
+    "read_streamed",
+    "read_tree",
 ]

@@ -12,6 +12,7 @@ import pytest
 
 from tests.cli.conftest import ACME, Run, run_process
 from tests.emulator_harness import EmulatorHandle
+from tests.kit import invoke
 
 
 def _no_traceback(output: str) -> None:
@@ -103,13 +104,15 @@ def test_wrong_token_is_not_blamed_on_the_url(cli: Run) -> None:
 
 
 def test_saved_plan_applied_from_another_directory(
-    cli: Run, emulator: EmulatorHandle, tmp_path: Path
+    emulator: EmulatorHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     work = tmp_path / "repo"
     shutil.copytree(ACME, work / "manifests")
     plan_file = tmp_path / "plan.json"
-    made = run_process("plan", "manifests", "--out", plan_file, env=_env(emulator), cwd=work)
-    assert made.returncode == 0, made.stderr
+    with monkeypatch.context() as here:  # planned in-process: the apply's process is checked
+        here.chdir(work)
+        made = invoke(_env(emulator), "plan", "manifests", "--out", plan_file)
+    assert made.exit_code == 0, made.output
     applied = run_process("apply", "--plan", plan_file, env=_env(emulator), cwd=tmp_path)
     _no_traceback(applied.stderr)
     assert applied.returncode == 1

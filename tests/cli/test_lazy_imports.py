@@ -31,8 +31,9 @@ print(json.dumps(sorted(found)), file=sys.stderr)
 
 #: What a command that never calls the API must not load.
 HTTP_STACK = ("starlette", "uvicorn", "httpx", "deepdiff", "docsync.emulator", "docsync.api")
-#: The kinds' modules name the API's error types (plain Python); the client itself stays unloaded.
-PLAIN_API = ("docsync.api", "docsync.api.errors", "docsync.api.answers")
+#: The kinds' modules name the API's error types, answer shapes and what they say of production's
+#: document (plain Python); the client itself stays unloaded.
+PLAIN_API = ("docsync.api", "docsync.api.errors", "docsync.api.answers", "docsync.api.contract")
 #: What `--help` must not load: it shows options, which need click and the command's module.
 PIPELINE = (
     *HTTP_STACK,

@@ -78,13 +78,17 @@ class Contract:
         self.fast = fast
         self._fast_registry = jsonschema_rs.Registry([(_URI, spec)])
         self._fast: dict[str, Any] = {}
-        self._routes: list[tuple[int, re.Pattern[str], str]] = []
+        #: by number of path segments (a parameter is one), the templates with the most literal
+        #: segments first: a request is matched against the templates of its length only
+        self._routes: dict[int, list[tuple[int, re.Pattern[str], str]]] = {}
         for template in spec["paths"]:
             parts = template.strip("/").split("/")
             literal = sum(1 for p in parts if not p.startswith("{"))
             pattern = "/".join("[^/]+" if p.startswith("{") else re.escape(p) for p in parts)
-            self._routes.append((literal, re.compile(f"/{pattern}"), template))
-        self._routes.sort(key=lambda route: -route[0])
+            routes = self._routes.setdefault(len(parts), [])
+            routes.append((literal, re.compile(f"/{pattern}"), template))
+        for routes in self._routes.values():
+            routes.sort(key=lambda route: -route[0])
         self._names = Names(spec)
 
     # -- lookup ---------------------------------------------------------------------------
@@ -92,7 +96,7 @@ class Contract:
     def operation_of(self, method: str, path: str) -> str | None:
         """The template of the production operation for `method path` (`/v1` prefix allowed)."""
         path = path.removeprefix("/v1")
-        for _, pattern, template in self._routes:
+        for _, pattern, template in self._routes.get(path.strip("/").count("/") + 1, ()):
             if pattern.fullmatch(path) and method.lower() in self.spec["paths"][template]:
                 return template
         return None

@@ -14,7 +14,7 @@ then runs schemathesis's engine with a fixed seed and five checks:
 
 The document is production's with the departures of `fuzz_document.DEPARTURES`. Each check runs
 as schemathesis's own, wrapped (`_explained`): a failure a conflict of production's document
-explains (`fuzz_forgiven.FORGIVEN`) is counted apart instead of raised, so that generation for
+explains (`fuzz_forgiven.conflicts`) is counted apart instead of raised, so that generation for
 that operation goes on (schemathesis stops an operation at its first failure). Any other failure
 names the operation, the check, what the emulator answered and a curl line that reproduces it.
 `scripts/fuzz` runs longer, with the coverage and stateful phases, and prints the figures.
@@ -85,7 +85,7 @@ class Report:
     #: requests by phase (coverage, fuzzing, stateful)
     phases: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
-    #: failures a conflict of `fuzz_forgiven.FORGIVEN` explains, by operation and check
+    #: failures a conflict of `fuzz_forgiven.conflicts` explains, by operation and check
     forgiven: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0

@@ -7,20 +7,26 @@ the statuses the operation declares. Each `Conflict` says which failures it cove
 the operations, what the answer says, whether the request is one production's schemas refuse)
 and which conflict of the document explains them; a failure is forgiven only when all match.
 What the emulator does on purpose beyond the document is not here: it is a listed departure of
-the fuzzer's document (`fuzz_document.DEPARTURES`).
+the fuzzer's document (`fuzz_document.DEPARTURES`). The conflicts below are any operation's;
+those of one kind's operations it says in its own module (`Explained`, `conflicts`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+
+from docsync.api.contract import ANSWER_REFUSED
+from tests.contract import declared
+from tests.contract.checker import Contract
+from tests.contract.document import load_spec
 
 POSITIVE = "positive_data_acceptance"
 ANSWER = "response_schema_conformance"
 STATUS = "status_code_conformance"
 #: a request production's schemas take, refused: refused with a status the operation lacks too
 TAKEN = (POSITIVE, STATUS)
-SITES = "/orgs/{organizationId}/sites/{siteId}"
 
 
 @dataclass(frozen=True)
@@ -88,99 +94,27 @@ FORGIVEN: tuple[Conflict, ...] = (
         "coverage phase's boundary value reads the format as an annotation, the document names "
         "a URI",
     ),
-    Conflict(
-        (ANSWER,),
-        r'"ssoURL":""',
-        "createOrganizationSAMLProvider requires only `label`, while every "
-        "OrganizationSAMLProvider answer requires `ssoURL` as a URI: a provider created without "
-        "one cannot be answered within the document; the emulator answers '' (docs/emulator.md)",
-        (
-            "POST /orgs/{organizationId}/saml",
-            "GET /orgs/{organizationId}/saml",
-            "GET /orgs/{organizationId}/saml/{samlProviderId}",
-            "PATCH /orgs/{organizationId}/saml/{samlProviderId}",
-        ),
-    ),
-    Conflict(
-        TAKEN,
-        r'"message":"specSlug: ',
-        "the path's specSlug is any string, but the spec PUT creates answers `slug` as "
-        "OpenAPISpecSlug (a pattern): a slug outside it names a spec that could not be answered",
-        ("PUT /orgs/{organizationId}/openapi/{specSlug}",),
-    ),
-    Conflict(
-        TAKEN,
-        r"slug: must match the pattern \^\[a-z0-9\]",
-        "documented conflict with the API description (README): its OpenAPI slug is lowercase; "
-        "production's OpenAPISpecSlug allows capitals, which --contract production accepts",
-        ("POST /orgs/{organizationId}/openapi",),
-    ),
-    Conflict(
-        TAKEN,
-        r'"message":"(source\.space|language): ',
-        "createTranslation declares 201 and 400 only: an unknown source space, or a target "
-        "language that is the source's own, can only be its 400",
-        ("POST /orgs/{organizationId}/translations",),
-    ),
-    Conflict(
-        TAKEN,
-        r"already exists \(use PUT\)",
-        "createOpenAPISpec declares 201 and 400 only: a slug the organization already has can "
-        "only be its 400",
-        ("POST /orgs/{organizationId}/openapi",),
-    ),
-    Conflict(
-        TAKEN,
-        "at its root level",
-        "SiteStructure is sections (sections, groups, links) or siteSpaces (oneOf): a group has "
-        "no place in a site whose root holds site spaces (a section enables sections: "
-        "addSectionToSite)",
-        (f"POST {SITES}/section-groups",),
-    ),
-    Conflict(
-        TAKEN,
-        "site spaces at its root level",
-        "addExternalLinkToSite: 'External links require a section-based site structure', and "
-        "SiteStructure has no place for a link beside root site spaces; it declares 400",
-        (f"POST {SITES}/external-links",),
-    ),
-    Conflict(
-        TAKEN,
-        r"a group cannot be nested in itself",
-        "SiteSectionGroup.children is a tree of sections, groups and links: a group moved into "
-        "itself or one of its own groups has no place in it",
-        (f"PATCH {SITES}/section-groups/{{siteSectionGroupId}}",),
-    ),
-    Conflict(
-        TAKEN,
-        r"pageId: cannot be given",
-        "addSectionToSite's and addSpaceToSite's pageId: 'Providing it when `spaceId` is `null` "
-        "returns a 400 error'",
-        (f"POST {SITES}/sections", f"POST {SITES}/site-spaces"),
-    ),
-    Conflict(
-        TAKEN,
-        r"provisions an OpenAPI",
-        "addSectionToSite's and addSpaceToSite's template: 'Templates that provision "
-        "organization-level resources, such as OpenAPI specifications, are not supported by "
-        "this site-scoped operation'",
-        (f"POST {SITES}/sections", f"POST {SITES}/site-spaces"),
-    ),
-    Conflict(
-        TAKEN,
-        "visitor-auth sites only",
-        "getSitePublishingAuthById, updateSitePublishingAuthById and "
-        "regenerateSitePublishingAuthById declare 200 and 400 only: a site that is not "
-        "visitor-auth has no auth settings, which can only be their 400",
-        (
-            f"GET {SITES}/publishing/auth",
-            f"PATCH {SITES}/publishing/auth",
-            f"POST {SITES}/publishing/auth/regenerate",
-        ),
-    ),
 )
+
+
+@functools.cache
+def conflicts() -> tuple[Conflict, ...]:
+    """The document's conflicts: those above, and those each kind says of its operations
+    (`Explained`, in its module), at production's operations behind its routes."""
+    spec = load_spec()
+    if spec is None:
+        return FORGIVEN
+    contract = Contract(spec)
+    found = []
+    for kind, explained in declared.explained():
+        operations = [declared.operation(contract, route) for route in explained.operations]
+        if None in operations:
+            raise LookupError(f"{kind}: {explained.operations} names no operation of production")
+        checks = (ANSWER,) if explained.finding == ANSWER_REFUSED else TAKEN
+        found.append(Conflict(checks, explained.answer, explained.why, tuple(map(str, operations))))
+    return (*FORGIVEN, *found)
 
 
 def forgiven(seen: Seen) -> Conflict | None:
     """The conflict of production's document that explains a failure, or None."""
-    return next((conflict for conflict in FORGIVEN if conflict.covers(seen)), None)
+    return next((conflict for conflict in conflicts() if conflict.covers(seen)), None)

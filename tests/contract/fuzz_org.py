@@ -1,19 +1,21 @@
 """The organization the contract fuzzer starts from: one of each resource the emulator serves.
 
-Generated requests name resources by ids they draw or learn from earlier answers; with a site
-that has sections, a group, a link, site spaces, redirects, a share link and an MCP server, a
-visitor-auth site, a team, an invite link, a SAML provider, a collection with a space, grants,
-an OpenAPI spec, an integration installed on the organization, a site and a space, a
-translation, a site channel and a context connection, a glossary entry, and Git Sync installed
-on the site and one of its spaces already there, the first requests of each operation reach real
-resources instead of 404s.
+Generated requests name resources by ids they draw or learn from earlier answers; with one of
+each resource there already, the first requests of each operation reach real resources instead
+of 404s. Each kind says the requests that make its own (`Seed`, in its module), read off the
+catalogue in its order, so that a seed may name the ids its referents' seeds were answered.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-ORG = "/v1/orgs/org_acme"
+from tests.contract import declared
+
+ORGANIZATION = "org_acme"
+#: `"{name}"`: the id a seed of that name was answered
+_NAMED = re.compile(r"^\{(\w+)\}$")
 
 
 class _Api:
@@ -34,89 +36,24 @@ class _Api:
         return response.json() if response.content else None
 
 
+def _filled(value: Any, ids: dict[str, str]) -> Any:
+    """A seed's body with each text `"{name}"` the id it names."""
+    if isinstance(value, dict):
+        return {key: _filled(item, ids) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_filled(item, ids) for item in value]
+    named = _NAMED.match(value) if isinstance(value, str) else None
+    return ids[named.group(1)] if named else value
+
+
 def populate(client: Any, base: str, token: str) -> None:
     """Create the fuzzer's organization in the emulator behind `client` (a requests session)."""
     api = _Api(client, base, token)
-    team = api("PUT", f"{ORG}/teams", {"title": "Platform", "members": ["u_lin"]})["id"]
-    api("POST", f"{ORG}/link-invites", {"role": "read"})
-    api(
-        "POST",
-        f"{ORG}/saml",
-        {
-            "label": "Okta",
-            "ssoURL": "https://idp.example/sso",
-            "entityID": "https://idp.example/entity",
-            "certificate": "MIIC-fuzz",
-            "defaultTeam": team,
-        },
-    )
-    collection = api("POST", f"{ORG}/collections", {"title": "Developers"})["id"]
-    guides = api("POST", f"{ORG}/spaces", {"title": "Guides", "parent": collection})["id"]
-    reference = api("POST", f"{ORG}/spaces", {"title": "API Reference"})["id"]
-    api("POST", f"/v1/collections/{collection}/permissions", {"role": "edit", "teams": [team]})
-    api("POST", f"/v1/spaces/{guides}/permissions", {"role": "read", "users": ["u_sam"]})
-    site = api("POST", f"{ORG}/sites", {"title": "Developer Docs"})["id"]
-    sites = f"{ORG}/sites/{site}"
-    api("PATCH", sites, {"basename": "docs", "visibility": "public"})
-    section = api("POST", f"{sites}/sections", {"spaceId": guides, "title": "Guides"})["id"]
-    api("POST", f"{sites}/sections", {"spaceId": reference, "title": "API"})
-    api("POST", f"{sites}/site-spaces", {"spaceId": reference, "sectionId": section})
-    group = api("POST", f"{sites}/section-groups", {"title": "Learn", "sections": [section]})
-    api("POST", f"{sites}/external-links", {"title": "Status", "url": "https://status.example"})
-    api(
-        "POST",
-        f"{sites}/external-links",
-        {"title": "Blog", "url": "https://blog.example", "parent": group["id"]},
-    )
-    api(
-        "POST",
-        f"{sites}/redirects",
-        {
-            "source": "/old",
-            "destination": {"kind": "site-section", "siteSectionId": section},
-        },
-    )
-    api("POST", f"{sites}/share-links", {"name": "Partners"})
-    api(
-        "POST",
-        f"{sites}/mcp-servers",
-        {"name": "Billing", "url": "https://mcp.example", "headers": {}},
-    )
-    api("POST", f"{sites}/permissions", {"role": "edit", "teams": [team]})
-    api("POST", f"{sites}/publish")
-    handbook = api("POST", f"{ORG}/sites", {"title": "Handbook", "visibility": "visitor-auth"})
-    api("POST", f"{ORG}/sites/{handbook['id']}/site-spaces", {"spaceId": "space_handbook"})
-    api("GET", f"{ORG}/sites/{handbook['id']}/publishing/auth")
-    api("POST", f"{ORG}/openapi", {"slug": "petstore", "source": {"text": "openapi: 3.1.0"}})
-    # google-analytics (the example seed's) installed on the organization, a site and a space
-    installed = api(
-        "POST", "/v1/integrations/google-analytics/installations", {"organization": "org_acme"}
-    )["id"]
-    installation = f"/v1/integrations/google-analytics/installations/{installed}"
-    api("PATCH", installation, {"configuration": {"tracking_id": "G-FUZZ"}})
-    api("POST", f"{installation}/sites", {"siteId": site})
-    api("POST", f"{installation}/spaces", {"space": guides})
-    api(
-        "POST",
-        f"{ORG}/translations",
-        {"source": {"space": guides, "language": "en"}, "language": "fr"},
-    )
-    slack = {"type": "builtin:slack", "setupSettings": {"allowedChannels": ["support"]}}
-    api("POST", f"{sites}/channels", slack)
-    website = {"connector": "builtin:website", "setupSettings": {"url": "https://acme.example"}}
-    api("POST", f"{sites}/context-connections", website)
-    terms = {"type": "insert", "translations": {"en": "Workspace", "fr": "Espace"}}
-    api("PUT", f"{ORG}/translations-glossary", {"operations": [terms]})
-    git = api(
-        "POST",
-        "/v1/git/installations",
-        {"provider": "gitlab", "target": {"type": "site", "siteId": site}},
-    )
-    gitlab = {"projectId": 42, "accessToken": "glpat-fuzz", "branch": "refs/heads/main"}
-    api(
-        "PATCH",
-        f"/v1/git/installations/{git['id']}",
-        {"provider": "gitlab", "providerConfiguration": gitlab},
-    )
-    managed = {"type": "space", "spaceId": guides, "siteId": site}
-    api("POST", "/v1/git/installations", {"provider": "gitlab", "target": managed})
+    ids = {"org": ORGANIZATION}
+    for kind, seed in declared.seeds():
+        try:
+            answer = api(seed.method, seed.path.format_map(ids), _filled(seed.body, ids))
+        except KeyError as missing:
+            raise RuntimeError(f"{kind}'s seed names {missing}, made by no seed before") from None
+        if seed.name:
+            ids[seed.name] = str(answer["id"])

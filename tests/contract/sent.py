@@ -10,7 +10,6 @@ line here.
 
 from __future__ import annotations
 
-import collections
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract
 from tests.contract.conflicts import description_only
+from tests.contract.declared import concrete
 from tests.contract.schema_walk import Doc, Walk
 
 
@@ -103,12 +103,6 @@ def _schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
-def concrete(template: str) -> str:
-    """A route template with a sample in every placeholder (`{org}`, `{id}`, `{site}`, a key
-    such as an integration's `{name}`)."""
-    return template.format_map(collections.defaultdict(lambda: "x", org="o", site="s"))
-
-
 def operation_of(contract: Contract, sent: Sent) -> str | None:
     path = concrete(sent.path)
     template = contract.operation_of(sent.method, path)
@@ -123,24 +117,27 @@ def body_schema(contract: Contract, operation: str) -> Any:
 
 def compare(contract: Contract, sent: Sent, used: set[Any]) -> list[str]:
     """The findings of one request: what differs and is not listed."""
+    tables = unmanaged.listed(contract)
     operation = operation_of(contract, sent)
     if operation is None:
         key = f"{sent.method} {sent.path}"
-        if key in unmanaged.NOT_SENT or description_only(sent.method, sent.path):
+        if key in tables.not_sent or description_only(sent.method, sent.path):
             used.add(key)
             return []
-        return [f"{key}: no such operation in production (list it in NOT_SENT if never sent)"]
-    if operation in unmanaged.OWN_CHECK:
+        return [f"{key}: no such operation in production (its kind's `NOT_SENT` if never sent)"]
+    if operation in tables.own_check:
         used.add(operation)
         return []
     production = Doc(contract.spec)
     mine = _schema(sent.model)
 
     def listed(where: str, aspect: str) -> bool:
+        if aspect == "unmanaged" and (operation, where) in tables.written:
+            return True  # how it is written otherwise: held by the field share's test
         for key, table in (
-            ((operation, where), unmanaged.UNMANAGED if aspect == "unmanaged" else {}),
-            ((operation, where), unmanaged.SAME_PATTERN if aspect == "pattern" else {}),
-            ((operation, where, aspect), unmanaged.DIFFERS),
+            ((operation, where), tables.unmanaged if aspect == "unmanaged" else {}),
+            ((operation, where), tables.same_pattern if aspect == "pattern" else {}),
+            ((operation, where, aspect), tables.differs),
         ):
             if key in table:
                 used.add(key)
@@ -149,7 +146,15 @@ def compare(contract: Contract, sent: Sent, used: set[Any]) -> list[str]:
 
     # a PUT of the whole object after a merge: a null written removes the field from it
     null_removes = sent.fields is None and sent.method == "PUT"
-    walk = Walk(production, Doc(mine), listed, CLASSES, unmanaged.FORMATS, null_removes)
+    walk = Walk(
+        production,
+        Doc(mine),
+        listed,
+        CLASSES,
+        unmanaged.FORMATS,
+        null_removes,
+        unchecked=unmanaged.UNCHECKED,
+    )
     body = body_schema(contract, operation)
     if sent.items:
         shapes, _ = production.alternatives(body)
@@ -176,6 +181,7 @@ def compare(contract: Contract, sent: Sent, used: set[Any]) -> list[str]:
     sent_names = {f.wire_name for f in sent.fields}
     for name in props.keys() - sent_names:
         walk.find(name, "unmanaged", "production takes it, docsync never sends it here")
+    used.update(("format", name) for name in walk.unchecked_met)
     return walk.findings
 
 

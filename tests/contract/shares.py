@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from docsync.api.contract import LEFT_OUT, NOT_MANAGED
 from tests.contract import write_fields as fields
 from tests.contract import write_operations as operations
 from tests.contract.checker import Contract
@@ -64,15 +65,16 @@ def report(contract: Contract) -> list[str]:
     ops = operations.share(contract)
     props = fields.share(contract)
     lines = [ops.line(), props.line()]
+    left_alone = operations.not_managed(contract)
     for op in ops.configuration:
         if op not in ops.managed:
-            why = operations.NOT_MANAGED.get(op, "UNCLASSIFIED")
-            lines.append(f"  operation not managed: {op}: {why}")
-    for (op, name), why in fields.LEFT_OUT.items():
+            lines.append(f"  operation not managed: {op}: {left_alone.get(op, 'UNCLASSIFIED')}")
+    for (op, name), why in fields.said(contract, LEFT_OUT).items():
         lines.append(f"  field left out: {op} {name}: {why}")
+    lacking = fields.said(contract, NOT_MANAGED)
     for op, name in props.writable:
         if (op, name) not in props.written:
-            why = fields.NOT_MANAGED.get((op, name), "UNCLASSIFIED")
+            why = lacking.get((op, name), "UNCLASSIFIED")
             lines.append(f"  field not managed: {op} {name}: {why}")
     return lines
 

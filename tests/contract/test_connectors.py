@@ -1,5 +1,5 @@
 """docsync's offline checks of a site's context connections and channels, held to production's
-document (tests/contract/unmanaged.py lists these setups as docsync's own checks).
+document (their kinds say these setups are docsync's own checks: `OWN_CHECK`, `SHAPE`).
 
 - Every setup production's ContextConnectorSetup declares is in docsync/kinds/assistant/
   connectors.py with the same settings, the same required ones and the same limits, and no other;

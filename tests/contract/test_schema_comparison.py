@@ -29,6 +29,7 @@ from docsync.kinds.declaration import Field
 from docsync.kinds.partial import Setting
 from tests.contract import unmanaged
 from tests.contract.checker import Contract
+from tests.contract.declared import operation
 from tests.contract.document import require_spec
 from tests.contract.observed import as_production_answers
 from tests.contract.schema_samples import EXAMPLES, Samples, put
@@ -61,12 +62,14 @@ def test_every_listed_difference_is_still_one(contract: Contract) -> None:
     used: set[Any] = set()
     for sent in SENT:
         compare(contract, sent, used)
+    tables = unmanaged.listed(contract)
     listed = {
-        *unmanaged.UNMANAGED,
-        *unmanaged.DIFFERS,
-        *unmanaged.SAME_PATTERN,
-        *unmanaged.NOT_SENT,
-        *unmanaged.OWN_CHECK,
+        *tables.unmanaged,
+        *tables.differs,
+        *tables.same_pattern,
+        *tables.not_sent,
+        *tables.own_check,
+        *(("format", name) for name in unmanaged.UNCHECKED),
     }
     assert not listed - used, f"listed but no longer different: {sorted(listed - used)}"
 
@@ -116,7 +119,9 @@ def _samples(contract: Contract, sent: Sent, operation: str) -> Iterator[Sample]
     if sent.fields is None:
         # a part written in a shape of docsync's own is not sampled: a valid one is put there
         opaque = [
-            tuple(w.split(".")) for op, w, a in unmanaged.DIFFERS if (op, a) == (operation, "shape")
+            tuple(w.split("."))
+            for op, w, a in unmanaged.listed(contract).differs
+            if (op, a) == (operation, "shape")
         ]
         for path in opaque:
             node = _opaque(production, node, path)
@@ -141,7 +146,7 @@ def _samples(contract: Contract, sent: Sent, operation: str) -> Iterator[Sample]
     minimal = {name: Samples(production).valid(props[name], 0) for name in required}
     base = BASE.get(sent.kind, {})
     for f in sent.fields:
-        if f.wire_name in props and f.ref is None and not _listed_shape(operation, f):
+        if f.wire_name in props and f.ref is None and not _listed_shape(contract, operation, f):
             yield from _filled(
                 production,
                 props[f.wire_name],
@@ -176,8 +181,8 @@ def _filled(
         yield Sample(f"{where}{broken.path}: {broken.why}", *place(value), broken.checked)
 
 
-def _listed_shape(operation: str, f: Field) -> bool:
-    return (operation, f.wire_name, "shape") in unmanaged.DIFFERS
+def _listed_shape(contract: Contract, operation: str, f: Field) -> bool:
+    return (operation, f.wire_name, "shape") in unmanaged.listed(contract).differs
 
 
 @pytest.mark.parametrize("sent", SENT, ids=str)
@@ -185,7 +190,7 @@ def test_what_production_accepts_is_accepted_and_what_it_refuses_refused(
     contract: Contract, sent: Sent
 ) -> None:
     operation = operation_of(contract, sent)
-    if operation is None or operation in unmanaged.OWN_CHECK:
+    if operation is None or operation in unmanaged.listed(contract).own_check:
         return  # a request docsync never sends (NOT_SENT), or one checked by its own test
     path = concrete(sent.path)
     wrong = []
@@ -204,8 +209,9 @@ def test_what_production_accepts_is_accepted_and_what_it_refuses_refused(
 
 @functools.cache
 def _pattern(contract: Contract, where: tuple[str, str]) -> tuple[str, Sent, Field]:
-    """Production's pattern of a field, the request and the manifest field."""
-    schema, sent, f = field_at(contract, *where)
+    """Production's pattern of a field (its kind's route and the field), the request and the
+    manifest field."""
+    schema, sent, f = field_at(contract, str(operation(contract, where[0])), where[1])
     (theirs,) = [s["pattern"] for s in Doc(contract.spec).alternatives(schema)[0]]
     return theirs, sent, f
 
@@ -229,7 +235,7 @@ def _agree(contract: Contract, where: tuple[str, str], text: str) -> bool:
     return _refuses(sent.model, BASE.get(sent.kind, {}) | {f.name: text}) != production
 
 
-@pytest.mark.parametrize("where", list(unmanaged.SAME_PATTERN), ids=" ".join)
+@pytest.mark.parametrize("where", unmanaged.SAME_PATTERNS, ids=" ".join)
 def test_patterns_written_differently_take_the_same_texts(
     contract: Contract, where: tuple[str, str]
 ) -> None:
@@ -241,7 +247,7 @@ def test_patterns_written_differently_take_the_same_texts(
     assert not [t for t in sorted(texts) if not _agree(contract, where, t)]
 
 
-@pytest.mark.parametrize("where", list(unmanaged.SAME_PATTERN), ids=" ".join)
+@pytest.mark.parametrize("where", unmanaged.SAME_PATTERNS, ids=" ".join)
 @settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_patterns_written_differently_agree_on_drawn_texts(

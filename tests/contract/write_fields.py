@@ -7,7 +7,7 @@ managed write operation (`write_operations.share`) is classified once, as
   the PATCH that follows its create: a key of the create's body too); a property of a request
   docsync sends whose whole body, or list of items, a part's model writes (a site's
   customization, its redirects). Derived from the declarations (`derived_keys`); where a kind
-  writes a property by code of its own, under a key of another name, `KEYS` says which, by hand;
+  writes a property by code of its own, under a key of another name, it says which (`KEY`);
 - **expressed by the manifest's structure** (`STRUCTURE`): where an entry stands (its parent:
   a site space's `sectionId`), which entry is its level's default, the order of a list, a
   reference written by name;
@@ -17,6 +17,9 @@ managed write operation (`write_operations.share`) is classified once, as
   never tell it done), what another source owns (a repository's `gitbook-docs.yaml`), an order
   the manifest's lists do not carry, a stage of the app's editing;
 - **not managed yet** (`NOT_MANAGED`), each with what it lacks.
+
+Each kind says these of the requests it sends in its own module (`Declaration.contract`, notes
+of `docsync.api.contract`), read here off the catalogue.
 
 The field share is the keys and the structure over the fields a manifest can write: those, and
 the ones not managed yet (the first two lists are left out of the count, as the operation
@@ -28,20 +31,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from docsync.api.contract import KEY, LEFT_OUT, NOT_CONFIGURATION, STRUCTURE
 from docsync.kinds.catalogue import CATALOGUE
 from tests.contract import write_operations as operations
 from tests.contract.checker import Contract
+from tests.contract.declared import by_property
 from tests.contract.schema_walk import Doc
 from tests.contract.sent import SENT, _schema, operation_of
 
 #: (operation, property of its request body)
 Prop = tuple[str, str]
-
-_ORG = "/orgs/{organizationId}"
-_SITE = f"{_ORG}/sites/{{siteId}}"
-_INSTALLATION = "/integrations/{integrationName}/installations/{installationId}"
-SPACES, SECTIONS = f"POST {_ORG}/spaces", f"POST {_SITE}/sections"
-SITE_SPACES = f"POST {_SITE}/site-spaces"
 
 
 def body_properties(contract: Contract, operation: str) -> list[str]:
@@ -91,145 +90,18 @@ def derived_keys(contract: Contract) -> dict[Prop, str]:
     return found
 
 
-# -- by hand ---------------------------------------------------------------------------------
+# -- said by the kinds, each in its module --------------------------------------------------
 
-_GRANTS = "a grant's principal: `permissions: {teams: {NAME: ROLE}, members: {...}}`"
-_ROLE = "a grant's role: the value of `permissions: {teams: {NAME: ROLE}}`"
-_MEMBERS = "a team's `members`: the users its batch PUT adds, removes or gives a role"
 
-#: (operation, property) -> (the kind whose manifest key writes it, how)
-KEYS: dict[Prop, tuple[str, str]] = {
-    **{
-        (f"POST {holder}/permissions", principals): ("grant", _GRANTS)
-        for holder in ("/spaces/{spaceId}", "/collections/{collectionId}", _SITE)
-        for principals in ("teams", "users")
-    },
-    **{
-        (f"PATCH {holder}/permissions/{principals}/{{{id_name}}}", "role"): ("grant", _ROLE)
-        for holder in ("/spaces/{spaceId}", "/collections/{collectionId}", _SITE)
-        for principals, id_name in (("teams", "teamId"), ("users", "userId"))
-    },
-    **{
-        (f"PUT {_ORG}/teams/{{teamId}}/members", name): ("team", _MEMBERS)
-        for name in ("add", "remove", "memberships")
-    },
-    (f"PUT {_ORG}/teams/{{teamId}}/members/{{userId}}", "role"): (
-        "team_member",
-        "a member's `role` in `members: [{user, role}]`",
-    ),
-    (f"POST {_ORG}/translations", "source"): (
-        "translation",
-        "`space` and `sourceLanguage`, sent as production's `source: {space, language}`",
-    ),
-    (f"PUT {_ORG}/translations-glossary", "operations"): (
-        "translations_glossary",
-        "`entries`: the batch's inserts, updates and deletes",
-    ),
-}
+def keys(contract: Contract) -> dict[Prop, tuple[str, str]]:
+    """Properties a kind's code writes from a manifest key of another name: (the kind, how)."""
+    return {prop: (said.kind, said.note.why) for prop, said in by_property(contract, KEY).items()}
 
-_ORDER = "the order of the manifest's list: the site's one sort moves what is out of place"
-_DEFAULT = "`default: true` on the entry that is its level's default"
 
-#: (operation, property) -> how the manifest's structure expresses it
-STRUCTURE: dict[Prop, str] = {
-    (f"PATCH {_SITE}/structure/sort", "item"): _ORDER,
-    (f"PATCH {_SITE}/structure/sort", "position"): _ORDER,
-    **{
-        (f"POST {_SITE}/{items}/{{{id_name}}}/move", "position"): _ORDER
-        for items, id_name in (
-            ("sections", "siteSectionId"),
-            ("section-groups", "siteSectionGroupId"),
-            ("site-spaces", "siteSpaceId"),
-        )
-    },
-    (f"PATCH {_SITE}", "defaultSiteSpace"): _DEFAULT + " (a site space of the site's root)",
-    (f"PATCH {_SITE}", "defaultSiteSection"): _DEFAULT + " (a section)",
-    (f"PATCH {_SITE}/sections/{{siteSectionId}}", "defaultSiteSpace"): (
-        _DEFAULT + " (a site space of the section)"
-    ),
-    (f"POST {_ORG}/sites", "spaces"): "the site's `siteSpaces` and `sections`, made one by one",
-    (SECTIONS, "spaceId"): "the section's first site space's `space`, made by its create",
-    (SECTIONS, "pageId"): "the section's first site space's `pageId`, made by its create",
-    (SECTIONS, "siteSectionGroupId"): "the group that lists the section in its `sections`",
-    (f"PATCH {_SITE}/sections/{{siteSectionId}}", "siteSectionGroupId"): (
-        "the group that lists the section in its `sections`"
-    ),
-    (SITE_SPACES, "sectionId"): "the section whose `siteSpaces` list it",
-    (f"POST {_SITE}/external-links", "parent"): "the link's `group`, by title",
-    (f"PATCH {_SITE}/external-links/{{siteExternalLinkId}}", "parent"): (
-        "the link's `group`, by title"
-    ),
-    (f"POST {operations._INTEGRATION}/installations", "organization"): (
-        "the manifest's `organization`"
-    ),
-    (f"POST {_INSTALLATION}/sites", "siteId"): "the site (by title) its `sites:` names",
-    ("POST /git/installations", "target"): "the site or space whose entry writes `gitSync`",
-}
-
-TEMPLATE = "content a new space starts from, applied once at its create: content, not setup"
-EXTERNAL_IDS = (
-    'ids the integration assigns to its installation (production: "External IDs assigned by '
-    "the integration\"), for its own lookups: the integration's, not the organization's"
-)
-
-#: (operation, property) -> why it is not configuration
-NOT_CONFIGURATION: dict[Prop, str] = {
-    (SPACES, "template"): TEMPLATE,
-    (SPACES, "empty"): TEMPLATE + " (an empty space, without the default first page)",
-    (SPACES, "computedSource"): (
-        "the content a space is computed from (an OpenAPI spec, a translation), set once at its "
-        "create (its PATCH takes no source): content, which the spec or translation keeps"
-    ),
-    (SECTIONS, "template"): TEMPLATE,
-    (SITE_SPACES, "template"): TEMPLATE,
-    (f"PATCH {_INSTALLATION}", "externalIds"): EXTERNAL_IDS,
-    (f"PATCH {_INSTALLATION}/sites/{{siteId}}", "externalIds"): EXTERNAL_IDS,
-    (f"PATCH {_INSTALLATION}/spaces/{{spaceId}}", "externalIds"): EXTERNAL_IDS,
-}
-
-_POSITION = (
-    "the order of spaces and collections in their parent (the app's sidebar, which editors "
-    "arrange): a manifest's `spaces` and `collections` are keyed by title in their parent and "
-    "merge across files in file order, so their order in a manifest says nothing"
-)
-_CONTENT_INVITE = (
-    "an invite link to one space or collection cannot be read back: production's list of "
-    "invite links answers the organization's alone, so a plan could not tell a link made from "
-    "one to make, and every plan would make it again"
-)
-_REDIRECT_DRAFT = (
-    "a draft redirect is the app's staging of a rule for the site's next publish (production's "
-    "`intent: draft`: a list of its own beside the live rules, published at once with `intent: "
-    "publish`); a manifest's rules are live once applied, with nothing to stage"
-)
-
-#: (operation, property) -> why a manifest leaves it out
-LEFT_OUT: dict[Prop, str] = {
-    ("POST /spaces/{spaceId}/move", "position"): _POSITION,
-    ("POST /collections/{collectionId}/move", "position"): _POSITION,
-    (f"POST {_ORG}/link-invites", "level"): _CONTENT_INVITE,
-    (f"POST {_ORG}/link-invites", "space"): _CONTENT_INVITE,
-    (f"POST {_ORG}/link-invites", "collection"): _CONTENT_INVITE,
-    (f"PATCH {_ORG}/link-invites/{{inviteId}}", "level"): _CONTENT_INVITE,
-    (f"POST {_SITE}/redirects", "draft"): _REDIRECT_DRAFT,
-    (f"PATCH {_SITE}/redirects/{{siteRedirectId}}", "draft"): _REDIRECT_DRAFT,
-    ("PATCH /git/installations/{installationId}", "childInstallationProjectDirectories"): (
-        "the directories of the spaces a site's installation manages are its repository's "
-        "gitbook-docs.yaml's (each space's `content.directory`), which owns the site's "
-        "structure once Git Sync does (docsync refuses to write it then)"
-    ),
-}
-
-_NESTED = (
-    "groups in groups (production's `parent`, `parentSectionGroupId`): a manifest's group "
-    "stands at the site's root; nesting needs a group's place among another's sections"
-)
-
-#: (operation, property) -> what docsync lacks to write it
-NOT_MANAGED: dict[Prop, str] = {
-    (f"POST {_SITE}/section-groups", "parent"): _NESTED,
-    (f"PATCH {_SITE}/section-groups/{{siteSectionGroupId}}", "parentSectionGroupId"): _NESTED,
-}
+def said(contract: Contract, what: str) -> dict[Prop, str]:
+    """Properties the kinds say are `what` (`STRUCTURE`, `NOT_CONFIGURATION`, `LEFT_OUT`,
+    `NOT_MANAGED`), and why."""
+    return {prop: said.note.why for prop, said in by_property(contract, what).items()}
 
 
 @dataclass(frozen=True)
@@ -253,6 +125,7 @@ class FieldShare:
 def share(contract: Contract) -> FieldShare:
     """The written properties and those a manifest can write, as classified above."""
     every = list(properties(contract))
-    written = {*derived_keys(contract), *KEYS, *STRUCTURE}
-    writable = [p for p in every if p not in NOT_CONFIGURATION and p not in LEFT_OUT]
+    written = {*derived_keys(contract), *keys(contract), *said(contract, STRUCTURE)}
+    left = {*said(contract, NOT_CONFIGURATION), *said(contract, LEFT_OUT)}
+    writable = [p for p in every if p not in left]
     return FieldShare([prop for prop in writable if prop in written], writable)

@@ -8,14 +8,15 @@ document is classified once, as
   (`Field.route`), and the lists a kind reads (`Kind.answers`), with
   writes on them or on their items (a team's members, a resource's grants, a site's redirects
   one by one). Where a kind's code sends a request its declaration does not name, or writes the
-  same configuration through another operation (a site's publishing, the one sort of its
-  structure), `ALSO_MANAGED` names the kind and how, by hand;
+  same configuration through another operation (an integration's install, the one sort of its
+  structure), the kind says so in its module, and how (a `SENDS` note, `also_managed`);
 - **not configuration** (`NOT_CONFIGURATION`): content and its review, what readers and agents
   do, one-off actions on what a manifest describes (an import, a key regenerated), a user's
   own account, the integration platform of integration developers: nothing a manifest of an
   organization's setup would say;
-- **configuration docsync does not manage** (`NOT_MANAGED`), each with why: an operation no
-  organization's token reaches, a state that cannot be read back or written back.
+- **configuration docsync does not manage** (`not_managed`), each with why, said by the kind
+  whose configuration it is, in its module (a `LEAVES` note): an operation no organization's
+  token reaches, a state that cannot be read back or written back.
 
 The managed share is the managed operations over the configuration ones (managed and not
 managed). `tests/contract/test_managed_share.py` fails when an operation is unclassified,
@@ -27,9 +28,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from docsync.api.contract import LEAVES, SENDS
 from docsync.kinds.catalogue import KINDS
 from docsync.kinds.declaration import Declaration
 from tests.contract.checker import Contract
+from tests.contract.declared import located
 from tests.contract.sent import concrete
 
 WRITES = ("post", "put", "patch", "delete")
@@ -88,49 +91,17 @@ def managed_by(contract: Contract) -> dict[str, str]:
     return found
 
 
-# -- by hand ---------------------------------------------------------------------------------
+def also_managed(contract: Contract) -> dict[str, tuple[str, str]]:
+    """Each operation a kind says its code sends beyond its declared routes: (the kind, how)."""
+    return {op: (said.kind, said.note.why) for op, said in located(contract, SENDS)}
 
-#: operation -> (the kind that manages what it writes, how)
-ALSO_MANAGED: dict[str, tuple[str, str]] = {
-    f"POST {_INTEGRATION}/installations": (
-        "integration",
-        "the install docsync sends (its declaration's list is the organization's)",
-    ),
-    **{
-        f"{method} {_INTEGRATION}/installations/{{installationId}}/{level}{item}": (
-            f"integration_{level[:-1]}",
-            f"an installation on a {level[:-1]}, planned under its installation",
-        )
-        for level, id_name in (("sites", "siteId"), ("spaces", "spaceId"))
-        for method, item in (
-            ("POST", ""),
-            ("PATCH", f"/{{{id_name}}}"),
-            ("DELETE", f"/{{{id_name}}}"),
-        )
-    },
-    **{
-        f"POST {holder}/permissions": ("grant", "a grant's invite (`permissions:`)")
-        for holder in ("/collections/{collectionId}", "/spaces/{spaceId}", _SITE)
-    },
-    f"PATCH {_SITE}/structure/sort": ("site", "the order of a site's structure, one sort"),
-    f"POST {_SITE}/sections/{{siteSectionId}}/move": (
-        "section",
-        "a section's place: its site's sort and its group's `sections`",
-    ),
-    f"POST {_SITE}/section-groups/{{siteSectionGroupId}}/move": (
-        "section_group",
-        "a group's place: its site's sort",
-    ),
-    f"POST {_SITE}/site-spaces/{{siteSpaceId}}/move": (
-        "site_space",
-        "a site space's place: its level's sort",
-    ),
-    "POST /git/installations": (
-        "git_sync",
-        "the install of a site's or space's one installation (a singleton's create, which "
-        "its declaration does not name)",
-    ),
-}
+
+def not_managed(contract: Contract) -> dict[str, str]:
+    """Each configuration operation a kind says it leaves alone, and why."""
+    return {op: said.note.why for op, said in located(contract, LEAVES)}
+
+
+# -- not configuration: no kind's business ------------------------------------------------------
 
 CONTENT = "content and its review: what people write, not how the organization is set up"
 READERS = "what readers, visitors and agents do on a site: use, not setup"
@@ -244,35 +215,6 @@ NOT_CONFIGURATION: dict[str, str] = {
     ),
 }
 
-INTERNAL = (
-    "accepts only production's internal user authentication (`user-internal`): no token an "
-    "organization can make reaches it"
-)
-
-NOT_MANAGED: dict[str, str] = {
-    f"PUT {_ORG}/fonts": INTERNAL + " (custom fonts)",
-    f"POST {_ORG}/fonts/{{fontId}}": INTERNAL + " (custom fonts)",
-    f"DELETE {_ORG}/fonts/{{fontId}}": INTERNAL + " (custom fonts)",
-    "PATCH /custom-hostnames/{hostname}": INTERNAL + " (custom hostnames)",
-    "DELETE /custom-hostnames/{hostname}": INTERNAL + " (custom hostnames)",
-    f"POST {_ORG}/invites": (
-        "email invites have no list to read back: a plan could not tell an invite sent from "
-        "one to send, so every plan would send it again"
-    ),
-    "POST /orgs": "a manifest describes one organization, which exists (made in the app)",
-    "POST /collections/{collectionId}/transfer": (
-        "moves a collection into another organization, which no manifest of this one describes"
-    ),
-    f"POST {_ORG}/members/{{userId}}/sso": (
-        "sets a member's `sso`, which production never unsets (no operation takes it back): a "
-        "manifest's `sso: false` could never be applied, so docsync leaves it to the app"
-    ),
-    f"POST {_SITE}/ads": (
-        "a site's request to join GitBook's ads program: GitBook reviews it and sets the state, "
-        "so what a manifest writes (`in-review`) is never what is read back"
-    ),
-}
-
 
 @dataclass(frozen=True)
 class Share:
@@ -295,7 +237,7 @@ class Share:
 def share(contract: Contract) -> Share:
     """The managed operations and the configuration ones, as classified above."""
     derived = managed_by(contract)
-    managed = {op: kind for op, (kind, _) in ALSO_MANAGED.items()} | derived
+    managed = {op: kind for op, (kind, _) in also_managed(contract).items()} | derived
     every = writes(contract)
     configuration = [op for op in every if op not in NOT_CONFIGURATION]
     return Share({op: managed[op] for op in every if op in managed}, configuration)

@@ -230,3 +230,16 @@ def test_a_kind_says_what_it_writes_and_each_has_a_lost_answer_test(declared: De
         if writes.part:
             assert model is not None and writes.part in model.model_fields, name
         assert name in COVERED, f"{name} has no test where the answers of its writes are lost"
+
+
+def test_a_rename_is_declared_only_on_a_key_the_update_carries() -> None:
+    """`renames` is what lets an entry say `was:`; on a key the update cannot send (a site
+    space's path is, an integration's name is not), the declaration is refused as it loads."""
+    assert {d.name for d in CATALOGUE if d.renames} >= {"team", "space", "site", "section"}
+    assert not any(d.renames for d in CATALOGUE if d.name in ("site_space", "invite_link"))
+    carried = (Field("name"),)
+    assert Declaration("font", "fonts", "font", key="name", fields=carried, renames=True).renames
+    with pytest.raises(ValueError, match="renames its key 'name': no update carries it"):
+        Declaration(
+            "font", "fonts", "font", key="name", fields=(Field("name", update=False),), renames=True
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -31,6 +32,12 @@ def _imports(tree: ast.AST) -> list[str]:
     return found
 
 
+@cache
+def _parsed(path: Path) -> ast.Module:
+    """The syntax tree of a source file, parsed once for every test here (each reads them all)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _modules() -> dict[str, Path]:
     found = {}
     for path in PACKAGE.rglob("*.py"):
@@ -45,7 +52,7 @@ def module_graph() -> dict[str, set[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        targets = _imports(ast.parse(path.read_text(encoding="utf-8")))
+        targets = _imports(_parsed(path))
         graph[name] = {
             t for t in targets if t in modules and t != name and not name.startswith(f"{t}.")
         }
@@ -59,7 +66,7 @@ def package_graph() -> dict[str, set[str]]:
         relative = path.relative_to(PACKAGE.parent).with_suffix("")
         own = _package(".".join(relative.parts))
         graph[own]
-        for name in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _imports(_parsed(path)):
             if not name.startswith("docsync.") or name.count(".") < 1:
                 continue
             target = _package(name)
@@ -129,7 +136,7 @@ def test_the_kinds_and_the_core_import_at_load_time_only() -> None:
         str(path.relative_to(PACKAGE)): lines
         for package in ("kinds", "core")
         for path in sorted((PACKAGE / package).rglob("*.py"))
-        if (lines := _late_imports(ast.parse(path.read_text(encoding="utf-8"))))
+        if (lines := _late_imports(_parsed(path)))
     }
     assert not late, f"imports inside functions, or import_module: {late}"
 
@@ -150,7 +157,7 @@ def family_graph() -> dict[str, set[str]]:
             continue
         own = parts[0] if len(parts) > 1 else "framework"
         graph[own]
-        for name in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for name in _imports(_parsed(path)):
             pieces = name.split(".")
             if pieces[:2] != ["docsync", "kinds"] or len(pieces) < 3:
                 continue

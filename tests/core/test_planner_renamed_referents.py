@@ -146,7 +146,7 @@ CASES: dict[tuple[str, str, str], tuple[str, dict[str, Any], list[str]]] = {
 
 def referrers() -> set[tuple[str, str, str]]:
     """Every (kind, field or key, renamable kind it names) the declarations say."""
-    renamable = {d.name for d in CATALOGUE if d.renamable}
+    renamable = {d.name for d in CATALOGUE if d.renames}
     found = set()
     for declared in CATALOGUE:
         found |= {(declared.name, f.name, f.ref) for f in declared.fields if f.ref in renamable}

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from docsync.emulator.routes.sites_tree import slugify, unique_path
+from docsync.emulator.site_tree import slugify, unique_path
 from tests.depth import examples
 from tests.emulator.test_sites_kit import SitesKit
 from tests.emulator_harness import EmulatorHandle

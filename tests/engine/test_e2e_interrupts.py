@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,13 @@ def wait_for_progress(process: subprocess.Popen[str], lines: int = 2) -> str:
         seen += line
         seen_lines += line.lstrip().startswith("[")
     return seen
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the apply sent nothing"
+        time.sleep(0.01)
 
 
 def finish(process: subprocess.Popen[str], before: str) -> tuple[int, str, str]:
@@ -84,15 +92,20 @@ def test_a_second_signal_stops_at_once_without_a_traceback(
 ) -> None:
     process = start_apply(emulator, write("teams.yaml", MANIFEST))
     before = wait_for_progress(process, 1)
-    emulator.set_faults(latency=1500)  # what is in flight now outlasts the second signal
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
-    time.sleep(0.3)
-    process.send_signal(signal.SIGINT)
-    started = time.monotonic()
-    returncode, out, err = finish(process, before)
-    assert returncode == 130 and time.monotonic() - started < 2, (out, err)
-    assert "Stopped at once" in err and "Traceback" not in out + err
+    with emulator.holding():  # what is in flight now outlasts the second signal
+        assert emulator.in_flight is not None and process.stderr is not None
+        wait_until(lambda: emulator.in_flight.count > 0)  # type: ignore[union-attr]
+        process.send_signal(signal.SIGINT)
+        first = ""
+        while "starting nothing new" not in first:  # the first signal is taken
+            line = process.stderr.readline()
+            assert line, f"the apply ended at the first signal: {first}"
+            first += line
+        process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        returncode, out, err = finish(process, before)
+        assert returncode == 130 and time.monotonic() - started < 2, (out, first + err)
+    assert "Stopped at once" in err and "Traceback" not in out + first + err
 
 
 @pytest.mark.parametrize("after_lines", [1, 5])

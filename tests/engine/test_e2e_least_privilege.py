@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from docsync.generate import USAGE_PAGE, generated, roles_table
 from docsync.kinds import CATALOGUE
 from tests.engine.rich import EXAMPLE
 from tests.kit import REPO, EmulatorHandle, apply, cli_for
@@ -77,11 +78,13 @@ def test_what_a_role_cannot_read_is_named_and_the_rest_planned(
 
 
 def test_the_docs_give_the_role_every_kind_needs() -> None:
-    """docs/usage.md's table of roles names every section of the catalogue, top-level and
-    nested, each with what plan and apply need: a kind added later is missing from it here."""
-    text = (REPO / "docs" / "usage.md").read_text(encoding="utf-8")
-    table = text.split("<!-- roles -->")[1].split("<!-- end roles -->")[0]
-    rows = [row for row in table.splitlines() if row.startswith("| `")]
-    assert all(row.count("|") == 4 and "| read |" in row for row in rows), rows
-    missing = {d.section for d in CATALOGUE if f"`{d.section}`" not in table}
-    assert missing == set(), f"docs/usage.md's roles name no role for {sorted(missing)}"
+    """docs/usage.md's table of roles is what `bash scripts/generate` writes from the kinds'
+    declarations (`Declaration.roles`): every kind written at the top of a manifest says what
+    plan and apply need, and a kind written in another's entries says it or is in its row."""
+    text = (REPO / USAGE_PAGE).read_text(encoding="utf-8")
+    assert "<!-- generated: kind-roles -->" in text
+    assert generated(USAGE_PAGE, text) == text, "run `bash scripts/generate`"
+    silent = [d.name for d in CATALOGUE if not d.parents and not d.roles]
+    assert silent == [], f"kinds that say no role: {silent}"
+    rows = [row for row in roles_table().splitlines() if row.startswith("| `")]
+    assert all(row.count(" | ") == 2 and row.endswith(" |") for row in rows), rows

@@ -67,23 +67,22 @@ def test_an_interrupt_before_the_apply_ends_with_one_line_and_the_shell_code(
 ) -> None:
     manifest = write("m.yaml", "organization: org_acme\nteams: [{title: Platform}]\n")
     # Loading: the loader waits on its file for as long as the test needs; reading: the reader
-    # waits on a slow emulator (the files are read at once).
+    # waits on the emulator, which holds its requests for as long as the test needs (the files
+    # are read at once).
     stall = tmp_path / "loading" if phase == "loading the manifests" else None
-    if stall is None:
-        emulator.set_faults(latency=1500)
-    process = started(["plan", str(manifest)], cli_env(emulator), stall)
-    try:
-        wait_for(lambda: catches_sigterm(process.pid), "had its handlers")
-        if stall is not None:
-            wait_for(stall.exists, "began loading")
-        else:
-            assert emulator.in_flight is not None
-            wait_for(lambda: emulator.in_flight.count > 0, "read")  # type: ignore[union-attr]
-        process.send_signal(signum)
-        out, err = process.communicate(timeout=20)
-    finally:
-        process.kill()
-        emulator.set_faults()
+    with emulator.holding():
+        process = started(["plan", str(manifest)], cli_env(emulator), stall)
+        try:
+            wait_for(lambda: catches_sigterm(process.pid), "had its handlers")
+            if stall is not None:
+                wait_for(stall.exists, "began loading")
+            else:
+                assert emulator.in_flight is not None
+                wait_for(lambda: emulator.in_flight.count > 0, "read")  # type: ignore[union-attr]
+            process.send_signal(signum)
+            out, err = process.communicate(timeout=20)
+        finally:
+            process.kill()
     name = signal.Signals(signum).name
     assert process.returncode == code, (out, err)
     assert err.strip().splitlines() == [

@@ -6,13 +6,13 @@ the organization as docsync reads it, ids kept, and the organization is only eve
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ import yaml
 from docsync import snapshot
 from docsync.api import ApiClient
 from docsync.core.state import LiveState
+from docsync.emulator.state import iso
 from docsync.engine.planner import read_live
 from docsync.kinds import KINDS
 from docsync.manifest import load_manifests
@@ -31,6 +32,7 @@ from tests.emulator_harness import start_emulator
 from tests.engine.rich import EXAMPLE as RICH
 from tests.engine.rich import STAGES
 from tests.engine.test_e2e_production_answers import SYNCED, seeded
+from tests.gitops.bench_orgs import applied_seed, bench_org
 from tests.kit import (
     ORG,
     REPO,
@@ -39,8 +41,8 @@ from tests.kit import (
     assert_converged,
     cli_env,
     cli_for,
+    invoke,
     listed,
-    run_process,
 )
 
 ACME = REPO / "examples" / "acme"
@@ -291,27 +293,19 @@ def test_what_is_not_a_snapshot_of_the_plans_organization_is_refused(
     )
 
 
-def _bench_org(size: int) -> Any:
-    """The organization scripts/bench generates at `size` resources."""
-    spec = importlib.util.spec_from_file_location("bench", REPO / "scripts" / "bench.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench", bench)  # its dataclasses look their module up
-    spec.loader.exec_module(bench)
-    return bench.Org(size)
-
-
 @pytest.mark.slow
 def test_a_snapshot_of_a_3k_organization_rehearses_green_then_applies_and_plans_empty(
     production: EmulatorHandle, tmp_path: Path
 ) -> None:
-    org = _bench_org(3000)
-    production.reset(org.seed())
+    org = bench_org(3000)
+    # the organization as its manifest's apply leaves it (tests/gitops/test_bench_orgs.py), as
+    # docsync reads it: what is rehearsed is the change that follows
+    production.reset(applied_seed(org, iso(datetime.now(UTC))))
     docsync = cli_for(production, **KEY)
     manifest = org.manifest()
     path = tmp_path / "org.yaml"
     path.write_text(yaml.safe_dump(manifest, sort_keys=False), "utf-8")
-    apply_ok(docsync, path)
+    assert_converged(docsync, path)
     for member in manifest["members"][1:21]:  # a change: roles, a team, a site of two sections
         member["role"] = "comment"
     manifest["teams"].append({"title": "Rehearsed", "members": [manifest["members"][1]["email"]]})
@@ -341,19 +335,24 @@ def test_a_snapshot_of_a_3k_organization_rehearses_green_then_applies_and_plans_
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
 def test_no_copy_outlives_its_rehearsal(
-    production: EmulatorHandle, tmp_path: Path, stop: signal.Signals
+    production: EmulatorHandle,
+    tmp_path: Path,
+    stop: signal.Signals,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Ctrl-C during the apply on the copy ends the rehearsal as an interrupted apply ends
     (130, nothing started after it), kill -9 ends the process: either way the copy, which
     lives in the process, answers no more."""
-    org = _bench_org(1000)
+    org = bench_org(1000)
     production.reset(org.seed())
     members = [{"email": m["email"], "role": "comment"} for m in org.seed()["users"][1:]]
     manifest = tmp_path / "org.yaml"
     manifest.write_text(yaml.safe_dump({"organization": "org_acme", "members": members}), "utf-8")
     env = {**os.environ, **cli_env(production), **KEY}
     saved = tmp_path / "plan.json"
-    assert run_process("plan", manifest, "--out", saved, env=env, cwd=tmp_path).returncode == 0
+    with monkeypatch.context() as here:  # planned in-process: the rehearsal's process is checked
+        here.chdir(tmp_path)
+        assert invoke(env, "plan", manifest, "--out", saved).exit_code == 0
     command = [sys.executable, "-c", "from docsync.cli import main; main()"]
     rehearsing = subprocess.Popen(
         [*command, "rehearse", "--plan", saved, "-v"],

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator
 
+from docsync.api.contract import KEY, SENDS, Note, Said, Seed
 from docsync.core.context import RunContext
 from docsync.core.entries import Model, Role
 from docsync.core.lockout import Lockout
@@ -28,7 +29,7 @@ from docsync.kinds.access.grant_writes import Grant, write_grant
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.organization.teams import read_members
 from docsync.kinds.parts import ListPart
-from docsync.kinds.requests import Writes
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -69,6 +70,50 @@ class SitePermissions(Permissions):
 
 # -- the grant kind --------------------------------------------------------------------------
 
+PRINCIPAL = "a grant's principal: `permissions: {teams: {NAME: ROLE}, members: {...}}`"
+ROLE = "a grant's role: the value of `permissions: {teams: {NAME: ROLE}}`"
+HOLDERS = ("/v1/collections/{id}", "/v1/spaces/{id}", "/v1/orgs/{org}/sites/{site}")
+CONTRACT: tuple[Said, ...] = (
+    *(
+        Note(SENDS, f"POST {h}/permissions", "", "a grant's invite (`permissions:`)")
+        for h in HOLDERS
+    ),
+    *(
+        Note(KEY, f"POST {h}/permissions", principals, PRINCIPAL)
+        for h in HOLDERS
+        for principals in ("teams", "users")
+    ),
+    *(
+        Note(KEY, f"PATCH {h}/permissions/{principals}/{{principal}}", "role", ROLE)
+        for h in HOLDERS
+        for principals in ("teams", "users")
+    ),
+    Seed("POST", "/v1/collections/{collection}/permissions", {"role": "edit", "teams": ["{team}"]}),
+    Seed("POST", "/v1/spaces/{guides}/permissions", {"role": "read", "users": ["u_sam"]}),
+    Seed("POST", "/v1/orgs/{org}/sites/{site}/permissions", {"role": "edit", "teams": ["{team}"]}),
+)
+ACCESS = (
+    ORGANIZATION
+    + """\
+teams: [{title: Platform}, {title: Writers}]
+collections:
+  - title: Developers
+    permissions: {teams: {Platform: admin, Writers: %s}, members: {%s}}
+"""
+)
+LOST = LostAnswers(
+    "access",
+    ORGANIZATION
+    + "teams: [{title: Platform}, {title: Writers}]\ncollections: [{title: Developers}]\n",
+    (
+        Lost(ACCESS % ("edit", "sam@acme.example: read"), (Lose("POST", "/permissions$", 2),)),
+        Lost(
+            ACCESS % ("read", ""),
+            (Lose("PATCH", "/permissions/teams/"), Lose("DELETE", "/permissions/users/")),
+        ),
+    ),
+)
+
 GRANT = Declaration(
     "grant",
     "permissions",
@@ -80,6 +125,9 @@ GRANT = Declaration(
     mapped=True,
     exact=True,
     writes=(Writes(),),  # an invite, a PATCH and a DELETE of a grant are each idempotent
+    lost_answers=(LOST,),
+    contract=CONTRACT,
+    roles=("read", "admin"),
 )
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from docsync.api.contract import INSTRUCTIONS as A_DOCUMENT
+from docsync.api.contract import SHAPE, Note
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.partial import ANSWER, Leaf, Setting
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 
@@ -59,6 +61,34 @@ class AgentSettingsChange(MergedFields):
     """The written fields to merge into the live settings."""
 
 
+AGENT_SETTINGS_PATH = "/v1/orgs/{org}/sites/{site}/agent-settings"
+SITE_AI = ORGANIZATION + "sites:\n  - title: Docs\n"
+SERVERS = """\
+    mcpServers:
+      - {name: Billing, url: "https://mcp.acme.example", headers: {Authorization: token-1}}
+      - {name: Status, url: "https://status.acme.example/mcp"}
+"""
+#: the site's agent and its MCP servers (`mcp_servers`), their answers lost
+LOST = LostAnswers(
+    "site ai",
+    SITE_AI,
+    (
+        Lost(
+            SITE_AI + "    agentSettings: {scans: {topics: never}}\n" + SERVERS,
+            (
+                Lose("PUT", "/agent-settings$"),
+                Lose("POST", "/mcp-servers$"),
+                Lose("POST", "/mcp-servers$", carried_out=False),
+            ),
+        ),
+        Lost(
+            SITE_AI + SERVERS.replace("token-1", "token-2").rsplit("      - ", 1)[0],
+            (Lose("PATCH", "/mcp-servers/[^/]+$"), Lose("DELETE", "/mcp-servers/[^/]+$")),
+        ),
+    ),
+    covers=("mcp_server",),
+)
+
 AGENT_SETTINGS = Declaration(
     "agent_settings",
     "agentSettings",
@@ -67,17 +97,15 @@ AGENT_SETTINGS = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    routes=Routes(
-        "/v1/orgs/{org}/sites/{site}/agent-settings",
-        item="/v1/orgs/{org}/sites/{site}/agent-settings",
-        update="PUT",
-    ),
+    routes=Routes(AGENT_SETTINGS_PATH, item=AGENT_SETTINGS_PATH, update="PUT"),
     entry=AgentSettings,
     describe=(
         "The site's docs agent (production's agent settings); only the fields written are "
         "managed, nested ones included."
     ),
     writes=(Writes(),),  # a PUT of the whole object
+    lost_answers=(LOST,),
+    contract=(Note(SHAPE, f"PUT {AGENT_SETTINGS_PATH}", "editing.customInstructions", A_DOCUMENT),),
 )
 
 

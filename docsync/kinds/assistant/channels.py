@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.contract import SHAPE, Note, Said, Seed
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Model, explained
@@ -125,6 +126,25 @@ def _settings(entry: ChannelEntry) -> dict[str, Any]:
     return entry.setupSettings.model_dump(exclude_none=True) if entry.setupSettings else {}
 
 
+CHANNELS = "/v1/orgs/{org}/sites/{site}/channels"
+CHANNEL_SETUP = (
+    "production's SiteChannelSetup, a choice by `type` of one closed list each: one model of "
+    "the four lists, the type's own checked offline (channels.py), which "
+    "tests/contract/test_connectors.py holds to production's schema"
+)
+CONTRACT: tuple[Said, ...] = (
+    *(
+        Note(SHAPE, operation, name, CHANNEL_SETUP)
+        for operation in (f"POST {CHANNELS}", f"PATCH {CHANNELS}/{{id}}")
+        for name in ("setupSettings", "type")
+    ),
+    Seed(
+        "POST",
+        CHANNELS,
+        {"type": "builtin:slack", "setupSettings": {"allowedChannels": ["support"]}},
+    ),
+)
+
 CHANNEL = Declaration(
     "channel",
     SECTION,
@@ -139,12 +159,13 @@ CHANNEL = Declaration(
         Field("setupSettings", unordered=True),
     ),
     entry=ChannelEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/channels", id_name="siteChannelId"),
+    routes=Routes(CHANNELS, id_name="siteChannelId"),
     describe=(
         "Where the site's assistant works (Slack, Linear, GitHub, Discord), keyed by type; "
         "when written, the exact list."
     ),
     writes=(Writes(found_by=FOUND_BY),),
+    contract=CONTRACT,
 )
 
 

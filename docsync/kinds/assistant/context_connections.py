@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, OWN_CHECK, SHAPE, Note, Seed
 from docsync.core.checking import CheckView, Item, did_you_mean, is_absent
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
@@ -47,7 +48,7 @@ from docsync.kinds.assistant.site_items import (
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.parts import SITE, SitePart
 
 if TYPE_CHECKING:
@@ -106,11 +107,80 @@ class ContextConnections(SiteItems):
     """A site's connections to write (`site_items.SiteItems`)."""
 
 
+CONNECTIONS = "/v1/orgs/{org}/sites/{site}/context-connections"
+SETUP = (
+    "production's ContextConnectorSetup, a choice of 15 setups: the connector is checked "
+    "offline with its settings (docsync/kinds/assistant/connectors.py), which "
+    "tests/contract/test_connectors.py holds to production's schema"
+)
+CONTRACT = (
+    Note(MIN_LENGTH, f"PATCH {CONNECTIONS}/{{id}}", "label", NATURAL_KEY),
+    Note(SHAPE, f"PATCH {CONNECTIONS}/{{id}}", "connector", SETUP),
+    Note(SHAPE, f"PATCH {CONNECTIONS}/{{id}}", "setupSettings", SETUP),
+    Note(
+        OWN_CHECK,
+        f"POST {CONNECTIONS}",
+        "",
+        "a context connection's create is production's allOf [ContextConnectorSetup, "
+        "{usageSettings, filter}]: its setup is checked offline with its settings "
+        "(connectors.py), and tests/contract/test_connectors.py holds the whole body to "
+        "production's schema",
+    ),
+    Seed(
+        "POST",
+        CONNECTIONS,
+        {"connector": "builtin:website", "setupSettings": {"url": "https://acme.example"}},
+    ),
+)
+SOURCES = ORGANIZATION + "sites:\n  - title: Docs\n"
+CONNECTED = """\
+    contextConnections:
+      - {label: Status, connector: builtin:website, setupSettings: {url: "https://status.example"}}
+      - label: Issues
+        connector: builtin:github-issues
+        setupSettings: {repository: acme/docs, token: token-1}
+    channels:
+      - {type: "builtin:slack", setupSettings: {allowedChannels: [help]}}
+      - {type: "builtin:discord", role: collaborator}
+"""
+#: what the site's assistant reads, and its channels (`channels`), their answers lost
+LOST = LostAnswers(
+    "site sources",
+    SOURCES,
+    (
+        Lost(
+            SOURCES + CONNECTED,
+            (
+                Lose("POST", "/context-connections$"),
+                Lose("POST", "/context-connections$", carried_out=False),
+                Lose("PATCH", "/context-connections/[^/]+$"),
+                Lose("POST", "/channels$"),
+                Lose("POST", "/channels$", carried_out=False),
+            ),
+        ),
+        Lost(
+            SOURCES
+            + CONNECTED.replace("status.example", "status.example/v2").split(
+                "      - label: Issues"
+            )[0]
+            + '    channels: [{type: "builtin:slack", role: collaborator}]\n',
+            (
+                Lose("PATCH", "/context-connections/[^/]+$"),
+                Lose("DELETE", "/context-connections/[^/]+$"),
+                Lose("PATCH", "/channels/[^/]+$"),
+                Lose("DELETE", "/channels/[^/]+$"),
+            ),
+        ),
+    ),
+    covers=("channel",),
+)
+
 CONTEXT_CONNECTION = Declaration(
     "context_connection",
     SECTION,
     "context connection",
     key="label",
+    renames=True,
     parents=("site",),
     part=True,
     exact=True,
@@ -122,14 +192,14 @@ CONTEXT_CONNECTION = Declaration(
         Field("filter"),
     ),
     entry=ContextConnectionEntry,
-    routes=Routes(
-        "/v1/orgs/{org}/sites/{site}/context-connections", id_name="siteContextConnectionId"
-    ),
+    routes=Routes(CONNECTIONS, id_name="siteContextConnectionId"),
     describe=(
         "What the site's assistant reads, keyed by label; when written, the exact list. Tokens "
         "and keys of a connection's settings are secrets docsync never shows or exports."
     ),
     writes=(Writes(found_by=FOUND_BY),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
 )
 
 

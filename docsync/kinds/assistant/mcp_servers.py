@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
 from docsync.core.model import Action, FieldChange, address
@@ -88,6 +89,17 @@ def _live(site: LiveResource | None) -> list[dict[str, Any]] | None:
     return None if found is None else list(found)
 
 
+MCP_SERVERS = "/v1/orgs/{org}/sites/{site}/mcp-servers"
+CONTRACT = (
+    Note(
+        UNMANAGED,
+        f"PATCH {MCP_SERVERS}/{{id}}",
+        "name",
+        "an MCP server's name is its key: a server of another name is another server",
+    ),
+    Seed("POST", MCP_SERVERS, {"name": "Billing", "url": "https://mcp.example", "headers": {}}),
+)
+
 MCP_SERVER = Declaration(
     "mcp_server",
     "mcpServers",
@@ -104,12 +116,13 @@ MCP_SERVER = Declaration(
         Field("condition"),
     ),
     entry=McpServerEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/mcp-servers", id_name="siteMcpServerId"),
+    routes=Routes(MCP_SERVERS, id_name="siteMcpServerId"),
     describe=(
         "The MCP servers the site's assistant may call, keyed by name; when written, the exact "
         "list. Their header values are secrets docsync never shows or exports."
     ),
     writes=(Writes(found_by=FOUND_BY),),
+    contract=CONTRACT,
 )
 
 

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import LEAVES, LEFT_OUT, MIN_LENGTH, NATURAL_KEY, POSITION, Note, Seed
 from docsync.core.context import PlanContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
 from docsync.core.model import Action, address
@@ -18,7 +19,7 @@ from docsync.kinds.access.grant_holders import GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import Path
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 class CollectionEntry(Entry):
@@ -33,11 +34,25 @@ class CollectionEntry(Entry):
     """Direct grants to teams and members; when written, exact per principal type."""
 
 
+CONTRACT = (
+    Note(
+        LEAVES,
+        "POST /v1/collections/{id}/transfer",
+        "",
+        "moves a collection into another organization, which no manifest of this one describes",
+    ),
+    Note(LEFT_OUT, "POST /v1/collections/{id}/move", "position", POSITION),
+    Note(MIN_LENGTH, "POST /v1/orgs/{org}/collections", "title", NATURAL_KEY),
+    Note(MIN_LENGTH, "PATCH /v1/collections/{id}", "title", NATURAL_KEY),
+    Seed("POST", "/v1/orgs/{org}/collections", {"title": "Developers"}, "collection"),
+)
+
 COLLECTION = Declaration(
     "collection",
     "collections",
     "collection",
     key="title",
+    renames=True,
     scope="parent",
     fields=(
         Field("title"),
@@ -56,6 +71,17 @@ COLLECTION = Declaration(
         read=True,  # its move read back once its every answer was lost
     ),
     writes=(Writes(found_by="listed again, by its title under its parent"),),
+    lost_answers=(
+        each_write_lost(
+            "collections",
+            ("{title: Dev}", "{title: Dev, description: Builders}", "{title: Dev, state: absent}"),
+            ("POST", "/collections$"),
+            ("PATCH", "/collections/[^/]+$"),
+            ("DELETE", "/collections/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete one"),
     answer=Obj(
         {
             "id": ID,

@@ -19,6 +19,7 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, Obj
+from docsync.api.contract import KEY, Note, Seed
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Language, Model, explained
@@ -28,7 +29,16 @@ from docsync.core.payloads import Payload
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, TopKind
-from docsync.kinds.requests import ATTEMPTS, Reading, Routes, Writes
+from docsync.kinds.requests import (
+    ATTEMPTS,
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Reading,
+    Routes,
+    Writes,
+)
 
 #: production's GlossaryTranslations value: a term of one line
 ONE_LINE = explained(r"^[^\n\r]*$", "must be one line (a term, not a text)")
@@ -64,6 +74,33 @@ class TranslationsGlossary(NullChecked, Model):
         return self
 
 
+GLOSSARY_PATH = "/v1/orgs/{org}/translations-glossary"
+CONTRACT = (
+    Note(
+        KEY,
+        f"PUT {GLOSSARY_PATH}",
+        "operations",
+        "`entries`: the batch's inserts, updates and deletes",
+    ),
+    Seed(
+        "PUT",
+        GLOSSARY_PATH,
+        {"operations": [{"type": "insert", "translations": {"en": "Workspace", "fr": "Espace"}}]},
+    ),
+)
+ENTRIES = ORGANIZATION + "translationsGlossary:\n  keyLanguage: en\n  entries:\n"
+LOST = LostAnswers(
+    "glossary",
+    ORGANIZATION,
+    tuple(
+        Lost(ENTRIES + entries, (Lose("PUT", "/translations-glossary$"),))
+        for entries in (
+            "    - {en: Workspace, fr: Espace de travail}\n    - {en: Site, fr: Site}\n",
+            "    - {en: Site, fr: Site web}\n    - {en: Space, fr: Espace}\n",
+        )
+    ),
+)
+
 GLOSSARY = Declaration(
     "translations_glossary",
     "translationsGlossary",
@@ -77,13 +114,11 @@ GLOSSARY = Declaration(
     ),
     export_file="content.yaml",
     entry=TranslationsGlossary,
-    routes=Routes(
-        "/v1/orgs/{org}/translations-glossary",
-        item="/v1/orgs/{org}/translations-glossary",
-        id_name="glossaryEntryId",
-        update="PUT",
-    ),
+    routes=Routes(GLOSSARY_PATH, item=GLOSSARY_PATH, id_name="glossaryEntryId", update="PUT"),
     writes=(Writes(found_by="read again: the batch is made anew from what is there"),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
+    roles=("read", "create or admin"),
     answer=Obj({"id": ID, "translations": Obj({})}),
 )
 

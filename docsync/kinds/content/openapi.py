@@ -8,6 +8,7 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import PATTERN, Explained, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
 from docsync.core.model import Action
@@ -16,7 +17,7 @@ from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -59,6 +60,38 @@ class OpenApiEntry(Entry):
     only the organization."""
 
 
+SPECS = "/v1/orgs/{org}/openapi"
+CREATE = f"POST {SPECS}"
+CONTRACT = (
+    Note(
+        PATTERN,
+        CREATE,
+        "slug",
+        "the API description's slug is lowercase (`^[a-z0-9]+(?:-[a-z0-9]+)*$`), which wins "
+        "where the two documents disagree (README)",
+    ),
+    Explained(
+        (f"PUT {SPECS}/{{id}}",),
+        r'"message":"specSlug: ',
+        "the path's specSlug is any string, but the spec PUT creates answers `slug` as "
+        "OpenAPISpecSlug (a pattern): a slug outside it names a spec that could not be answered",
+    ),
+    Explained(
+        (CREATE,),
+        r"slug: must match the pattern \^\[a-z0-9\]",
+        "documented conflict with the API description (README): its OpenAPI slug is lowercase; "
+        "production's OpenAPISpecSlug allows capitals, which --contract production accepts",
+    ),
+    Explained(
+        (CREATE,),
+        r"already exists \(use PUT\)",
+        "createOpenAPISpec declares 201 and 400 only: a slug the organization already has can "
+        "only be its 400",
+    ),
+    Seed("POST", SPECS, {"slug": "petstore", "source": {"text": "openapi: 3.1.0"}}),
+)
+PUB = "{slug: pub, source: {url: 'https://acme.example/%s.yaml'}}"
+
 OPENAPI = Declaration(
     "openapi",
     "openapi",
@@ -80,8 +113,19 @@ OPENAPI = Declaration(
     export_file="content.yaml",
     entry=OpenApiEntry,
     # its source's PATCH read back once its every answer was lost
-    routes=Routes("/v1/orgs/{org}/openapi", id_name="specSlug", update="PUT", read=True),
+    routes=Routes(SPECS, id_name="specSlug", update="PUT", read=True),
     writes=(Writes(found_by="listed again, by its slug"),),
+    lost_answers=(
+        each_write_lost(
+            "openapi",
+            (PUB % "a", PUB % "b", "{slug: pub, state: absent}"),
+            ("POST", "/openapi$"),
+            ("PUT", "/openapi/[^/]+$"),
+            ("DELETE", "/openapi/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete one"),
     answer=Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)}),
 )
 

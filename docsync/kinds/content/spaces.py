@@ -10,6 +10,17 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import (
+    LEFT_OUT,
+    MIN_LENGTH,
+    NATURAL_KEY,
+    NOT_CONFIGURATION,
+    POSITION,
+    TEMPLATE,
+    UNMANAGED,
+    Note,
+    Seed,
+)
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext, ref
@@ -25,7 +36,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
-from docsync.kinds.requests import Reading, Route, Routes, Writes
+from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lost
 from docsync.kinds.sync.synced import SyncedKind
 
 
@@ -64,11 +75,42 @@ def _icon(raw: dict[str, Any]) -> Any:
     return urls.get("icon") if isinstance(urls, dict) else None
 
 
+CREATE = "POST /v1/orgs/{org}/spaces"
+CONTRACT = (
+    Note(LEFT_OUT, "POST /v1/spaces/{id}/move", "position", POSITION),
+    Note(
+        UNMANAGED,
+        CREATE,
+        "editMode",
+        "sent by the PATCH that follows the create (the only one that takes it)",
+    ),
+    Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
+    Note(
+        NOT_CONFIGURATION,
+        CREATE,
+        "empty",
+        TEMPLATE + " (an empty space, without the default first page)",
+    ),
+    Note(
+        NOT_CONFIGURATION,
+        CREATE,
+        "computedSource",
+        "the content a space is computed from (an OpenAPI spec, a translation), set once at its "
+        "create (its PATCH takes no source): content, which the spec or translation keeps",
+    ),
+    Note(MIN_LENGTH, CREATE, "title", NATURAL_KEY),
+    Note(MIN_LENGTH, "PATCH /v1/spaces/{id}", "title", NATURAL_KEY),
+    Note(MIN_LENGTH, CREATE, "emoji", "an empty emoji is written `null`, which removes it"),
+    Seed("POST", "/v1/orgs/{org}/spaces", {"title": "Guides", "parent": "{collection}"}, "guides"),
+    Seed("POST", "/v1/orgs/{org}/spaces", {"title": "API Reference"}, "reference"),
+)
+
 SPACE = Declaration(
     "space",
     "spaces",
     "space",
     key="title",
+    renames=True,
     scope="collection",
     fields=(
         Field("title"),
@@ -104,6 +146,17 @@ SPACE = Declaration(
         more={"restore": Route("POST", "{item}/restore", retry_safe=True)},  # out of the bin
     ),
     writes=(Writes(found_by="listed again, by its title in its collection"),),
+    lost_answers=(
+        each_write_lost(
+            "spaces",
+            ("{title: Notes}", "{title: Notes, emoji: '1f4d8'}", "{title: Notes, state: absent}"),
+            ("POST", "/spaces$"),
+            ("PATCH", "/spaces/[^/]+$"),
+            ("DELETE", "/spaces/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete one"),
     answer=Obj(
         {
             "id": ID,

@@ -17,6 +17,7 @@ from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
+from docsync.api.contract import EXTRA, INSTRUCTIONS, KEY, SHAPE, Explained, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Language, Ref
 from docsync.core.model import Action
@@ -27,7 +28,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 def _source(name: str) -> Any:
@@ -89,11 +90,41 @@ class TranslationEntry(Entry):
         return self
 
 
+CREATE = "POST /v1/orgs/{org}/translations"
+UPDATE = "PUT /v1/orgs/{org}/translations/{id}"
+DESCRIPTION = "the API description's translation settings (conflicts.py)"
+CONTRACT = (
+    Note(
+        KEY,
+        CREATE,
+        "source",
+        "`space` and `sourceLanguage`, sent as production's `source: {space, language}`",
+    ),
+    Note(SHAPE, CREATE, "instructions", INSTRUCTIONS),
+    Note(SHAPE, UPDATE, "instructions", INSTRUCTIONS),
+    Note(EXTRA, CREATE, "title", DESCRIPTION),
+    Note(EXTRA, UPDATE, "title", DESCRIPTION),
+    Note(EXTRA, CREATE, "space", "sent as production's `source.space`, the space's id"),
+    Note(EXTRA, CREATE, "sourceLanguage", "sent as production's `source.language`"),
+    Explained(
+        (CREATE,),
+        r'"message":"(source\.space|language): ',
+        "createTranslation declares 201 and 400 only: an unknown source space, or a target "
+        "language that is the source's own, can only be its 400",
+    ),
+    Seed(
+        "POST",
+        "/v1/orgs/{org}/translations",
+        {"source": {"space": "{guides}", "language": "en"}, "language": "fr"},
+    ),
+)
+
 TRANSLATION = Declaration(
     "translation",
     "translations",
     "translation",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field(
@@ -110,6 +141,17 @@ TRANSLATION = Declaration(
     entry=TranslationEntry,
     routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId", update="PUT"),
     writes=(Writes(found_by="listed again, by title or by source space and language"),),
+    lost_answers=(
+        each_write_lost(
+            "translations",
+            ("{title: French}", None, "{title: French, state: absent}"),
+            ("POST", "/translations$"),
+            None,
+            ("DELETE", "/translations/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete one"),
     answer=Either(
         (
             Obj(

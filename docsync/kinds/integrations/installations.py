@@ -18,7 +18,7 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
-from docsync.api.errors import NotFound
+from docsync.api.contract import NOT_CONFIGURATION, SENDS, STRUCTURE, Note, Said, Seed
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
@@ -35,7 +35,7 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.integrations.schemas import check_configurations
+from docsync.kinds.integrations.schemas import check_configurations, schemas_of
 from docsync.kinds.integrations.targets import (
     LEVELS,
     SiteInstallations,
@@ -47,10 +47,20 @@ from docsync.kinds.integrations.targets import (
 )
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, create_once, settle
+from docsync.kinds.requests import (
+    BY_KEY,
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Reading,
+    Routes,
+    Writes,
+    create_once,
+    settle,
+)
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
 
 #: production's integration name
@@ -96,9 +106,81 @@ LISTED = Obj(
         "integration": Obj({"name": TEXT, "configurations": Opt(ANY)}),
     }
 )
-#: an integration read by its name (production's Integration), as docsync relies on it
-INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
 
+
+# What it says of production's document for itself and its installations on sites and spaces
+# (`targets.py`), which it plans; the scenario where their answers are lost.
+INSTALLATIONS = "/v1/integrations/{name}/installations"
+ON = f"{INSTALLATIONS}/{{id}}/%s"
+EXTERNAL_IDS = 'ids the integration assigns ("External IDs assigned by the integration")'
+GA = "/v1/integrations/google-analytics/installations"
+CONTRACT: tuple[Said, ...] = (
+    Note(SENDS, f"POST {INSTALLATIONS}", "", "the install (its declared list is the org's)"),
+    Note(STRUCTURE, f"POST {INSTALLATIONS}", "organization", "the manifest's `organization`"),
+    *(
+        Note(SENDS, f"{verb} {ON % level}{item}", "", f"installed on {level}, planned here")
+        for level in ("sites", "spaces")
+        for verb, item in (("POST", ""), ("PATCH", "/{x}"), ("DELETE", "/{x}"))
+    ),
+    *(
+        Note(NOT_CONFIGURATION, f"PATCH {path}", "externalIds", EXTERNAL_IDS)
+        for path in (f"{INSTALLATIONS}/{{id}}", *(f"{ON % lv.field}/{{x}}" for lv in LEVELS))
+    ),
+    *(Note(STRUCTURE, f"POST {ON % lv.field}", lv.body_field, "by title") for lv in LEVELS),
+    Seed("POST", GA, {"organization": "{org}"}, "ga"),
+    Seed("PATCH", f"{GA}/{{ga}}", {"configuration": {"tracking_id": "G-FUZZ"}}),
+    Seed("POST", f"{GA}/{{ga}}/sites", {"siteId": "{site}"}),
+    Seed("POST", f"{GA}/{{ga}}/spaces", {"space": "{guides}"}),
+)
+INSTALLED = ORGANIZATION + "spaces: [{title: Guides}]\nsites: [{title: Docs}, {title: Blog}]\n"
+ANALYTICS = """integrations:
+  - name: google-analytics
+    configuration: {tracking_id: %s}
+    sites: {Docs: {configuration: {anonymize: true}}%s}
+    spaces: {Guides: {configuration: {label: %s}}}
+"""
+TARGETS = "/installations/[^/]+/(sites|spaces)"
+#: every answer of an installation's writes lost, as many times as the client sends one (5):
+#: each was carried out, and the apply reads back what it wrote instead of failing (an
+#: installation on a site was left without its configuration, and the apply FAILED)
+EVERY_ANSWER = tuple(
+    Lose(verb, f"/installations/[^/]+{path}$", 5)
+    for verb, path in (("PATCH", ""), ("POST", "/sites"), ("PATCH", "/sites/[^/]+"))
+)
+LOST = LostAnswers(
+    "integrations",
+    INSTALLED,
+    (
+        Lost(
+            INSTALLED + ANALYTICS % ("G-1", ", Blog: {}", "hb"),
+            (
+                Lose("POST", "/installations$", carried_out=False),
+                Lose("POST", "/installations$"),
+                Lose("PATCH", "/installations/[^/]+$"),
+                Lose("POST", f"{TARGETS}$", 2),
+                Lose("PATCH", f"{TARGETS}/[^/]+$", 2),
+            ),
+        ),
+        Lost(
+            INSTALLED + ANALYTICS % ("G-2", "", "guides"),
+            (
+                Lose("PATCH", "/installations/[^/]+$"),
+                Lose("DELETE", f"{TARGETS}/[^/]+$"),
+                Lose("PATCH", f"{TARGETS}/[^/]+$"),
+            ),
+        ),
+        Lost(
+            INSTALLED + "integrations: [{name: google-analytics, state: absent}]\n",
+            (Lose("DELETE", "/installations/[^/]+$"),),
+        ),
+        Lost(INSTALLED + ANALYTICS % ("G-1", "", "hb"), EVERY_ANSWER),
+        Lost(
+            INSTALLED + ANALYTICS % ("G-2", ", Blog: {configuration: {sample_rate: 5}}", "hb"),
+            EVERY_ANSWER,
+        ),
+    ),
+    covers=("integration_site", "integration_space"),
+)
 
 INTEGRATION = Declaration(
     "integration",
@@ -119,6 +201,9 @@ INTEGRATION = Declaration(
         id_name="installationId",
     ),
     writes=(Writes(found_by=BY_KEY),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
+    roles=("read", "admin"),
     answer=LISTED,
 )
 
@@ -159,7 +244,7 @@ class IntegrationKind(CrudKind):
             for name, entry in written.items()
             if name and name not in schemas and entry.state != "absent"  # nothing to check
         )
-        found = await gather_all(*(_schemas_of(read.api, name) for name in unread))
+        found = await gather_all(*(schemas_of(read.api, name) for name in unread))
         schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
         return {"items": items, "schemas": schemas}
 
@@ -300,15 +385,6 @@ class IntegrationKind(CrudKind):
             return out
 
         return self.export_entries(live, names, entry)
-
-
-async def _schemas_of(api: ApiClient, name: str) -> dict[str, Any] | None:
-    """An integration's configuration schemas, read by its name; None: no such integration."""
-    try:
-        found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
-    except NotFound:
-        return None
-    return dict(found.get("configurations") or {})
 
 
 def _installed(pair: dict[str, Any]) -> dict[str, Any]:

@@ -9,14 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, MutableMapping
 from contextlib import suppress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from docsync.api.answers import ANY, TEXT, Obj, Opt
+from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext
 from docsync.core.state import DesiredResource
 from docsync.kinds.kind import Path
 
+if TYPE_CHECKING:
+    from docsync.api import ApiClient
+
+#: an integration read by its name (production's Integration), as docsync relies on it
+INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
 #: where an entry writes a configuration, and the schema production checks it against
 LEVEL_SCHEMAS = (("sites", "site"), ("spaces", "space"))
 #: a property's type, read from text as a manifest's own fields read it (pydantic's lax rules)
@@ -124,3 +131,13 @@ def check_configurations(kind: str, ctx: PlanContext) -> None:
         installed = (live.fields.get("configuration") or {}) if live is not None else None
         for at, message in check_entry(desired, schemas, installed):
             ctx.problem((*desired.path, *at), message)
+
+
+async def schemas_of(api: ApiClient, name: str) -> dict[str, Any] | None:
+    """An integration's configuration schemas, read by its name (one not installed yet); None:
+    no such integration."""
+    try:
+        found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
+    except NotFound:
+        return None
+    return dict(found.get("configurations") or {})

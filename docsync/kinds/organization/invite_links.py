@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import field_validator
 
 from docsync.api.answers import ID, TEXT, Listed, Obj, Opt, odd_items
+from docsync.api.contract import LEFT_OUT, Note, Said, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
 from docsync.core.model import Action
@@ -24,7 +25,7 @@ from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes
+from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, each_write_lost
 
 
 class InviteLinkEntry(Entry):
@@ -44,6 +45,21 @@ class InviteLinkEntry(Entry):
         return value
 
 
+#: production's invite links to one space or collection, which no manifest writes
+TO_CONTENT = (
+    "an invite link to one space or collection cannot be read back: production's list of "
+    "invite links answers the organization's alone, so a plan could not tell a link made from "
+    "one to make, and every plan would make it again"
+)
+CONTRACT: tuple[Said, ...] = (
+    *(
+        Note(LEFT_OUT, "POST /v1/orgs/{org}/link-invites", name, TO_CONTENT)
+        for name in ("level", "space", "collection")
+    ),
+    Note(LEFT_OUT, "PATCH /v1/orgs/{org}/link-invites/{id}", "level", TO_CONTENT),
+    Seed("POST", "/v1/orgs/{org}/link-invites", {"role": "read"}),
+)
+
 INVITE_LINK = Declaration(
     "invite_link",
     "inviteLinks",
@@ -56,6 +72,17 @@ INVITE_LINK = Declaration(
     entry=InviteLinkEntry,
     routes=Routes("/v1/orgs/{org}/link-invites", id_name="inviteId"),
     writes=(Writes(found_by=BY_KEY),),
+    lost_answers=(
+        each_write_lost(
+            "inviteLinks",
+            ("{role: read}", None, "{role: read, state: absent}"),
+            ("POST", "/link-invites$"),
+            None,
+            ("DELETE", "/link-invites/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "admin"),
     answer=Obj({"id": ID, "role": Opt(TEXT)}),
 )
 

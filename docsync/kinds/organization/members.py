@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import LEAVES, NOT_SENT, Note
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext
 from docsync.core.entries import Entry, Role, lower, role_shown
@@ -21,7 +22,7 @@ from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, odd_resources
-from docsync.kinds.requests import Reading, Routes, Writes
+from docsync.kinds.requests import Reading, Routes, Writes, each_write_lost
 
 
 class MemberEntry(Entry):
@@ -31,6 +32,31 @@ class MemberEntry(Entry):
     role: Annotated[Role | None, NULL] = None
     """null: guest."""
 
+
+KIM = "{email: kim@acme.example, role: %s}"
+CONTRACT = (
+    Note(
+        NOT_SENT,
+        "POST /v1/orgs/{org}/members",
+        "",
+        "members are never created: an entry for someone who is not a member is a problem "
+        "(invite them in the app first)",
+    ),
+    Note(
+        LEAVES,
+        "POST /v1/orgs/{org}/invites",
+        "",
+        "email invites have no list to read back: a plan could not tell an invite sent from "
+        "one to send, so every plan would send it again",
+    ),
+    Note(
+        LEAVES,
+        "POST /v1/orgs/{org}/members/{id}/sso",
+        "",
+        "sets a member's `sso`, which production never unsets (no operation takes it back): a "
+        "manifest's `sso: false` could never be applied, so docsync leaves it to the app",
+    ),
+)
 
 MEMBER = Declaration(
     "member",
@@ -45,6 +71,17 @@ MEMBER = Declaration(
     entry=MemberEntry,
     routes=Routes("/v1/orgs/{org}/members", id_name="userId"),
     writes=(Writes(),),  # roles changed and members removed: never created here
+    lost_answers=(
+        each_write_lost(
+            "members",
+            (KIM % "read", KIM % "edit", "{email: kim@acme.example, state: absent}"),
+            None,
+            ("PATCH", "/members/[^/]+$"),
+            ("DELETE", "/members/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "admin"),
     answer=Obj(
         {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
     ),

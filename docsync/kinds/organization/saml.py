@@ -8,13 +8,14 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
+from docsync.api.contract import ANSWER_REFUSED, Explained, Seed
 from docsync.core.entries import Entry, Ref, Role, Uri
 from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.requests import BY_KEY, Routes, Writes
+from docsync.kinds.requests import BY_KEY, Routes, Writes, each_write_lost
 
 
 def _team_id(raw: dict[str, Any]) -> Any:
@@ -40,11 +41,41 @@ class SamlEntry(Entry):
     defaultRole: Annotated[Role | None, NULL] = None
 
 
+CONTRACT = (
+    Explained(
+        (
+            "POST /v1/orgs/{org}/saml",
+            "GET /v1/orgs/{org}/saml",
+            "GET /v1/orgs/{org}/saml/{id}",
+            "PATCH /v1/orgs/{org}/saml/{id}",
+        ),
+        r'"ssoURL":""',
+        "createOrganizationSAMLProvider requires only `label`, while every "
+        "OrganizationSAMLProvider answer requires `ssoURL` as a URI: a provider created without "
+        "one cannot be answered within the document; the emulator answers '' (docs/emulator.md)",
+        ANSWER_REFUSED,
+    ),
+    Seed(
+        "POST",
+        "/v1/orgs/{org}/saml",
+        {
+            "label": "Okta",
+            "ssoURL": "https://idp.example/sso",
+            "entityID": "https://idp.example/entity",
+            "certificate": "MIIC-fuzz",
+            "defaultTeam": "{team}",
+        },
+    ),
+)
+OKTA = "{label: Okta, ssoURL: 'https://okta.example/%s', entityID: e1, certificate: \"%s\"}"
+CERT = "{{ env('SAML_CERT') }}"
+
 SAML = Declaration(
     "saml",
     "saml",
     "SAML provider",
     key="label",
+    renames=True,
     fields=(
         Field("label"),
         Field("ssoURL"),
@@ -57,6 +88,17 @@ SAML = Declaration(
     entry=SamlEntry,
     routes=Routes("/v1/orgs/{org}/saml", id_name="samlProviderId"),
     writes=(Writes(found_by=BY_KEY),),
+    lost_answers=(
+        each_write_lost(
+            "saml",
+            (OKTA % ("sso", CERT), OKTA % ("sso2", CERT), "{label: Okta, state: absent}"),
+            ("POST", "/saml$"),
+            ("PATCH", "/saml/[^/]+$"),
+            ("DELETE", "/saml/[^/]+$"),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "admin"),
     answer=Obj(
         {
             "id": ID,

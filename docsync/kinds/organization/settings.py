@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import Obj
+from docsync.api.contract import INSTRUCTIONS, LEAVES, MIN_LENGTH, PATTERN, SHAPE, Note
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model, Ref, Role, Uri, explained
 from docsync.core.lockout import Lockout
@@ -20,7 +21,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
-from docsync.kinds.requests import Reading, Routes, Writes
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Reading, Routes, Writes
 
 
 def _domains(value: Any) -> Any:
@@ -88,6 +89,36 @@ INSTRUCTIONS_SLOT = "_agentInstructions"
 #: what the plan relies on in the instructions' answer
 INSTRUCTIONS_ANSWER = Obj({"instructions": Obj({})})
 
+CONTRACT = (
+    Note(
+        LEAVES,
+        "POST /v1/orgs",
+        "",
+        "a manifest describes one organization, which exists (made in the app)",
+    ),
+    Note(MIN_LENGTH, "PATCH /v1/orgs/{org}", "emailDomains[]", "an empty domain names no one"),
+    Note(
+        PATTERN,
+        "PATCH /v1/orgs/{org}",
+        "title",
+        "production's `\\S.*\\S` is not anchored, so it takes any title with two characters "
+        "that are not spaces; docsync anchors it (no leading or trailing space), as the API "
+        "description says",
+    ),
+    Note(SHAPE, f"PUT {INSTRUCTIONS_PATH}", "instructions", INSTRUCTIONS),
+)
+LOST = LostAnswers(
+    "settings",
+    ORGANIZATION,
+    (
+        Lost(
+            ORGANIZATION + "settings: {defaultRole: edit, inviteLinks: false, "
+            "mergeRules: {type: none}, agentInstructions: Be brief.}\n",
+            (Lose("PATCH", "/orgs/org_acme$"), Lose("PUT", "/agent-instructions$")),
+        ),
+    ),
+)
+
 SETTINGS = Declaration(
     "settings",
     "settings",
@@ -120,6 +151,9 @@ SETTINGS = Declaration(
     entry=OrgSettings,
     routes=Routes("/v1/orgs", item="/v1/orgs/{org}", id_name="organizationId"),
     writes=(Writes(),),  # one PATCH of the organization
+    lost_answers=(LOST,),
+    contract=CONTRACT,
+    roles=("read", "admin"),
 )
 
 

@@ -13,6 +13,7 @@ from pydantic import GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from docsync.api.contract import KEY, Note
 from docsync.core.context import PlanContext
 from docsync.core.entries import Model
 from docsync.core.model import address
@@ -78,6 +79,14 @@ TEAM_MEMBER = Declaration(
     fields=(Field("user", create=False, update=False), Field("role", create=False, update=False)),
     entry=TeamMemberRef,
     writes=(Writes(),),  # a team's members are one PUT (or a DELETE): sent again as they are
+    contract=(
+        Note(
+            KEY,
+            "PUT /v1/orgs/{org}/teams/{id}/members/{user}",
+            "role",
+            "a member's `role` in `members: [{user, role}]`",
+        ),
+    ),
 )
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj
+from docsync.api.contract import KEY, UNMANAGED, Note, Said, Seed
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, was_names
@@ -30,6 +31,7 @@ from docsync.kinds.requests import (
     Route,
     Routes,
     Writes,
+    each_write_lost,
     send,
     unless_hidden,
     unread,
@@ -56,11 +58,24 @@ class TeamEntry(Entry):
     members: list[TeamMemberRef] | None = None
 
 
+#: how a team's members are written: one batch request
+MEMBERS = "a team's `members`: the users its batch PUT adds, removes or gives a role"
+CONTRACT: tuple[Said, ...] = (
+    Note(UNMANAGED, "PUT /v1/orgs/{org}/teams", "members", MEMBERS),
+    *(
+        Note(KEY, "PUT /v1/orgs/{org}/teams/{id}/members", name, MEMBERS)
+        for name in ("add", "remove", "memberships")
+    ),
+    Seed("PUT", "/v1/orgs/{org}/teams", {"title": "Platform", "members": ["u_lin"]}, "team"),
+)
+OPS = "{title: Ops, members: [ada@acme.example%s]}"
+
 TEAM = Declaration(
     "team",
     "teams",
     "team",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field("members", live=_members_by_user, create=False, update=False),
@@ -79,6 +94,18 @@ TEAM = Declaration(
         },
     ),
     writes=(Writes(found_by=BY_KEY),),
+    lost_answers=(
+        each_write_lost(
+            "teams",
+            (OPS % "", OPS % ", kim@acme.example", "{title: Ops, state: absent}"),
+            ("PUT", "/teams$"),
+            ("PUT", "/teams/[^/]+/members"),  # the members' batch: a team member's write
+            ("DELETE", "/teams/[^/]+$"),
+            covers=("team_member",),
+        ),
+    ),
+    contract=CONTRACT,
+    roles=("read", "admin"),
 )
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.contract import INTERNAL, LEAVES, Note
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.declaration import Declaration
@@ -43,7 +44,7 @@ from docsync.kinds.presentation.links import SocialAccount
 from docsync.kinds.presentation.space_customization import written_overrides
 from docsync.kinds.presentation.styling import Styling
 from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
-from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 
@@ -94,6 +95,78 @@ class Customization(MergedFields):
 
 # -- the part's kind -------------------------------------------------------------------------
 
+FONTS = "/v1/orgs/{org}/fonts"
+#: custom fonts, which a site's `styling.font` may name: production's own to upload
+CONTRACT = tuple(
+    Note(LEAVES, operation, "", f"{INTERNAL} (custom fonts)")
+    for operation in (f"PUT {FONTS}", f"POST {FONTS}/{{id}}", f"DELETE {FONTS}/{{id}}")
+)
+#: two sites with every part a site's entries write of how it looks and who reaches it
+PRESENTED = (
+    ORGANIZATION
+    + """\
+spaces: [{title: Guides}, {title: Guides v1}, {title: Partner Guides}]
+sites:
+  - title: Docs
+    visibility: share-link
+    sections:
+      - title: Guides
+        siteSpaces:
+          - {space: Guides, path: latest}
+          - {space: Guides v1, path: v1%(override)s}
+%(docs)s  - title: Partners
+    visibility: visitor-auth
+    siteSpaces: [{space: Partner Guides, path: partners}]
+%(partners)s"""
+)
+LOOK = "    customization: {styling: {theme: bold}, trademark: {enabled: false}}\n"
+REDIRECTS = """\
+    redirects:
+      - {source: /old, destination: {section: Guides}}
+      - {source: /blog/*, destination: {url: "https://blog.acme.example"}}
+"""
+LINKS = "    shareLinks: [{name: Preview}, {name: Agency, active: false}, {name: Team}]\n"
+AUTH = '    publishingAuth: {backend: custom, fallbackURL: "https://acme.example/login"}\n'
+LOST = LostAnswers(
+    "presentation",
+    PRESENTED % {"override": "", "docs": "", "partners": ""},
+    (
+        Lost(
+            PRESENTED
+            % {
+                "override": ", customization: {styling: {theme: muted}}",
+                "docs": LOOK + REDIRECTS + LINKS,
+                "partners": AUTH,
+            },
+            (
+                Lose("PUT", "/redirects$"),
+                Lose("POST", "/share-links$"),
+                Lose("POST", "/share-links$", carried_out=False),
+                Lose("PATCH", "/share-links/[^/]+$"),
+                Lose("PUT", "/sites/[^/]+/customization$"),
+                Lose("PATCH", "/site-spaces/[^/]+/customization$"),
+                Lose("PATCH", "/publishing/auth$"),
+            ),
+        ),
+        Lost(
+            PRESENTED
+            % {
+                "override": ", customization: null",
+                "docs": LOOK
+                + REDIRECTS.rsplit("      - ", 1)[0]
+                + LINKS.replace(", {name: Team}", ""),
+                "partners": AUTH,
+            },
+            (
+                Lose("PUT", "/redirects$"),
+                Lose("DELETE", "/share-links/[^/]+$"),
+                Lose("DELETE", "/site-spaces/[^/]+/customization$"),
+            ),
+        ),
+    ),
+    covers=("redirect", "share_link", "publishing_auth", "space_customization"),
+)
+
 CUSTOMIZATION = Declaration(
     "customization",
     "customization",
@@ -113,6 +186,8 @@ CUSTOMIZATION = Declaration(
         "managed, nested ones included."
     ),
     writes=(Writes(),),  # a PUT of the whole object
+    lost_answers=(LOST,),
+    contract=CONTRACT,
 )
 
 

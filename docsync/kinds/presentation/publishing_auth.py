@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.answers import TEXT, Obj, Opt
+from docsync.api.contract import Explained, Seed
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import URI_PATTERN, Model
 from docsync.core.model import Action, leaf_change
@@ -69,6 +70,26 @@ def _live(site: LiveResource | None) -> dict[str, Any] | None:
 
 # -- the part's kind -------------------------------------------------------------------------
 
+AUTH = "/v1/orgs/{org}/sites/{site}/publishing/auth"
+HANDBOOK = "/v1/orgs/{org}/sites/{handbook}"
+CONTRACT = (
+    Explained(
+        (f"GET {AUTH}", f"PATCH {AUTH}", f"POST {AUTH}/regenerate"),
+        "visitor-auth sites only",
+        "getSitePublishingAuthById, updateSitePublishingAuthById and "
+        "regenerateSitePublishingAuthById declare 200 and 400 only: a site that is not "
+        "visitor-auth has no auth settings, which can only be their 400",
+    ),
+    Seed(
+        "POST",
+        "/v1/orgs/{org}/sites",
+        {"title": "Handbook", "visibility": "visitor-auth"},
+        "handbook",
+    ),
+    Seed("POST", f"{HANDBOOK}/site-spaces", {"spaceId": "space_handbook"}),
+    Seed("GET", f"{HANDBOOK}/publishing/auth"),
+)
+
 PUBLISHING_AUTH = Declaration(
     "publishing_auth",
     "publishingAuth",
@@ -79,11 +100,10 @@ PUBLISHING_AUTH = Declaration(
     singleton=True,
     fields=(Field("backend"), Field("fallbackURL", sensitive=True), Field("logoutURL")),
     entry=PublishingAuthEntry,
-    routes=Routes(
-        "/v1/orgs/{org}/sites/{site}", item="/v1/orgs/{org}/sites/{site}/publishing/auth"
-    ),
+    routes=Routes("/v1/orgs/{org}/sites/{site}", item=AUTH),
     describe=("How visitors of a visitor-auth site sign in; only the fields written are managed."),
     writes=(Writes(),),  # a PATCH
+    contract=CONTRACT,
 )
 
 

@@ -12,6 +12,7 @@ from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import FLAG, TEXT, Obj, Opt
+from docsync.api.contract import LEFT_OUT, SAME_PATTERN, SHAPE, UNMANAGED, Note, Seed
 from docsync.api.errors import ApiError
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
@@ -139,6 +140,43 @@ def live_redirects(site: LiveResource, live: LiveState) -> list[dict[str, Any]] 
 # -- planning --------------------------------------------------------------------------------
 
 
+REDIRECTS = "/v1/orgs/{org}/sites/{site}/redirects"
+DRAFT = (
+    "a draft redirect is the app's staging of a rule for the site's next publish (production's "
+    "`intent: draft`: a list of its own beside the live rules, published at once with `intent: "
+    "publish`); a manifest's rules are live once applied, with nothing to stage"
+)
+CONTRACT = (
+    Note(LEFT_OUT, f"POST {REDIRECTS}", "draft", DRAFT),
+    Note(LEFT_OUT, f"PATCH {REDIRECTS}/{{id}}", "draft", DRAFT),
+    Note(
+        UNMANAGED,
+        f"PUT {REDIRECTS}",
+        "intent",
+        "docsync upserts and deletes live redirects: production's default",
+    ),
+    Note(
+        SAME_PATTERN,
+        f"PUT {REDIRECTS}",
+        "source",
+        "production's look-aheads (no `*` right after the first `/`, nothing after a `*`) said "
+        "by the pattern's own shape",
+    ),
+    Note(
+        SHAPE,
+        f"PUT {REDIRECTS}",
+        "destination",
+        "written by name (`{url}`, `{section}`, `{siteSpace}`, with `page`), checked offline "
+        "against the site's sections and site spaces, and sent as production's destination of "
+        "ids; `null` is how docsync deletes a redirect the manifest no longer lists",
+    ),
+    Seed(
+        "POST",
+        REDIRECTS,
+        {"source": "/old", "destination": {"kind": "site-section", "siteSectionId": "{section}"}},
+    ),
+)
+
 REDIRECT = Declaration(
     "redirect",
     "redirects",
@@ -156,13 +194,14 @@ REDIRECT = Declaration(
     ),
     entry=RedirectEntry,
     routes=Routes(
-        "/v1/orgs/{org}/sites/{site}/redirects",
-        item="/v1/orgs/{org}/sites/{site}/redirects",  # the bulk upsert: its items are entries
+        REDIRECTS,
+        item=REDIRECTS,  # the bulk upsert: its items are entries
         id_name="redirectId",
         update="PUT",
     ),
     describe=("The site's redirect rules, keyed by source; when written, the exact list."),
     writes=(Writes(),),  # one bulk upsert, idempotent: the client sends it again
+    contract=CONTRACT,
 )
 
 

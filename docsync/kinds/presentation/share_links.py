@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
 from docsync.core.model import Action, FieldChange, address
@@ -73,6 +74,18 @@ def _shape(link: dict[str, Any]) -> dict[str, Any]:
 
 # -- the part's kind -------------------------------------------------------------------------
 
+SHARE_LINKS = "/v1/orgs/{org}/sites/{site}/share-links"
+CONTRACT = (
+    Note(
+        UNMANAGED,
+        f"PATCH {SHARE_LINKS}/{{id}}",
+        "name",
+        "a share link's name is its key: a link of another name is another link",
+    ),
+    Note(MIN_LENGTH, f"POST {SHARE_LINKS}", "name", NATURAL_KEY),
+    Seed("POST", SHARE_LINKS, {"name": "Partners"}),
+)
+
 SHARE_LINK = Declaration(
     "share_link",
     "shareLinks",
@@ -85,12 +98,13 @@ SHARE_LINK = Declaration(
     # another link
     fields=(Field("name", update=False), Field("active", create=False)),
     entry=ShareLinkEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/share-links", id_name="shareLinkId"),
+    routes=Routes(SHARE_LINKS, id_name="shareLinkId"),
     describe=(
         "The site's share links, keyed by name; when written, the exact list. Their URLs are "
         "secrets docsync never reads into a plan, a log or an export."
     ),
     writes=(Writes(found_by=FOUND_BY),),
+    contract=CONTRACT,
 )
 
 

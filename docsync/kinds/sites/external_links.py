@@ -11,6 +11,18 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.contract import (
+    AS_NULL,
+    CONDITION,
+    LANGUAGE_NULL,
+    MIN_LENGTH,
+    STRUCTURE,
+    Explained,
+    Note,
+    Said,
+    Seed,
+    icons,
+)
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256, Uri
@@ -19,7 +31,15 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
+from docsync.kinds.requests import (
+    IN_STRUCTURE,
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Routes,
+    Writes,
+)
 from docsync.kinds.sites.checks import check_link_places
 from docsync.kinds.sites.child_requests import new_link
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
@@ -52,11 +72,56 @@ class ExternalLinkEntry(Entry):
     """A draft is not live: readers see it once it is `false`."""
 
 
+LINKS = "/v1/orgs/{org}/sites/{site}/external-links"
+CREATE, PATCH = f"POST {LINKS}", f"PATCH {LINKS}/{{id}}"
+CONTRACT: tuple[Said, ...] = (
+    *(Note(STRUCTURE, op, "parent", "the link's `group`, by title") for op in (CREATE, PATCH)),
+    *icons(CREATE, PATCH),
+    *(Note(MIN_LENGTH, op, "condition", CONDITION) for op in (CREATE, PATCH)),
+    *(
+        Note(AS_NULL, op, f"{name}.*", LANGUAGE_NULL)
+        for op in (CREATE, PATCH)
+        for name in ("localizedTitle", "localizedDescription")
+    ),
+    Explained(
+        (CREATE,),
+        "site spaces at its root level",
+        "addExternalLinkToSite: 'External links require a section-based site structure', and "
+        "SiteStructure has no place for a link beside root site spaces; it declares 400",
+    ),
+    Seed("POST", LINKS, {"title": "Status", "url": "https://status.example"}),
+    Seed("POST", LINKS, {"title": "Blog", "url": "https://blog.example", "parent": "{group}"}),
+)
+LINKED = (
+    ORGANIZATION
+    + """\
+spaces: [{title: Guides}]
+sites:
+  - title: Docs
+    sections: [{title: Guides, siteSpaces: [{space: Guides, path: latest}]}]
+    sectionGroups: [{title: Learn, sections: [Guides]}]
+"""
+)
+LOST = LostAnswers(
+    "external links",
+    LINKED,
+    (
+        Lost(
+            LINKED
+            + "    externalLinks:\n"
+            + '      - {title: Status, url: "https://status.acme.example"}\n'
+            + '      - {title: Forum, url: "https://forum.acme.example", group: Learn}\n',
+            (Lose("POST", "/external-links$"), Lose("POST", "/external-links$", carried_out=False)),
+        ),
+    ),
+)
+
 EXTERNAL_LINK = Declaration(
     "external_link",
     "externalLinks",
     "external link",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     fields=(
@@ -79,8 +144,10 @@ EXTERNAL_LINK = Declaration(
         Field("draft", normalize=bool),  # absent: live
     ),
     entry=ExternalLinkEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/external-links", id_name="siteExternalLinkId"),
+    routes=Routes(LINKS, id_name="siteExternalLinkId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
     chained=True,
     # links stand among sections: a site with root site spaces has none
     structure=Structure("site-external-link", layout="sections"),

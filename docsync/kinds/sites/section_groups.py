@@ -9,6 +9,17 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.contract import (
+    AS_NULL,
+    LANGUAGE_NULL,
+    NOT_MANAGED,
+    Explained,
+    Note,
+    Said,
+    Seed,
+    icons,
+    moved,
+)
 from docsync.core.checking import CheckView, Item, is_absent, raw_entries, text
 from docsync.core.context import RunContext, ref
 from docsync.core.entries import Entry, Icon, LocalizedText128, Ref
@@ -39,11 +50,40 @@ class SectionGroupEntry(Entry):
     """A draft is not live: readers see it once it is `false`."""
 
 
+GROUPS = "/v1/orgs/{org}/sites/{site}/section-groups"
+CREATE, PATCH, MOVE = f"POST {GROUPS}", f"PATCH {GROUPS}/{{id}}", f"POST {GROUPS}/{{id}}/move"
+NESTED = (
+    "groups in groups (production's `parent`, `parentSectionGroupId`): a manifest's group "
+    "stands at the site's root; nesting needs a group's place among another's sections"
+)
+CONTRACT: tuple[Said, ...] = (
+    *moved(MOVE, "a group's place: its site's sort"),
+    Note(NOT_MANAGED, CREATE, "parent", NESTED),
+    Note(NOT_MANAGED, PATCH, "parentSectionGroupId", NESTED),
+    *icons(CREATE, PATCH),
+    Note(AS_NULL, PATCH, "localizedTitle.*", LANGUAGE_NULL),
+    Explained(
+        (CREATE,),
+        "at its root level",
+        "SiteStructure is sections (sections, groups, links) or siteSpaces (oneOf): a group has "
+        "no place in a site whose root holds site spaces (a section enables sections: "
+        "addSectionToSite)",
+    ),
+    Explained(
+        (PATCH,),
+        r"a group cannot be nested in itself",
+        "SiteSectionGroup.children is a tree of sections, groups and links: a group moved into "
+        "itself or one of its own groups has no place in it",
+    ),
+    Seed("POST", GROUPS, {"title": "Learn", "sections": ["{section}"]}, "group"),
+)
+
 SECTION_GROUP = Declaration(
     "section_group",
     "sectionGroups",
     "section group",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     fields=(
@@ -55,8 +95,9 @@ SECTION_GROUP = Declaration(
         Field("draft", normalize=bool),  # absent: live
     ),
     entry=SectionGroupEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/section-groups", id_name="siteSectionGroupId"),
+    routes=Routes(GROUPS, id_name="siteSectionGroupId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    contract=CONTRACT,
     chained=True,
     structure=Structure("site-section-group", layout="sections"),
 )

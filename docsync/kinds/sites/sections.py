@@ -8,6 +8,22 @@ from typing import Annotated, Any
 
 from pydantic import Field as Limits
 
+from docsync.api.contract import (
+    AS_NULL,
+    CONDITION,
+    LANGUAGE_NULL,
+    LEVEL_DEFAULT,
+    MIN_LENGTH,
+    NOT_CONFIGURATION,
+    STRUCTURE,
+    TEMPLATE,
+    Explained,
+    Note,
+    Said,
+    Seed,
+    icons,
+    moved,
+)
 from docsync.core.context import RunContext
 from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, LocalizedText256
 from docsync.core.model import Action
@@ -15,7 +31,15 @@ from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
 from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.requests import IN_STRUCTURE, Routes, Writes
+from docsync.kinds.requests import (
+    IN_STRUCTURE,
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Routes,
+    Writes,
+)
 from docsync.kinds.sites.child_requests import new_section
 from docsync.kinds.sites.children import (
     NestedKind,
@@ -47,11 +71,93 @@ class SectionEntry(Entry):
     """A draft is not live: readers see it once it is `false`."""
 
 
+SECTIONS = "/v1/orgs/{org}/sites/{site}/sections"
+CREATE, PATCH, MOVE = f"POST {SECTIONS}", f"PATCH {SECTIONS}/{{id}}", f"POST {SECTIONS}/{{id}}/move"
+GROUPED = "the group that lists the section in its `sections`"
+CONTRACT: tuple[Said, ...] = (
+    *moved(MOVE, "a section's place: its site's sort and its group's `sections`"),
+    Note(STRUCTURE, PATCH, "defaultSiteSpace", LEVEL_DEFAULT + " (a site space of the section)"),
+    Note(
+        STRUCTURE, CREATE, "spaceId", "the section's first site space's `space`, made by its create"
+    ),
+    Note(
+        STRUCTURE, CREATE, "pageId", "the section's first site space's `pageId`, made by its create"
+    ),
+    Note(STRUCTURE, CREATE, "siteSectionGroupId", GROUPED),
+    Note(STRUCTURE, PATCH, "siteSectionGroupId", GROUPED),
+    Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
+    *icons(CREATE, PATCH),
+    Note(MIN_LENGTH, PATCH, "condition", CONDITION),
+    Note(AS_NULL, PATCH, "localizedTitle.*", LANGUAGE_NULL),
+    Note(AS_NULL, PATCH, "localizedDescription.*", LANGUAGE_NULL),
+    Explained(
+        (CREATE,),
+        r"pageId: cannot be given",
+        "addSectionToSite's pageId: 'Providing it when `spaceId` is `null` returns a 400 error'",
+    ),
+    Explained(
+        (CREATE,),
+        r"provisions an OpenAPI",
+        "addSectionToSite's template: 'Templates that provision organization-level resources, "
+        "such as OpenAPI specifications, are not supported by this site-scoped operation'",
+    ),
+    Seed("POST", SECTIONS, {"spaceId": "{guides}", "title": "Guides"}, "section"),
+    Seed("POST", SECTIONS, {"spaceId": "{reference}", "title": "API"}),
+)
+#: a site and its structure made, answers lost; then a site space goes, a section joins the
+#: group, a site space's path changes
+STRUCTURED = (
+    ORGANIZATION
+    + """\
+teams: [{title: Platform}]
+spaces: [{title: Guides}, {title: Runbooks}, {title: API Reference}]
+sites:
+  - title: Docs
+    sections:
+      - title: Guides
+        siteSpaces: [{space: Guides, path: latest}%s]
+      - title: API
+        siteSpaces: [{space: API Reference, path: %s}]
+    sectionGroups:
+      - {title: Learn, sections: [%s]}
+  - title: Handbook
+    siteSpaces: [{space: Internal Handbook, path: handbook}]
+"""
+)
+LOST = LostAnswers(
+    "a site's structure",
+    ORGANIZATION,
+    (
+        Lost(
+            STRUCTURED % (", {space: Runbooks, path: ops}", "reference", "Guides"),
+            (
+                Lose("PUT", "/teams$"),
+                Lose("POST", "/spaces$"),
+                Lose("POST", "/sites$"),
+                Lose("POST", "/sites/[^/]+/sections$"),
+                Lose("POST", "/site-spaces$", 2),
+                Lose("POST", "/section-groups$"),
+                Lose("PATCH", "/site-spaces/[^/]+$"),
+            ),
+        ),
+        Lost(
+            STRUCTURED % ("", "api-reference", "Guides, API"),
+            (
+                Lose("DELETE", "/site-spaces/[^/]+$"),
+                Lose("PATCH", "/site-spaces/[^/]+$"),
+                Lose("PATCH", "/sections/[^/]+$"),  # into its group: siteSectionGroupId
+            ),
+        ),
+    ),
+    covers=("site", "site_space", "section_group"),
+)
+
 SECTION = Declaration(
     "section",
     "sections",
     "section",
     key="title",
+    renames=True,
     parents=("site",),
     exact=True,
     paths_unique=True,
@@ -70,6 +176,8 @@ SECTION = Declaration(
     entry=SectionEntry,
     routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
     chained=True,
     structure=Structure(
         "site-section", layout="sections", leads=True, default_field="defaultSiteSection"

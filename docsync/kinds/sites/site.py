@@ -11,6 +11,20 @@ from typing import Annotated, Any, Literal
 from pydantic import Field as Limits
 
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.api.contract import (
+    EXTRA,
+    INTERNAL,
+    LEAVES,
+    LEVEL_DEFAULT,
+    ORDER,
+    OWN_CHECK,
+    SAME_PATTERN,
+    SENDS,
+    STRUCTURE,
+    Note,
+    Said,
+    Seed,
+)
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
@@ -95,11 +109,54 @@ class SiteEntry(Entry):
     null is a guest override (no access to the site)."""
 
 
+SITE_PATH = f"{SITES}/{{site}}"
+PATCH, SORT = f"PATCH {SITE_PATH}", f"PATCH {SITE_PATH}/structure/sort"
+CONTRACT: tuple[Said, ...] = (
+    Note(SENDS, SORT, "", "the order of a site's structure, one sort"),
+    Note(STRUCTURE, SORT, "item", ORDER),
+    Note(STRUCTURE, SORT, "position", ORDER),
+    Note(STRUCTURE, PATCH, "defaultSiteSpace", LEVEL_DEFAULT + " (a site space of its root)"),
+    Note(STRUCTURE, PATCH, "defaultSiteSection", LEVEL_DEFAULT + " (a section)"),
+    Note(STRUCTURE, f"POST {SITES}", "spaces", "its `siteSpaces` and `sections`, made one by one"),
+    Note(
+        SAME_PATTERN,
+        PATCH,
+        "proxy",
+        "production's `\\w` spelled out as ASCII (Python's `\\w` takes any letter)",
+    ),
+    Note(EXTRA, PATCH, "agentsContext", "a field of the API description that production lacks"),
+    Note(
+        OWN_CHECK,
+        f"PUT {SITE_PATH}/adaptive-schema",
+        "",
+        "a site's adaptive schema is a JSON Schema checked offline by production's rules of "
+        "SiteAdaptiveJSONSchema (docsync/kinds/sites/adaptive_schema.py), which "
+        "tests/contract/test_adaptive.py holds to production's schema",
+    ),
+    *(
+        Note(
+            LEAVES, f"{method} /v1/custom-hostnames/{{name}}", "", f"{INTERNAL} (custom hostnames)"
+        )
+        for method in ("PATCH", "DELETE")
+    ),
+    Note(
+        LEAVES,
+        f"POST {SITE_PATH}/ads",
+        "",
+        "a site's request to join GitBook's ads program: GitBook reviews it and sets the state, "
+        "so what a manifest writes (`in-review`) is never what is read back",
+    ),
+    Seed("POST", SITES, {"title": "Developer Docs"}, "site"),
+    Seed("PATCH", SITE_PATH, {"basename": "docs", "visibility": "public"}),
+    Seed("POST", f"{SITE_PATH}/publish"),
+)
+
 SITE = Declaration(
     "site",
     "sites",
     "site",
     key="title",
+    renames=True,
     fields=(
         Field("title"),
         Field("visibility"),
@@ -134,6 +191,8 @@ SITE = Declaration(
         },
     ),
     writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
+    contract=CONTRACT,
+    roles=("read", "create or admin; admin to delete a site"),
     answer=Obj(
         {
             "id": ID,

@@ -9,6 +9,17 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
+from docsync.api.contract import (
+    CONDITION,
+    MIN_LENGTH,
+    NOT_CONFIGURATION,
+    STRUCTURE,
+    TEMPLATE,
+    Explained,
+    Note,
+    Seed,
+    moved,
+)
 from docsync.core.checking import CheckView, Item, is_absent, text
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
@@ -45,6 +56,27 @@ class SiteSpaceEntry(Entry):
     first page."""
 
 
+SITE_SPACES = "/v1/orgs/{org}/sites/{site}/site-spaces"
+CREATE, MOVE = f"POST {SITE_SPACES}", f"POST {SITE_SPACES}/{{id}}/move"
+CONTRACT = (
+    *moved(MOVE, "a site space's place: its level's sort"),
+    Note(STRUCTURE, CREATE, "sectionId", "the section whose `siteSpaces` list it"),
+    Note(NOT_CONFIGURATION, CREATE, "template", TEMPLATE),
+    Note(MIN_LENGTH, f"PATCH {SITE_SPACES}/{{id}}", "condition", CONDITION),
+    Explained(
+        (CREATE,),
+        r"pageId: cannot be given",
+        "addSpaceToSite's pageId: 'Providing it when `spaceId` is `null` returns a 400 error'",
+    ),
+    Explained(
+        (CREATE,),
+        r"provisions an OpenAPI",
+        "addSpaceToSite's template: 'Templates that provision organization-level resources, "
+        "such as OpenAPI specifications, are not supported by this site-scoped operation'",
+    ),
+    Seed("POST", SITE_SPACES, {"spaceId": "{reference}", "sectionId": "{section}"}),
+)
+
 SITE_SPACE = Declaration(
     "site_space",
     "siteSpaces",
@@ -66,8 +98,9 @@ SITE_SPACE = Declaration(
         Field("pageId"),
     ),
     entry=SiteSpaceEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/site-spaces", id_name="siteSpaceId"),
+    routes=Routes(SITE_SPACES, id_name="siteSpaceId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
+    contract=CONTRACT,
     answer=Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))}),
     chained=True,
     # a site space no path matches is the one publishing its space in that level, if any:

@@ -18,6 +18,7 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.contract import LEFT_OUT, SENDS, SHAPE, STRUCTURE, Note, Seed
 from docsync.core.context import RunContext
 from docsync.core.entries import Model, explained
 from docsync.core.model import Action
@@ -25,7 +26,15 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Payload, Ref
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.parts import Part
-from docsync.kinds.requests import Routes, Writes, create_once
+from docsync.kinds.requests import (
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Routes,
+    Writes,
+    create_once,
+)
 
 if TYPE_CHECKING:
     from docsync.core.remote import Api
@@ -114,6 +123,84 @@ INSTALLATION = Obj(
 BASE = "/v1/git/installations"
 FOUND_BY = "read again on its site or space, which holds one at most (a second install is refused)"
 
+CONTRACT = (
+    Note(
+        SENDS,
+        f"POST {BASE}",
+        "",
+        "the install of a site's or space's one installation (a singleton's create, which its "
+        "declaration does not name)",
+    ),
+    Note(STRUCTURE, f"POST {BASE}", "target", "the site or space whose entry writes `gitSync`"),
+    Note(
+        LEFT_OUT,
+        f"PATCH {BASE}/{{id}}",
+        "childInstallationProjectDirectories",
+        "the directories of the spaces a site's installation manages are its repository's "
+        "gitbook-docs.yaml's (each space's `content.directory`), which owns the site's "
+        "structure once Git Sync does (docsync refuses to write it then)",
+    ),
+    Note(
+        SHAPE,
+        f"PATCH {BASE}/{{id}}",
+        "providerConfiguration",
+        "one object for either provider's keys (production's oneOf by `provider`: GitHub's "
+        "repositoryId, GitLab's projectId, accessToken, customInstanceURL, and a branch), a key "
+        "of the other provider refused by the model, naming it; each provider's own schema is "
+        "the request checked on every end-to-end test",
+    ),
+    Seed(
+        "POST", BASE, {"provider": "gitlab", "target": {"type": "site", "siteId": "{site}"}}, "git"
+    ),
+    Seed(
+        "PATCH",
+        f"{BASE}/{{git}}",
+        {
+            "provider": "gitlab",
+            "providerConfiguration": {
+                "projectId": 42,
+                "accessToken": "glpat-fuzz",
+                "branch": "refs/heads/main",
+            },
+        },
+    ),
+    Seed(
+        "POST",
+        BASE,
+        {
+            "provider": "gitlab",
+            "target": {"type": "space", "spaceId": "{guides}", "siteId": "{site}"},
+        },
+    ),
+)
+SYNCED = ORGANIZATION + "spaces: [{title: Guides%s}]\nsites: [{title: Docs%s}]\n"
+GITLAB = (
+    ", gitSync: {provider: gitlab, providerConfiguration: {projectId: 42, "
+    "branch: refs/heads/main, accessToken: glpat-lost-answers}, priority: %s}"
+)
+GITHUB = ", gitSync: {provider: github, providerConfiguration: {repositoryId: 7}}"
+LOST = LostAnswers(
+    "git sync",
+    SYNCED % ("", ""),
+    (
+        Lost(
+            SYNCED % (GITHUB, GITLAB % "git"),
+            (
+                Lose("POST", "/git/installations$", carried_out=False),  # made nothing: sent again
+                Lose("POST", "/git/installations$"),  # made one: found on its target, not twice
+                Lose("PATCH", "/git/installations/[^/]+$", 2),
+            ),
+        ),
+        Lost(
+            SYNCED % (", gitSync: null", GITLAB % "gitbook"),
+            (
+                Lose("PATCH", "/git/installations/[^/]+$"),
+                Lose("DELETE", "/git/installations/[^/]+$"),
+            ),
+        ),
+    ),
+)
+
 GIT_SYNC = Declaration(
     "git_sync",
     "gitSync",
@@ -137,6 +224,9 @@ GIT_SYNC = Declaration(
         "then owns its sections, groups, site spaces and links."
     ),
     writes=(Writes(found_by=FOUND_BY),),
+    lost_answers=(LOST,),
+    contract=CONTRACT,
+    roles=("read", "create or admin"),
     answer=INSTALLATION,
 )
 

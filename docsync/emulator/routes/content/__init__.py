@@ -1,0 +1,2 @@
+"""What holds content: collections, spaces, OpenAPI specifications, translations and the
+translations glossary."""

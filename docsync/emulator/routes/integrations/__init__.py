@@ -1,0 +1,1 @@
+"""Integration installations on the organization, its sites and its spaces."""

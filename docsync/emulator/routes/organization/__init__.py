@@ -1,0 +1,1 @@
+"""The organization itself: its settings, members, invite links, teams and SAML providers."""
