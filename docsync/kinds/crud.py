@@ -259,13 +259,6 @@ class CrudKind(TopKind):
 
     # -- applying ------------------------------------------------------------------------------
     @final
-    def route(self, name: str) -> Route:
-        """The request its declaration names `name` (`Routes.every`)."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.route(name)
-
-    @final
     def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
         """The request body: the written fields that travel in this request, by wire name.
 

@@ -23,7 +23,7 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Catalogue, Declaration, Field
 from docsync.kinds.formats import ExportFormat
-from docsync.kinds.requests import Reading, Writes, send
+from docsync.kinds.requests import Reading, Route, Writes, send
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -127,13 +127,18 @@ class Kind:
         return self.declaration.field(name)
 
     @final
+    def route(self, name: str) -> Route:
+        """The request its declaration names `name` (`Routes.every`)."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.route(name)
+
+    @final
     async def send(
         self, api: Api, name: str, body: Any = None, *, keep_odd: bool = False, **at: Any
     ) -> Any:
         """The request its declaration names `name` (`Routes.every`), at the path `at` fills."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        route = routes.route(name)
+        route = self.route(name)
         if name in ("list", "read") and route.answer is None:  # its items, as it relies on them
             route = replace(route, answer=self.answer)
         return await send(api, route, body, keep_odd=keep_odd, **at)
