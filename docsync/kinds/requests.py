@@ -75,6 +75,9 @@ class Routes:
     #: the verb that creates an item on `list` (production makes a team with `PUT`); None: the
     #: kind creates nothing (the organization's settings, a site's one customization)
     create: str | None = "POST"
+    #: a create sent again once its answer was lost makes nothing twice (installing where it
+    #: is installed answers that installation)
+    create_retry_safe: bool = False
     #: the verb that updates an item (an OpenAPI spec's source is a `PUT`); None: never updated
     update: str | None = "PATCH"
     #: an update sent again once its answer was lost changes nothing more; None: as its verb
@@ -104,7 +107,7 @@ class Routes:
         sends) and `more`'s."""
         found = {"list": Route("GET", self.list, paged=self.paged)}
         if self.create is not None:
-            found["create"] = Route(self.create, self.list, retry_safe=False)
+            found["create"] = Route(self.create, self.list, retry_safe=self.create_retry_safe)
         if self.update is not None:
             found["update"] = Route(self.update, self.item_path, retry_safe=self.update_retry_safe)
         if self.delete:

@@ -59,7 +59,10 @@ def _named(declared: Declaration, answers: dict[str, object]) -> Iterator[tuple[
     if routes is not None:
         for name, route in routes.every().items():
             if name in routes.more and route.method == "GET":
-                yield from _read(route.path)  # a list it reads, as `answers` below
+                if route.paged or route.path.startswith((routes.list, routes.item_path)):
+                    # a list it reads, or what its own resources hold, as `answers` below (not
+                    # what it only reads: an integration's configurations' schemas)
+                    yield from _read(route.path)
             elif route.method != "GET" and not (
                 declared.singleton and name in ("create", "delete")
             ):
