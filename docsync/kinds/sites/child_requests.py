@@ -227,25 +227,22 @@ class AppliedChild(Kind):
             await self.on_site(action, run, "site default", {self.default_field: own_id})
 
 
-async def read_structure(run: RunContext, base: str, kinds: Kinds) -> Any:
-    """The site's structure, as the apply reads it again (checked as the plan's read is)."""
-    return await run.api.get(f"{base}/structure", shape=structure_shape(kinds))
-
-
 def pointer_type(kinds: Kinds, kind: str) -> str:
     found = kinds.named(kind)
     assert isinstance(found, AppliedChild), f"{kind} is not a site's child"
     return found.pointer_type
 
 
-async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
-    """Re-reads the structure and moves only what is out of place, level by level: the order
-    the API gives new items is not promised, so the moves are computed from what is there."""
+async def reorder(action: Action, run: RunContext, site: Kind) -> None:
+    """Re-reads the structure and moves only what is out of place, level by level (the site's
+    routes `structure`, `sort`): the order the API gives new items is not promised, so the
+    moves are computed from what is there."""
     payload = action.payload
     if not isinstance(payload, Reorder):
         raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
-    base = site_path(run, payload)
-    structure = await read_structure(run, base, kinds)
+    kinds, at = site.kinds, {"org": run.org_id, "id": run.resolve(payload.site)}
+    read = replace(site.route("structure"), answer=structure_shape(kinds))
+    structure = await send(run.api, read, **at)
     for level in payload.levels:
         want = [run.id_of(address) for address in level.desired]
         types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}
@@ -254,7 +251,7 @@ async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
         if container is None and not have and (held := wrapped(structure)) is not None:
             have = [i for i in current_order(structure, str(held["id"])) if i in types]
         for move in plan_moves(have, want):
-            await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
+            await site.send(run.api, "sort", _sort_body(move, types), **at)
 
 
 def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
