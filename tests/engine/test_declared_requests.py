@@ -12,10 +12,7 @@ applied in turn (creates, updates, replaces, a restore, deletes, reorders, publi
 example's stages applied on the example's seed, an export, then every kind's declared
 lost-answer scenarios (`Declaration.lost_answers`), each of their lost answers injected as
 declared and counted, so that what settles each (what a lost create is found by, what an
-idempotent write is read back by) is read on every run.
-
-`NOT_YET` is the work list: a kind on it fails its case (strict), so a kind that starts
-passing fails the test until it is taken off."""
+idempotent write is read back by) is read on every run."""
 
 from __future__ import annotations
 
@@ -170,25 +167,8 @@ async def _export(emulator: EmulatorHandle) -> None:
         await export_organization(api, "org_acme")
 
 
-#: the kinds still sending a request their declaration does not name (the redesign's work list)
-NOT_YET = {
-    "grant",
-}  # fmt: skip
-
-
-def _cases() -> list[Any]:
-    return [
-        pytest.param(
-            kind,
-            id=kind.name,
-            marks=[pytest.mark.xfail(strict=True)] if kind.name in NOT_YET else [],
-        )
-        for kind in KINDS
-    ]
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", _cases())
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
 def test_a_kind_sends_only_the_requests_its_declaration_names(kind: Kind, sent: Sent) -> None:
     if kind.declaration.routes is None:
         # written in its parents' requests (a team's members, a resource's grants), which

@@ -30,11 +30,18 @@ if TYPE_CHECKING:
 #: the kind whose delete names its grants, which production removes with it
 TEAM = "team"
 
-#: the requests that read a resource's grants, one list per principal type, by name: every
-#: kind that holds grants names them among its routes (`Routes.more`)
-GRANT_READS = {
-    f"grants of {wire}": Route("GET", f"{{item}}/permissions/{wire}", answer=shape, paged=True)
-    for wire, shape in GRANT_ITEMS.items()
+#: the requests of a resource's grants, by name: its lists, one per principal type, an invite
+#: (a role for the teams and users it names, sent again as it is), a grant's role changed or
+#: the grant removed; every kind that holds grants names them among its routes (`Routes.more`),
+#: and the grant kind sends them by the names its resource's kind gives them
+GRANT_ROUTES = {
+    **{
+        f"grants of {wire}": Route("GET", f"{{item}}/permissions/{wire}", answer=shape, paged=True)
+        for wire, shape in GRANT_ITEMS.items()
+    },
+    "invite": Route("POST", "{item}/permissions", retry_safe=True),
+    "grant": Route("PATCH", "{item}/permissions/{wire}/{principal}"),
+    "ungrant": Route("DELETE", "{item}/permissions/{wire}/{principal}"),
 }
 
 # -- reading ---------------------------------------------------------------------------------
@@ -143,8 +150,8 @@ class GrantedKind(CrudKind):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declared = cls.__dict__.get("declaration")
-        if declared is not None and not set(GRANT_READS) <= set(declared.routes.more):
-            raise TypeError(f"{declared.name} holds grants: its routes must name GRANT_READS")
+        if declared is not None and not set(GRANT_ROUTES) <= set(declared.routes.more):
+            raise TypeError(f"{declared.name} holds grants: its routes must name GRANT_ROUTES")
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         """Itself, and the teams or members its entries' grants name; itself too when the
@@ -180,14 +187,6 @@ class GrantedKind(CrudKind):
 
     # -- what the kinds that hold grants call --------------------------------------------------
     @final
-    @property
-    def resource_path(self) -> str:
-        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.item_path
-
-    @final
     async def read_grants(self, read: Reading, items: list[dict[str, Any]]) -> None:
         """Into each item whose entry writes `permissions`, its grants (every item's, for
         export)."""
@@ -198,12 +197,11 @@ class GrantedKind(CrudKind):
     def plan_grants(self, ctx: PlanContext, result: Reconciliation | None) -> None:
         """The grants of each entry planned (`result`), with its resource (none for one
         replaced: its grants are made with the new one)."""
-        path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
             if live is not None and unread(live.raw, PERMISSIONS):
                 continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            plan_grants(desired, None if replaced else live, path, ctx)
+            plan_grants(desired, None if replaced else live, self.name, ctx)
 
     @final
     def with_grants(

@@ -15,7 +15,7 @@ from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GRANT_READS, GrantedKind
+from docsync.kinds.access.grant_holders import GRANT_ROUTES, GrantedKind
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import Path
@@ -69,7 +69,7 @@ COLLECTION = Declaration(
         item="/v1/collections/{id}",
         id_name="collectionId",
         read=True,  # its move read back once its every answer was lost
-        more=GRANT_READS,
+        more=GRANT_ROUTES,
     ),
     writes=(Writes(found_by="listed again, by its title under its parent"),),
     lost_answers=(

@@ -30,7 +30,7 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GRANT_READS
+from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
 from docsync.kinds.declaration import Declaration, Field
@@ -146,7 +146,7 @@ SPACE = Declaration(
         read=True,  # a pinned space the list leaves out may be in the bin; a move read back
         more={
             "restore": Route("POST", "{item}/restore", retry_safe=True),  # out of the bin
-            **GRANT_READS,
+            **GRANT_ROUTES,
         },
     ),
     writes=(Writes(found_by="listed again, by its title in its collection"),),

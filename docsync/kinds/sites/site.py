@@ -31,7 +31,7 @@ from docsync.core.entries import DefaultLevel, Entry, Model, Ref, explained
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GRANT_READS
+from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
@@ -184,7 +184,7 @@ SITE = Declaration(
         id_name="siteId",
         read=True,  # its adaptive schema read back once its PUT's every answer was lost
         more={
-            **GRANT_READS,
+            **GRANT_ROUTES,
             # published or not: each POST sent again changes nothing more
             "publish": Route("POST", "{item}/publish", retry_safe=True),
             "unpublish": Route("POST", "{item}/unpublish", retry_safe=True),
