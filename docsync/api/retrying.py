@@ -120,7 +120,7 @@ class Retrying:
                     return None  # the lost attempt deleted it: done
                 if status == 409 and uncertain:
                     # Production's "would not result in any update": the lost attempt may have
-                    # made it so; the caller reads it back (ApiClient.write, lost_answers.settle).
+                    # made it so; the caller reads it back (ApiClient.write, kinds.requests.settle).
                     raise self.error(
                         method, path, response, cls=OutcomeUnknown, hint=NO_CHANGE_HINT
                     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, GetJsonSchemaHandler, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, ValidationInfo, field_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -36,6 +36,9 @@ def nullable(model: type[BaseModel], name: str) -> bool:
 
 class NullChecked(BaseModel):
     """Refuses an explicit `null` on every field without the NULL marker."""
+
+    # built with the first model that validates (a kind's entry), not when docsync is imported
+    model_config = ConfigDict(defer_build=True)
 
     @field_validator("*", mode="after")
     @classmethod

@@ -20,7 +20,8 @@ from docsync.core.state import LiveState
 from docsync.engine.declared_secrets import declared_secrets
 from docsync.engine.provenance import hide, holding
 from docsync.engine.reading import ReadWatch
-from docsync.kinds.kind import ODD_PARTS, UNREAD, Kind, Reading, hidden
+from docsync.kinds.kind import Kind, TopKind, top
+from docsync.kinds.requests import ODD_PARTS, UNREAD, Reading, hidden
 from docsync.manifest import LoadedManifest
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ async def read_live(
     manifest: Manifest | None,
     kinds: Sequence[Kind],
     watch: ReadWatch | None = None,
-) -> tuple[LiveState, list[Kind]]:
+) -> tuple[LiveState, list[TopKind]]:
     """Reads, concurrently, every kind the manifest needs (all of them, in full, without a
     manifest: for export); normalizes them in declaration order. `watch` follows the reads."""
     api.routes.add(route_ids(kinds))
@@ -144,16 +145,17 @@ async def read_live(
     pruned = frozenset(
         k.name for k in kinds if manifest is not None and k.section in manifest.prune
     )
+    tops = top(kinds)  # the kinds read on their own; a site's parts come with the site
     if manifest is None:
-        direct = {k.name for k in kinds if not k.nested}  # a site's parts come with the site
+        direct = {k.name for k in tops}
     else:
-        direct = set().union(*(k.reads(manifest) for k in kinds)) | _holders(kinds, deleting)
+        direct = set().union(*(k.reads(manifest) for k in tops)) | _holders(kinds, deleting)
     needed = direct | _referenced(kinds, direct)
-    wanted = [k for k in kinds if k.name in needed]
+    wanted = [k for k in tops if k.name in needed]
     watch = watch or ReadWatch()
     watch.start([k.section for k in wanted])
 
-    async def fetch(kind: Kind) -> Any:
+    async def fetch(kind: TopKind) -> Any:
         entries = None if manifest is None else _entries(manifest, kind)
         try:
             raw = await kind.fetch(Reading(api, live.org_id, entries, deleting, pruned))
@@ -205,10 +207,10 @@ def plan_kinds(
     """What the kinds plan, every entry known before any kind plans (a kind refers to entries
     of others); problems gathered, not raised, so that a test can look at them all."""
     ctx = PlanContext(loaded, live, resend_secrets=resend_secrets)
-    for kind in kinds:
+    for kind in top(kinds):
         for desired in kind.to_desired(ctx):
             ctx.desired.add(desired)
-    for kind in kinds:
+    for kind in top(kinds):
         # hidden from the token's role, or not as docsync relies on: not planned
         if kind.section not in live.unread and kind.section not in live.odd:
             kind.plan(ctx)

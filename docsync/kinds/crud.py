@@ -17,9 +17,9 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import carried, field_changes, fields_of, merged, plain, same_id
 from docsync.kinds.declaration import Field
-from docsync.kinds.kind import ExportNames, Kind, Path, Reading
+from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
-from docsync.kinds.lost_answers import create_once, send_settled
+from docsync.kinds.requests import Reading, Route, create_once, send_settled
 
 #: a live item's key (the item, the live state read so far)
 LiveKey = Callable[[dict[str, Any], LiveState], str]
@@ -29,7 +29,7 @@ EntryKey = Callable[[Any, Path, PlanContext], str]
 Value = Callable[[Field, Any, Path, PlanContext], Any]
 
 
-class CrudKind(Kind):
+class CrudKind(TopKind):
     """A kind of independent resources listed, created, updated and deleted one by one."""
 
     # -- reading -------------------------------------------------------------------------------
@@ -39,13 +39,12 @@ class CrudKind(Kind):
     @final
     async def listed(self, api: Any, org_id: str) -> list[dict[str, Any]]:
         """Every item of the kind's list: every page of a paged one, else one GET."""
-        path = self.list_path.format(org=org_id)
         routes = self.declaration.routes
         if routes is not None and not routes.paged:
-            found = await api.get(path)
+            found = await self.send(api, "list", org=org_id)
             items = found.get("items", []) if isinstance(found, dict) else found
             return [item for item in items or [] if isinstance(item, dict)]
-        listed: list[dict[str, Any]] = await api.list_all(path, items=self.answer, keep_odd=True)
+        listed: list[dict[str, Any]] = await self.send(api, "list", keep_odd=True, org=org_id)
         return listed
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -260,20 +259,6 @@ class CrudKind(Kind):
 
     # -- applying ------------------------------------------------------------------------------
     @final
-    @property
-    def list_path(self) -> str:
-        """The kind's list (`{org}`): read, and created in."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.list
-
-    @final
-    def item_path(self, run: RunContext, live_id: str) -> str:
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.item_path.format(org=run.org_id, id=live_id)
-
-    @final
     def body(self, fields: dict[str, Any], *, creating: bool) -> dict[str, Any]:
         """The request body: the written fields that travel in this request, by wire name.
 
@@ -299,25 +284,20 @@ class CrudKind(Kind):
 
     @final
     async def send_create(self, action: Action, body: dict[str, Any], run: RunContext) -> str:
-        """Sends the create (the declared verb on the kind's list) and returns the new id; a
-        create whose answer was lost is looked for (`find`) before it is sent again."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        path = self.list_path.format(org=run.org_id)
+        """Sends the create (its declared route) and returns the new id; a create whose answer
+        was lost is looked for (`find`) before it is sent again."""
 
-        async def send() -> str:
-            created = await run.api.write(routes.create, path, body, idempotent=False)
+        async def create() -> str:
+            created = await self.send(run.api, "create", body, org=run.org_id)
             return str(created["id"])
 
-        return await create_once(send, lambda: self.find(action, run))
+        return await create_once(create, lambda: self.find(action, run))
 
     @final
     async def send_update(self, live_id: str, body: dict[str, Any], run: RunContext) -> None:
-        """The declared update verb on the item, when there is something to send."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
+        """The declared update on the item, when there is something to send."""
         if body:
-            await run.api.write(routes.update, self.item_path(run, live_id), body)
+            await self.send(run.api, "update", body, org=run.org_id, id=live_id)
 
     @final
     async def send_late(self, new_id: str, fields: dict[str, Any], run: RunContext) -> None:
@@ -333,7 +313,7 @@ class CrudKind(Kind):
         fields = run.resolve(fields_of(action).fields)
         if action.verb in ("delete", "replace"):
             assert action.live_id is not None
-            await run.api.write("DELETE", self.item_path(run, action.live_id))
+            await self.send(run.api, "delete", org=run.org_id, id=action.live_id)
         if action.verb in ("create", "replace"):
             new_id = await self.send_create(action, self.body(fields, creating=True), run)
             run.ids[action.address] = new_id
@@ -357,8 +337,9 @@ class CrudKind(Kind):
             if f.route is not None and f.name in fields and not (creating and f.create):
                 method, path = f.route
                 sent = {f.wire_name: fields[f.name]}
-                where = (path.format(org=run.org_id, id=live_id), self.item_path(run, live_id))
-                await send_settled(run.api, method, *where, sent, f.read)
+                at = {"org": run.org_id, "id": live_id}
+                route, read = Route(method, path), self.route("read")
+                await send_settled(run.api, method, route.at(**at), read.at(**at), sent, f.read)
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:

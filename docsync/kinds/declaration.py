@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from docsync.api.answers import ID, TEXT, Obj, Shape
 from docsync.api.contract import Said
 from docsync.core.paths import Path
-from docsync.kinds.lost_answers import LostAnswers, Writes
+from docsync.kinds.requests import LostAnswers, Routes, Writes
 
 
 def _same(value: Any) -> Any:
@@ -37,34 +37,6 @@ def _unordered(value: Any) -> Any:
     if isinstance(value, list):
         return sorted((_unordered(item) for item in value), key=_canonical)
     return value
-
-
-@dataclass(frozen=True)
-class Routes:
-    """Where a kind's resources are in the API: the list (read, and created in) and an item
-    (updated and deleted), as path templates with `{org}`, `{id}`, under a site `{site}`, or
-    the key where the API names an item by it (an integration's `{name}`, filled by its kind);
-    `id_name` is what the API description calls the id (`teamId`), by which `-v` counts
-    requests. A field written by a request of its own says so (`Field.route`)."""
-
-    list: str
-    item: str = ""
-    id_name: str = ""
-    #: the verb that creates an item on `list` (production makes a team with `PUT`)
-    create: str = "POST"
-    #: the verb that updates an item (an OpenAPI spec's source is a `PUT`)
-    update: str = "PATCH"
-    #: the list answers pages (`?page=`); when False it is one GET of every item
-    paged: bool = True
-
-    @property
-    def item_path(self) -> str:
-        return self.item or f"{self.list}/{{id}}"
-
-    @property
-    def segment(self) -> str:
-        """The list's own segment (`teams`): in a path, what follows it is an id."""
-        return self.list.rstrip("/").rsplit("/", 1)[-1]
 
 
 @dataclass(frozen=True)
@@ -243,9 +215,9 @@ class Declaration:
     #: where its items stand in their site's structure read (a site's children)
     structure: Structure | None = None
     #: what it writes (itself, and the parts its entries write under a field of their own) and
-    #: how a write whose answer was lost is settled (`lost_answers`)
+    #: how a write whose answer was lost is settled (`requests`)
     writes: tuple[Writes, ...] = ()
-    #: where its writes' answers are lost in an end-to-end test (`lost_answers.LostAnswers`)
+    #: where its writes' answers are lost in an end-to-end test (`requests.LostAnswers`)
     lost_answers: tuple[LostAnswers, ...] = ()
     #: what it says of production's document beyond its routes and fields (`api.contract`),
     #: read by the contract tests and the managed shares, never by what runs

@@ -10,12 +10,11 @@ of hooks is generated from the docstrings below (`Asked by`, `Returns`, `Default
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
 from docsync.api.answers import Shape
-from docsync.api.errors import ApiError, OddAnswer, Unauthorized
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -24,83 +23,20 @@ from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Catalogue, Declaration, Field
 from docsync.kinds.formats import ExportFormat
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.requests import Reading, Route, Writes, send
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
+    from docsync.core.remote import Api
 
 Path = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
-class Reading:
-    """What a kind's read is given: the client, the organization, and what scopes the read:
-    the manifest's entries of the kind (None when export reads everything), the kinds the
-    manifest deletes from (what refers to them is read too, so a delete something still needs
-    is caught while planning, and what goes with a delete is named) and those it prunes."""
-
-    api: ApiClient
-    org_id: str
-    entries: Sequence[Any] | None
-    deleting: frozenset[str] = frozenset()
-    #: the kinds whose section the manifest prunes (`prune:`): what no entry names may go, and
-    #: a delete names what goes with it, so what it holds is read too
-    pruned: frozenset[str] = frozenset()
-
-    @property
-    def everything(self) -> bool:
-        """Export: every resource and every part of each, not only what a manifest writes."""
-        return self.entries is None
-
-
-# -- what the API hides from the token's role --------------------------------------------------
-# A read answered 403 is not a failure of the plan: the plan names what it could not read and
-# why, and plans the rest; an apply, which must know what it changes, refuses (`engine.run`). A
-# kind's whole read hidden leaves the kind out of the plan (the planner catches it); a part read
-# with its resource (a site's share links, an installation's sites, a resource's grants) hidden
-# is kept on the resource's item (`UNREAD`, by part), and that part alone is left out.
-
-#: where a read item keeps the parts of it the API hid from the token's role: part -> why
-UNREAD = "_unread"
-#: where it keeps the parts the API answered otherwise than docsync relies on (production's
-#: answers differ from its document): part -> why; left out of the plan too, while an apply
-#: goes on with the rest
-ODD_PARTS = "_odd_parts"
-
-
-def hidden(error: BaseException) -> str | None:
-    """Why the API refused a read to this role (a 403: the token is valid, its role may not
-    read this), said as the plan says it; None for any other failure, which stays one."""
-    if not isinstance(error, Unauthorized) or error.status != 403:
-        return None
-    return error.request_line()
-
-
-async def unless_hidden(item: dict[str, Any], part: str, read: Awaitable[None]) -> None:
-    """`read`, a part of `item` read with it; when the API hides it from the token's role
-    (`UNREAD`) or answers it otherwise than docsync relies on (`ODD_PARTS`), the item keeps why
-    instead, and the part is not planned."""
-    try:
-        await read
-    except OddAnswer as error:
-        item.setdefault(ODD_PARTS, {})[part] = f"{error.method} {error.path}: {error.message}"
-    except ApiError as error:
-        why = hidden(error)
-        if why is None:
-            raise
-        item.setdefault(UNREAD, {})[part] = why
-
-
-def unread(item: dict[str, Any] | None, part: str) -> bool:
-    """Whether a part of a read item was not read: hidden from the token's role, or answered
-    otherwise than docsync relies on."""
-    found = item or {}
-    return part in found.get(UNREAD, {}) or part in found.get(ODD_PARTS, {})
-
-
 class Kind:
-    """A managed resource kind: its declaration and its hooks (`HOOKS`)."""
+    """A managed resource kind: its declaration, and the hooks (`HOOKS`) every kind answers,
+    wherever it is read and planned: on its own (`TopKind`), or with what holds it (a part, a
+    site's child)."""
 
     declaration: ClassVar[Declaration]
     #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
@@ -116,12 +52,6 @@ class Kind:
 
     #: the hooks a kind may override, in the order docs/architecture.md lists them
     HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads",
-        "fetch",
-        "to_live",
-        "to_desired",
-        "plan",
-        "find",
         "execute",
         "check_list",
         "warnings",
@@ -130,7 +60,6 @@ class Kind:
         "requests",
         "lockout",
         "read_for_rails",
-        "export",
     )
 
     def __init__(self) -> None:
@@ -198,6 +127,23 @@ class Kind:
         return self.declaration.field(name)
 
     @final
+    def route(self, name: str) -> Route:
+        """The request its declaration names `name` (`Routes.every`)."""
+        routes = self.declaration.routes
+        assert routes is not None, f"{self.name} declares no routes"
+        return routes.route(name)
+
+    @final
+    async def send(
+        self, api: Api, name: str, body: Any = None, *, keep_odd: bool = False, **at: Any
+    ) -> Any:
+        """The request its declaration names `name` (`Routes.every`), at the path `at` fills."""
+        route = self.route(name)
+        if name in ("list", "read") and route.answer is None:  # its items, as it relies on them
+            route = replace(route, answer=self.answer)
+        return await send(api, route, body, keep_odd=keep_odd, **at)
+
+    @final
     def written_in(self, manifest: ManifestDoc) -> bool:
         """Whether the manifest writes this kind's section (a list written empty counts: an
         exact list written `[]` deletes every item) or prunes it."""
@@ -207,54 +153,7 @@ class Kind:
             or (self.declaration.exact and self.section in manifest.model_fields_set)
         )
 
-    # -- reading -------------------------------------------------------------------------------
-    def reads(self, manifest: ManifestDoc) -> set[str]:
-        """Which kinds must a plan read because of this kind?
-
-        Asked by: the planner, before reading, with the manifest. Returns: kind names (the kinds
-        they refer to are read as well). Default: this kind, when the manifest writes or prunes
-        its section; a kind read with its parent says nothing."""
-        return {self.name} if not self.nested and self.written_in(manifest) else set()
-
-    async def fetch(self, read: Reading) -> Any:
-        """What does the API hold of this kind?
-
-        Asked by: the planner and export, every kind read at once. Returns: what `to_live`
-        turns into resources. Default: nothing (a kind read with its parent)."""
-        return None
-
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        """Which live resources does what was read make?
-
-        Asked by: the planner, in the catalogue's order (the kinds a resource refers to are in
-        `live` already). Returns: its live resources, fields in manifest shape, references as
-        addresses. Default: none."""
-        return []
-
-    # -- planning ------------------------------------------------------------------------------
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        """Which resources do the manifest's entries want?
-
-        Asked by: the planner, every kind before any plans (a kind refers to others' entries).
-        Returns: `DesiredResource`s, only the fields written, references resolved to
-        addresses. Default: none (a kind written under its parent's entries)."""
-        return []
-
-    def plan(self, ctx: PlanContext) -> None:
-        """Which actions make the live resources what the manifest wants?
-
-        Asked by: the planner, every kind in the catalogue's order. Returns: nothing; adds its
-        actions and located problems to `ctx`. Default: nothing (planned with its parent)."""
-
     # -- applying ------------------------------------------------------------------------------
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        """Where is what a create whose answer was lost made, if it made anything?
-
-        Asked by: `lost_answers.create_once`, when a create's outcome is unknown. Returns: the
-        id of what the create made, None when nothing was made (the create is sent again).
-        Default: None."""
-        return None
-
     async def execute(self, action: Action, run: RunContext) -> None:
         """How is one of its actions carried out?
 
@@ -319,6 +218,70 @@ class Kind:
         Asked by: the planner, once the plan is made. Returns: nothing; reads into `live` (the
         members of a team whose grant the plan removes). Default: nothing."""
 
+
+class TopKind(Kind):
+    """A kind written at the top of a manifest, read, planned and exported on its own: the
+    planner and export ask it the hooks below too."""
+
+    HOOKS: ClassVar[tuple[str, ...]] = (
+        "reads",
+        "fetch",
+        "to_live",
+        "to_desired",
+        "plan",
+        "find",
+        *Kind.HOOKS,
+        "export",
+    )
+
+    # -- reading -------------------------------------------------------------------------------
+    def reads(self, manifest: ManifestDoc) -> set[str]:
+        """Which kinds must a plan read because of this kind?
+
+        Asked by: the planner, before reading, with the manifest. Returns: kind names (the kinds
+        they refer to are read as well). Default: this kind, when the manifest writes or prunes
+        its section."""
+        return {self.name} if self.written_in(manifest) else set()
+
+    async def fetch(self, read: Reading) -> Any:
+        """What does the API hold of this kind?
+
+        Asked by: the planner and export, every kind read at once. Returns: what `to_live`
+        turns into resources. Default: nothing."""
+        return None
+
+    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
+        """Which live resources does what was read make?
+
+        Asked by: the planner, in the catalogue's order (the kinds a resource refers to are in
+        `live` already). Returns: its live resources, fields in manifest shape, references as
+        addresses. Default: none."""
+        return []
+
+    # -- planning ------------------------------------------------------------------------------
+    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
+        """Which resources do the manifest's entries want?
+
+        Asked by: the planner, every kind before any plans (a kind refers to others' entries).
+        Returns: `DesiredResource`s, only the fields written, references resolved to
+        addresses. Default: none."""
+        return []
+
+    def plan(self, ctx: PlanContext) -> None:
+        """Which actions make the live resources what the manifest wants?
+
+        Asked by: the planner, every kind in the catalogue's order. Returns: nothing; adds its
+        actions and located problems to `ctx`. Default: nothing."""
+
+    # -- applying ------------------------------------------------------------------------------
+    async def find(self, action: Action, run: RunContext) -> str | None:
+        """Where is what a create whose answer was lost made, if it made anything?
+
+        Asked by: `requests.create_once`, when a create's outcome is unknown. Returns: the
+        id of what the create made, None when nothing was made (the create is sent again).
+        Default: None."""
+        return None
+
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:
         """Which manifest section writes the live state back?
@@ -358,6 +321,13 @@ class Kinds(Sequence[Kind]):
         self._items = tuple(by_name[declared.name] for declared in self.declarations)
         self._derived: dict[str, Any] = {}
         for kind in made:
+            if isinstance(kind, TopKind) == kind.nested:
+                should = (
+                    "is read and planned with what holds it, so is no"
+                    if kind.nested
+                    else ("is read and planned on its own, so is a")
+                )
+                raise RuntimeError(f"{kind.name} {should} TopKind ({type(kind).__name__})")
             kind._kinds = self
 
     def __getitem__(self, index: Any) -> Any:
@@ -368,6 +338,11 @@ class Kinds(Sequence[Kind]):
 
     def __iter__(self) -> Iterator[Kind]:
         return iter(self._items)
+
+    @property
+    def top(self) -> tuple[TopKind, ...]:
+        """The kinds written at the top of a manifest, which the planner and export ask."""
+        return top(self._items)
 
     def named(self, name: str) -> Kind:
         for kind in self._items:
@@ -398,3 +373,8 @@ class Kinds(Sequence[Kind]):
             self._derived[name] = build(self)
         found: T = self._derived[name]
         return found
+
+
+def top(kinds: Iterable[Kind]) -> tuple[TopKind, ...]:
+    """The kinds among `kinds` read, planned and exported on their own."""
+    return tuple(kind for kind in kinds if isinstance(kind, TopKind))

@@ -7,60 +7,16 @@ part's parent turns the changes into its one request."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, final
+from typing import final
 
-from docsync.core.context import PlanContext, RunContext
+from docsync.core.context import PlanContext
 from docsync.core.model import Action
-from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.kind import ExportNames, Kind, Reading
+from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.kind import Kind
 from docsync.kinds.lists import Changes, Place, Steps, plan_list
 
 
-class WithParent(Kind):
-    """A kind its parent reads, plans and exports (a part, a site's child): the hooks of
-    reading, planning and export are its parent's, closed here."""
-
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "execute",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-        "read_for_rails",
-    )
-
-    @final
-    def reads(self, manifest: Any) -> set[str]:
-        return set()
-
-    @final
-    async def fetch(self, read: Reading) -> Any:
-        return None
-
-    @final
-    def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
-        return []
-
-    @final
-    def to_desired(self, ctx: PlanContext) -> list[DesiredResource]:
-        return []
-
-    @final
-    def plan(self, ctx: PlanContext) -> None:
-        return None
-
-    @final
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        return None
-
-    @final
-    def export(self, live: LiveState, names: ExportNames) -> Any:
-        return None
-
-
-class Part(WithParent):
+class Part(Kind):
     """A part of a resource: its parent reads, plans and exports it."""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import inspect
 import itertools
-import textwrap
+import sys
 from functools import cache
 from typing import Any
 
@@ -19,14 +19,35 @@ from pydantic_core import core_schema
 
 
 @cache
-def _own_docs(cls: type) -> dict[str, str]:
-    """`name: T = ...` followed by a string, in the body of `cls` itself (not nested bodies)."""
+def _module_docs(module: str) -> dict[str, dict[str, str]]:
+    """The docs of the fields of every class written in `module`, by qualified name: its source
+    parsed once, not once a class (`inspect.getsource` parses the whole module for each class it
+    finds: two thirds of making the manifest's schema)."""
     try:
-        source = textwrap.dedent(inspect.getsource(cls))
-        tree = ast.parse(source)
-    except (OSError, TypeError, SyntaxError):
-        return {}  # made at run time (`create_model`): its fields come from its bases
-    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        tree = ast.parse(inspect.getsource(sys.modules[module]))
+    except (KeyError, OSError, TypeError, SyntaxError):
+        return {}
+    found: dict[str, dict[str, str]] = {}
+
+    def visit(body: list[ast.stmt], scope: str) -> None:
+        """The statements of a body, and the bodies in them (a class is a statement)."""
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                name = f"{scope}{node.name}"
+                found.setdefault(name, _field_docs(node.body))  # the first, as inspect finds
+                visit(node.body, f"{name}.")
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(node.body, f"{scope}{node.name}.<locals>.")
+            else:
+                for inner in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    visit(getattr(node, inner, None) or [], scope)
+
+    visit(tree.body, "")
+    return found
+
+
+def _field_docs(body: list[ast.stmt]) -> dict[str, str]:
+    """`name: T = ...` followed by a string, in a class's body itself (not nested bodies)."""
     docs: dict[str, str] = {}
     for field, after in itertools.pairwise(body):
         if (
@@ -38,6 +59,12 @@ def _own_docs(cls: type) -> dict[str, str]:
         ):
             docs[field.target.id] = inspect.cleandoc(after.value.value)
     return docs
+
+
+def _own_docs(cls: type) -> dict[str, str]:
+    """The docs of the fields `cls` writes (a model made at run time by `create_model` has no
+    source of its own: its name finds the class it is made from, whose fields it has)."""
+    return _module_docs(cls.__module__).get(cls.__qualname__, {})
 
 
 def attribute_docs(model: type[BaseModel]) -> dict[str, str]:

@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any
 
 #: the steps the templates of one run may take together: about two seconds of template code
-#: on an idle machine; a small template (`Team {{ region | upper }}`) takes about 115
+#: on an idle machine; a small template (`Team {{ region | upper }}`) takes about 107
 STEP_LIMIT = 20_000_000
 #: the bytes a step stands for when code in C reads or builds them (a substring search of
 #: 16 bytes costs about what a line of template code does)

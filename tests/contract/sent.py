@@ -5,14 +5,14 @@ A kind's create and update (`Declaration.routes`) carry the fields that say so (
 `Field.update`), a field of a request of its own its `Field.route`; a part without fields is its
 update's whole body (a site's customization), a part whose fields travel in neither is the items
 of the list its update carries (a site's redirects): a kind added later is compared without a
-line here.
+line here. A mapped kind's entry is each value of its map (an installation on a site).
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel
 
@@ -50,15 +50,27 @@ def names(fields: tuple[Field, ...]) -> set[str]:
     return {f.name for f in fields}
 
 
+def _entry(declared: Declaration) -> type[BaseModel] | None:
+    """The model of one entry: a mapped kind's, each value of its map's."""
+    if not declared.mapped or declared.entry is None:
+        return declared.entry
+    held = declared.entry.model_fields["root"].annotation
+    for value in get_args(get_args(held)[1]) or get_args(held)[1:]:
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            return value
+    return None
+
+
 def _sent(declared: Declaration) -> list[Sent]:
     routes = declared.routes
     if routes is None:
         return []  # in its parent's requests (a grant, a team's member), compared there
     fields = declared.fields
-    if declared.entry is not None and declared.part and not fields:
+    entry = _entry(declared)
+    if entry is not None and declared.part and not fields:
         # a part of no fields is its update's whole body (a site's customization)
-        return [Sent(declared.name, routes.update, routes.item_path, declared.entry, None)]
-    if declared.entry is None:
+        return [Sent(declared.name, routes.update, routes.item_path, entry, None)]
+    if entry is None:
         return []
     if declared.part and not any(f.create or f.update or f.route for f in fields):
         # items of the list its update carries (the site's redirects in one bulk upsert)
@@ -67,7 +79,7 @@ def _sent(declared: Declaration) -> list[Sent]:
                 declared.name,
                 routes.update,
                 routes.item_path,
-                declared.entry,
+                entry,
                 fields,
                 items=declared.section,
             )
@@ -75,16 +87,14 @@ def _sent(declared: Declaration) -> list[Sent]:
     found = []
     if not declared.singleton:
         created = tuple(f for f in fields if f.create)
-        if declared.key in declared.entry.model_fields and declared.key not in names(fields):
+        if declared.key in entry.model_fields and declared.key not in names(fields):
             created = (Field(declared.key), *created)  # the key says what is made (a slug)
-        found.append(
-            Sent(declared.name, routes.create, routes.list, declared.entry, created, creating=True)
-        )
+        found.append(Sent(declared.name, routes.create, routes.list, entry, created, creating=True))
     updated = tuple(f for f in fields if f.update and f.route is None)
-    found.append(Sent(declared.name, routes.update, routes.item_path, declared.entry, updated))
+    found.append(Sent(declared.name, routes.update, routes.item_path, entry, updated))
     for f in fields:
         if f.route is not None:
-            found.append(Sent(declared.name, *f.route, declared.entry, (f,)))
+            found.append(Sent(declared.name, *f.route, entry, (f,)))
     return found
 
 

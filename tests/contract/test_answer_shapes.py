@@ -1,7 +1,8 @@
 """What docsync relies on in an answer agrees with production's response schema: every field a
 kind's shape requires is one production promises (required), every type is production's, and
 every operation a kind reads is one production has. The shapes are the kinds' declarations
-(`answer`, `answers`, `docsync.api.answers`), so a kind added later is checked too."""
+(`answer`, `answers`, a declared route's `answer`, `docsync.api.answers`), so a kind added later
+is checked too."""
 
 from __future__ import annotations
 
@@ -42,8 +43,12 @@ def reads() -> Iterator[tuple[str, str, Check]]:
     """(who, path, shape) of every answer docsync reads and relies on."""
     yield "planner", "/v1/orgs", ORGANIZATION
     for kind in KINDS:
-        if isinstance(kind, CrudKind) and kind.list_path:
-            yield kind.name, kind.list_path, kind.answer
+        if isinstance(kind, CrudKind):
+            yield kind.name, kind.route("list").path, kind.answer
+        routes = kind.declaration.routes
+        for route in routes.every().values() if routes is not None else ():
+            if route.method == "GET" and route.answer is not None:
+                yield kind.name, route.path, route.answer
         for path, shape in kind.answers.items():
             yield kind.name, path, shape
 

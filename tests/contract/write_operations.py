@@ -4,10 +4,11 @@ document is classified once, as
 
 - **managed**: it writes what a kind of the catalogue manages. Derived from the declarations
   wherever they say it (`managed_by`): a kind's create on its list, its update and delete on its
-  item, a field's own request (`Field.route`), and the lists a kind reads (`Kind.answers`), with
+  item, the requests of its own it names (`Routes.more`), a field's own request
+  (`Field.route`), and the lists a kind reads (`Kind.answers`), with
   writes on them or on their items (a team's members, a resource's grants, a site's redirects
   one by one). Where a kind's code sends a request its declaration does not name, or writes the
-  same configuration through another operation (a site's publishing, the one sort of its
+  same configuration through another operation (an integration's install, the one sort of its
   structure), the kind says so in its module, and how (a `SENDS` note, `also_managed`);
 - **not configuration** (`NOT_CONFIGURATION`): content and its review, what readers and agents
   do, one-off actions on what a manifest describes (an import, a key regenerated), a user's
@@ -56,16 +57,27 @@ def _named(declared: Declaration, answers: dict[str, object]) -> Iterator[tuple[
     reads: `*` for any write method."""
     routes = declared.routes
     if routes is not None:
-        if not declared.singleton:
-            yield routes.create, routes.list
-        yield routes.update, routes.item_path
-        yield "DELETE", routes.item_path
+        for name, route in routes.every().items():
+            if name in routes.more and route.method == "GET":
+                if route.paged or route.path.startswith((routes.list, routes.item_path)):
+                    # a list it reads, or what its own resources hold, as `answers` below (not
+                    # what it only reads: an integration's configurations' schemas)
+                    yield from _read(route.path)
+            elif route.method != "GET" and not (
+                declared.singleton and name in ("create", "delete")
+            ):
+                yield route.method, route.path
     for f in declared.fields:
         if f.route is not None:
             yield f.route
     for path in answers:
-        yield "*", path
-        yield "*", f"{path}/{{item}}"
+        yield from _read(path)
+
+
+def _read(path: str) -> Iterator[tuple[str, str]]:
+    """Every write on a list a kind reads, and on its items."""
+    yield "*", path
+    yield "*", f"{path}/{{item}}"
 
 
 def managed_by(contract: Contract) -> dict[str, str]:

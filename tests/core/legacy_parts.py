@@ -151,11 +151,11 @@ def plan_redirects(
 
 
 def plan_grants(
-    desired: DesiredResource, live: LiveResource | None, path: str, ctx: PlanContext
+    desired: DesiredResource, live: LiveResource | None, holder: str, ctx: PlanContext
 ) -> None:
     """One action per grant that differs between the written and the live ones, and, when
-    there is one, the grants kept as they are (for the access table); `path` is the resource's
-    path with `{id}` for its id."""
+    there is one, the grants kept as they are (for the access table); `holder` is the
+    resource's kind."""
     written = getattr(desired.entry, "permissions", None)
     if written is None or desired.absent:
         return
@@ -171,7 +171,7 @@ def plan_grants(
         have = live_side(read.get(name) or [], name, ctx.live)
         want = _desired_side(wanted, name, base, ctx)
 
-        on = _On(desired, path, wire, noun, ctx)
+        on = _On(desired, holder, wire, noun, ctx)
         for ident, grant in want.items():
             now = have.get(ident)
             where = (*base, name, grant.written)

@@ -19,6 +19,7 @@ SHARED = {
     "docsync.kinds.catalogue",
     "docsync.kinds.declaration",
     "docsync.kinds.kind",
+    "docsync.kinds.requests",
 }
 NAMES = {d.name for d in CATALOGUE} | {d.section for d in CATALOGUE}
 OUTSIDE = sorted(

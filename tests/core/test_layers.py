@@ -109,9 +109,15 @@ def test_no_module_cycle() -> None:
         raise AssertionError(f"modules import each other: {' -> '.join(error.args[1])}") from None
 
 
+#: The standard library's modules a kind or the core may import when first used, and why:
+#: none is part of docsync's import graph, and each is a cost the offline commands never need.
+DEFERRED = {"asyncio": "validate never awaits, and importing it is a tenth of its time"}
+
+
 def _late_imports(tree: ast.Module) -> list[int]:
     """Lines of imports that run after the module has loaded (inside a function or a class),
-    and of `import_module` or `__import__` calls: both hide an edge of the import graph."""
+    and of `import_module` or `__import__` calls: both hide an edge of the import graph; a
+    `DEFERRED` module of the standard library, imported alone, is no edge of it."""
     at_load = {
         id(node)
         for top in tree.body
@@ -120,7 +126,12 @@ def _late_imports(tree: ast.Module) -> list[int]:
     }
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in at_load:
+        deferred = isinstance(node, ast.Import) and all(n.name in DEFERRED for n in node.names)
+        if (
+            isinstance(node, ast.Import | ast.ImportFrom)
+            and id(node) not in at_load
+            and not deferred
+        ):
             found.append(node.lineno)
         elif isinstance(node, ast.Name | ast.Attribute):
             name = node.id if isinstance(node, ast.Name) else node.attr
@@ -144,6 +155,8 @@ def test_the_kinds_and_the_core_import_at_load_time_only() -> None:
 def test_the_check_sees_a_late_import() -> None:
     source = "import os\ndef f():\n    from x import y\n    importlib.import_module('z')\n"
     assert _late_imports(ast.parse(source)) == [3, 4]
+    deferred = "def f():\n    import asyncio\n    import asyncio, os\n    from asyncio import run\n"
+    assert _late_imports(ast.parse(deferred)) == [3, 4]
 
 
 def family_graph() -> dict[str, set[str]]:

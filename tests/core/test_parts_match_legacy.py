@@ -124,7 +124,7 @@ def test_grants(
     old_ctx = _again(ctx)
     resource = ctx.desired.by_address['collection["Docs"]']
     legacy_parts.plan_grants(
-        resource, ctx.live.by_address['collection["Docs"]'], "/v1/collections/{id}", old_ctx
+        resource, ctx.live.by_address['collection["Docs"]'], "collection", old_ctx
     )
     assert new == [_shown(a) for a in old_ctx.actions]
     assert ctx.kept == old_ctx.kept

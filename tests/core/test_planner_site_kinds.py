@@ -316,7 +316,9 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
         own = type(kind)
         assert own.export_level is not NestedKind.export_level, f"{kind.name}: how it is exported"
         assert own.picture is not NestedKind.picture, f"{kind.name}: how the plan draws it"
-        assert kind.path and kind.pointer_type, f"{kind.name}: where it is written and read"
+        assert kind.route("create").path and kind.pointer_type, (
+            f"{kind.name}: where it is written and read"
+        )
         assert own.execute is not NestedKind.execute, f"{kind.name}: how it is created"
         pointers.append(kind.pointer_type)
         if kind.declaration.paths_unique:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from docsync.kinds import CATALOGUE
-from docsync.kinds.lost_answers import Lose, LostAnswers
+from docsync.kinds.requests import Lose, LostAnswers
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.conftest import Docsync, Write, apply_ok, assert_converged
 from tests.engine.faultkit import duplicates

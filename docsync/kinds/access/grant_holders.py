@@ -5,7 +5,7 @@ export."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, final
 
 from docsync.api.errors import NotFound
@@ -20,15 +20,29 @@ from docsync.kinds.access.grant_writes import GRANT_ITEMS, PRINCIPALS
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.access.planning import live_side, plan_grants
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
+from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.requests import Reading, Route, unless_hidden, unread
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
     from docsync.core.loaded import ManifestDoc
 
 
 #: the kind whose delete names its grants, which production removes with it
 TEAM = "team"
+
+#: the requests of a resource's grants, by name: its lists, one per principal type, an invite
+#: (a role for the teams and users it names, sent again as it is), a grant's role changed or
+#: the grant removed; every kind that holds grants names them among its routes (`Routes.more`),
+#: and the grant kind sends them by the names its resource's kind gives them
+GRANT_ROUTES = {
+    **{
+        f"grants of {wire}": Route("GET", f"{{item}}/permissions/{wire}", answer=shape, paged=True)
+        for wire, shape in GRANT_ITEMS.items()
+    },
+    "invite": Route("POST", "{item}/permissions", retry_safe=True),
+    "grant": Route("PATCH", "{item}/permissions/{wire}/{principal}"),
+    "ungrant": Route("DELETE", "{item}/permissions/{wire}/{principal}"),
+}
 
 # -- reading ---------------------------------------------------------------------------------
 
@@ -51,17 +65,21 @@ def managed(
     return out
 
 
-async def read(api: ApiClient, item: dict[str, Any], path: str, which: Iterable[str]) -> None:
-    """The direct grants of one resource into `item["_grants"]`, one list per principal type
-    in `which`; a resource the API no longer serves (a space in the bin) has none."""
+async def _grants(holder: Kind, read: Reading, item: dict[str, Any], which: Iterable[str]) -> None:
+    """The direct grants of one resource of `holder` into `item["_grants"]`, one list per
+    principal type in `which`; a resource the API no longer serves (a space in the bin) has
+    none."""
     names = list(which)
 
     async def one(name: str) -> list[dict[str, Any]]:
+        wire = PRINCIPALS[name][0]
         try:
-            wire = PRINCIPALS[name][0]
-            return await api.list_all(f"{path}/permissions/{wire}", items=GRANT_ITEMS[wire])
+            found: list[dict[str, Any]] = await holder.send(
+                read.api, f"grants of {wire}", org=read.org_id, id=item["id"]
+            )
         except NotFound:
             return []
+        return found
 
     found = await gather_all(*(one(name) for name in names))
     item["_grants"] = dict(zip(names, found, strict=True))
@@ -72,15 +90,12 @@ PERMISSIONS = "permissions"
 
 
 async def read_managed(
-    api: ApiClient,
-    entries: Sequence[Any] | None,
-    items: Sequence[dict[str, Any]],
-    path: Callable[[dict[str, Any]], str],
-    everywhere: Sequence[str] = (),
+    holder: Kind, read: Reading, items: Sequence[dict[str, Any]], everywhere: Sequence[str] = ()
 ) -> None:
-    """Every list a plan needs (`entries` None: export, every resource's every grant), and
-    the principal types in `everywhere` on every resource (those of a kind the plan may
-    delete: its grants go with it), all concurrent; `path(item)` is the resource's path."""
+    """Every list a plan needs (the read's entries None: export, every resource's every
+    grant), and the principal types in `everywhere` on every resource (those of a kind the plan
+    may delete: its grants go with it), all concurrent, by the routes `holder` names."""
+    entries = read.entries
     if entries is None:
         chosen = {id(item): (item, list(PRINCIPALS)) for item in items}
     else:
@@ -94,7 +109,7 @@ async def read_managed(
             which += [n for n in everywhere if n not in which]
     await gather_all(
         *(
-            unless_hidden(item, PERMISSIONS, read(api, item, path(item), which))
+            unless_hidden(item, PERMISSIONS, _grants(holder, read, item, which))
             for item, which in chosen.values()
             if which
         )
@@ -135,10 +150,8 @@ class GrantedKind(CrudKind):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declared = cls.__dict__.get("declaration")
-        if declared is not None and declared.routes is not None:
-            base = declared.routes.item_path
-            grants = {f"{base}/permissions/{w}": s for w, s in GRANT_ITEMS.items()}
-            cls.answers = {**cls.answers, **grants}
+        if declared is not None and not set(GRANT_ROUTES) <= set(declared.routes.more):
+            raise TypeError(f"{declared.name} holds grants: its routes must name GRANT_ROUTES")
 
     def reads(self, manifest: ManifestDoc) -> set[str]:
         """Itself, and the teams or members its entries' grants name; itself too when the
@@ -174,37 +187,21 @@ class GrantedKind(CrudKind):
 
     # -- what the kinds that hold grants call --------------------------------------------------
     @final
-    @property
-    def resource_path(self) -> str:
-        """The resource's path, from `org` and `id`; its grants are under `.../permissions`."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.item_path
-
-    @final
     async def read_grants(self, read: Reading, items: list[dict[str, Any]]) -> None:
         """Into each item whose entry writes `permissions`, its grants (every item's, for
         export)."""
-        path = self.resource_path
         everywhere = [name for name, (_w, kind) in PRINCIPALS.items() if kind == TEAM]
-        await read_managed(
-            read.api,
-            read.entries,
-            items,
-            lambda item: path.format(org=read.org_id, id=item["id"]),
-            everywhere if TEAM in read.deleting else (),
-        )
+        await read_managed(self, read, items, everywhere if TEAM in read.deleting else ())
 
     @final
     def plan_grants(self, ctx: PlanContext, result: Reconciliation | None) -> None:
         """The grants of each entry planned (`result`), with its resource (none for one
         replaced: its grants are made with the new one)."""
-        path = self.resource_path.format(org=ctx.live.org_id, id="{id}")
         for desired, live in result.entries if result else []:
             if live is not None and unread(live.raw, PERMISSIONS):
                 continue  # hidden from the token's role: named by the plan, not planned
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            plan_grants(desired, None if replaced else live, path, ctx)
+            plan_grants(desired, None if replaced else live, self.name, ctx)
 
     @final
     def with_grants(

@@ -6,15 +6,18 @@ the grant kind (`grants.py`), its planning (`planning.py`) and its lockout rail
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.core.concurrent import finish_all
 from docsync.core.context import RunContext
 from docsync.core.model import Action, escape_key
 from docsync.core.payloads import Payload, Ref
+
+if TYPE_CHECKING:
+    from docsync.kinds.kind import Kind
 
 #: manifest name -> (the API's name in paths and invite bodies, the kind a principal is)
 PRINCIPALS = {"teams": ("teams", "team"), "members": ("users", "member")}
@@ -61,11 +64,12 @@ class Invite(Payload):
 
 @dataclass
 class Grant(Payload):
-    """One grant to write: on the resource at `path` (`{id}` for the resource's id), to a
-    principal (`teams` or `users`: a live id, or a `$ref` of a team made in this apply)."""
+    """One grant to write: on the resource (of the kind `holder`, whose routes its requests
+    are), to a principal (`teams` or `users`: a live id, or a `$ref` of a team made in this
+    apply)."""
 
     resource: Ref = None
-    path: str = ""
+    holder: str = ""
     wire: str = "teams"
     principal: Any = None
     role: str | None = None
@@ -86,35 +90,31 @@ class Grant(Payload):
 # -- applying --------------------------------------------------------------------------------
 
 
-async def write_grant(action: Action, payload: Grant, run: RunContext) -> None:
-    """The request(s) of one grant action: none for one another's invite carries."""
-    base = payload.path.format(id=run.resolve(payload.resource)) + "/permissions"
-    one = f"{base}/{payload.wire}/{run.resolve(payload.principal)}"
+async def write_grant(action: Action, payload: Grant, run: RunContext, holder: Kind) -> None:
+    """The request(s) of one grant action, by the names `holder`, its resource's kind, gives
+    them (`grant_holders.GRANT_ROUTES`): none for one another's invite carries."""
+    at = {"org": run.org_id, "id": run.resolve(payload.resource)}
+    one = {"wire": payload.wire, "principal": run.resolve(payload.principal), **at}
     if action.verb == "delete":
-        await run.api.write("DELETE", one)
+        await holder.send(run.api, "ungrant", **one)
     elif action.verb == "update" and not payload.again:
-        await run.api.write("PATCH", one, {"role": payload.role})
+        await holder.send(run.api, "grant", {"role": payload.role}, **one)
     elif payload.invite is not None:
         # The grants made guests are removed first (the PATCH takes a role only), then invited.
-        # Each delete runs to its end, whatever the others do: a write is never cut off.
-        done = await asyncio.gather(
+        await finish_all(
             *(
-                run.api.write("DELETE", f"{base}/{wire}/{ident}")
+                holder.send(run.api, "ungrant", wire=wire, principal=ident, **at)
                 for wire, ident in payload.invite.deletes
-            ),
-            return_exceptions=True,
+            )
         )
-        failed = next((e for e in done if isinstance(e, BaseException)), None)
-        if failed is not None:
-            raise failed
-        await _invite(base, payload.invite, run)
+        await _invite(holder, at, payload.invite, run)
 
 
-async def _invite(base: str, invite: Invite, run: RunContext) -> None:
+async def _invite(holder: Kind, at: dict[str, Any], invite: Invite, run: RunContext) -> None:
     body: dict[str, Any] = {"role": invite.role}
     if invite.teams:
         body["teams"] = run.resolve(invite.teams)
     if invite.users:
         body["users"] = invite.users
     # An invite sets the role of whom it names: sending it twice does what once does.
-    await run.api.write("POST", base, body, idempotent=True)
+    await holder.send(run.api, "invite", body, **at)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BeforeValidator
 
-from docsync.api.contract import KEY, SENDS, Note, Said, Seed
+from docsync.api.contract import KEY, Note, Said, Seed
 from docsync.core.context import RunContext
 from docsync.core.entries import Model, Role
 from docsync.core.lockout import Lockout
@@ -27,9 +27,9 @@ from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
 from docsync.kinds.access.grant_writes import Grant, write_grant
 from docsync.kinds.declaration import Declaration
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.organization.teams import read_members
 from docsync.kinds.parts import ListPart
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -74,10 +74,6 @@ PRINCIPAL = "a grant's principal: `permissions: {teams: {NAME: ROLE}, members: {
 ROLE = "a grant's role: the value of `permissions: {teams: {NAME: ROLE}}`"
 HOLDERS = ("/v1/collections/{id}", "/v1/spaces/{id}", "/v1/orgs/{org}/sites/{site}")
 CONTRACT: tuple[Said, ...] = (
-    *(
-        Note(SENDS, f"POST {h}/permissions", "", "a grant's invite (`permissions:`)")
-        for h in HOLDERS
-    ),
     *(
         Note(KEY, f"POST {h}/permissions", principals, PRINCIPAL)
         for h in HOLDERS
@@ -139,8 +135,9 @@ class GrantKind(ListPart):
     kept_parts = (kept_grants(GRANT.name),)
 
     async def execute(self, action: Action, run: RunContext) -> None:
-        assert isinstance(action.payload, Grant)
-        await write_grant(action, action.payload, run)
+        payload = action.payload
+        assert isinstance(payload, Grant)
+        await write_grant(action, payload, run, self.kinds.named(payload.holder))
 
     def requests(self, action: Action) -> int:
         assert isinstance(action.payload, Grant)

@@ -113,7 +113,7 @@ class _On:
     """The resource whose grants of one principal type are planned."""
 
     desired: DesiredResource
-    path: str  # the resource's path, `{id}` for its id
+    holder: str  # the resource's kind, whose routes the grant's requests are
     wire: str
     noun: str
     ctx: PlanContext
@@ -121,7 +121,7 @@ class _On:
     def action(
         self, verb: Verb, grant: _Grant, before: str | None, after: str | None, where: Path
     ) -> Action:
-        payload = Grant(ref(self.desired.address), self.path, self.wire, grant.wire, grant.role)
+        payload = Grant(ref(self.desired.address), self.holder, self.wire, grant.wire, grant.role)
         address = grant_address(self.desired.address, self.noun, grant.name)
         change = FieldChange("role", before, after)
         made = Action(verb, GRANT.name, address, [change], self.ctx.where(where), payload=payload)
@@ -129,11 +129,11 @@ class _On:
 
 
 def plan_grants(
-    desired: DesiredResource, live: LiveResource | None, path: str, ctx: PlanContext
+    desired: DesiredResource, live: LiveResource | None, holder: str, ctx: PlanContext
 ) -> None:
     """One action per grant that differs between the written and the live ones, and, when
-    there is one, the grants kept as they are (for the access table); `path` is the resource's
-    path with `{id}` for its id."""
+    there is one, the grants kept as they are (for the access table); `holder` is the
+    resource's kind."""
     written = getattr(desired.entry, "permissions", None)
     if written is None or desired.absent:
         return
@@ -149,7 +149,7 @@ def plan_grants(
         have = live_side(read.get(name) or [], name, ctx.live)
         want = _desired_side(wanted, name, base, ctx)
 
-        on = _On(desired, path, wire, noun, ctx)
+        on = _On(desired, holder, wire, noun, ctx)
         found = _matched(desired.address, noun, want, have, (*base, name), ctx)
         changed = {d.key for d, _ in found.changed}
         created = {d.key for d in found.created}

@@ -14,11 +14,11 @@ from typing import Any, Literal
 from docsync.api.contract import INSTRUCTIONS as A_DOCUMENT
 from docsync.api.contract import SHAPE, Note
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Routes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.partial import ANSWER, Leaf, Setting
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 

@@ -45,10 +45,10 @@ from docsync.kinds.assistant.site_items import (
     site_items_action,
     write_items,
 )
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.parts import ListPart
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.parts import SITE, SitePart
 
 if TYPE_CHECKING:

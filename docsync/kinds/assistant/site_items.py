@@ -19,7 +19,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.lost_answers import create_once
+from docsync.kinds.requests import create_once
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:

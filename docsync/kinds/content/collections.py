@@ -15,11 +15,11 @@ from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GrantedKind
+from docsync.kinds.access.grant_holders import GRANT_ROUTES, GrantedKind
 from docsync.kinds.access.grants import Permissions
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import Path
-from docsync.kinds.lost_answers import Writes, each_write_lost
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 class CollectionEntry(Entry):
@@ -65,7 +65,11 @@ COLLECTION = Declaration(
     export_file="content.yaml",
     entry=CollectionEntry,
     routes=Routes(
-        "/v1/orgs/{org}/collections", item="/v1/collections/{id}", id_name="collectionId"
+        "/v1/orgs/{org}/collections",
+        item="/v1/collections/{id}",
+        id_name="collectionId",
+        read=True,  # its move read back once its every answer was lost
+        more=GRANT_ROUTES,
     ),
     writes=(Writes(found_by="listed again, by its title under its parent"),),
     lost_answers=(

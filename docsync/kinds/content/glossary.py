@@ -27,14 +27,16 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Kind, Reading
-from docsync.kinds.lost_answers import (
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, TopKind
+from docsync.kinds.requests import (
     ATTEMPTS,
     ORGANIZATION,
     Lose,
     Lost,
     LostAnswers,
+    Reading,
+    Routes,
     Writes,
 )
 
@@ -156,7 +158,7 @@ def batch(
     return operations
 
 
-class TranslationsGlossaryKind(Kind):
+class TranslationsGlossaryKind(TopKind):
     declaration = GLOSSARY
 
     async def fetch(self, read: Reading) -> Any:

@@ -16,8 +16,8 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lost_answers import Writes, each_write_lost
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 def _source_from_live(raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -112,7 +112,8 @@ OPENAPI = Declaration(
     required=(("source", "{url: ...} or {text: ...}"),),
     export_file="content.yaml",
     entry=OpenApiEntry,
-    routes=Routes(SPECS, id_name="specSlug", update="PUT"),
+    # its source's PATCH read back once its every answer was lost
+    routes=Routes(SPECS, id_name="specSlug", update="PUT", read=True),
     writes=(Writes(found_by="listed again, by its slug"),),
     lost_answers=(
         each_write_lost(

@@ -16,7 +16,6 @@ from docsync.api.contract import (
     NATURAL_KEY,
     NOT_CONFIGURATION,
     POSITION,
-    SENDS,
     TEMPLATE,
     UNMANAGED,
     Note,
@@ -31,13 +30,14 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import Writes, each_write_lost
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
+from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lost
 from docsync.kinds.sync.synced import SyncedKind
 
 
@@ -78,7 +78,6 @@ def _icon(raw: dict[str, Any]) -> Any:
 
 CREATE = "POST /v1/orgs/{org}/spaces"
 CONTRACT = (
-    Note(SENDS, "POST /v1/spaces/{id}/restore", "", "a pinned space found in the bin is restored"),
     Note(LEFT_OUT, "POST /v1/spaces/{id}/move", "position", POSITION),
     Note(
         UNMANAGED,
@@ -140,7 +139,16 @@ SPACE = Declaration(
     prunable=False,  # spaces hold content: deleted only by `state: absent`
     export_file="content.yaml",
     entry=SpaceEntry,
-    routes=Routes("/v1/orgs/{org}/spaces", item="/v1/spaces/{id}", id_name="spaceId"),
+    routes=Routes(
+        "/v1/orgs/{org}/spaces",
+        item="/v1/spaces/{id}",
+        id_name="spaceId",
+        read=True,  # a pinned space the list leaves out may be in the bin; a move read back
+        more={
+            "restore": Route("POST", "{item}/restore", retry_safe=True),  # out of the bin
+            **GRANT_ROUTES,
+        },
+    ),
     writes=(Writes(found_by="listed again, by its title in its collection"),),
     lost_answers=(
         each_write_lost(
@@ -182,8 +190,8 @@ class SpaceKind(SyncedKind):
 
         async def binned(space_id: str) -> dict[str, Any] | None:
             try:
-                found: dict[str, Any] = await read.api.get(
-                    f"/v1/spaces/{space_id}", shape=self.answer
+                found: dict[str, Any] = await self.send(
+                    read.api, "read", org=read.org_id, id=space_id
                 )
             except NotFound:
                 return None
@@ -250,7 +258,7 @@ class SpaceKind(SyncedKind):
             await super().execute(action, run)
             return
         assert action.live_id is not None
-        await run.api.write("POST", f"/v1/spaces/{action.live_id}/restore", idempotent=True)
+        await self.send(run.api, "restore", org=run.org_id, id=action.live_id)
         fields = run.resolve(fields_of(action).fields)
         await self.send_update(action.live_id, self.body(fields, creating=False), run)
         await self.send_routed(action.live_id, fields, run)

@@ -24,11 +24,11 @@ from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
-from docsync.kinds.lost_answers import Writes, each_write_lost
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
+from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
 def _source(name: str) -> Any:
@@ -226,7 +226,7 @@ class TranslationKind(CrudKind):
         fields = run.resolve(fields_of(action).fields)
         if action.verb in ("delete", "replace"):
             assert action.live_id is not None
-            await run.api.write("DELETE", self.item_path(run, action.live_id))
+            await self.send(run.api, "delete", org=run.org_id, id=action.live_id)
         if action.verb in ("create", "replace"):
             run.ids[action.address] = await self.send_create(action, _body(fields), run)
         elif action.verb == "update":

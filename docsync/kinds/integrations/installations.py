@@ -1,6 +1,6 @@
 """The organization's integration installations, keyed by the integration's name: installed
-(`POST /v1/integrations/{name}/installations`), configured (its `configuration`, only the keys
-written managed, each shown on its own), uninstalled (which takes its site and space
+(`POST /v1/integrations/{integration}/installations`), configured (its `configuration`, only
+the keys written managed, each shown on its own), uninstalled (which takes its site and space
 installations with it). Its installations on sites and spaces are kinds of their own
 (`targets.py`, `targets.py`), planned here, under each entry.
 
@@ -18,7 +18,7 @@ from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
-from docsync.api.contract import NOT_CONFIGURATION, SENDS, STRUCTURE, Note, Said, Seed
+from docsync.api.contract import AS_NULL, NOT_CONFIGURATION, STRUCTURE, Note, Said, Seed
 from docsync.core.checking import CheckView, Item
 from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
@@ -27,7 +27,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.integrations.checks import check_installed_on
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
@@ -35,9 +35,10 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.integrations.schemas import check_configurations, schemas_of
+from docsync.kinds.integrations.schemas import BY_NAME, check_configurations, schemas_of
 from docsync.kinds.integrations.targets import (
     LEVELS,
+    SITES,
     SiteInstallations,
     SpaceInstallations,
     configuration_texts,
@@ -45,14 +46,17 @@ from docsync.kinds.integrations.targets import (
     read_levels,
     uninstalled_with,
 )
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import (
+from docsync.kinds.requests import (
     BY_KEY,
     ORGANIZATION,
     Lose,
     Lost,
     LostAnswers,
+    Reading,
+    Route,
+    Routes,
     Writes,
     create_once,
     settle,
@@ -108,23 +112,19 @@ LISTED = Obj(
 
 # What it says of production's document for itself and its installations on sites and spaces
 # (`targets.py`), which it plans; the scenario where their answers are lost.
-INSTALLATIONS = "/v1/integrations/{name}/installations"
+INSTALLATIONS = "/v1/integrations/{integration}/installations"
 ON = f"{INSTALLATIONS}/{{id}}/%s"
 EXTERNAL_IDS = 'ids the integration assigns ("External IDs assigned by the integration")'
 GA = "/v1/integrations/google-analytics/installations"
+NOT_WRITTEN = "null writes no configuration: the request is not sent"
 CONTRACT: tuple[Said, ...] = (
-    Note(SENDS, f"POST {INSTALLATIONS}", "", "the install (its declared list is the org's)"),
     Note(STRUCTURE, f"POST {INSTALLATIONS}", "organization", "the manifest's `organization`"),
-    *(
-        Note(SENDS, f"{verb} {ON % level}{item}", "", f"installed on {level}, planned here")
-        for level in ("sites", "spaces")
-        for verb, item in (("POST", ""), ("PATCH", "/{x}"), ("DELETE", "/{x}"))
-    ),
     *(
         Note(NOT_CONFIGURATION, f"PATCH {path}", "externalIds", EXTERNAL_IDS)
         for path in (f"{INSTALLATIONS}/{{id}}", *(f"{ON % lv.field}/{{x}}" for lv in LEVELS))
     ),
-    *(Note(STRUCTURE, f"POST {ON % lv.field}", lv.body_field, "by title") for lv in LEVELS),
+    *(Note(AS_NULL, f"PATCH {ON % lv.field}/{{x}}", "configuration", NOT_WRITTEN) for lv in LEVELS),
+    Note(STRUCTURE, f"POST {ON % SITES.field}", SITES.body_field, "by title"),  # a space's: its key
     Seed("POST", GA, {"organization": "{org}"}, "ga"),
     Seed("PATCH", f"{GA}/{{ga}}", {"configuration": {"tracking_id": "G-FUZZ"}}),
     Seed("POST", f"{GA}/{{ga}}/sites", {"siteId": "{site}"}),
@@ -195,8 +195,10 @@ INTEGRATION = Declaration(
     entry=IntegrationEntry,
     routes=Routes(
         "/v1/orgs/{org}/installations",
-        item="/v1/integrations/{name}/installations/{id}",
+        item=f"{INSTALLATIONS}/{{id}}",
         id_name="installationId",
+        create=None,  # installed by its integration's name, not in the organization's list
+        more={"install": Route("POST", INSTALLATIONS), "integration": BY_NAME},
     ),
     writes=(Writes(found_by=BY_KEY),),
     lost_answers=(LOST,),
@@ -232,9 +234,7 @@ class IntegrationKind(CrudKind):
         )
         written = {e.name: e for e in read.entries or ()}
         pruned = self.name in read.pruned
-        await gather_all(
-            *(read_levels(read.api, item, written, read.everything, pruned) for item in items)
-        )
+        await gather_all(*(read_levels(self.kinds, read, item, written, pruned) for item in items))
         read.api.redact(text for item in items for text in configuration_texts(item))
         schemas = {p["integration"]["name"]: p["integration"].get("configurations") for p in listed}
         unread = sorted(
@@ -242,7 +242,8 @@ class IntegrationKind(CrudKind):
             for name, entry in written.items()
             if name and name not in schemas and entry.state != "absent"  # nothing to check
         )
-        found = await gather_all(*(schemas_of(read.api, name) for name in unread))
+        reads = (self.send(read.api, "integration", integration=n) for n in unread)
+        found = await gather_all(*(schemas_of(r) for r in reads))
         schemas |= {name: s for name, s in zip(unread, found, strict=True) if s is not None}
         return {"items": items, "schemas": schemas}
 
@@ -317,28 +318,27 @@ class IntegrationKind(CrudKind):
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = fields_of(action)
         name, fields = payload.key, run.resolve(payload.fields)
-        base = f"/v1/integrations/{name}/installations"
         if action.verb == "create":
 
             async def install() -> str:
-                made = await run.api.write("POST", base, {"organization": run.org_id})
+                body = {"organization": run.org_id}
+                made = await self.send(run.api, "install", body, integration=name)
                 return str(made["id"])
 
             new_id = await create_once(install, lambda: self.find(action, run))
             run.ids[action.address] = new_id
             body = {k: v for k, v in fields.items() if k != "configuration" or v}
-            await self._configure(f"{base}/{new_id}", new_id, self.body(body, creating=False), run)
+            await self._configure(name, new_id, self.body(body, creating=False), run)
         elif action.verb == "update":
             assert action.live_id is not None
-            path = f"{base}/{action.live_id}"
-            await self._configure(path, action.live_id, self.body(fields, creating=False), run)
+            await self._configure(name, action.live_id, self.body(fields, creating=False), run)
         elif action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{action.live_id}")
+            await self.send(run.api, "delete", integration=name, id=action.live_id)
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
 
     async def _configure(
-        self, path: str, ident: str, body: dict[str, Any], run: RunContext
+        self, integration: str, ident: str, body: dict[str, Any], run: RunContext
     ) -> None:
         """One PATCH of the whole configuration and the selections written (nothing when
         neither is); when every answer was lost, the installation is read back, and the PATCH
@@ -357,7 +357,8 @@ class IntegrationKind(CrudKind):
                 and holds(found[0], chosen)
             )
 
-        await settle(partial(run.api.write, "PATCH", path, body), done)
+        update = partial(self.send, run.api, "update", body, integration=integration, id=ident)
+        await settle(update, done)
 
     async def find(self, action: Action, run: RunContext) -> str | None:
         """After an install of unknown outcome: the organization's installation of it, if any."""

@@ -7,7 +7,7 @@ name for one not installed yet; an integration the API does not know is refused 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Awaitable, Iterable, Mapping, MutableMapping
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +18,15 @@ from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext
 from docsync.core.state import DesiredResource
 from docsync.kinds.kind import Path
+from docsync.kinds.requests import Route
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
+    pass
 
 #: an integration read by its name (production's Integration), as docsync relies on it
 INTEGRATION_SHAPE = Obj({"name": TEXT, "configurations": Opt(ANY)})
+#: an integration read by its name, for its configurations' schemas (one not installed yet)
+BY_NAME = Route("GET", "/v1/integrations/{integration}", answer=INTEGRATION_SHAPE)
 #: where an entry writes a configuration, and the schema production checks it against
 LEVEL_SCHEMAS = (("sites", "site"), ("spaces", "space"))
 #: a property's type, read from text as a manifest's own fields read it (pydantic's lax rules)
@@ -133,11 +136,11 @@ def check_configurations(kind: str, ctx: PlanContext) -> None:
             ctx.problem((*desired.path, *at), message)
 
 
-async def schemas_of(api: ApiClient, name: str) -> dict[str, Any] | None:
-    """An integration's configuration schemas, read by its name (one not installed yet); None:
-    no such integration."""
+async def schemas_of(integration: Awaitable[Any]) -> dict[str, Any] | None:
+    """An integration's configuration schemas, from its read by name (one not installed yet);
+    None: no such integration."""
     try:
-        found = await api.get(f"/v1/integrations/{name}", shape=INTEGRATION_SHAPE)
+        found = await integration
     except NotFound:
         return None
     return dict(found.get("configurations") or {})

@@ -29,13 +29,13 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.kind import ExportNames, Path, unless_hidden, unread
+from docsync.kinds.kind import ExportNames, Kinds, Path
 from docsync.kinds.lists import Place, Steps, plan_list
-from docsync.kinds.lost_answers import Writes, settle
 from docsync.kinds.parts import Part
+from docsync.kinds.requests import Reading, Routes, Writes, settle, unless_hidden, unread
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
+    pass
 
 
 class InstalledOn(Model):
@@ -58,9 +58,6 @@ class Level:
     def slot(self) -> str:
         """Where the installation's item holds them as read (saved plans fingerprint it)."""
         return f"_{self.kind}s"
-
-    def path(self, name: str, installation: str) -> str:
-        return f"/v1/integrations/{name}/installations/{installation}/{self.field}"
 
     def export(
         self, resource: LiveResource, live: LiveState, names: ExportNames
@@ -93,22 +90,32 @@ def on_answer(level: Level) -> Obj:
     return Obj({level.target: TEXT, "configuration": ANY})
 
 
+def on_routes(level: Level) -> Routes:
+    """Where an installation's sites or spaces are: a list per installation, an item by the
+    site's or space's id; installing again where it is installed answers that installation."""
+    where = f"/v1/integrations/{{integration}}/installations/{{installation}}/{level.field}"
+    return Routes(where, item=f"{where}/{{id}}", create_retry_safe=True)
+
+
 async def read_levels(
-    api: ApiClient, item: dict[str, Any], written: dict[Any, Any], every: bool, pruned: bool
+    kinds: Kinds, read: Reading, item: dict[str, Any], written: dict[Any, Any], pruned: bool
 ) -> None:
-    """An installation's sites and spaces into its item's slots (`Level.slot`): those its
-    entry writes (every level of one the plan may uninstall, an entry written absent or none
-    when integrations are pruned, to say what goes with it), or all."""
+    """An installation's sites and spaces into its item's slots (`Level.slot`), each level
+    listed by its kind: those its entry writes (every level of one the plan may uninstall, an
+    entry written absent or none when integrations are pruned, to say what goes with it), or
+    all (export)."""
     entry = written.get(item["name"])
     gone = getattr(entry, "state", None) == "absent" or (entry is None and pruned)
     for level in LEVELS:
-        if every or gone or getattr(entry, level.field, None) is not None:
-            await unless_hidden(item, level.field, _read_level(api, item, level))
+        if read.everything or gone or getattr(entry, level.field, None) is not None:
+            listed = kinds.named(level.kind).send(
+                read.api, "list", integration=item["name"], installation=item["id"]
+            )
+            await unless_hidden(item, level.field, _into(item, level.slot, listed))
 
 
-async def _read_level(api: ApiClient, item: dict[str, Any], level: Level) -> None:
-    path = level.path(item["name"], item["id"])
-    item[level.slot] = await api.list_all(path, items=on_answer(level))
+async def _into(item: dict[str, Any], slot: str, listed: Awaitable[Any]) -> None:
+    item[slot] = await listed
 
 
 def configuration_texts(item: dict[str, Any]) -> list[str]:
@@ -157,27 +164,23 @@ class InstalledOnKind(Part):
         every answer was lost, read back: done when the level's list holds what it wrote."""
         payload = action.payload
         assert isinstance(payload, Installed)
-        installation, target = run.resolve(payload.installation), run.resolve(payload.target)
-        base = self.level.path(payload.integration, installation)
-        level = self.level
+        target, level = run.resolve(payload.target), self.level
+        at = {"integration": payload.integration, "installation": run.resolve(payload.installation)}
 
         async def held() -> dict[str, Any] | None:
-            found = await run.api.list_all(base, items=on_answer(level))
+            found = await self.send(run.api, "list", **at)
             return next((i for i in found if str(i[level.target]) == str(target)), None)
 
         if action.verb == "create":
             body = {level.body_field: target}
-            await settle(
-                partial(run.api.write, "POST", base, body, idempotent=True),
-                lambda: _there(held()),
-            )
+            await settle(partial(self.send, run.api, "create", body, **at), lambda: _there(held()))
         if action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{target}")
+            await self.send(run.api, "delete", id=target, **at)
         elif payload.configuration:
             sent = payload.configuration
             body = {"configuration": sent}
             await settle(
-                partial(run.api.write, "PATCH", f"{base}/{target}", body),
+                partial(self.send, run.api, "update", body, id=target, **at),
                 lambda: _configured(held(), sent),
             )
 
@@ -343,6 +346,8 @@ INTEGRATION_SITE = Declaration(
     exact=True,
     fields=(Field("configuration", create=False, secret_text=True),),
     entry=SiteInstallations,
+    routes=on_routes(SITES),
+    answer=on_answer(SITES),
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)
     writes=(Writes(),),
@@ -376,6 +381,8 @@ INTEGRATION_SPACE = Declaration(
     exact=True,
     fields=(Field("configuration", create=False, secret_text=True),),
     entry=SpaceInstallations,
+    routes=on_routes(SPACES),
+    answer=on_answer(SPACES),
     # an install, a PATCH and an uninstall are each sent again as they are (installing again
     # where it is installed answers that installation)
     writes=(Writes(),),

@@ -22,10 +22,10 @@ from docsync.core.nullability import NULL
 from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes, each_write_lost
+from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, each_write_lost
 
 
 class InviteLinkEntry(Entry):

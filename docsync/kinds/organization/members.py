@@ -19,10 +19,10 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, odd_resources
-from docsync.kinds.lost_answers import Writes, each_write_lost
+from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lost
 
 
 class MemberEntry(Entry):
@@ -58,6 +58,9 @@ CONTRACT = (
     ),
 )
 
+#: the token's own user: the lockout rails compare the members with it
+USER = Obj({"id": ID})
+
 MEMBER = Declaration(
     "member",
     "members",
@@ -69,7 +72,11 @@ MEMBER = Declaration(
     key_folds_case=True,
     key_note=", or `id` (the user id)",
     entry=MemberEntry,
-    routes=Routes("/v1/orgs/{org}/members", id_name="userId"),
+    routes=Routes(
+        "/v1/orgs/{org}/members",
+        id_name="userId",
+        more={"token's user": Route("GET", "/v1/user", answer=USER)},
+    ),
     writes=(Writes(),),  # roles changed and members removed: never created here
     lost_answers=(
         each_write_lost(
@@ -88,18 +95,13 @@ MEMBER = Declaration(
 )
 
 
-#: the token's own user: the lockout rails compare the members with it
-USER = Obj({"id": ID})
-
-
 class MemberKind(CrudKind):
     declaration = MEMBER
-    answers = {"/v1/user": USER}
 
     async def fetch(self, read: Reading) -> Any:
         members = await self.listed(read.api, read.org_id)
         try:
-            me = await read.api.get("/v1/user", shape=USER)
+            me = await self.send(read.api, "token's user")
         except NotFound:
             me = None
         return {"members": members, "me": me}

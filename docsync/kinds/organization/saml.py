@@ -14,8 +14,8 @@ from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lost_answers import BY_KEY, Writes, each_write_lost
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.requests import BY_KEY, Routes, Writes, each_write_lost
 
 
 def _team_id(raw: dict[str, Any]) -> Any:

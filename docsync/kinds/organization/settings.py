@@ -17,11 +17,21 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Kind, Reading
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
+from docsync.kinds.requests import (
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Reading,
+    Route,
+    Routes,
+    Writes,
+    send,
+)
 
 
 def _domains(value: Any) -> Any:
@@ -149,7 +159,13 @@ SETTINGS = Declaration(
     ),
     export_file="org.yaml",
     entry=OrgSettings,
-    routes=Routes("/v1/orgs", item="/v1/orgs/{org}", id_name="organizationId"),
+    routes=Routes(
+        "/v1/orgs",
+        item="/v1/orgs/{org}",
+        id_name="organizationId",
+        # its agent instructions, read apart (written by their field's own request)
+        more={"instructions": Route("GET", INSTRUCTIONS_PATH, answer=INSTRUCTIONS_ANSWER)},
+    ),
     writes=(Writes(),),  # one PATCH of the organization
     lost_answers=(LOST,),
     contract=CONTRACT,
@@ -160,7 +176,7 @@ SETTINGS = Declaration(
 ADDRESS = "settings"
 
 
-class SettingsKind(Kind):
+class SettingsKind(TopKind):
     declaration = SETTINGS
 
     async def fetch(self, read: Reading) -> Any:
@@ -170,8 +186,7 @@ class SettingsKind(Kind):
             "agentInstructions" in entry.model_fields_set for entry in read.entries
         ):
             return None
-        path = INSTRUCTIONS_PATH.format(org=read.org_id)
-        found = await read.api.get(path, shape=INSTRUCTIONS_ANSWER)
+        found = await self.send(read.api, "instructions", org=read.org_id)
         return found.get("instructions")
 
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
@@ -268,9 +283,11 @@ class SettingsKind(Kind):
         fields = dict(run.resolve(fields_of(action).fields))
         if "agentInstructions" in fields:
             body = {"instructions": to_document(fields.pop("agentInstructions"))}
-            await run.api.write("PUT", INSTRUCTIONS_PATH.format(org=run.org_id), body)
+            route = self.field("agentInstructions").route
+            assert route is not None
+            await send(run.api, Route(*route), body, org=run.org_id)
         if fields:
-            await run.api.write("PATCH", f"/v1/orgs/{run.org_id}", fields)
+            await self.send(run.api, "update", fields, org=run.org_id)
 
     def lockout(self, actions: Sequence[Action], guard: Lockout) -> None:
         for action in actions:

@@ -20,8 +20,8 @@ from docsync.core.model import address
 from docsync.core.payloads import Fields, Payload
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration, Field
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
+from docsync.kinds.requests import Writes
 
 
 @dataclass

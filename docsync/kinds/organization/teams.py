@@ -15,10 +15,9 @@ from docsync.core.entries import Entry, was_names
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading, unless_hidden, unread
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes, each_write_lost
 from docsync.kinds.organization.members import by_address, find_member
 from docsync.kinds.organization.team_members import (
     Membership,
@@ -26,12 +25,23 @@ from docsync.kinds.organization.team_members import (
     TeamMemberRef,
     membership,
 )
+from docsync.kinds.requests import (
+    BY_KEY,
+    Reading,
+    Route,
+    Routes,
+    Writes,
+    each_write_lost,
+    send,
+    unless_hidden,
+    unread,
+)
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
 #: a team's member as its list answers it: the user's id and the role in the team
-TEAM_MEMBER = Obj({"organization": Obj({"id": ID}), "team": Obj({"role": TEXT})})
+MEMBERSHIP = Obj({"organization": Obj({"id": ID}), "team": Obj({"role": TEXT})})
 
 
 def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
@@ -73,7 +83,16 @@ TEAM = Declaration(
     needs=("member",),
     export_file="teams.yaml",
     entry=TeamEntry,
-    routes=Routes("/v1/orgs/{org}/teams", id_name="teamId", create="PUT"),
+    routes=Routes(
+        "/v1/orgs/{org}/teams",
+        id_name="teamId",
+        create="PUT",
+        more={
+            # its members, read where its entry writes them, and changed by one batch
+            "members": Route("GET", "{item}/members", MEMBERSHIP, paged=True),
+            "set members": Route("PUT", "{item}/members"),
+        },
+    ),
     writes=(Writes(found_by=BY_KEY),),
     lost_answers=(
         each_write_lost(
@@ -93,7 +112,6 @@ TEAM = Declaration(
 class TeamKind(CrudKind):
     declaration = TEAM
     payload_type = TeamFields
-    answers = {"/v1/orgs/{org}/teams/{id}/members": TEAM_MEMBER}
 
     async def fetch(self, read: Reading) -> Any:
         """Lists teams, then the members of just those teams whose membership is managed."""
@@ -219,8 +237,7 @@ class TeamKind(CrudKind):
         if batch.roles:
             body["memberships"] = {user: {"role": role} for user, role in batch.roles.items()}
         if body:
-            path = f"{self.list_path.format(org=run.org_id)}/{team_id}/members"
-            await run.api.write("PUT", path, body)
+            await self.send(run.api, "set members", body, org=run.org_id, id=team_id)
 
     def export(self, live: LiveState, names: ExportNames) -> Any:
         """A team by title, with its members when they were read (a plain member by email)."""
@@ -240,10 +257,9 @@ def _members_lose(action: Action, gone: list[str], ctx: PlanContext) -> None:
 async def read_members(api: ApiClient, org_id: str, teams: list[Any]) -> None:
     """Into each team's item, its members: one list per team, all concurrent (the grants'
     lockout rail reads those it needs the same way)."""
-    path = TEAM.routes.list.format(org=org_id) if TEAM.routes else ""
-    lists = await gather_all(
-        *(api.list_all(f"{path}/{t['id']}/members", items=TEAM_MEMBER) for t in teams)
-    )
+    assert TEAM.routes is not None
+    members = TEAM.routes.route("members")
+    lists = await gather_all(*(send(api, members, org=org_id, id=t["id"]) for t in teams))
     for team, members in zip(teams, lists, strict=True):
         team["_members"] = members
 

@@ -19,9 +19,8 @@ from pydantic import Field as Limits
 from docsync.api.contract import INTERNAL, LEAVES, Note
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Routes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
@@ -45,6 +44,7 @@ from docsync.kinds.presentation.links import SocialAccount
 from docsync.kinds.presentation.space_customization import written_overrides
 from docsync.kinds.presentation.styling import Styling
 from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 from docsync.kinds.sites.parts import SITE
 

@@ -20,10 +20,10 @@ from docsync.core.entries import URI_PATTERN, Model
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.requests import Route, Routes, Writes
+from docsync.kinds.sites.parts import SitePart, send_under
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -100,7 +100,11 @@ PUBLISHING_AUTH = Declaration(
     singleton=True,
     fields=(Field("backend"), Field("fallbackURL", sensitive=True), Field("logoutURL")),
     entry=PublishingAuthEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}", item=AUTH),
+    routes=Routes(
+        "/v1/orgs/{org}/sites/{site}",
+        item=AUTH,
+        more={"auth": Route("GET", AUTH, answer=ANSWER)},
+    ),
     describe=("How visitors of a visitor-auth site sign in; only the fields written are managed."),
     writes=(Writes(),),  # a PATCH
     contract=CONTRACT,
@@ -109,7 +113,6 @@ PUBLISHING_AUTH = Declaration(
 
 class PublishingAuthKind(SitePart):
     declaration = PUBLISHING_AUTH
-    answers = {f"{SITE}/publishing/auth": ANSWER}
     part_payload = PublishingAuth
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
@@ -118,7 +121,7 @@ class PublishingAuthKind(SitePart):
         it) for a site that is not visitor-auth."""
         if site.get("visibility") != VISITOR_AUTH:
             return
-        found = await api.get(f"{site_path}/publishing/auth", shape=ANSWER)
+        found = await send_under(api, self.route("auth"), site_path)
         api.redact([str(found["privateKey"])] if found.get("privateKey") else [])
         site["_publishingAuth"] = {k: found.get(k) for k in KEPT}
 
@@ -171,7 +174,7 @@ class PublishingAuthKind(SitePart):
     async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
         """One PATCH; the answer (with the private key) is dropped unread."""
         assert isinstance(payload, PublishingAuth)
-        await run.api.write("PATCH", f"{site_path}/publishing/auth", payload.body)
+        await send_under(run.api, self.route("update"), site_path, payload.body)
 
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames

@@ -20,9 +20,8 @@ from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes
 from docsync.kinds.parts import ListPart
 from docsync.kinds.presentation.redirect_destinations import (
     live_destination,
@@ -31,6 +30,7 @@ from docsync.kinds.presentation.redirect_destinations import (
     target,
     written_places,
 )
+from docsync.kinds.requests import Routes, Writes
 from docsync.kinds.sites.parts import SITE, SitePart
 from docsync.kinds.sites.payloads import OnSite
 

@@ -21,10 +21,10 @@ from docsync.core.entries import Model
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import Writes, create_once
 from docsync.kinds.parts import ListPart
+from docsync.kinds.requests import Routes, Writes, create_once
 from docsync.kinds.sites.parts import SITE, SitePart
 from docsync.kinds.sites.payloads import OnSite
 
@@ -36,7 +36,7 @@ Path = tuple[str | int, ...]
 KEPT = ("id", "name", "active")
 #: and what it relies on in it
 ANSWER = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
-#: how a link whose create lost its answer is found (`lost_answers`): its name is new to the site
+#: how a link whose create lost its answer is found (`requests.Writes`): its name is new to the site
 FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
 
 

@@ -25,8 +25,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Routes
-from docsync.kinds.lost_answers import Writes
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
@@ -49,7 +48,8 @@ from docsync.kinds.presentation.groups import (
 from docsync.kinds.presentation.override_units import body, overrides, unit_of
 from docsync.kinds.presentation.styling import OverrideStyling
 from docsync.kinds.presentation.values import Favicon, Localized128
-from docsync.kinds.sites.parts import SITE, ChildPart
+from docsync.kinds.requests import Route, Routes, Writes
+from docsync.kinds.sites.parts import ChildPart, send_under
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -61,9 +61,7 @@ if TYPE_CHECKING:
 # for export; each site space of the site's structure read carries what was read of it.
 async def read(api: ApiClient, item: dict[str, Any], site_path: str) -> dict[str, Any]:
     """A site space's effective customization (`item` is its entry of the structure read)."""
-    found: dict[str, Any] = await api.get(
-        f"{site_path}/site-spaces/{item['id']}/customization", shape=ANSWER
-    )
+    found: dict[str, Any] = await send_under(api, _EFFECTIVE, site_path, id=item["id"])
     return found
 
 
@@ -316,12 +314,12 @@ async def write_space_customization(
 ) -> None:
     """`customization: null` deletes the override; otherwise one PATCH of the written units,
     built on the effective settings read now (a field below a unit keeps its siblings)."""
-    path = f"{site_path}/site-spaces/{run.resolve(payload.site_space)}/customization"
+    routes, own = _ROUTES.every(), run.resolve(payload.site_space)
     if payload.remove:
-        await run.api.write("DELETE", path)
+        await send_under(run.api, routes["delete"], site_path, id=own)
         return
-    effective = await run.api.get(path, shape=ANSWER)
-    await run.api.write("PATCH", path, body(effective, payload.fields))
+    effective = await send_under(run.api, _EFFECTIVE, site_path, id=own)
+    await send_under(run.api, routes["update"], site_path, body(effective, payload.fields), id=own)
 
 
 # -- exporting -------------------------------------------------------------------------------
@@ -341,6 +339,13 @@ def export_space_customization(space: LiveResource, site: LiveResource) -> dict[
 
 # -- the part's kind -------------------------------------------------------------------------
 
+_ROUTES = Routes(
+    "/v1/orgs/{org}/sites/{site}/site-spaces",
+    item="/v1/orgs/{org}/sites/{site}/site-spaces/{id}/customization",
+    more={"effective": Route("GET", "{item}", answer=ANSWER)},  # the site's with its override
+)
+_EFFECTIVE = _ROUTES.route("effective")
+
 SPACE_CUSTOMIZATION = Declaration(
     "space_customization",
     "customization",
@@ -349,10 +354,7 @@ SPACE_CUSTOMIZATION = Declaration(
     parents=("site_space",),
     part=True,
     singleton=True,
-    routes=Routes(
-        "/v1/orgs/{org}/sites/{site}/site-spaces",
-        item="/v1/orgs/{org}/sites/{site}/site-spaces/{id}/customization",
-    ),
+    routes=_ROUTES,
     entry=SiteSpaceOverride,
     describe=(
         "Overrides of the site's customization for this site space; only the fields written are "
@@ -368,7 +370,6 @@ class SpaceCustomizationKind(ChildPart):
     exported with each site space; carried out here."""
 
     declaration = SPACE_CUSTOMIZATION
-    answers = {f"{SITE}/site-spaces/{{id}}/customization": ANSWER}  # the effective settings
     part_payload = SpaceCustomization
 
     def reads_under(self, entry: Any) -> bool:

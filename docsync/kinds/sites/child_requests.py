@@ -1,10 +1,11 @@
-"""How a site's children are written: requests under the site's path, a create whose outcome
-is unknown found again in one structure read, a default moved through the parent, and the site's
-one reorder, which moves only what is out of place."""
+"""How a site's children are written: the requests their routes name under the site's path,
+a create whose outcome is unknown found again in one structure read, a default moved through
+the parent, and the site's one reorder, which moves only what is out of place."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, final
 
 from docsync.api.answers import check_answer
@@ -14,16 +15,33 @@ from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
-from docsync.kinds.lost_answers import create_once
-from docsync.kinds.parts import WithParent
+from docsync.kinds.requests import Route, Routes, create_once, send
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
 from docsync.kinds.sites.structure_answers import item_shape, structure_shape
 from docsync.kinds.sites.wrapper import wrapped
 
+#: a site, under which its children's lists are
+SITE = "/v1/orgs/{org}/sites/{site}"
+#: the site's structure, read again to find what a create whose answer was lost made
+STRUCTURE = Route("GET", f"{SITE}/structure")
+#: a level's default set on the site (`defaultSiteSection`, `defaultSiteSpace` at its root)
+SITE_DEFAULT = Route("PATCH", SITE)
+#: a section's own fields set by a kind of another level (its default site space, its group)
+ON_SECTION = Route("PATCH", f"{SITE}/sections/{{section}}")
+
+
+def child_routes(segment: str, id_name: str, more: Mapping[str, Route] | None = None) -> Routes:
+    """A site's child's routes: its list under the site (`segment`), its items, and the site's
+    structure (`structure`), which finds again a create whose answer was lost; `more`: what
+    else it sends (its default set through the site or its section)."""
+    return Routes(
+        f"{SITE}/{segment}", id_name=id_name, more={"structure": STRUCTURE, **(more or {})}
+    )
+
 
 def site_path(run: RunContext, payload: OnSite) -> str:
-    return f"/v1/orgs/{run.org_id}/sites/{run.resolve(payload.site)}"
+    return SITE.format(org=run.org_id, site=run.resolve(payload.site))
 
 
 def _late(kind: Kind, fields: dict[str, Any], made_by_parent: bool) -> list[Field]:
@@ -41,7 +59,7 @@ def _late(kind: Kind, fields: dict[str, Any], made_by_parent: bool) -> list[Fiel
 Finder = Callable[[Any, dict[str, Any], set[str]], dict[str, Any] | None]
 
 
-class AppliedChild(WithParent):
+class AppliedChild(Kind):
     """Read and planned with the site (one structure read serves them all), never alone: the
     hooks of reading and planning are the site's. What its `Structure` declares (where its items
     stand in a structure read, the layout they belong to, the field naming its level's
@@ -77,14 +95,6 @@ class AppliedChild(WithParent):
     def default_field(self) -> str:
         return self.structure.default_field
 
-    @final
-    @property
-    def path(self) -> str:
-        """The list under the site these items live in (`/sites/{id}/<path>`)."""
-        routes = self.declaration.routes
-        assert routes is not None, f"{self.name} declares no routes"
-        return routes.segment
-
     # -- the kind protocol's hooks that are the site's -----------------------------------------
     @final
     def warnings(self, ctx: PlanContext, actions: Sequence[Action]) -> list[str]:
@@ -116,46 +126,56 @@ class AppliedChild(WithParent):
     async def execute(self, action: Action, run: RunContext) -> None:
         """An update, then what it carries (paths handed round, the default moved), and a
         delete, under the site's path; each kind makes its own creates."""
-        base, fields = self.base(action, run)
         if action.verb == "update":
             assert action.live_id is not None
-            await self.update_item(action, run, f"{base}/{action.live_id}", fields)
+            await self.update_item(action, run, action.live_id, self.resolved(action, run))
         elif action.verb == "delete":
-            await run.api.write("DELETE", f"{base}/{action.live_id}")
+            await self.on_site(action, run, "delete", id=action.live_id)
         else:
             raise ValueError(f"{self.name} cannot {action.verb}")
 
     @final
-    def base(self, action: Action, run: RunContext) -> tuple[str, dict[str, Any]]:
-        """Where its items are under the action's site, and the action's fields resolved."""
-        payload = child(action)
-        return f"{site_path(run, payload)}/{self.path}", run.resolve(payload.fields)
+    def resolved(self, action: Action, run: RunContext) -> dict[str, Any]:
+        """The action's fields, their references resolved to ids."""
+        fields: dict[str, Any] = run.resolve(child(action).fields)
+        return fields
+
+    @final
+    async def on_site(
+        self, action: Action, run: RunContext, name: str, body: Any = None, **at: Any
+    ) -> Any:
+        """The request its routes name `name`, under the action's site."""
+        site = run.resolve(child(action).site)
+        return await self.send(run.api, name, body, org=run.org_id, site=site, **at)
 
     @final
     async def post_once(
-        self, action: Action, run: RunContext, base: str, body: dict[str, Any], find: Finder
+        self, action: Action, run: RunContext, body: dict[str, Any], find: Finder
     ) -> dict[str, Any]:
         """Creates without ever making a duplicate: when the server may or may not have made
-        the item (5xx, dropped connection), one structure read finds it and the apply adopts it;
-        only when it is not there is the request sent again."""
+        the item (5xx, dropped connection), one structure read (its route `structure`) finds it
+        and the apply adopts it; only when it is not there is the request sent again."""
+        site = run.resolve(child(action).site)
 
-        async def send() -> dict[str, Any]:
-            created: dict[str, Any] = await run.api.write("POST", base, body)
-            check_answer("POST", base, created, item_shape(self.kinds, self.pointer_type))
+        async def create() -> dict[str, Any]:
+            created: dict[str, Any] = await self.on_site(action, run, "create", body)
+            path = self.route("create").at(org=run.org_id, site=site)
+            check_answer("POST", path, created, item_shape(self.kinds, self.pointer_type))
             return created
 
         async def look() -> dict[str, Any] | None:
-            structure = await read_structure(run, site_path(run, child(action)), self.kinds)
+            route = replace(self.route("structure"), answer=structure_shape(self.kinds))
+            structure = await send(run.api, route, org=run.org_id, site=site)
             return find(structure, body, set(run.ids.values()))
 
-        return await create_once(send, look)
+        return await create_once(create, look)
 
     @final
     async def update_item(
         self,
         action: Action,
         run: RunContext,
-        item: str,
+        item_id: str,
         fields: dict[str, Any],
         body: dict[str, Any] | None = None,
     ) -> None:
@@ -163,21 +183,20 @@ class AppliedChild(WithParent):
         default the fields an update carries), then the default moved."""
         # Paths handed round within this level (planned by the site's driver), one at a time.
         for step in child(action).paths:
-            sibling = f"{item.rsplit('/', 1)[0]}/{step.id}"
-            await run.api.write("PATCH", sibling, {"path": step.path})
+            await self.on_site(action, run, "update", {"path": step.path}, id=step.id)
         if body is None:
             body = {
                 f.wire_name: fields[f.name] for f in self.fields if f.update and f.name in fields
             }
         if body:
-            await run.api.write("PATCH", item, body)
+            await self.on_site(action, run, "update", body, id=item_id)
         if fields.get("default"):
             assert action.live_id is not None
             await self.set_default(action, run, action.live_id)
 
     @final
     async def finish_create(
-        self, action: Action, run: RunContext, item: str, fields: dict[str, Any], answer: Any
+        self, action: Action, run: RunContext, item_id: str, fields: dict[str, Any], answer: Any
     ) -> None:
         """What a create request could not carry (late fields, then the default flag), unless
         its answer already shows it: a generated path that is the one wanted, the first site
@@ -189,28 +208,23 @@ class AppliedChild(WithParent):
             if not shown or f.read(shown) != fields[f.name]
         }
         if late:
-            await run.api.write("PATCH", item, late)
+            await self.on_site(action, run, "update", late, id=item_id)
         if fields.get("default") and not shown.get("default"):
-            await self.set_default(action, run, item.rsplit("/", 1)[-1])
+            await self.set_default(action, run, item_id)
 
     @final
     async def set_default(self, action: Action, run: RunContext, own_id: str) -> None:
-        """Makes this item its level's default: the API moves the flag through the parent."""
-        payload = child(action)
-        target = payload.default_via
+        """Makes this item its level's default: the API moves the flag through the parent (its
+        routes `section default`, `site default`)."""
+        target = child(action).default_via
         if target is None:
             raise TypeError(f"{action.key}: no level to set its default through")
-        base = site_path(run, payload)
         if target.kind == "section":
-            path = f"{base}/sections/{run.resolve(target.id)}"
-            await run.api.write("PATCH", path, {"defaultSiteSpace": own_id})
+            section = run.resolve(target.id)
+            body = {"defaultSiteSpace": own_id}
+            await self.on_site(action, run, "section default", body, section=section)
         else:
-            await run.api.write("PATCH", base, {self.default_field: own_id})
-
-
-async def read_structure(run: RunContext, base: str, kinds: Kinds) -> Any:
-    """The site's structure, as the apply reads it again (checked as the plan's read is)."""
-    return await run.api.get(f"{base}/structure", shape=structure_shape(kinds))
+            await self.on_site(action, run, "site default", {self.default_field: own_id})
 
 
 def pointer_type(kinds: Kinds, kind: str) -> str:
@@ -219,14 +233,16 @@ def pointer_type(kinds: Kinds, kind: str) -> str:
     return found.pointer_type
 
 
-async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
-    """Re-reads the structure and moves only what is out of place, level by level: the order
-    the API gives new items is not promised, so the moves are computed from what is there."""
+async def reorder(action: Action, run: RunContext, site: Kind) -> None:
+    """Re-reads the structure and moves only what is out of place, level by level (the site's
+    routes `structure`, `sort`): the order the API gives new items is not promised, so the
+    moves are computed from what is there."""
     payload = action.payload
     if not isinstance(payload, Reorder):
         raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
-    base = site_path(run, payload)
-    structure = await read_structure(run, base, kinds)
+    kinds, at = site.kinds, {"org": run.org_id, "id": run.resolve(payload.site)}
+    read = replace(site.route("structure"), answer=structure_shape(kinds))
+    structure = await send(run.api, read, **at)
     for level in payload.levels:
         want = [run.id_of(address) for address in level.desired]
         types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}
@@ -235,7 +251,7 @@ async def reorder(action: Action, run: RunContext, kinds: Kinds) -> None:
         if container is None and not have and (held := wrapped(structure)) is not None:
             have = [i for i in current_order(structure, str(held["id"])) if i in types]
         for move in plan_moves(have, want):
-            await run.api.write("PATCH", f"{base}/structure/sort", _sort_body(move, types))
+            await site.send(run.api, "sort", _sort_body(move, types), **at)
 
 
 def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:

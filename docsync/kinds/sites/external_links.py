@@ -29,11 +29,11 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
+from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.sites.checks import check_link_places
-from docsync.kinds.sites.child_requests import new_link
+from docsync.kinds.sites.child_requests import child_routes, new_link
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
 from docsync.kinds.sites.payloads import child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
@@ -136,7 +136,7 @@ EXTERNAL_LINK = Declaration(
         Field("draft", normalize=bool),  # absent: live
     ),
     entry=ExternalLinkEntry,
-    routes=Routes(LINKS, id_name="siteExternalLinkId"),
+    routes=child_routes("external-links", "siteExternalLinkId"),
     writes=(Writes(found_by=IN_STRUCTURE),),
     lost_answers=(LOST,),
     contract=CONTRACT,
@@ -252,12 +252,12 @@ class ExternalLinkKind(NestedKind):
         """A create, last of its level (the root, or its group by `parent`): the site's reorder
         puts it where the manifest writes it. An update of its fields and, when its group
         changes, `parent` (null: the root) in one PATCH."""
-        base, fields = self.base(action, run)
+        fields = self.resolved(action, run)
         if action.verb == "create":
             body = self.create_body(fields)
             if fields.get("group") is not None:
                 body["parent"] = fields["group"]
-            created = await self.post_once(action, run, base, body, new_link)
+            created = await self.post_once(action, run, body, new_link)
             run.ids[action.address] = str(created["id"])
         elif action.verb == "update":
             body = {
@@ -265,7 +265,8 @@ class ExternalLinkKind(NestedKind):
             }
             if "group" in fields:
                 body["parent"] = fields["group"]
-            await self.update_item(action, run, f"{base}/{action.live_id}", fields, body)
+            assert action.live_id is not None
+            await self.update_item(action, run, action.live_id, fields, body)
         else:
             await super().execute(action, run)
 

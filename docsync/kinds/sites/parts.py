@@ -8,6 +8,7 @@ a site's child (a site space's override) is a `ChildPart`, planned with that chi
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from docsync.core.context import PlanContext, RunContext
@@ -15,15 +16,26 @@ from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.kind import ExportNames, Kinds
 from docsync.kinds.parts import Part
+from docsync.kinds.requests import Route, send
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
+    from docsync.core.remote import Api
 
 #: where the API lists an organization's sites, and where one site is: a part's reads and
 #: writes are under the second
 SITES = "/v1/orgs/{org}/sites"
 SITE = f"{SITES}/{{id}}"
+
+
+async def send_under(api: Api, route: Route, site_path: str, body: Any = None, **at: Any) -> Any:
+    """A part's request, as its routes declare it under a site (`/v1/orgs/{org}/sites/{site}/
+    ...`), sent under the site at `site_path` (what the site's read and apply hand a part)."""
+    head, _, under = route.path.partition("/sites/")
+    assert head == SITES.removesuffix("/sites") and under, f"{route.path} is not under a site"
+    within = under.partition("/")[2]
+    return await send(api, replace(route, path=f"{site_path}/{within}"), body, **at)
 
 
 class SitePart(Part):

@@ -8,7 +8,8 @@ from __future__ import annotations
 from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.kind import Kinds, unread
+from docsync.kinds.kind import Kinds
+from docsync.kinds.requests import unread
 from docsync.kinds.sites.driver import SiteTree
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.payloads import OnSite, Reorder

@@ -7,15 +7,17 @@ everything of every site. Each answer is checked for what the site's parts rely 
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import Lazy, Obj, Opt, Shape
 from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
-from docsync.kinds.kind import Kind, Kinds, Reading, unless_hidden
+from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.requests import Reading, Route, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
-from docsync.kinds.sites.parts import child_parts, site_parts
+from docsync.kinds.sites.parts import child_parts, send_under, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
 from docsync.kinds.sites.wrapper import unwrapped
 
@@ -29,13 +31,14 @@ SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
 
 
 def site_answers(site_path: str, site: Kind) -> dict[str, Shape]:
-    """What a site's own reads under `site_path` rely on in each answer (each part declares
-    its own); the structure's is made of the kinds in the site kind's catalogue, once it is in
-    one."""
-    return {
-        f"{site_path}/structure": Lazy(lambda: structure_shape(site.kinds)),
-        f"{site_path}/adaptive-schema": SCHEMA,
-    }
+    """What a site's structure read (its route `structure`) relies on in its answer: made of
+    the kinds in the site kind's catalogue, once it is in one."""
+    return {f"{site_path}/structure": Lazy(lambda: structure_shape(site.kinds))}
+
+
+def structure_read(site: Kind) -> Route:
+    """The site's route `structure`, with what its answer is checked for."""
+    return replace(site.route("structure"), answer=structure_shape(site.kinds))
 
 
 def manages_structure(entry: Any, kinds: Kinds) -> bool:
@@ -48,17 +51,17 @@ async def read_site_parts(
     list_path: str,
     sites: list[dict[str, Any]],
     grants: Awaitable[None],
-    kinds: Kinds,
+    site_kind: Kind,
 ) -> None:
     """Into each site's item, what its entry manages (everything, for export); `grants` is the
     grants' read, run with the rest (the first failure stops them all)."""
-    api = read.api
+    api, kinds, schema = read.api, site_kind.kinds, site_kind.route("adaptive schema")
     reads: list[Awaitable[None]] = []
     if read.everything:  # export: everything about every site
         for every in sites:
             base = f"{list_path}/{every['id']}"
-            reads.append(_read_tree(api, every, base, None, kinds, every_part=True))
-            reads.append(_read(api, every, "_schema", f"{base}/adaptive-schema", SCHEMA))
+            reads.append(_read_tree(api, every, base, None, site_kind, every_part=True))
+            reads.append(_read(every, "_schema", send_under(api, schema, base)))
             reads += [part.read(api, every, base) for part in site_parts(kinds)]
     trees: set[str] = set()
     kept: set[str] = set()
@@ -74,16 +77,16 @@ async def read_site_parts(
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
             root = _root_site_spaces_only(entry, kinds)
-            tree = _read_tree(api, site, base, entry if under else None, kinds, adopts=root)
+            tree = _read_tree(api, site, base, entry if under else None, site_kind, adopts=root)
             reads.append(unless_hidden(site, STRUCTURE, tree))
             trees.add(site["id"])
         reads += [unless_hidden(site, p.section, p.read(api, site, base)) for p in parts]
         if "adaptiveSchema" in entry.model_fields_set:
-            reads.append(_read(api, site, "_schema", f"{base}/adaptive-schema", SCHEMA))
+            reads.append(_read(site, "_schema", send_under(api, schema, base)))
     for doomed in _deleted(read, sites, kept):
         # A delete names what goes with the site: its structure and every part of it.
         base = f"{list_path}/{doomed['id']}"
-        reads.append(_read_tree(api, doomed, base, None, kinds))
+        reads.append(_read_tree(api, doomed, base, None, site_kind))
         reads += [
             unless_hidden(doomed, p.section, p.read(api, doomed, base)) for p in site_parts(kinds)
         ]
@@ -92,7 +95,7 @@ async def read_site_parts(
         # A site space that publishes a space the plan deletes holds it (`core.graph`): the
         # API deletes the space and leaves the site publishing nothing there.
         for other in (s for s in sites if s["id"] not in trees):
-            reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None, kinds))
+            reads.append(_read_tree(api, other, f"{list_path}/{other['id']}", None, site_kind))
     reads.append(grants)
     await gather_all(*reads)
 
@@ -134,7 +137,7 @@ async def _read_tree(
     site: dict[str, Any],
     base: str,
     entry: Any,
-    kinds: Kinds,
+    site_kind: Kind,
     *,
     every_part: bool = False,
     adopts: bool = False,
@@ -142,16 +145,17 @@ async def _read_tree(
     """The structure, then the parts of its children that the site `entry` writes (a site
     space's override), or every child's part (export: `every_part`). `adopts`: the entry
     writes only root site spaces, which production keeps in its wrapper section (`wrapper`)."""
-    await _read(api, site, "_structure", f"{base}/structure", structure_shape(kinds))
+    await _read(site, "_structure", send_under(api, structure_read(site_kind), base))
     if adopts:
         site["_structure"] = unwrapped(site["_structure"], site.get("title"))
     if entry is not None or every_part:
-        await gather_all(*(part.read_under(api, site, base, entry) for part in child_parts(kinds)))
+        parts = child_parts(site_kind.kinds)
+        await gather_all(*(part.read_under(api, site, base, entry) for part in parts))
 
 
-async def _read(api: ApiClient, site: dict[str, Any], slot: str, path: str, shape: Shape) -> None:
+async def _read(site: dict[str, Any], slot: str, read: Awaitable[Any]) -> None:
     try:
-        found = await api.get(path, shape=shape)
+        found = await read
     except NotFound:
         found = None
     if slot == "_schema" and isinstance(found, dict):

@@ -26,10 +26,10 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites.child_requests import new_group, site_path
+from docsync.kinds.requests import IN_STRUCTURE, Writes
+from docsync.kinds.sites.child_requests import ON_SECTION, child_routes, new_group
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links
 from docsync.kinds.sites.payloads import GroupMembership, child
@@ -95,7 +95,7 @@ SECTION_GROUP = Declaration(
         Field("draft", normalize=bool),  # absent: live
     ),
     entry=SectionGroupEntry,
-    routes=Routes(GROUPS, id_name="siteSectionGroupId"),
+    routes=child_routes("section-groups", "siteSectionGroupId", {"group a section": ON_SECTION}),
     writes=(Writes(found_by=IN_STRUCTURE),),
     contract=CONTRACT,
     chained=True,
@@ -221,25 +221,22 @@ class SectionGroupKind(NestedKind):
         membership endpoints), idempotent, so a PATCH whose answer was lost is simply sent
         again. In, a section goes last; out, right after the group: the reorder that follows
         settles the rest."""
-        base, fields = self.base(action, run)
         if action.verb == "create":
+            fields = self.resolved(action, run)
             body = self.create_body(fields)
-            created = await self.post_once(action, run, base, body, new_group)
+            created = await self.post_once(action, run, body, new_group)
             run.ids[action.address] = str(created["id"])
-            await self.finish_create(action, run, f"{base}/{created['id']}", fields, created)
+            await self.finish_create(action, run, str(created["id"]), fields, created)
             return
         await super().execute(action, run)
         if action.verb != "update":
             return
-        item = f"{base}/{action.live_id}"
         membership = child(action).membership or GroupMembership()
-        sections = f"{site_path(run, child(action))}/sections"
-        group_id = item.rsplit("/", 1)[-1]
-        for section_id in run.resolve(membership.remove):
-            await run.api.write("PATCH", f"{sections}/{section_id}", {"siteSectionGroupId": None})
-        for section_id in run.resolve(membership.add):
+        moves: list[tuple[str, str | None]] = [(s, None) for s in run.resolve(membership.remove)]
+        moves += [(s, action.live_id) for s in run.resolve(membership.add)]
+        for section_id, group_id in moves:
             body = {"siteSectionGroupId": group_id}
-            await run.api.write("PATCH", f"{sections}/{section_id}", body)
+            await self.on_site(action, run, "group a section", body, section=section_id)
 
 
 #: the kind of a group's members

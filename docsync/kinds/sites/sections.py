@@ -29,10 +29,10 @@ from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, Local
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.lost_answers import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
-from docsync.kinds.sites.child_requests import new_section
+from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
+from docsync.kinds.sites.child_requests import SITE_DEFAULT, child_routes, new_section
 from docsync.kinds.sites.children import (
     NestedKind,
     flags_and_texts,
@@ -166,7 +166,7 @@ SECTION = Declaration(
         Field("draft", normalize=bool),  # absent: live
     ),
     entry=SectionEntry,
-    routes=Routes("/v1/orgs/{org}/sites/{site}/sections", id_name="siteSectionId"),
+    routes=child_routes("sections", "siteSectionId", {"site default": SITE_DEFAULT}),
     writes=(Writes(found_by=IN_STRUCTURE),),
     lost_answers=(LOST,),
     contract=CONTRACT,
@@ -229,21 +229,20 @@ class SectionKind(NestedKind):
         if action.verb != "create":
             await super().execute(action, run)
             return
-        base, fields = self.base(action, run)
+        fields = self.resolved(action, run)
         payload = child(action)
         body = {"spaceId": run.resolve(payload.first_space)}
         body |= self.create_body(fields)
         if payload.first_page is not None:
             body["pageId"] = payload.first_page
-        created = await self.post_once(action, run, base, body, new_section)
+        created = await self.post_once(action, run, body, new_section)
         run.ids[action.address] = str(created["id"])
         first = created.get("siteSpaces") or []
         if first and isinstance(first[0], dict) and payload.first_site_space:
             run.ids[payload.first_site_space] = str(first[0]["id"])
             if isinstance(first[0], dict):
                 run.answers[payload.first_site_space] = first[0]
-        item = f"{base}/{created['id']}"
-        await self.finish_create(action, run, item, fields, created)
+        await self.finish_create(action, run, str(created["id"]), fields, created)
 
 
 def _exported(item: LiveResource) -> dict[str, Any]:

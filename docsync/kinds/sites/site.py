@@ -19,7 +19,6 @@ from docsync.api.contract import (
     ORDER,
     OWN_CHECK,
     SAME_PATTERN,
-    SENDS,
     STRUCTURE,
     Note,
     Said,
@@ -32,11 +31,12 @@ from docsync.core.entries import DefaultLevel, Entry, Model, Ref, explained
 from docsync.core.model import Action, Picture
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import SitePermissions
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.kind import ExportNames, Path, Reading
+from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.lost_answers import BY_KEY, Writes
+from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.child_requests import reorder
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
@@ -45,7 +45,7 @@ from docsync.kinds.sites.parts import SITES, child_parts, part_writing, site_par
 from docsync.kinds.sites.payloads import OnSite
 from docsync.kinds.sites.picture import site_structures
 from docsync.kinds.sites.planning import plan_site
-from docsync.kinds.sites.reading import read_site_parts, site_answers
+from docsync.kinds.sites.reading import SCHEMA, read_site_parts, site_answers
 from docsync.kinds.sites.state import LiveTree
 from docsync.kinds.sites.structure import export_tree, read_live_tree
 from docsync.kinds.sync.synced import SyncedKind
@@ -112,9 +112,6 @@ class SiteEntry(Entry):
 SITE_PATH = f"{SITES}/{{site}}"
 PATCH, SORT = f"PATCH {SITE_PATH}", f"PATCH {SITE_PATH}/structure/sort"
 CONTRACT: tuple[Said, ...] = (
-    Note(SENDS, f"POST {SITE_PATH}/publish", "", "`published: true`"),
-    Note(SENDS, f"POST {SITE_PATH}/unpublish", "", "`published: false`"),
-    Note(SENDS, SORT, "", "the order of a site's structure, one sort"),
     Note(STRUCTURE, SORT, "item", ORDER),
     Note(STRUCTURE, SORT, "position", ORDER),
     Note(STRUCTURE, PATCH, "defaultSiteSpace", LEVEL_DEFAULT + " (a site space of its root)"),
@@ -182,7 +179,23 @@ SITE = Declaration(
     needs=("space",),
     export_file="sites.yaml",
     entry=SiteEntry,
-    routes=Routes(SITES, id_name="siteId"),
+    routes=Routes(
+        SITES,
+        id_name="siteId",
+        read=True,  # its adaptive schema read back once its PUT's every answer was lost
+        more={
+            **GRANT_ROUTES,
+            # published or not: each POST sent again changes nothing more
+            "publish": Route("POST", "{item}/publish", retry_safe=True),
+            "unpublish": Route("POST", "{item}/unpublish", retry_safe=True),
+            # what its sections, groups, site spaces and links are, and their order: one read
+            # (its answer's shape is made of the kinds nested in a site: `site_answers`), and
+            # one sort a move
+            "structure": Route("GET", "{item}/structure"),
+            "sort": Route("PATCH", "{item}/structure/sort"),
+            "adaptive schema": Route("GET", "{item}/adaptive-schema", answer=SCHEMA),
+        },
+    ),
     writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete a site"),
@@ -240,9 +253,7 @@ class SiteKind(SyncedKind):
         async def held() -> None:  # what any site holds: its grants, its Git Sync installation
             await gather_all(self.read_grants(read, sites), self.read_installations(read, sites))
 
-        await read_site_parts(
-            read, self.list_path.format(org=read.org_id), sites, held(), self.kinds
-        )
+        await read_site_parts(read, self.route("list").at(org=read.org_id), sites, held(), self)
         return sites
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -363,13 +374,14 @@ class SiteKind(SyncedKind):
         if part is not None:
             assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            await part.write(action.payload, self.item_path(run, site_id), run)
+            await part.write(
+                action.payload, self.route("update").at(org=run.org_id, id=site_id), run
+            )
         elif action.verb == "reorder":
-            await reorder(action, run, self.kinds)
+            await reorder(action, run, self)
         elif action.verb in ("publish", "unpublish"):
             assert isinstance(action.payload, OnSite)
             site_id = run.resolve(action.payload.site)
-            path = f"{self.item_path(run, site_id)}/{action.verb}"
-            await run.api.write("POST", path, idempotent=True)
+            await self.send(run.api, action.verb, org=run.org_id, id=site_id)
         else:
             await super().execute(action, run)

@@ -26,10 +26,15 @@ from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Routes, Structure
+from docsync.kinds.declaration import Declaration, Field, Structure
 from docsync.kinds.kind import ExportNames, Path
-from docsync.kinds.lost_answers import IN_STRUCTURE, Writes
-from docsync.kinds.sites.child_requests import new_site_space
+from docsync.kinds.requests import IN_STRUCTURE, Writes
+from docsync.kinds.sites.child_requests import (
+    ON_SECTION,
+    SITE_DEFAULT,
+    child_routes,
+    new_site_space,
+)
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, read_flag
 from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
@@ -98,7 +103,11 @@ SITE_SPACE = Declaration(
         Field("pageId"),
     ),
     entry=SiteSpaceEntry,
-    routes=Routes(SITE_SPACES, id_name="siteSpaceId"),
+    routes=child_routes(
+        "site-spaces",
+        "siteSpaceId",
+        {"site default": SITE_DEFAULT, "section default": ON_SECTION},
+    ),
     writes=(Writes(found_by=IN_STRUCTURE),),
     contract=CONTRACT,
     answer=Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))}),
@@ -228,7 +237,7 @@ class SiteSpaceKind(NestedKind):
         if action.verb != "create":
             await super().execute(action, run)
             return
-        base, fields = self.base(action, run)
+        fields = self.resolved(action, run)
         payload = child(action)
         if payload.made_by_section:
             # Its section's create made it: only what that request could not carry is left.
@@ -237,10 +246,10 @@ class SiteSpaceKind(NestedKind):
             body = self.create_body(fields)
             if payload.section:
                 body["sectionId"] = run.resolve(payload.section)
-            created = await self.post_once(action, run, base, body, new_site_space)
+            created = await self.post_once(action, run, body, new_site_space)
             own_id = str(created["id"])
             run.ids[action.address] = own_id
-        await self.finish_create(action, run, f"{base}/{own_id}", fields, created)
+        await self.finish_create(action, run, own_id, fields, created)
 
 
 def _check_titles(planned: Planned, tree: SiteState) -> None:

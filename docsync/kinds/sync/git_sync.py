@@ -12,7 +12,7 @@ is sent and how a plan shows it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
 from pydantic import model_validator
@@ -24,12 +24,18 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Payload, Ref
-from docsync.kinds.declaration import Declaration, Field, Routes
-from docsync.kinds.lost_answers import ORGANIZATION, Lose, Lost, LostAnswers, Writes, create_once
+from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.parts import Part
-
-if TYPE_CHECKING:
-    from docsync.core.remote import Api
+from docsync.kinds.requests import (
+    ORGANIZATION,
+    Lose,
+    Lost,
+    LostAnswers,
+    Route,
+    Routes,
+    Writes,
+    create_once,
+)
 
 BRANCH = explained(r"^refs/heads/.+$", "must be a branch ref, like 'refs/heads/main'")
 #: what each provider's configuration takes (production's GitSyncInstallationSetupGitHub, -GitLab)
@@ -209,7 +215,18 @@ GIT_SYNC = Declaration(
         *(Field(name, create=False, unordered=name == "agentInstructions") for name in COMMON),
     ),
     entry=GitSync,
-    routes=Routes(BASE, item=f"{BASE}/{{id}}", id_name="installationId"),
+    routes=Routes(
+        BASE,
+        item=f"{BASE}/{{id}}",
+        id_name="installationId",
+        more={
+            # the installation a site or space names, read with it (`SyncedKind`)
+            "installation": Route("GET", "{item}", answer=INSTALLATION),
+            # the site or space it is installed on, read to find an install whose answer was lost
+            "site": Route("GET", "/v1/orgs/{org}/sites/{id}", answer=Obj({})),
+            "space": Route("GET", "/v1/spaces/{id}", answer=Obj({})),
+        },
+    ),
     describe=(
         "Its Git Sync installation (production's GitSyncInstallationSetup): only the fields "
         "written are managed; null uninstalls it. On a site, the repository's gitbook-docs.yaml "
@@ -233,8 +250,6 @@ class Installation(Payload):
     target: Ref = None
     provider: str = ""
     setup: dict[str, Any] = field(default_factory=dict)
-    #: where the target is read, to find an install whose answer was lost (`{id}`)
-    target_path: str = ""
 
 
 class GitSyncKind(Part):
@@ -242,7 +257,6 @@ class GitSyncKind(Part):
     (`synced.SyncedKind`), carried out here."""
 
     declaration = GIT_SYNC
-    answers = {f"{BASE}/{{id}}": INSTALLATION}
 
     async def execute(self, action: Action, run: RunContext) -> None:
         """An uninstall; or an install (when its answer is lost, found again on its target
@@ -250,7 +264,7 @@ class GitSyncKind(Part):
         payload = action.payload
         assert isinstance(payload, Installation)
         if action.verb == "delete":
-            await run.api.write("DELETE", f"{BASE}/{action.live_id}")
+            await self.send(run.api, "delete", id=action.live_id)
             return
         ident = action.live_id
         if action.verb == "create":
@@ -259,22 +273,23 @@ class GitSyncKind(Part):
             body = {"provider": payload.provider, "target": on}
 
             async def install() -> str:
-                made = await run.api.write("POST", BASE, body, idempotent=False)
+                made = await self.send(run.api, "create", body)
                 return str(made["id"])
 
-            where = payload.target_path.format(org=run.org_id, id=target)
-            ident = await create_once(install, lambda: installed_on(run.api, where))
+            async def find() -> str | None:
+                return installed_on(await self.send(run.api, payload.on, org=run.org_id, id=target))
+
+            ident = await create_once(install, find)
             run.ids[action.address] = ident
-        await run.api.write("PATCH", f"{BASE}/{ident}", payload.setup)
+        await self.send(run.api, "update", payload.setup, id=ident)
 
     def requests(self, action: Action) -> int:
         return 2 if action.verb == "create" else 1
 
 
-async def installed_on(api: Api, path: str) -> str | None:
-    """The id of the installation on the site or space at `path` (its `gitSync`), if any: a
-    sync without one (production's answer for a sync through an integration) is none."""
-    found = await api.get(path, shape=Obj({}))
-    state = found.get("gitSync")
+def installed_on(found: Any) -> str | None:
+    """The id of the installation on the site or space read (its `gitSync`), if any: a sync
+    without one (production's answer for a sync through an integration) is none."""
+    state = found.get("gitSync") if isinstance(found, dict) else None
     ident = state.get("installationId") if isinstance(state, dict) else None
     return ident if isinstance(ident, str) and ident else None

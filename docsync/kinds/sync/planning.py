@@ -126,7 +126,7 @@ def _synced(written: GitSync, found: dict[str, Any] | None, on: str) -> str:
 
 
 def plan_installation(
-    desired: DesiredResource, live: LiveResource | None, on: str, target_path: str, ctx: PlanContext
+    desired: DesiredResource, live: LiveResource | None, on: str, ctx: PlanContext
 ) -> Action | None:
     """The action that makes the installation of one site or space (`on`) what its entry
     writes: none when the entry does not write `gitSync`, or nothing differs."""
@@ -155,7 +155,7 @@ def plan_installation(
         return None
     if ctx.resend_secrets and _resent(written, found, changes):
         ctx.resent.add(address)
-    payload = Installation(on, target, written.provider, _setup(written), target_path)
+    payload = Installation(on, target, written.provider, _setup(written))
     verb: Verb = "create" if found is None else "update"
     live_id = None if found is None else str(found["id"])
     where = ctx.where(path)

@@ -18,8 +18,9 @@ from docsync.core.entries import was_names
 from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GrantedKind
-from docsync.kinds.kind import ExportNames, Reading, unless_hidden, unread
-from docsync.kinds.sync.git_sync import BASE, COMMON, GIT_SYNC, INSTALLATION, TOKEN
+from docsync.kinds.kind import ExportNames
+from docsync.kinds.requests import Reading, unless_hidden, unread
+from docsync.kinds.sync.git_sync import COMMON, GIT_SYNC, TOKEN
 from docsync.kinds.sync.planning import SLOT, installation, plan_installation, refuse_legacy
 
 #: where a site or space says which installation it has (production's GitSyncState)
@@ -98,7 +99,9 @@ class SyncedKind(GrantedKind):
 
         async def one(item: dict[str, Any], ident: str) -> None:
             try:
-                item[SLOT] = await read.api.get(f"{BASE}/{ident}", shape=INSTALLATION)
+                item[SLOT] = await self.kinds.named(GIT_SYNC.name).send(
+                    read.api, "installation", id=ident
+                )
             except NotFound:  # uninstalled since the list was read
                 item[SLOT] = None
 
@@ -125,9 +128,7 @@ class SyncedKind(GrantedKind):
                         action.notes.append(f"{legacy_sync(older)}: left as it is")
                 refuse_legacy(desired, older, self.declaration.noun, ctx)
                 continue
-            plan_installation(
-                desired, None if replaced else live, self.declaration.noun, self.resource_path, ctx
-            )
+            plan_installation(desired, None if replaced else live, self.declaration.noun, ctx)
 
     @final
     def owns_structure(self, desired: DesiredResource, live: LiveResource | None) -> bool:
