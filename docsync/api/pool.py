@@ -99,9 +99,14 @@ class PooledTransport(httpx.AsyncHTTPTransport):
 
     def __init__(self, limits: httpx.Limits, *, tls: bool) -> None:
         context = httpx.create_ssl_context() if tls else None
-        # httpx's own pool, made here and replaced below, takes no CA bundle: `verify=False` is
-        # never used for a request (without a context, httpcore makes a verifying one).
-        super().__init__(verify=context or False, limits=limits)
+        # httpx's own pool, made here and replaced below, takes the context of an https API, and
+        # none for a plain one (the replacement, without a context, makes a verifying one).
+        super().__init__(verify=context if context is not None else False, limits=limits)
+        if not isinstance(getattr(self, "_pool", None), httpcore.AsyncConnectionPool):
+            # An httpx that keeps its pool under another name: its own pool, verifying as httpx
+            # does, with httpcore's check; never one made with `verify=False`.
+            super().__init__(verify=context if context is not None else True, limits=limits)
+            return
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=context,
             max_connections=limits.max_connections,

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from docsync.api import ApiClient, ApiError
+from docsync.api.pool import PooledTransport
 from tests.api.apikit import TOKEN, loopback, run
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -112,3 +113,26 @@ def test_an_https_api_is_verified_and_served_through_the_pool(
             run(main())
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))
         assert run(main()) == [{"id": "t1"}] * 20
+
+
+def test_an_httpx_that_keeps_its_pool_elsewhere_gets_its_own_verifying_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool is swapped in through httpx's `_pool`: where an httpx has none, its own pool is
+    kept, made verifying certificates, never the one made with `verify=False` for a plain API."""
+    import ssl
+
+    import httpx
+
+    made = httpx.AsyncHTTPTransport.__init__
+
+    def elsewhere(self: httpx.AsyncHTTPTransport, *args: Any, **kwargs: Any) -> None:
+        made(self, *args, **kwargs)
+        self._connections = self.__dict__.pop("_pool")  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(httpx.AsyncHTTPTransport, "__init__", elsewhere)
+    limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
+    for tls in (False, True):
+        pool = PooledTransport(limits, tls=tls)._connections  # type: ignore[attr-defined]
+        context: ssl.SSLContext = pool._ssl_context
+        assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname, tls
