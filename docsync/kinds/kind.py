@@ -128,20 +128,21 @@ class Kind:
 
     @final
     def route(self, name: str) -> Route:
-        """The request its declaration names `name` (`Routes.every`)."""
+        """The request its declaration names `name` (`Routes.every`); a read of its list or of
+        an item checks each item for what it relies on (`answer`)."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
-        return routes.route(name)
+        route = routes.route(name)
+        if name in ("list", "read") and route.answer is None:
+            return replace(route, answer=self.answer)
+        return route
 
     @final
     async def send(
         self, api: Api, name: str, body: Any = None, *, keep_odd: bool = False, **at: Any
     ) -> Any:
         """The request its declaration names `name` (`Routes.every`), at the path `at` fills."""
-        route = self.route(name)
-        if name in ("list", "read") and route.answer is None:  # its items, as it relies on them
-            route = replace(route, answer=self.answer)
-        return await send(api, route, body, keep_odd=keep_odd, **at)
+        return await send(api, self.route(name), body, keep_odd=keep_odd, **at)
 
     @final
     def written_in(self, manifest: ManifestDoc) -> bool:
