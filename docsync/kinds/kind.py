@@ -128,10 +128,15 @@ class Kind:
 
     @final
     def route(self, name: str) -> Route:
-        """The request its declaration names `name` (`Routes.every`); a read of its list or of
-        an item checks each item for what it relies on (`answer`)."""
+        """The request its declaration names `name` (`Routes.every`), or the request of its own
+        that writes the field `name` (`Field.route`: it sets one value, so it is sent again
+        once its answer was lost); a read of its list or of an item checks each item for what
+        it relies on (`answer`)."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
+        own = next((f.route for f in self.fields if f.name == name and f.route), None)
+        if own is not None and name not in routes.every():
+            return Route(*own, retry_safe=True)
         route = routes.route(name)
         if name in ("list", "read") and route.answer is None:
             return replace(route, answer=self.answer)
