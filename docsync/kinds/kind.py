@@ -39,8 +39,9 @@ class Kind:
     site's child)."""
 
     declaration: ClassVar[Declaration]
-    #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
-    #: object a GET answers, with what it relies on in them
+    #: what the answers of its routes are checked for where its declaration cannot say it, by
+    #: route name: a shape made of the catalogue it is in (a site's structure, of the kinds
+    #: nested in a site)
     answers: Mapping[str, Shape] = {}
     #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
     #: field of the plan document
@@ -131,14 +132,16 @@ class Kind:
         """The request its declaration names `name` (`Routes.every`), or the request of its own
         that writes the field `name` (`Field.route`: it sets one value, so it is sent again
         once its answer was lost); a read of its list or of an item checks each item for what
-        it relies on (`answer`)."""
+        it relies on (`answer`), a read `answers` names checks what it says."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
         own = next((f.route for f in self.fields if f.name == name and f.route), None)
         if own is not None and name not in routes.every():
             return Route(*own, retry_safe=True)
         route = routes.route(name)
-        if name in ("list", "read") and route.answer is None:
+        if route.answer is None and name in self.answers:
+            return replace(route, answer=self.answers[name])
+        if route.answer is None and name in ("list", "read"):
             return replace(route, answer=self.answer)
         return route
 

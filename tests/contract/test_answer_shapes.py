@@ -50,10 +50,9 @@ def reads() -> Iterator[tuple[str, str, Check]]:
             yield kind.name, kind.route(name).path, kind.route(name).answer
         routes = kind.declaration.routes
         for name, route in routes.every().items() if routes is not None else ():
-            if name not in own and route.method == "GET" and route.answer is not None:
-                yield kind.name, route.path, route.answer
-        for path, shape in kind.answers.items():
-            yield kind.name, path, shape
+            answer = route.answer or kind.answers.get(name)  # one made of the catalogue
+            if name not in own and route.method == "GET" and answer is not None:
+                yield kind.name, route.path, answer
 
 
 def _own(kind: Kind) -> tuple[str, ...]:

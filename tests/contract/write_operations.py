@@ -89,7 +89,8 @@ def managed_by(contract: Contract) -> dict[str, str]:
     item of one) the kind reads: the kind, by operation."""
     found: dict[str, str] = {}
     for kind in KINDS:
-        for method, path in _named(kind.declaration, dict(kind.answers)):
+        answers = {kind.route(name).path: shape for name, shape in kind.answers.items()}
+        for method, path in _named(kind.declaration, answers):
             methods = [m.upper() for m in WRITES] if method == "*" else [method]
             for verb in methods:
                 template = contract.operation_of(verb, concrete(path))
