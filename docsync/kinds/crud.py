@@ -9,6 +9,7 @@ differently it says by calling the final helpers below with rules of its own."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, final
 
 from docsync.core.context import PlanContext, RunContext, ref
@@ -19,7 +20,7 @@ from docsync.kinds.changes import carried, field_changes, fields_of, merged, pla
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
-from docsync.kinds.requests import Reading, Route, create_once, send_settled
+from docsync.kinds.requests import Reading, create_once, send_settled
 
 #: a live item's key (the item, the live state read so far)
 LiveKey = Callable[[dict[str, Any], LiveState], str]
@@ -335,11 +336,11 @@ class CrudKind(TopKind):
         with that request; after a create, those the create could not carry."""
         for f in self.fields:
             if f.route is not None and f.name in fields and not (creating and f.create):
-                method, path = f.route
                 sent = {f.wire_name: fields[f.name]}
-                at = {"org": run.org_id, "id": live_id}
-                route, read = Route(method, path), self.route("read")
-                await send_settled(run.api, method, route.at(**at), read.at(**at), sent, f.read)
+                read = replace(self.route("read"), answer=None)  # compared with what was sent
+                await send_settled(
+                    run.api, self.route(f.name), read, sent, f.read, org=run.org_id, id=live_id
+                )
 
     # -- exporting -----------------------------------------------------------------------------
     def export(self, live: LiveState, names: ExportNames) -> Any:

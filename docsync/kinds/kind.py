@@ -39,8 +39,9 @@ class Kind:
     site's child)."""
 
     declaration: ClassVar[Declaration]
-    #: the other answers it reads, by path (`{...}` for its parameters): a list's items or the
-    #: object a GET answers, with what it relies on in them
+    #: what the answers of its routes are checked for where its declaration cannot say it, by
+    #: route name: a shape made of the catalogue it is in (a site's structure, of the kinds
+    #: nested in a site)
     answers: Mapping[str, Shape] = {}
     #: the parts it keeps that the JSON plan carries (the grants a resource keeps), each a
     #: field of the plan document
@@ -128,20 +129,28 @@ class Kind:
 
     @final
     def route(self, name: str) -> Route:
-        """The request its declaration names `name` (`Routes.every`)."""
+        """The request its declaration names `name` (`Routes.every`), or the request of its own
+        that writes the field `name` (`Field.route`: it sets one value, so it is sent again
+        once its answer was lost); a read of its list or of an item checks each item for what
+        it relies on (`answer`), a read `answers` names checks what it says."""
         routes = self.declaration.routes
         assert routes is not None, f"{self.name} declares no routes"
-        return routes.route(name)
+        own = next((f.route for f in self.fields if f.name == name and f.route), None)
+        if own is not None and name not in routes.every():
+            return Route(*own, retry_safe=True)
+        route = routes.route(name)
+        if route.answer is None and name in self.answers:
+            return replace(route, answer=self.answers[name])
+        if route.answer is None and name in ("list", "read"):
+            return replace(route, answer=self.answer)
+        return route
 
     @final
     async def send(
         self, api: Api, name: str, body: Any = None, *, keep_odd: bool = False, **at: Any
     ) -> Any:
         """The request its declaration names `name` (`Routes.every`), at the path `at` fills."""
-        route = self.route(name)
-        if name in ("list", "read") and route.answer is None:  # its items, as it relies on them
-            route = replace(route, answer=self.answer)
-        return await send(api, route, body, keep_odd=keep_odd, **at)
+        return await send(api, self.route(name), body, keep_odd=keep_odd, **at)
 
     @final
     def written_in(self, manifest: ManifestDoc) -> bool:

@@ -336,19 +336,19 @@ async def settle(
 
 async def send_settled(
     api: Api,
-    method: str,
-    path: str,
-    read_path: str,
+    route: Route,
+    read_back: Route,
     sent: dict[str, Any],
     read: Callable[[dict[str, Any]], Any],
+    **at: Any,
 ) -> None:
     """An idempotent write of a request of its own (a collection's or a space's move), settled:
     when every answer was lost, or a resend after a loss is refused as a conflict (what
-    production answers to a write that would change nothing), the resource is read back at
-    `read_path`; done when what `read` takes of it is the value sent."""
+    production answers to a write that would change nothing), the resource is read back
+    (`read_back`); done when what `read` takes of it is the value sent."""
 
     async def done() -> bool:
-        found = await api.get(read_path)
+        found = await send(api, read_back, **at)
         return isinstance(found, dict) and [read(found)] == list(sent.values())
 
-    await settle(lambda: api.write(method, path, sent, idempotent=True), done)
+    await settle(lambda: send(api, route, sent, **at), done)

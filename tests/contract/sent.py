@@ -85,7 +85,7 @@ def _sent(declared: Declaration) -> list[Sent]:
             )
         ]
     found = []
-    if not declared.singleton:
+    if not declared.singleton and routes.create is not None:  # a kind that creates
         created = tuple(f for f in fields if f.create)
         if declared.key in entry.model_fields and declared.key not in names(fields):
             created = (Field(declared.key), *created)  # the key says what is made (a slug)

@@ -1,8 +1,8 @@
 """What docsync relies on in an answer agrees with production's response schema: every field a
 kind's shape requires is one production promises (required), every type is production's, and
 every operation a kind reads is one production has. The shapes are the kinds' declarations
-(`answer`, `answers`, a declared route's `answer`, `docsync.api.answers`), so a kind added later
-is checked too."""
+(`answer`, read by its list or item routes, a declared route's `answer`, `answers`,
+`docsync.api.answers`), so a kind added later is checked too."""
 
 from __future__ import annotations
 
@@ -29,6 +29,8 @@ from docsync.api.answers import (
 )
 from docsync.engine.planner import ORGANIZATION
 from docsync.kinds import KINDS, CrudKind
+from docsync.kinds.kind import Kind
+from docsync.kinds.sites.parts import SitePart
 from tests.contract.document import require_spec
 
 _TYPES = {id(TEXT): ("string",), id(ID): ("string",), id(FLAG): ("boolean",)}
@@ -43,14 +45,27 @@ def reads() -> Iterator[tuple[str, str, Check]]:
     """(who, path, shape) of every answer docsync reads and relies on."""
     yield "planner", "/v1/orgs", ORGANIZATION
     for kind in KINDS:
-        if isinstance(kind, CrudKind):
-            yield kind.name, kind.route("list").path, kind.answer
+        own = _own(kind)
+        for name in own:
+            yield kind.name, kind.route(name).path, kind.route(name).answer
         routes = kind.declaration.routes
-        for route in routes.every().values() if routes is not None else ():
-            if route.method == "GET" and route.answer is not None:
-                yield kind.name, route.path, route.answer
-        for path, shape in kind.answers.items():
-            yield kind.name, path, shape
+        for name, route in routes.every().items() if routes is not None else ():
+            answer = route.answer or kind.answers.get(name)  # one made of the catalogue
+            if name not in own and route.method == "GET" and answer is not None:
+                yield kind.name, route.path, answer
+
+
+def _own(kind: Kind) -> tuple[str, ...]:
+    """The routes by which a kind reads its own items, checked for its `answer`: a flat kind's
+    list and an item by its path; a site's part's list, or its one object (`read`)."""
+    routes = kind.declaration.routes
+    if routes is None:
+        return ()
+    if isinstance(kind, CrudKind):
+        return ("list", "read") if routes.read else ("list",)
+    if isinstance(kind, SitePart) and kind.declaration.answer is not None:
+        return ("read",) if routes.read else ("list",)
+    return ()
 
 
 class Schemas:

@@ -151,7 +151,7 @@ def _request(declared: Declaration, field: Field) -> tuple[str, str, str] | None
         method, path = field.route
     elif field.update:
         method, path = routes.update, routes.item_path
-    elif field.create:
+    elif field.create and routes.create is not None:
         method, path = routes.create, routes.list
     else:
         return None

@@ -5,11 +5,12 @@ document is classified once, as
 - **managed**: it writes what a kind of the catalogue manages. Derived from the declarations
   wherever they say it (`managed_by`): a kind's create on its list, its update and delete on its
   item, the requests of its own it names (`Routes.more`), a field's own request
-  (`Field.route`), and the lists a kind reads (`Kind.answers`), with
-  writes on them or on their items (a team's members, a resource's grants, a site's redirects
-  one by one). Where a kind's code sends a request its declaration does not name, or writes the
-  same configuration through another operation (an integration's install, the one sort of its
-  structure), the kind says so in its module, and how (a `SENDS` note, `also_managed`);
+  (`Field.route`), and the lists a kind reads (a site's part's list, read whole with the site,
+  its routes' `more` reads, `Kind.answers`), with writes on them or on their items (a team's
+  members, a resource's grants, a site's redirects one by one). Where a kind's code sends a
+  request its declaration does not name, or writes the same configuration through another
+  operation (an integration's install, the one sort of its structure), the kind says so in its
+  module, and how (a `SENDS` note, `also_managed`);
 - **not configuration** (`NOT_CONFIGURATION`): content and its review, what readers and agents
   do, one-off actions on what a manifest describes (an import, a key regenerated), a user's
   own account, the integration platform of integration developers: nothing a manifest of an
@@ -67,6 +68,9 @@ def _named(declared: Declaration, answers: dict[str, object]) -> Iterator[tuple[
                 declared.singleton and name in ("create", "delete")
             ):
                 yield route.method, route.path
+        if declared.part and declared.parents == ("site",):
+            # a site's part, read whole with the site: what it manages is its list as read
+            yield from _read(routes.list)
     for f in declared.fields:
         if f.route is not None:
             yield f.route
@@ -85,7 +89,8 @@ def managed_by(contract: Contract) -> dict[str, str]:
     item of one) the kind reads: the kind, by operation."""
     found: dict[str, str] = {}
     for kind in KINDS:
-        for method, path in _named(kind.declaration, dict(kind.answers)):
+        answers = {kind.route(name).path: shape for name, shape in kind.answers.items()}
+        for method, path in _named(kind.declaration, answers):
             methods = [m.upper() for m in WRITES] if method == "*" else [method]
             for verb in methods:
                 template = contract.operation_of(verb, concrete(path))

@@ -35,7 +35,7 @@ from docsync.engine import run
 from docsync.export import export_organization
 from docsync.kinds import KINDS
 from docsync.kinds.kind import Kind
-from docsync.kinds.requests import LostAnswers
+from docsync.kinds.requests import LostAnswers, Route
 from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.rich import EXAMPLE, STAGES
@@ -46,6 +46,14 @@ from tests.gitops.conftest import CERT_AFTER, CERT_BEFORE, MANIFESTS, SEED
 _RUNNING: contextvars.ContextVar[str] = contextvars.ContextVar("kind", default="")
 #: (method, path) of each request sent, by kind
 Sent = dict[str, set[tuple[str, str]]]
+#: (method, path) the last route made (`Route.at`), which the request that follows must be
+_ROUTED: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "routed", default=None
+)
+#: inside a request the client sends (its own reads within it are that request's)
+_SENDING: contextvars.ContextVar[bool] = contextvars.ContextVar("sending", default=False)
+#: what each kind sent by a path no route of it made just before, by kind
+_UNROUTED: Sent = defaultdict(set)
 
 
 def declared(kind: Kind) -> list[tuple[str, str]]:
@@ -68,8 +76,32 @@ def matches(template: str, path: str) -> bool:
 
 
 def _record(sent: Sent, method: str, path: str) -> None:
+    request = (method.upper(), path.split("?", 1)[0])
     if _RUNNING.get():
-        sent[_RUNNING.get()].add((method.upper(), path.split("?", 1)[0]))
+        sent[_RUNNING.get()].add(request)
+        if not _SENDING.get() and _ROUTED.get() != request:
+            _UNROUTED[_RUNNING.get()].add(request)
+    _ROUTED.set(None)
+
+
+def _routed_at(at: Any) -> Any:
+    def made(route: Route, **params: Any) -> str:
+        path: str = at(route, **params)
+        _ROUTED.set((route.method, path))
+        return path
+
+    return made
+
+
+def _sending(method: Any) -> Any:
+    async def sending(*args: Any, **kwargs: Any) -> Any:
+        token = _SENDING.set(True)
+        try:
+            return await method(*args, **kwargs)
+        finally:
+            _SENDING.reset(token)
+
+    return sending
 
 
 def _attributed(kind: Kind, name: str, method: Any) -> Any:
@@ -89,23 +121,25 @@ def sent(
 ) -> Iterator[Sent]:
     """What every kind sent through the scenario."""
     found: Sent = defaultdict(set)
+    _UNROUTED.clear()
     get, list_all, write = ApiClient.get, ApiClient.list_all, ApiClient.write
 
     async def recorded_get(self: ApiClient, path: str, *args: Any, **kwargs: Any) -> Any:
         _record(found, "GET", path)
-        return await get(self, path, *args, **kwargs)
+        return await _sending(get)(self, path, *args, **kwargs)
 
     async def recorded_list(self: ApiClient, path: str, *args: Any, **kwargs: Any) -> Any:
         _record(found, "GET", path)
-        return await list_all(self, path, *args, **kwargs)
+        return await _sending(list_all)(self, path, *args, **kwargs)
 
     async def recorded_write(
         self: ApiClient, method: str, path: str, *args: Any, **kwargs: Any
     ) -> Any:
         _record(found, method, path)
-        return await write(self, method, path, *args, **kwargs)
+        return await _sending(write)(self, method, path, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Route, "at", _routed_at(Route.at))
         patch.setattr(ApiClient, "get", recorded_get)
         patch.setattr(ApiClient, "list_all", recorded_list)
         patch.setattr(ApiClient, "write", recorded_write)
@@ -190,6 +224,17 @@ def test_a_kind_sends_only_the_requests_its_declaration_names(kind: Kind, sent: 
     assert not unnamed, (
         f"{kind.name} sends requests its declaration does not name: {unnamed[:8]} (declared: "
         f"{sorted(f'{m} {t}' for m, t in routes)})"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+def test_a_kind_sends_each_request_by_its_route(kind: Kind, sent: Sent) -> None:
+    unrouted = sorted(f"{method} {path}" for method, path in _UNROUTED[kind.name])
+    assert not unrouted, (
+        f"{kind.name} sends requests by paths written by hand, not made by its routes: "
+        f"{unrouted[:8]}; send each by its name (`Kind.send`, `parts.send_under` with "
+        "`Kind.route`), so that its declaration is what runs"
     )
 
 

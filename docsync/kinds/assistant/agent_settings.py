@@ -20,7 +20,6 @@ from docsync.kinds.organization.documents import Instructions, as_written, to_do
 from docsync.kinds.partial import ANSWER, Leaf, Setting
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
-from docsync.kinds.sites.parts import SITE
 
 #: the groups PUT takes (the answer adds `object`, `updatedAt`, `updatedBy`, `urls`)
 GROUPS = ("scans", "findings", "editing")
@@ -97,7 +96,8 @@ AGENT_SETTINGS = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    routes=Routes(AGENT_SETTINGS_PATH, item=AGENT_SETTINGS_PATH, update="PUT"),
+    # read whole, merged with what is written, written back whole
+    routes=Routes(AGENT_SETTINGS_PATH, item=AGENT_SETTINGS_PATH, update="PUT", read=True),
     entry=AgentSettings,
     describe=(
         "The site's docs agent (production's agent settings); only the fields written are "
@@ -106,14 +106,13 @@ AGENT_SETTINGS = Declaration(
     writes=(Writes(),),  # a PUT of the whole object
     lost_answers=(LOST,),
     contract=(Note(SHAPE, f"PUT {AGENT_SETTINGS_PATH}", "editing.customInstructions", A_DOCUMENT),),
+    answer=ANSWER,  # an object: only the fields written are compared
 )
 
 
 class AgentSettingsKind(MergedPart):
     declaration = AGENT_SETTINGS
     part_payload = AgentSettingsChange
-    suffix = "agent-settings"
-    answers = {f"{SITE}/agent-settings": ANSWER}  # an object: only the fields written are compared
 
     def writable(self, found: dict[str, Any]) -> dict[str, Any]:
         return {k: found[k] for k in GROUPS if k in found}

@@ -10,6 +10,7 @@ settings hold no secret. A channel deleted takes the assistant out of that tool:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -28,13 +29,12 @@ from docsync.kinds.assistant.site_items import (
     entry_resources,
     live_items,
     site_items_action,
-    write_items,
 )
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -166,6 +166,7 @@ CHANNEL = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
+    answer=ANSWER,
 )
 
 
@@ -175,12 +176,11 @@ class Channels(SiteItems):
 
 class ChannelKind(ListPart, SitePart):
     declaration = CHANNEL
-    answers = {f"{SITE}/channels": ANSWER}
     part_payload = Channels
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every channel of a site into `site["_channels"]`."""
-        found = await api.list_all(f"{site_path}/channels", items=ANSWER)
+        found = await send_under(api, self.route("list"), site_path)
         site[f"_{SECTION}"] = [_read(item) for item in found]
 
     def plan_part(
@@ -229,7 +229,7 @@ class ChannelKind(ListPart, SitePart):
         """Deletes, then updates, then creates; a create whose answer was lost is looked for
         (FOUND_BY) before it is sent again."""
         assert isinstance(payload, Channels)
-        await write_items(payload, f"{site_path}/channels", run, ANSWER, _made)
+        await self.write_items(run.api, payload, _made, partial(under_site, site_path=site_path))
 
     def requests(self, action: Action) -> int:
         """A request per delete, update and create."""

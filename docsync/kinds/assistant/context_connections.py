@@ -17,6 +17,7 @@ and sent with every setup the plan writes. A connection's sync and test are neve
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field as Limits
@@ -43,13 +44,12 @@ from docsync.kinds.assistant.site_items import (
     entry_resources,
     live_items,
     site_items_action,
-    write_items,
 )
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -200,18 +200,18 @@ CONTEXT_CONNECTION = Declaration(
     writes=(Writes(found_by=FOUND_BY),),
     lost_answers=(LOST,),
     contract=CONTRACT,
+    answer=ANSWER,
 )
 
 
 class ContextConnectionKind(ListPart, SitePart):
     declaration = CONTEXT_CONNECTION
-    answers = {f"{SITE}/context-connections": ANSWER}
     part_payload = ContextConnections
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every connection of a site into `site["_contextConnections"]`, a secret as HELD (a
         value the API answers in clear is never kept, nor repeated by the client's messages)."""
-        found = await api.list_all(f"{site_path}/context-connections", items=ANSWER)
+        found = await send_under(api, self.route("list"), site_path)
         api.redact(
             str(value)
             for item in found
@@ -274,8 +274,9 @@ class ContextConnectionKind(ListPart, SitePart):
         """Deletes, then updates, then creates and their labels; a create whose answer was
         lost is looked for (FOUND_BY) before it is sent again."""
         assert isinstance(payload, ContextConnections)
-        path = f"{site_path}/context-connections"
-        await write_items(payload, path, run, ANSWER, change.made)
+        await self.write_items(
+            run.api, payload, change.made, partial(under_site, site_path=site_path)
+        )
 
     def requests(self, action: Action) -> int:
         """A request per delete and update, two per create (its label is a PATCH)."""

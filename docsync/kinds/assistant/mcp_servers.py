@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -30,13 +31,12 @@ from docsync.kinds.assistant.site_items import (
     entry_resources,
     live_items,
     site_items_action,
-    write_items,
 )
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -123,18 +123,18 @@ MCP_SERVER = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
+    answer=ANSWER,
 )
 
 
 class McpServerKind(ListPart, SitePart):
     declaration = MCP_SERVER
-    answers = {f"{SITE}/mcp-servers": ANSWER}
     part_payload = McpServers
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every MCP server of a site into `site["_mcpServers"]`, header values as digests (and
         never repeated by the client's messages)."""
-        found = await api.list_all(f"{site_path}/mcp-servers", items=ANSWER)
+        found = await send_under(api, self.route("list"), site_path)
         values = [str(v) for s in found for v in (s.get("headers") or {}).values()]
         api.redact(values)
         site[f"_{SECTION}"] = [
@@ -195,7 +195,7 @@ class McpServerKind(ListPart, SitePart):
         is looked for by its name before it is sent again. Answers (which repeat the headers)
         are dropped unread."""
         assert isinstance(payload, McpServers)
-        await write_items(payload, f"{site_path}/mcp-servers", run, ANSWER, _named)
+        await self.write_items(run.api, payload, _named, partial(under_site, site_path=site_path))
 
     def requests(self, action: Action) -> int:
         """A request per server deleted, changed or made."""

@@ -1,8 +1,9 @@
 """A site's keyed list of items that the API creates, updates and deletes one by one under the
 site (its assistant's context connections, channels and MCP servers), planned as one action per
 site, kind `site`, addressed `site["Docs"].<section>`: the one reconciler matches the list
-(`ListPart.changes`), the kind says what differs of each item and what a request carries, and
-this module makes the action and carries it out, so the lists share one way of being written.
+(`ListPart.changes`), the kind says what differs of each item and what a request carries, this
+module makes the action, and the framework's one writer of such lists carries it out
+(`ListPart.write_items`), each request by the name its routes give it.
 
 An item the list loses may be what the site's assistant loses (what it read, where it
 answered): the kind says so (`Planned.losses`), and the action takes it away
@@ -12,33 +13,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.requests import create_once
+from docsync.kinds.parts import ItemWrites
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
-    from docsync.api.answers import Shape
+    pass
 
 Path = tuple[str | int, ...]
 
 
 @dataclass
-class SiteItems(OnSite):
-    """A site's items to write: new ones (`{"body", "then"}`: the create's body, and what a
-    PATCH sets once it is made, a field the create does not take), changes of live ones
-    (`{"id", "body"}`), the ids of live ones to delete, and what the creates and updates need
-    made first (an integration's installation, as `$ref` placeholders, for their order only:
-    nothing is sent of them)."""
+class SiteItems(OnSite, ItemWrites):
+    """A site's items to write (`parts.ItemWrites`: written by `ListPart.write_items`), and
+    what the creates and updates need made first (an integration's installation, as `$ref`
+    placeholders, for their order only: nothing is sent of them)."""
 
-    creates: list[dict[str, Any]] = field(default_factory=list)
-    updates: list[dict[str, Any]] = field(default_factory=list)
-    deletes: list[str] = field(default_factory=list)
     after: list[Ref] = field(default_factory=list)
 
 
@@ -90,47 +85,6 @@ def live_items(
         )
         for item in found or []
     ]
-
-
-async def write_items(
-    payload: SiteItems,
-    path: str,
-    run: RunContext,
-    answer: Shape,
-    made: Callable[[dict[str, Any], dict[str, Any]], bool],
-) -> None:
-    """Deletes, then updates, then creates, one request each (a create's `then` by a PATCH
-    once it is made); a create whose answer was lost is looked for among the items the apply
-    does not know (`made`: whether a listed item is what a create's body makes) before it is
-    sent again. Answers are dropped unread: they may repeat what a create sent."""
-    for item_id in payload.deletes:
-        await run.api.write("DELETE", f"{path}/{item_id}")
-    for change in payload.updates:
-        await run.api.write("PATCH", f"{path}/{change['id']}", change["body"])
-    known = {*payload.deletes, *(str(c["id"]) for c in payload.updates)}
-    for create in payload.creates:
-        body = create["body"]
-        found = await create_once(
-            partial(run.api.write, "POST", path, body),
-            partial(_made, run, path, answer, partial(made, body), known),
-        )
-        made_id = str(found["id"])
-        known.add(made_id)
-        if create.get("then"):
-            await run.api.write("PATCH", f"{path}/{made_id}", create["then"])
-
-
-async def _made(
-    run: RunContext,
-    path: str,
-    answer: Shape,
-    same: Callable[[dict[str, Any]], bool],
-    known: set[str],
-) -> dict[str, Any] | None:
-    """The item a lost create made, if it made one: the first listed item the apply does not
-    know that is what the create's body makes."""
-    found: list[dict[str, Any]] = await run.api.list_all(path, items=answer)
-    return next((f for f in found if str(f["id"]) not in known and same(f)), None)
 
 
 def entry_resources(

@@ -114,7 +114,15 @@ GLOSSARY = Declaration(
     ),
     export_file="content.yaml",
     entry=TranslationsGlossary,
-    routes=Routes(GLOSSARY_PATH, item=GLOSSARY_PATH, id_name="glossaryEntryId", update="PUT"),
+    # its batch's inserts, sent twice, would insert twice: a lost answer is settled by reading
+    # the glossary again (`execute`), never by the client sending it again
+    routes=Routes(
+        GLOSSARY_PATH,
+        item=GLOSSARY_PATH,
+        id_name="glossaryEntryId",
+        update="PUT",
+        update_retry_safe=False,
+    ),
     writes=(Writes(found_by="read again: the batch is made anew from what is there"),),
     lost_answers=(LOST,),
     contract=CONTRACT,
@@ -162,8 +170,7 @@ class TranslationsGlossaryKind(TopKind):
     declaration = GLOSSARY
 
     async def fetch(self, read: Reading) -> Any:
-        path = GLOSSARY.routes.list if GLOSSARY.routes else ""
-        return await read.api.list_all(path.format(org=read.org_id), items=self.answer)
+        return await self.send(read.api, "list", org=read.org_id)
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
         entries = [{"id": str(item["id"]), **_terms(item)} for item in raw or []]
@@ -207,15 +214,14 @@ class TranslationsGlossaryKind(TopKind):
         again from what is there then, until nothing is left to do."""
         payload = action.payload
         assert isinstance(payload, Glossary)
-        path = GLOSSARY.routes.list.format(org=run.org_id) if GLOSSARY.routes else ""
         lost: OutcomeUnknown | None = None
         for _attempt in range(ATTEMPTS + 1):
-            live = await run.api.list_all(path, items=self.answer)
+            live = await self.send(run.api, "list", org=run.org_id)
             operations = batch(payload.key, payload.entries, live)
             if not operations:
                 return
             try:
-                await run.api.write("PUT", path, {"operations": operations}, idempotent=False)
+                await self.send(run.api, "update", {"operations": operations}, org=run.org_id)
                 return
             except OutcomeUnknown as error:
                 lost = error

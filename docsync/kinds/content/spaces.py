@@ -179,7 +179,6 @@ SPACE = Declaration(
 
 class SpaceKind(SyncedKind):
     declaration = SPACE
-    answers = {"/v1/spaces/{id}": SPACE.item_answer}
 
     async def fetch(self, read: Reading) -> Any:
         """The list omits deleted spaces: a pinned space missing from it is read by id, in case

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
-from docsync.api.contract import LEAVES, NOT_SENT, Note
+from docsync.api.contract import LEAVES, Note
 from docsync.api.errors import NotFound
 from docsync.core.context import PlanContext
 from docsync.core.entries import Entry, Role, lower, role_shown
@@ -35,13 +35,6 @@ class MemberEntry(Entry):
 
 KIM = "{email: kim@acme.example, role: %s}"
 CONTRACT = (
-    Note(
-        NOT_SENT,
-        "POST /v1/orgs/{org}/members",
-        "",
-        "members are never created: an entry for someone who is not a member is a problem "
-        "(invite them in the app first)",
-    ),
     Note(
         LEAVES,
         "POST /v1/orgs/{org}/invites",
@@ -75,6 +68,7 @@ MEMBER = Declaration(
     routes=Routes(
         "/v1/orgs/{org}/members",
         id_name="userId",
+        create=None,  # they join by invitation (`invite_links`): the API makes none
         more={"token's user": Route("GET", "/v1/user", answer=USER)},
     ),
     writes=(Writes(),),  # roles changed and members removed: never created here

@@ -30,7 +30,6 @@ from docsync.kinds.requests import (
     Route,
     Routes,
     Writes,
-    send,
 )
 
 
@@ -283,9 +282,7 @@ class SettingsKind(TopKind):
         fields = dict(run.resolve(fields_of(action).fields))
         if "agentInstructions" in fields:
             body = {"instructions": to_document(fields.pop("agentInstructions"))}
-            route = self.field("agentInstructions").route
-            assert route is not None
-            await send(run.api, Route(*route), body, org=run.org_id)
+            await self.send(run.api, "agentInstructions", body, org=run.org_id)
         if fields:
             await self.send(run.api, "update", fields, org=run.org_id)
 

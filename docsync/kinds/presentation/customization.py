@@ -46,7 +46,6 @@ from docsync.kinds.presentation.styling import Styling
 from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 from docsync.kinds.sites.merged_part import MergedFields, MergedPart
-from docsync.kinds.sites.parts import SITE
 
 
 class SiteCustomization(Setting):
@@ -175,10 +174,12 @@ CUSTOMIZATION = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
+    # read whole, merged with what is written, written back whole
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}/customization",
         item="/v1/orgs/{org}/sites/{site}/customization",
         update="PUT",
+        read=True,
     ),
     entry=SiteCustomization,
     describe=(
@@ -188,14 +189,13 @@ CUSTOMIZATION = Declaration(
     writes=(Writes(),),  # a PUT of the whole object
     lost_answers=(LOST,),
     contract=CONTRACT,
+    answer=ANSWER,  # an object: only the fields written are compared
 )
 
 
 class CustomizationKind(MergedPart):
     declaration = CUSTOMIZATION
     part_payload = Customization
-    suffix = "customization"
-    answers = {f"{SITE}/customization": ANSWER}  # an object: only the fields written are compared
 
     def written(self, entry: Any) -> bool:
         # A site space inherits what it does not override: the site's settings are read too.

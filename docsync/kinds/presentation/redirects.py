@@ -30,8 +30,8 @@ from docsync.kinds.presentation.redirect_destinations import (
     target,
     written_places,
 )
-from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.requests import Routes, Writes, send
+from docsync.kinds.sites.parts import SitePart, send_under, under_site
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -202,12 +202,12 @@ REDIRECT = Declaration(
     describe=("The site's redirect rules, keyed by source; when written, the exact list."),
     writes=(Writes(),),  # one bulk upsert, idempotent: the client sends it again
     contract=CONTRACT,
+    answer=ANSWER,
 )
 
 
 class RedirectKind(ListPart, SitePart):
     declaration = REDIRECT
-    answers = {f"{SITE}/redirects": ANSWER}
     part_payload = Redirects
 
     reads_structure = True  # destinations name the site's sections and site spaces
@@ -224,7 +224,7 @@ class RedirectKind(ListPart, SitePart):
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
-        site["_redirects"] = await api.list_all(f"{site_path}/redirects", items=ANSWER)
+        site["_redirects"] = await send_under(api, self.route("list"), site_path)
 
     def plan_part(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
@@ -302,15 +302,15 @@ class RedirectKind(ListPart, SitePart):
         assert isinstance(payload, Redirects)
         items: list[dict[str, Any]] = list(run.resolve(payload.upserts or []))
         items += [{"source": source, "destination": None} for source in payload.deletes or []]
-        path = f"{site_path}/redirects"
+        upsert = under_site(self.route("update"), site_path)
         for start in range(0, len(items), BULK):
-            answer = await run.api.write("PUT", path, {"redirects": items[start : start + BULK]})
+            answer = await send(run.api, upsert, {"redirects": items[start : start + BULK]})
             results = answer.get("results", []) if isinstance(answer, dict) else []
             refused = [r for r in results if isinstance(r, dict) and r.get("status") == "error"]
             if refused:
                 shown = "; ".join(f"{r.get('source')}: {r.get('error')}" for r in refused[:5])
                 more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
-                raise ApiError("PUT", path, 200, f"redirects refused: {shown}{more}")
+                raise ApiError(upsert.method, upsert.path, 200, f"redirects refused: {shown}{more}")
 
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames

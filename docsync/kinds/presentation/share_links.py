@@ -23,9 +23,9 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
-from docsync.kinds.requests import Routes, Writes, create_once
-from docsync.kinds.sites.parts import SITE, SitePart
+from docsync.kinds.parts import ItemWrites, ListPart
+from docsync.kinds.requests import Routes, Writes
+from docsync.kinds.sites.parts import SitePart, send_under, under_site
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -56,6 +56,18 @@ class ShareLinks(OnSite):
     creates: list[dict[str, Any]] | None = None
     updates: list[dict[str, Any]] | None = None
     deletes: list[str] | None = None
+
+    def writes(self) -> ItemWrites:
+        """As the list's items are written (`ListPart.write_items`): a link created by its name,
+        then deactivated when written inactive (the API makes links active)."""
+        return ItemWrites(
+            creates=[
+                {"body": {"name": new["name"]}, "then": {} if new["active"] else {"active": False}}
+                for new in self.creates or []
+            ],
+            updates=[{"id": c["id"], "body": {"active": c["active"]}} for c in self.updates or []],
+            deletes=list(self.deletes or []),
+        )
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -105,18 +117,18 @@ SHARE_LINK = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
+    answer=ANSWER,
 )
 
 
 class ShareLinkKind(ListPart, SitePart):
     declaration = SHARE_LINK
-    answers = {f"{SITE}/share-links": ANSWER}
     part_payload = ShareLinks
 
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every share link of a site into `site["_shareLinks"]`, without their URLs (secrets
         the client masks from then on, wherever they are echoed)."""
-        found = await api.list_all(f"{site_path}/share-links", items=ANSWER)
+        found = await send_under(api, self.route("list"), site_path)
         urls = [link.get("urls") for link in found]
         api.redact(str(u) for urls in urls if isinstance(urls, dict) for u in urls.values() if u)
         site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
@@ -185,20 +197,8 @@ class ShareLinkKind(ListPart, SitePart):
         is created, then deactivated: the API creates links active). A create whose answer was
         lost is looked for by its name before it is sent again."""
         assert isinstance(payload, ShareLinks)
-        path = f"{site_path}/share-links"
-        for link_id in payload.deletes or []:
-            await run.api.write("DELETE", f"{path}/{link_id}")
-        for change in payload.updates or []:
-            await run.api.write("PATCH", f"{path}/{change['id']}", {"active": change["active"]})
-        known = {*(payload.deletes or []), *(str(c["id"]) for c in payload.updates or [])}
-        for new in payload.creates or []:
-            name = str(new["name"])
-            made = await create_once(
-                partial(_create, run, path, name), partial(_named, run, path, name, known)
-            )
-            known.add(str(made["id"]))
-            if not new["active"]:
-                await run.api.write("PATCH", f"{path}/{made['id']}", {"active": False})
+        under = partial(under_site, site_path=site_path)
+        await self.write_items(run.api, payload.writes(), _named, under)
 
     def export_part(
         self, site: LiveResource, live: LiveState, names: ExportNames
@@ -232,12 +232,7 @@ def _losses(action: Action, deleted: list[LiveResource], deactivated: list[LiveR
         action.takes_away(f"deletes inactive share link(s) {', '.join(idle)} (the list is exact)")
 
 
-async def _create(run: RunContext, path: str, name: str) -> dict[str, Any]:
-    made: dict[str, Any] = await run.api.write("POST", path, {"name": name})
-    return made
-
-
-async def _named(run: RunContext, path: str, name: str, known: set[str]) -> dict[str, Any] | None:
-    """The site's link with this name, if the lost create made it."""
-    found = await run.api.list_all(path, items=ANSWER)
-    return next((f for f in found if f.get("name") == name and str(f["id"]) not in known), None)
+def _named(body: dict[str, Any], found: dict[str, Any]) -> bool:
+    """Whether a listed link is the one a lost create made: a link created here has a name no
+    live link had."""
+    return bool(found.get("name") == body["name"])

@@ -5,7 +5,6 @@ the parent, and the site's one reorder, which moves only what is out of place.""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, final
 
 from docsync.api.answers import check_answer
@@ -15,16 +14,14 @@ from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
-from docsync.kinds.requests import Route, Routes, create_once, send
+from docsync.kinds.requests import Route, Routes, create_once
 from docsync.kinds.sites.order import Move, plan_moves
 from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
-from docsync.kinds.sites.structure_answers import item_shape, structure_shape
+from docsync.kinds.sites.structure_answers import item_shape
 from docsync.kinds.sites.wrapper import wrapped
 
 #: a site, under which its children's lists are
 SITE = "/v1/orgs/{org}/sites/{site}"
-#: the site's structure, read again to find what a create whose answer was lost made
-STRUCTURE = Route("GET", f"{SITE}/structure")
 #: a level's default set on the site (`defaultSiteSection`, `defaultSiteSpace` at its root)
 SITE_DEFAULT = Route("PATCH", SITE)
 #: a section's own fields set by a kind of another level (its default site space, its group)
@@ -32,12 +29,10 @@ ON_SECTION = Route("PATCH", f"{SITE}/sections/{{section}}")
 
 
 def child_routes(segment: str, id_name: str, more: Mapping[str, Route] | None = None) -> Routes:
-    """A site's child's routes: its list under the site (`segment`), its items, and the site's
-    structure (`structure`), which finds again a create whose answer was lost; `more`: what
-    else it sends (its default set through the site or its section)."""
-    return Routes(
-        f"{SITE}/{segment}", id_name=id_name, more={"structure": STRUCTURE, **(more or {})}
-    )
+    """A site's child's routes: its list under the site (`segment`) and its items; `more`: what
+    else it sends (its default set through the site or its section). A create whose answer was
+    lost is found again in the site's structure, read by the site's route (`post_once`)."""
+    return Routes(f"{SITE}/{segment}", id_name=id_name, more=dict(more or {}))
 
 
 def site_path(run: RunContext, payload: OnSite) -> str:
@@ -153,8 +148,9 @@ class AppliedChild(Kind):
         self, action: Action, run: RunContext, body: dict[str, Any], find: Finder
     ) -> dict[str, Any]:
         """Creates without ever making a duplicate: when the server may or may not have made
-        the item (5xx, dropped connection), one structure read (its route `structure`) finds it
-        and the apply adopts it; only when it is not there is the request sent again."""
+        the item (5xx, dropped connection), one read of the site's structure (the site's route
+        `structure`) finds it and the apply adopts it; only when it is not there is the request
+        sent again."""
         site = run.resolve(child(action).site)
 
         async def create() -> dict[str, Any]:
@@ -164,8 +160,8 @@ class AppliedChild(Kind):
             return created
 
         async def look() -> dict[str, Any] | None:
-            route = replace(self.route("structure"), answer=structure_shape(self.kinds))
-            structure = await send(run.api, route, org=run.org_id, site=site)
+            holder = self.kinds.named("site")
+            structure = await holder.send(run.api, "structure", org=run.org_id, id=site)
             return find(structure, body, set(run.ids.values()))
 
         return await create_once(create, look)
@@ -241,8 +237,7 @@ async def reorder(action: Action, run: RunContext, site: Kind) -> None:
     if not isinstance(payload, Reorder):
         raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
     kinds, at = site.kinds, {"org": run.org_id, "id": run.resolve(payload.site)}
-    read = replace(site.route("structure"), answer=structure_shape(kinds))
-    structure = await send(run.api, read, **at)
+    structure = await site.send(run.api, "structure", **at)
     for level in payload.levels:
         want = [run.id_of(address) for address in level.desired]
         types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}

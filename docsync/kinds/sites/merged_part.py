@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, final
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, leaf_change
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.partial import ANSWER, Leaf, managed, merged, report_incomplete, value_at
-from docsync.kinds.sites.parts import SitePart
+from docsync.kinds.partial import Leaf, managed, merged, report_incomplete, value_at
+from docsync.kinds.sites.parts import SitePart, send_under
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -44,8 +44,6 @@ class MergedPart(SitePart):
         "requests",
         "lockout",
     )
-    #: the path of its GET and PUT under the site's
-    suffix: ClassVar[str]
     part_payload: ClassVar[type[MergedFields]]
 
     def writable(self, found: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +74,7 @@ class MergedPart(SitePart):
 
     @final
     async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        found = await api.get(f"{site_path}/{self.suffix}", shape=ANSWER)
+        found = await send_under(api, self.route("read"), site_path)
         site[f"_{self.section}"] = self.writable(found)
 
     @final
@@ -128,6 +126,6 @@ class MergedPart(SitePart):
         """Read the live object, merge the written fields in, PUT the whole object: what the
         manifest does not write stays as it is now, not as it was when the plan was made."""
         assert isinstance(payload, self.part_payload)
-        path = f"{site_path}/{self.suffix}"
-        found = await run.api.get(path, shape=ANSWER)
-        await run.api.write("PUT", path, merged(self.writable(found), payload.fields))
+        found = await send_under(run.api, self.route("read"), site_path)
+        body = merged(self.writable(found), payload.fields)
+        await send_under(run.api, self.route("update"), site_path, body)

@@ -29,13 +29,17 @@ SITES = "/v1/orgs/{org}/sites"
 SITE = f"{SITES}/{{id}}"
 
 
-async def send_under(api: Api, route: Route, site_path: str, body: Any = None, **at: Any) -> Any:
+def under_site(route: Route, site_path: str) -> Route:
     """A part's request, as its routes declare it under a site (`/v1/orgs/{org}/sites/{site}/
-    ...`), sent under the site at `site_path` (what the site's read and apply hand a part)."""
+    ...`), placed under the site at `site_path` (what the site's read and apply hand a part)."""
     head, _, under = route.path.partition("/sites/")
     assert head == SITES.removesuffix("/sites") and under, f"{route.path} is not under a site"
-    within = under.partition("/")[2]
-    return await send(api, replace(route, path=f"{site_path}/{within}"), body, **at)
+    return replace(route, path=f"{site_path}/{under.partition('/')[2]}")
+
+
+async def send_under(api: Api, route: Route, site_path: str, body: Any = None, **at: Any) -> Any:
+    """A part's request sent under the site at `site_path` (`under_site`)."""
+    return await send(api, under_site(route, site_path), body, **at)
 
 
 class SitePart(Part):

@@ -7,7 +7,6 @@ everything of every site. Each answer is checked for what the site's parts rely 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import Lazy, Obj, Opt, Shape
@@ -15,7 +14,7 @@ from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
 from docsync.kinds.kind import Kind, Kinds
-from docsync.kinds.requests import Reading, Route, unless_hidden
+from docsync.kinds.requests import Reading, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, send_under, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
@@ -30,15 +29,10 @@ STRUCTURE = "structure"
 SCHEMA = Obj({"jsonSchema": Opt(Obj({}))})
 
 
-def site_answers(site_path: str, site: Kind) -> dict[str, Shape]:
+def site_answers(site: Kind) -> dict[str, Shape]:
     """What a site's structure read (its route `structure`) relies on in its answer: made of
-    the kinds in the site kind's catalogue, once it is in one."""
-    return {f"{site_path}/structure": Lazy(lambda: structure_shape(site.kinds))}
-
-
-def structure_read(site: Kind) -> Route:
-    """The site's route `structure`, with what its answer is checked for."""
-    return replace(site.route("structure"), answer=structure_shape(site.kinds))
+    the kinds in the site kind's catalogue, once it is in one (`Kind.answers`)."""
+    return {"structure": Lazy(lambda: structure_shape(site.kinds))}
 
 
 def manages_structure(entry: Any, kinds: Kinds) -> bool:
@@ -145,7 +139,7 @@ async def _read_tree(
     """The structure, then the parts of its children that the site `entry` writes (a site
     space's override), or every child's part (export: `every_part`). `adopts`: the entry
     writes only root site spaces, which production keeps in its wrapper section (`wrapper`)."""
-    await _read(site, "_structure", send_under(api, structure_read(site_kind), base))
+    await _read(site, "_structure", send_under(api, site_kind.route("structure"), base))
     if adopts:
         site["_structure"] = unwrapped(site["_structure"], site.get("title"))
     if entry is not None or every_part:

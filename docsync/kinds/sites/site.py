@@ -189,8 +189,9 @@ SITE = Declaration(
             "publish": Route("POST", "{item}/publish", retry_safe=True),
             "unpublish": Route("POST", "{item}/unpublish", retry_safe=True),
             # what its sections, groups, site spaces and links are, and their order: one read
-            # (its answer's shape is made of the kinds nested in a site: `site_answers`), and
-            # one sort a move
+            # (its answer's shape is made of the kinds nested in a site: `site_answers`; its
+            # children read it too, to find a create whose answer was lost), and one sort a
+            # move
             "structure": Route("GET", "{item}/structure"),
             "sort": Route("PATCH", "{item}/structure/sort"),
             "adaptive schema": Route("GET", "{item}/adaptive-schema", answer=SCHEMA),
@@ -223,7 +224,7 @@ class SiteKind(SyncedKind):
     def __init__(self) -> None:
         super().__init__()
         # the structure's shape is made of the kinds nested under a site (`self.kinds`)
-        self.answers = {**type(self).answers, **site_answers(f"{SITES}/{{id}}", self)}
+        self.answers = {**type(self).answers, **site_answers(self)}
         self.formats = (gitbook_docs(self),)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
