@@ -90,7 +90,7 @@ class Renderer:
 
         sandbox = self._env
         sandbox.keep_trailing_newline = keep_trailing_newline
-        #: the template's first line, in its own lines, of the piece rendering (an error's line)
+        #: the line of the value the piece being rendered starts on: an error's line counts from it
         first = 1
         try:
             pieces = self._pieces(text) if keep_trailing_newline else None
