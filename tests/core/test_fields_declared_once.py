@@ -1,0 +1,78 @@
+"""A managed field is declared once: on its entry model's field (`Api`), from which the kind's
+`fields` and `answer` are derived. A field or an answer declared twice is refused when the
+declaration is made."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import pytest
+from pydantic import BaseModel
+
+from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.kinds.changes import declared_on
+from docsync.kinds.declaration import Api, Declaration, Field
+
+
+class Font(BaseModel):
+    name: Annotated[str | None, Api(update=False, answer=TEXT)] = None
+    weight: Annotated[int | None, Api(create=False)] = None
+    """Not managed by itself: the next one is."""
+    italic: Annotated[bool | None, Api(wire="slanted", answer=Opt(FLAG), answered_as="slanted")] = (
+        None
+    )
+    note: str | None = None
+
+
+def _font(**more: Any) -> Declaration:
+    return Declaration("font", "fonts", "font", "name", entry=Font, **more)
+
+
+def test_the_fields_and_the_answer_are_the_entry_models() -> None:
+    font = _font()
+    assert [f.name for f in font.fields] == ["name", "weight", "italic"]
+    assert font.field("name") == Field("name", update=False, answer=TEXT)
+    assert font.field("italic").wire_name == "slanted"
+    assert font.answer == Obj({"id": ID, "name": TEXT, "slanted": Opt(FLAG)})
+    more = _font(answer_more={"deletedAt": Opt(TEXT)})
+    assert more.answer == Obj(
+        {"id": ID, "name": TEXT, "slanted": Opt(FLAG), "deletedAt": Opt(TEXT)}
+    )
+
+
+def test_the_plan_order_is_named_when_not_the_models() -> None:
+    font = _font(order=("weight", "italic", "name"))
+    assert [f.name for f in font.fields] == ["weight", "italic", "name"]
+    with pytest.raises(ValueError, match="must name each field"):
+        _font(order=("weight", "name"))
+    with pytest.raises(ValueError, match="must name each field"):
+        _font(order=("weight", "italic", "name", "style"))
+
+
+def test_a_field_declared_on_the_model_and_in_fields_is_refused() -> None:
+    with pytest.raises(ValueError, match="on its entry model and in `fields`"):
+        _font(fields=(Field("name"),))
+
+
+def test_an_answer_declared_twice_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"declares the answer's \['name'\] twice"):
+        _font(answer_more={"name": TEXT})
+    with pytest.raises(ValueError, match="whole and on its fields"):
+        _font(answer=Obj({"id": ID, "name": TEXT}))
+
+
+def test_a_marker_naming_what_comes_after_the_model_is_refused() -> None:
+    namespace: dict[str, object] = {}
+    source = (
+        "from __future__ import annotations\n"
+        "from typing import Annotated\n"
+        "from pydantic import BaseModel\n"
+        "from docsync.kinds.declaration import Api\n"
+        "class Late(BaseModel):\n"
+        "    size: Annotated[int | None, Api(live=_size)] = None\n"
+    )
+    exec(source, namespace)
+    late = namespace["Late"]
+    assert isinstance(late, type) and issubclass(late, BaseModel)
+    with pytest.raises(TypeError, match=r"Late\.size: its `Api\(...\)` names something"):
+        declared_on(late)
