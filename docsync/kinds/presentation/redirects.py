@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
@@ -20,7 +20,7 @@ from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.presentation.redirect_destinations import (
@@ -88,11 +88,14 @@ class RedirectEntry(NullChecked, Model):
     """One redirect rule of a site, keyed by `source`; the whole rule is managed (`permanent`
     and `captureWildcard` are false unless written)."""
 
-    source: str = Limits(max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN})
-    destination: Destination
-    permanent: bool = False
+    # written by the site's bulk upsert (items, not fields of a request of their own)
+    source: Annotated[str, Api(create=False, update=False)] = Limits(
+        max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN}
+    )
+    destination: Annotated[Destination, Api(create=False, update=False)]
+    permanent: Annotated[bool, Api(create=False, update=False)] = False
     """Served as 308 (public live traffic) instead of 307."""
-    captureWildcard: bool = False
+    captureWildcard: Annotated[bool, Api(create=False, update=False)] = False
     """Appends what the `*` of the source matched to the destination."""
 
     @field_validator("source")
@@ -185,13 +188,6 @@ REDIRECT = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    # written by the site's bulk upsert (items, not fields of a request of their own)
-    fields=(
-        Field("source", create=False, update=False),
-        Field("destination", create=False, update=False),
-        Field("permanent", create=False, update=False),
-        Field("captureWildcard", create=False, update=False),
-    ),
     entry=RedirectEntry,
     routes=Routes(
         REDIRECTS,

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
-from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.api.answers import FLAG, TEXT, Opt
 from docsync.api.contract import (
     EXTRA,
     INTERNAL,
@@ -33,7 +33,7 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import SitePermissions
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
@@ -86,23 +86,45 @@ class AdaptiveContent(Model):
 class SiteEntry(Entry):
     """A docs site, keyed by title."""
 
-    title: str | None = Limits(default=None, min_length=2, max_length=128)
-    type: SiteType | None = None
+    title: Annotated[str | None, Api(answer=TEXT)] = Limits(
+        default=None, min_length=2, max_length=128
+    )
+    type: Annotated[SiteType | None, Api(update=False, replace=True, answer=Opt(TEXT))] = None
     """Used when the site is created only."""
-    visibility: Visibility | None = None
+    visibility: Annotated[Visibility | None, Api(answer=Opt(TEXT))] = None
     published: bool | None = None
-    basename: str | None = Limits(default=None, min_length=1, max_length=100)
-    proxy: Annotated[str | None, NULL] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
+    basename: Annotated[str | None, Api(create=False, answer=Opt(TEXT))] = Limits(
+        default=None, min_length=1, max_length=100
+    )
+    proxy: Annotated[
+        str | None,
+        NULL,
+        Api(create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
+    ] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
-    agentsContext: Literal["excluded", "included"] | None = None
-    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    agentsContext: Annotated[Literal["excluded", "included"] | None, Api(create=False)] = None
+    defaultLevel: Annotated[
+        DefaultLevel | None, NULL, Api(create=False, api_default=("inherit",), answer=Opt(TEXT))
+    ] = None
     """The role everyone in the organization has on the site; `inherit`: the organization's
     default; null: none (guests)."""
-    adaptiveContent: AdaptiveContent | None = None
-    styleguide: Annotated[Ref | None, NULL] = None
+    adaptiveContent: Annotated[AdaptiveContent | None, Api(create=False)] = None
+    styleguide: Annotated[
+        Ref | None, NULL, Api(ref="space", ref_live=True, create=False, live=_styleguide)
+    ] = None
     """The style guide space (by title or id) the site's editing agent checks its edits
     against: a space holding a writing style guide, made in the app; null detaches it."""
-    adaptiveSchema: dict[str, Any] | None = None
+    adaptiveSchema: Annotated[
+        dict[str, Any] | None,
+        Api(
+            create=False,
+            update=False,
+            live=lambda r: r.get("_schema"),
+            unordered=True,  # a claim's `enum`, the `required` list: sets to the API
+            wire="jsonSchema",
+            route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
+        ),
+    ] = None
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
     permissions: SitePermissions | None = None
     """Direct grants to teams and members; when written, exact per principal type; a role of
@@ -156,25 +178,17 @@ SITE = Declaration(
     "site",
     key="title",
     renames=True,
-    fields=(
-        Field("title"),
-        Field("visibility"),
-        Field("type", update=False, replace=True),
-        Field("basename", create=False),
-        Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
-        Field("agentsContext", create=False),
-        Field("defaultLevel", create=False, api_default=("inherit",)),
-        Field("adaptiveContent", create=False),
-        Field("styleguide", ref="space", ref_live=True, create=False, live=_styleguide),
-        Field(
-            "adaptiveSchema",
-            create=False,
-            update=False,
-            live=lambda r: r.get("_schema"),
-            unordered=True,  # a claim's `enum`, the `required` list: sets to the API
-            wire="jsonSchema",
-            route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
-        ),
+    order=(
+        "title",
+        "visibility",
+        "type",
+        "basename",
+        "proxy",
+        "agentsContext",
+        "defaultLevel",
+        "adaptiveContent",
+        "styleguide",
+        "adaptiveSchema",
     ),
     needs=("space",),
     export_file="sites.yaml",
@@ -200,17 +214,7 @@ SITE = Declaration(
     writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete a site"),
-    answer=Obj(
-        {
-            "id": ID,
-            "title": TEXT,
-            "visibility": Opt(TEXT),
-            "type": Opt(TEXT),
-            "published": Opt(FLAG),
-            "basename": Opt(TEXT),
-            "defaultLevel": Opt(TEXT),
-        }
-    ),
+    answer_more={"published": Opt(FLAG)},
 )
 
 
