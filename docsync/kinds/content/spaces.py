@@ -41,6 +41,14 @@ from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lo
 from docsync.kinds.sync.synced import SyncedKind
 
 
+def _no_emoji(value: Any) -> Any:
+    return value or None
+
+
+def _parent(raw: dict[str, Any]) -> Any:
+    return raw.get("parent")
+
+
 def _icon(raw: dict[str, Any]) -> Any:
     """A space's icon, which production answers as the URL of its `urls`."""
     urls = raw.get("urls")
@@ -54,8 +62,8 @@ class SpaceEntry(Entry):
         default=None, min_length=1, max_length=50
     )
     # the API reads "no emoji" as ""
-    emoji: Annotated[str | None, NULL, Api(normalize=lambda v: v or None, answer=Opt(TEXT))] = (
-        Limits(default=None, min_length=1, max_length=50)
+    emoji: Annotated[str | None, NULL, Api(normalize=_no_emoji, answer=Opt(TEXT))] = Limits(
+        default=None, min_length=1, max_length=50
     )
     # production's create takes none
     icon: Annotated[Uri | None, NULL, Api(create=False, live=_icon)] = None
@@ -65,7 +73,7 @@ class SpaceEntry(Entry):
         NULL,
         Api(
             ref="collection",
-            live=lambda raw: raw.get("parent"),
+            live=_parent,
             wire="parent",
             update=False,
             route=("POST", "/v1/spaces/{id}/move"),

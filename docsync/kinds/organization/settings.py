@@ -74,6 +74,11 @@ INSTRUCTIONS_PATH = "/v1/orgs/{org}/agent-instructions"
 INSTRUCTIONS_SLOT = "_agentInstructions"
 
 
+def _instructions(org: dict[str, Any]) -> Any:
+    """The organization's agent instructions, read apart (`INSTRUCTIONS_SLOT`)."""
+    return org.get(INSTRUCTIONS_SLOT)
+
+
 class OrgSettings(NullChecked, Model):
     """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
 
@@ -101,7 +106,7 @@ class OrgSettings(NullChecked, Model):
     agentInstructions: Annotated[
         Instructions | None,
         Api(
-            live=lambda org: org.get(INSTRUCTIONS_SLOT),
+            live=_instructions,
             normalize=as_written,
             wire="instructions",
             update=False,

@@ -42,6 +42,10 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 _AMONG = "sections"
 
 
+def _group(raw: dict[str, Any]) -> Any:
+    return raw.get("sectionGroup")
+
+
 class ExternalLinkEntry(Entry):
     """A link to another site among a site's root sections and groups, keyed by title."""
 
@@ -58,7 +62,7 @@ class ExternalLinkEntry(Entry):
         Api(
             ref="section_group",
             ref_live=True,
-            live=lambda raw: raw.get("sectionGroup"),
+            live=_group,
             create=False,
             update=False,
         ),

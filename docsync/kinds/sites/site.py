@@ -83,6 +83,14 @@ class AdaptiveContent(Model):
     enabled: bool
 
 
+def _proxy(value: Any) -> Any:
+    return proxy_of({"proxy": value})
+
+
+def _schema(raw: dict[str, Any]) -> Any:
+    return raw.get("_schema")
+
+
 class SiteEntry(Entry):
     """A docs site, keyed by title."""
 
@@ -99,7 +107,7 @@ class SiteEntry(Entry):
     proxy: Annotated[
         str | None,
         NULL,
-        Api(create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
+        Api(create=False, live=proxy_of, normalize=_proxy),
     ] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
     agentsContext: Annotated[Literal["excluded", "included"] | None, Api(create=False)] = None
@@ -119,7 +127,7 @@ class SiteEntry(Entry):
         Api(
             create=False,
             update=False,
-            live=lambda r: r.get("_schema"),
+            live=_schema,
             unordered=True,  # a claim's `enum`, the `required` list: sets to the API
             wire="jsonSchema",
             route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
