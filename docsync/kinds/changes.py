@@ -11,9 +11,9 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ForwardRef
+from typing import Any, ForwardRef, get_args
 
-from pydantic import BaseModel
+from pydantic import BaseModel, RootModel
 
 from docsync.api.answers import Shape
 from docsync.core.context import PlanContext, ref
@@ -137,9 +137,12 @@ Api = partial(Field, "")
 
 
 def declared_on(entry: type[BaseModel] | None) -> tuple[Field, ...]:
-    """The managed fields an entry model declares (`Api`), named, in the model's order."""
+    """The managed fields an entry model declares (`Api`), named, in the model's order; a
+    mapping's (`RootModel[dict[str, Item | None]]`: an integration's sites), its items'."""
     if entry is None:
         return ()
+    if issubclass(entry, RootModel):
+        return declared_on(_item_model(entry.model_fields["root"].annotation))
     for name, info in entry.model_fields.items():
         # an annotation pydantic could not evaluate yet keeps no metadata: its field would
         # silently go unmanaged
@@ -154,6 +157,15 @@ def declared_on(entry: type[BaseModel] | None) -> tuple[Field, ...]:
         for marker in info.metadata
         if isinstance(marker, Field)
     )
+
+
+def _item_model(mapping: Any) -> type[BaseModel] | None:
+    """The model of a mapping's values (`dict[str, Item | None]`), if they are one."""
+    values = get_args(mapping)[-1:]
+    for value in (*values, *(get_args(values[0]) if values else ())):
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            return value
+    return None
 
 
 def _named(marker: Field, name: str) -> Field:

@@ -1,26 +1,18 @@
 """A managed field is declared once: on its entry model's field (`Api`), from which the kind's
 `fields` and `answer` are derived. A field or an answer declared twice is refused when the
-declaration is made, and every kind's fields come from its model but those of a model that
-cannot carry them, named here with why."""
+declaration is made, and every kind's fields come from its model."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, RootModel
 
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.changes import declared_on
 from docsync.kinds.declaration import Api, Declaration, Field
-
-#: kinds whose fields are declared in `fields`, and why their entry model cannot carry them
-WRITTEN_IN_FIELDS = {
-    # the entry is a mapping of sites (spaces) to installations: the field is the item's
-    "integration_site": "its entry model is a mapping, its field an item's",
-    "integration_space": "its entry model is a mapping, its field an item's",
-}
 
 
 class Font(BaseModel):
@@ -47,6 +39,14 @@ def test_the_fields_and_the_answer_are_the_entry_models() -> None:
     assert more.answer == Obj(
         {"id": ID, "name": TEXT, "slanted": Opt(FLAG), "deletedAt": Opt(TEXT)}
     )
+
+
+class Fonts(RootModel[dict[str, Font | None]]):
+    """Fonts by family: a mapping whose items are the entries."""
+
+
+def test_a_mappings_fields_are_its_items() -> None:
+    assert declared_on(Fonts) == _font().fields
 
 
 def test_the_plan_order_is_named_when_not_the_models() -> None:
@@ -88,13 +88,9 @@ def test_a_marker_naming_what_comes_after_the_model_is_refused() -> None:
 
 
 @pytest.mark.parametrize("declared", [pytest.param(d, id=d.name) for d in CATALOGUE])
-def test_every_kind_has_its_fields_from_one_place(declared: Declaration) -> None:
-    """Its entry model's fields (in the plan's order), or, named above, its `fields` alone."""
+def test_every_kind_has_its_fields_from_its_entry_model(declared: Declaration) -> None:
+    """Its entry model's (a mapping's: its items'), in the plan's order."""
     on_model = declared_on(declared.entry)
-    if declared.name in WRITTEN_IN_FIELDS:
-        assert not on_model
-        assert declared.fields
-        return
     assert sorted(f.name for f in declared.fields) == sorted(f.name for f in on_model)
     assert all(f in on_model for f in declared.fields)
 
