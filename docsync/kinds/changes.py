@@ -11,9 +11,10 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, ForwardRef, get_args
+from typing import Any, get_args
 
 from pydantic import BaseModel, RootModel
+from pydantic import Field as Limits
 
 from docsync.api.answers import Shape
 from docsync.core.context import PlanContext, ref
@@ -101,7 +102,7 @@ class Field:
     #: what each item the API answers must hold at this field (`Opt(TEXT)`), checked as the
     #: kind's list and read routes answer (None: nothing relied on); its name in the answer is
     #: `answered_as` when not the field's (a space's `collection` is answered as `parent`)
-    answer: Shape | None = None  # compared too: typing caches an `Annotated` by its metadata
+    answer: Shape | None = None
     answered_as: str = ""
 
     def same(self, before: Any, after: Any) -> bool:
@@ -128,11 +129,20 @@ class Field:
     def wire_name(self) -> str:
         return self.wire or self.name
 
+    def limits(self, **limits: Any) -> Any:
+        """This field on its entry model: pydantic's field with `limits` (`default`,
+        `max_length`, ...), carrying it as metadata, whence its kind's declaration reads it."""
+        info = Limits(**limits)
+        info.metadata.append(self)
+        return info
 
-#: a managed field declared on its entry model's field, in its annotation, named by it:
-#: `label: Annotated[str | None, Api(answer=TEXT)] = Limits(default=None, max_length=30)`;
-#: pydantic keeps it as metadata (nothing built, the schema unchanged), and the kind's `fields`
-#: and `answer` are derived from the model (`Declaration`)
+
+#: a managed field declared on its entry model's field, named by it, with pydantic's limits:
+#: `label: str | None = Api(answer=TEXT).limits(default=None, max_length=30)`; pydantic keeps
+#: it as metadata (the schema unchanged), and the kind's `fields` and `answer` are derived from
+#: the model (`Declaration`). Not in the annotation (`Annotated[str | None, Api(...)]`), whose
+#: text pydantic compiles at every import: about 15 us a field, 0.1 ms a lambda, where the
+#: default is compiled once, with its module
 Api = partial(Field, "")
 
 
@@ -143,14 +153,6 @@ def declared_on(entry: type[BaseModel] | None) -> tuple[Field, ...]:
         return ()
     if issubclass(entry, RootModel):
         return declared_on(_item_model(entry.model_fields["root"].annotation))
-    for name, info in entry.model_fields.items():
-        # an annotation pydantic could not evaluate yet keeps no metadata: its field would
-        # silently go unmanaged
-        if isinstance(info.annotation, ForwardRef) and "Api(" in info.annotation.__forward_arg__:
-            raise TypeError(
-                f"{entry.__name__}.{name}: its `Api(...)` names something defined after the "
-                "model: define it before"
-            )
     return tuple(
         _named(marker, name)
         for name, info in entry.model_fields.items()
@@ -169,9 +171,9 @@ def _item_model(mapping: Any) -> type[BaseModel] | None:
 
 
 def _named(marker: Field, name: str) -> Field:
-    """A copy of `marker` named `name` (typing caches equal annotations as one object, so two
-    models may share a marker): its attributes copied, not `dataclasses.replace`, which runs
-    `__init__` again (5.5 against 0.7 us, for every field of every kind at import)."""
+    """A copy of `marker` named `name` (a model's subclasses share its markers): its
+    attributes copied, not `dataclasses.replace`, which runs `__init__` again (5.5 against
+    0.7 us, for every field of every kind at import)."""
     named = object.__new__(Field)
     named.__dict__.update(marker.__dict__, name=name)
     return named

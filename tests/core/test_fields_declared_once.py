@@ -4,10 +4,11 @@ declaration is made, and every kind's fields come from its model."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import pytest
-from pydantic import BaseModel, RootModel
+from pydantic import BaseModel, RootModel, ValidationError
+from pydantic import Field as Limits
 
 from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
 from docsync.kinds.catalogue import CATALOGUE
@@ -16,12 +17,18 @@ from docsync.kinds.declaration import Api, Declaration, Field
 
 
 class Font(BaseModel):
-    name: Annotated[str | None, Api(update=False, answer=TEXT)] = None
-    weight: Annotated[int | None, Api(create=False)] = None
-    """Not managed by itself: the next one is."""
-    italic: Annotated[bool | None, Api(wire="slanted", answer=Opt(FLAG), answered_as="slanted")] = (
-        None
+    name: str | None = Api(update=False, answer=TEXT).limits(default=None, max_length=64)
+    weight: int | None = Api(create=False).limits(default=None)
+    italic: bool | None = Api(wire="slanted", answer=Opt(FLAG), answered_as="slanted").limits(
+        default=None
     )
+    note: str | None = None
+
+
+class PlainFont(BaseModel):
+    name: str | None = Limits(default=None, max_length=64)
+    weight: int | None = None
+    italic: bool | None = None
     note: str | None = None
 
 
@@ -70,21 +77,11 @@ def test_an_answer_declared_twice_is_refused() -> None:
         _font(answer=Obj({"id": ID, "name": TEXT}))
 
 
-def test_a_marker_naming_what_comes_after_the_model_is_refused() -> None:
-    namespace: dict[str, object] = {}
-    source = (
-        "from __future__ import annotations\n"
-        "from typing import Annotated\n"
-        "from pydantic import BaseModel\n"
-        "from docsync.kinds.declaration import Api\n"
-        "class Late(BaseModel):\n"
-        "    size: Annotated[int | None, Api(live=_size)] = None\n"
-    )
-    exec(source, namespace)
-    late = namespace["Late"]
-    assert isinstance(late, type) and issubclass(late, BaseModel)
-    with pytest.raises(TypeError, match=r"Late\.size: its `Api\(...\)` names something"):
-        declared_on(late)
+def test_the_model_validates_and_is_described_as_without_its_fields_declarations() -> None:
+    with pytest.raises(ValidationError, match="at most 64 characters"):
+        Font(name="x" * 65)
+    schema, plain = Font.model_json_schema(), PlainFont.model_json_schema()
+    assert schema == {**plain, "title": "Font"}
 
 
 @pytest.mark.parametrize("declared", [pytest.param(d, id=d.name) for d in CATALOGUE])
@@ -93,14 +90,3 @@ def test_every_kind_has_its_fields_from_its_entry_model(declared: Declaration) -
     on_model = declared_on(declared.entry)
     assert sorted(f.name for f in declared.fields) == sorted(f.name for f in on_model)
     assert all(f in on_model for f in declared.fields)
-
-
-@pytest.mark.parametrize("declared", [pytest.param(d, id=d.name) for d in CATALOGUE])
-def test_no_field_declares_a_lambda_on_its_model(declared: Declaration) -> None:
-    """What a field's `Api(...)` calls is named before its model: pydantic compiles the text of
-    each annotation when the model is made, at every import, and a lambda there costs about
-    0.1 ms (a name, next to nothing)."""
-    for f in declared_on(declared.entry):
-        hooks = (f.live, f.normalize, f.write_only)
-        named = [getattr(hook, "__name__", "") for hook in hooks if callable(hook)]
-        assert "<lambda>" not in named, f"{declared.name}.{f.name}: name its function"

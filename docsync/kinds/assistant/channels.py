@@ -85,12 +85,14 @@ class ChannelEntry(NullChecked, Model):
     """One channel of a site's assistant, keyed by its `type`."""
 
     # its key; sent again beside the settings it selects
-    type: Annotated[ChannelType, Api(answer=TEXT)]
+    type: ChannelType = Api(answer=TEXT).limits()
     """The tool: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`."""
-    role: Annotated[Literal["collaborator", "support"] | None, Api(answer=Opt(TEXT))] = None
+    role: Literal["collaborator", "support"] | None = Api(answer=Opt(TEXT)).limits(default=None)
     """`support` answers from the site's docs (production's default); `collaborator` also
     opens and manages change requests."""
-    setupSettings: Annotated[ChannelSettings | None, Api(unordered=True, answer=Opt(ANY))] = None
+    setupSettings: ChannelSettings | None = Api(unordered=True, answer=Opt(ANY)).limits(
+        default=None
+    )
     """Where it may answer; absent: as it is (everywhere, for a new channel)."""
 
 

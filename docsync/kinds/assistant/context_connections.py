@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Literal
-
-from pydantic import Field as Limits
+from typing import TYPE_CHECKING, Any, Literal
 
 from docsync.api.answers import ANY, TEXT, Opt
 from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, OWN_CHECK, SHAPE, Note, Seed
@@ -79,20 +77,18 @@ class ContextConnectionEntry(NullChecked, Model):
     """One source of a site's assistant, keyed by `label`."""
 
     # set by a PATCH once made: the create takes none
-    label: Annotated[str, Api(create=False, answer=Opt(TEXT))] = Limits(
-        min_length=1, max_length=128
-    )
+    label: str = Api(create=False, answer=Opt(TEXT)).limits(min_length=1, max_length=128)
     """The connection's name, its key (docsync sets it once the connection is made)."""
-    connector: Annotated[str, Api(answer=TEXT)] = Limits(pattern=CONNECTOR_PATTERN)
+    connector: str = Api(answer=TEXT).limits(pattern=CONNECTOR_PATTERN)
     """What it reads: `builtin:website`, `builtin:github-discussions`... or
     `integration:<name>`, an integration this manifest installs."""
     # no answer relied on: its settings, which some connectors have, are read where they are
-    setupSettings: Annotated[dict[str, SettingValue] | None, Api(secret_keys=SECRETS)] = None
+    setupSettings: dict[str, SettingValue] | None = Api(secret_keys=SECRETS).limits(default=None)
     """The connector's settings, whole (production's ContextConnectorSetup); tokens and keys
     are secrets: write them with env()."""
-    usageSettings: Annotated[ContextUsageSettings | None, Api(answer=ANY)] = None
+    usageSettings: ContextUsageSettings | None = Api(answer=ANY).limits(default=None)
     """How the assistant uses it; absent: as it is."""
-    filter: Annotated[str | None, Api(answer=Opt(TEXT))] = Limits(default=None, max_length=1024)
+    filter: str | None = Api(answer=Opt(TEXT)).limits(default=None, max_length=1024)
     """Which items of the source it reads (a tag, a label, an expression); `""`: all."""
 
 

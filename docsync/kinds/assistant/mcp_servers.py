@@ -53,13 +53,13 @@ class McpServerEntry(NullChecked, Model):
     """One MCP server of a site, keyed by `name`."""
 
     # a server of another name is another server
-    name: Annotated[str, Api(update=False, answer=TEXT)] = Limits(min_length=1, max_length=100)
-    url: Annotated[Uri, Api(answer=TEXT)]
-    transport: Annotated[Literal["sse", "http"], Api(answer=Opt(TEXT))] = "sse"
+    name: str = Api(update=False, answer=TEXT).limits(min_length=1, max_length=100)
+    url: Uri = Api(answer=TEXT).limits()
+    transport: Literal["sse", "http"] = Api(answer=Opt(TEXT)).limits(default="sse")
     """How the assistant connects: `sse` (production's default) or `http`."""
-    headers: Annotated[dict[str, HeaderValue], Api(sensitive=True)] = Limits(default_factory=dict)
+    headers: dict[str, HeaderValue] = Api(sensitive=True).limits(default_factory=dict)
     """Sent with each request to the server; secret values: write them with env()."""
-    condition: Annotated[Expression | None, NULL, Api(answer=Opt(TEXT))] = None
+    condition: Annotated[Expression | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """When the server is available to a visitor (an expression); absent or null: always."""
 
 

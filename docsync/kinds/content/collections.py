@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Opt
 from docsync.api.contract import LEAVES, LEFT_OUT, MIN_LENGTH, NATURAL_KEY, POSITION, Note, Seed
 from docsync.core.context import PlanContext
@@ -25,23 +23,19 @@ from docsync.kinds.requests import Routes, Writes, each_write_lost
 class CollectionEntry(Entry):
     """A collection, keyed by title within its parent collection."""
 
-    title: Annotated[str | None, Api(answer=TEXT)] = Limits(
-        default=None, min_length=1, max_length=50
-    )
-    description: Annotated[str | None, Api(create=False, answer=Opt(TEXT))] = Limits(
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=50)
+    description: str | None = Api(create=False, answer=Opt(TEXT)).limits(
         default=None, max_length=100
     )
-    defaultLevel: Annotated[DefaultLevel | None, NULL, Api(create=False, answer=Opt(TEXT))] = None
-    parent: Annotated[
-        Ref | None,
-        NULL,
-        Api(
-            ref="collection",
-            update=False,
-            route=("POST", "/v1/collections/{id}/move"),
-            answer=Opt(ID),
-        ),
-    ] = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
+    )
+    parent: Annotated[Ref | None, NULL] = Api(
+        ref="collection",
+        update=False,
+        route=("POST", "/v1/collections/{id}/move"),
+        answer=Opt(ID),
+    ).limits(default=None)
     """The parent collection by title (or id); null: top level."""
     permissions: Permissions | None = None
     """Direct grants to teams and members; when written, exact per principal type."""

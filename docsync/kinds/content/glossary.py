@@ -51,9 +51,9 @@ class TranslationsGlossary(NullChecked, Model):
     """The organization's translations glossary; when written, the exact list of its entries."""
 
     # written by the kind's one batch request, not as fields of a body
-    keyLanguage: Annotated[Language, Api(create=False, update=False)]
+    keyLanguage: Language = Api(create=False, update=False).limits()
     """The language whose term keys an entry: an entry is the live one with that term."""
-    entries: Annotated[list[Terms], Api(create=False, update=False)] = Limits(default_factory=list)
+    entries: list[Terms] = Api(create=False, update=False).limits(default_factory=list)
     """Each entry's term per language (production's GlossaryTranslations)."""
 
     @model_validator(mode="after")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field as Limits
 from pydantic import model_validator
@@ -54,17 +54,16 @@ class OpenApiEntry(Entry):
     """An OpenAPI specification, keyed by slug."""
 
     slug: str | None = Limits(default=None, min_length=1, max_length=100, pattern=SLUG_PATTERN)
-    source: Annotated[OpenApiSource | None, Api(live=_source_from_live, write_only=_text)] = None
+    source: OpenApiSource | None = Api(live=_source_from_live, write_only=_text).limits(
+        default=None
+    )
     # neither the create nor the PUT takes it: a PATCH of its own
-    visibility: Annotated[
-        Literal["private", "public"] | None,
-        Api(
-            create=False,
-            update=False,
-            route=("PATCH", "/v1/orgs/{org}/openapi/{id}"),
-            api_default=("private",),
-        ),
-    ] = None
+    visibility: Literal["private", "public"] | None = Api(
+        create=False,
+        update=False,
+        route=("PATCH", "/v1/orgs/{org}/openapi/{id}"),
+        api_default=("private",),
+    ).limits(default=None)
     """`public`: anyone with its public link reads the spec; `private` (production's default):
     only the organization."""
 

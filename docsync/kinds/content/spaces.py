@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
@@ -58,45 +57,38 @@ def _icon(raw: dict[str, Any]) -> Any:
 class SpaceEntry(Entry):
     """A space, keyed by title within its collection; deleted only by ``state: absent``."""
 
-    title: Annotated[str | None, Api(answer=TEXT)] = Limits(
-        default=None, min_length=1, max_length=50
-    )
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=50)
     # the API reads "no emoji" as ""
-    emoji: Annotated[str | None, NULL, Api(normalize=_no_emoji, answer=Opt(TEXT))] = Limits(
+    emoji: Annotated[str | None, NULL] = Api(normalize=_no_emoji, answer=Opt(TEXT)).limits(
         default=None, min_length=1, max_length=50
     )
     # production's create takes none
-    icon: Annotated[Uri | None, NULL, Api(create=False, live=_icon)] = None
+    icon: Annotated[Uri | None, NULL] = Api(create=False, live=_icon).limits(default=None)
     """An image (its URL) shown for the space instead of an emoji; null removes it."""
-    collection: Annotated[
-        Ref | None,
-        NULL,
-        Api(
-            ref="collection",
-            live=_parent,
-            wire="parent",
-            update=False,
-            route=("POST", "/v1/spaces/{id}/move"),
-            answer=Opt(ID),
-            answered_as="parent",
-        ),
-    ] = None
+    collection: Annotated[Ref | None, NULL] = Api(
+        ref="collection",
+        live=_parent,
+        wire="parent",
+        update=False,
+        route=("POST", "/v1/spaces/{id}/move"),
+        answer=Opt(ID),
+        answered_as="parent",
+    ).limits(default=None)
     """The collection by title (or id); null: top level."""
-    editMode: Annotated[Literal["live", "locked"] | None, Api(create=False, answer=Opt(TEXT))] = (
-        None
+    editMode: Literal["live", "locked"] | None = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
     )
-    defaultLevel: Annotated[DefaultLevel | None, NULL, Api(create=False, answer=Opt(TEXT))] = None
-    language: Annotated[Language | None, Api(answer=Opt(TEXT))] = None
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
+    )
+    language: Language | None = Api(answer=Opt(TEXT)).limits(default=None)
     """The language of the space's content."""
-    mergeRules: Annotated[
-        SpaceMergeRules | None,
-        Api(
-            create=False,
-            normalize=merge_rules_value,
-            api_default=({"type": "inherit"},),
-            answer=Opt(Obj({"type": TEXT})),
-        ),
-    ] = None
+    mergeRules: SpaceMergeRules | None = Api(
+        create=False,
+        normalize=merge_rules_value,
+        api_default=({"type": "inherit"},),
+        answer=Opt(Obj({"type": TEXT})),
+    ).limits(default=None)
     """What a change request needs before it merges: `{type: inherit}` (the organization's),
     `{type: rules, rules: [...]}` or `{type: none}`."""
     permissions: Permissions | None = None

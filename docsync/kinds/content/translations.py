@@ -11,9 +11,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
@@ -50,22 +49,21 @@ class TranslationEntry(Entry):
     by title; or production's translation of a space into a language ``{space, language,
     sourceLanguage}``, keyed by space and language (INTERFACE.md §2.1)."""
 
-    title: Annotated[str | None, Api()] = Limits(default=None, min_length=1, max_length=128)
+    title: str | None = Api().limits(default=None, min_length=1, max_length=128)
     """The description's translation settings (not served by production)."""
-    space: Annotated[
-        Ref | None,
-        Api(ref="space", ref_live=True, live=_source("space"), update=False, replace=True),
-    ] = None
+    space: Ref | None = Api(
+        ref="space", ref_live=True, live=_source("space"), update=False, replace=True
+    ).limits(default=None)
     """The source space by title (or id): production's translations."""
-    language: Annotated[TranslationLanguage | None, Api(update=False, replace=True)] = None
+    language: TranslationLanguage | None = Api(update=False, replace=True).limits(default=None)
     """The target language."""
-    sourceLanguage: Annotated[
-        TranslationLanguage | None, Api(live=_source("language"), update=False, replace=True)
-    ] = None
+    sourceLanguage: TranslationLanguage | None = Api(
+        live=_source("language"), update=False, replace=True
+    ).limits(default=None)
     """The source space's language; default: the space's own, else ``en``."""
     # production's document, compared as a manifest writes it (`documents.as_written`)
-    instructions: Annotated[Instructions | None, Api(normalize=as_written, api_default=("",))] = (
-        None
+    instructions: Instructions | None = Api(normalize=as_written, api_default=("",)).limits(
+        default=None
     )
     """What the translation follows (terms, tone): text, a paragraph per blank line, or a
     document; an empty text removes them."""

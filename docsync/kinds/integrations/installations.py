@@ -12,9 +12,8 @@ messages, and export writes every text value as an `env()` placeholder."""
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
@@ -76,20 +75,18 @@ SELECTIONS = ("site_selection", "space_selection")
 class IntegrationEntry(Entry):
     """An integration installed on the organization, keyed by its name."""
 
-    name: Annotated[str | None, Api(create=False, update=False)] = Limits(
-        default=None, pattern=NAME_PATTERN
-    )
+    name: str | None = Api(create=False, update=False).limits(default=None, pattern=NAME_PATTERN)
     """The integration's name (`google-analytics`)."""
-    configuration: Annotated[Configuration | None, Api(create=False, secret_text=True)] = None
+    configuration: Configuration | None = Api(create=False, secret_text=True).limits(default=None)
     """Its configuration on the organization; only the keys written are managed; a value from
     env() is a secret."""
     sites: SiteInstallations | None = None
     """The sites it is installed on, by title; when written, exact."""
     spaces: SpaceInstallations | None = None
     """The spaces it is installed on, by title or `Collection/Space`; when written, exact."""
-    site_selection: Annotated[Selection | None, Api(create=False, api_default=("all",))] = None
+    site_selection: Selection | None = Api(create=False, api_default=("all",)).limits(default=None)
     """`all`: it reaches every site; `selected`: only those it is installed on (`sites`)."""
-    space_selection: Annotated[Selection | None, Api(create=False, api_default=("all",))] = None
+    space_selection: Selection | None = Api(create=False, api_default=("all",)).limits(default=None)
     """`all`: it reaches every space; `selected`: only those it is installed on (`spaces`)."""
 
     @model_validator(mode="after")

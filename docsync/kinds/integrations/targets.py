@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import RootModel
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 class InstalledOn(Model):
     """An installation on one site or space; only the configuration keys written are managed."""
 
-    configuration: Annotated[dict[str, Any] | None, Api(create=False, secret_text=True)] = None
+    configuration: dict[str, Any] | None = Api(create=False, secret_text=True).limits(default=None)
     """Its configuration there, as the integration's site or space schema takes it."""
 
 

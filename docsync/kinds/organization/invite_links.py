@@ -31,7 +31,7 @@ from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, each_write_l
 class InviteLinkEntry(Entry):
     """An invite link to the organization, keyed by the role it gives."""
 
-    role: Annotated[Role | None, NULL, Api(answer=Opt(TEXT))] = None
+    role: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """The role of whoever joins with it; null: a guest link."""
 
     @field_validator("id")

@@ -29,7 +29,7 @@ class MemberEntry(Entry):
     """The role of an existing member, keyed by email (or user id in ``id``)."""
 
     email: str | None = Limits(default=None, min_length=1, max_length=320)
-    role: Annotated[Role | None, NULL, Api(answer=Opt(TEXT))] = None
+    role: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """null: guest."""
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.api.contract import ANSWER_REFUSED, Explained, Seed
 from docsync.core.entries import Entry, Ref, Role, Uri
@@ -31,20 +29,18 @@ def _strip(value: Any) -> Any:
 class SamlEntry(Entry):
     """A SAML single sign-on provider, keyed by label."""
 
-    label: Annotated[str | None, Api(answer=TEXT)] = Limits(
-        default=None, min_length=1, max_length=30
-    )
-    ssoURL: Annotated[Uri | None, Api(answer=Opt(TEXT))] = None
-    entityID: Annotated[str | None, Api(answer=Opt(TEXT))] = Limits(default=None, max_length=1024)
-    certificate: Annotated[str | None, Api(sensitive=True, normalize=_strip)] = Limits(
+    label: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=30)
+    ssoURL: Uri | None = Api(answer=Opt(TEXT)).limits(default=None)
+    entityID: str | None = Api(answer=Opt(TEXT)).limits(default=None, max_length=1024)
+    certificate: str | None = Api(sensitive=True, normalize=_strip).limits(
         default=None, max_length=10000
     )
     """Sensitive: never printed."""
-    defaultTeam: Annotated[
-        Ref | None, Api(ref="team", live=_team_id, answer=Opt(Either((Obj({"id": ID}), ID))))
-    ] = None
+    defaultTeam: Ref | None = Api(
+        ref="team", live=_team_id, answer=Opt(Either((Obj({"id": ID}), ID)))
+    ).limits(default=None)
     """A team by title (or id)."""
-    defaultRole: Annotated[Role | None, NULL, Api(answer=Opt(TEXT))] = None
+    defaultRole: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
 
 
 CONTRACT = (

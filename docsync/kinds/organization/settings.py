@@ -82,37 +82,36 @@ def _instructions(org: dict[str, Any]) -> Any:
 class OrgSettings(NullChecked, Model):
     """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
 
-    title: Annotated[str | None, Api()] = Limits(
+    title: str | None = Api().limits(
         default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN
     )
-    emailDomains: Annotated[
-        list[Annotated[str, Limits(min_length=1)]] | None, Api(normalize=_domains)
-    ] = None
-    hostname: Annotated[str | None, Api(normalize=_hostname)] = Limits(
+    emailDomains: list[Annotated[str, Limits(min_length=1)]] | None = Api(
+        normalize=_domains
+    ).limits(default=None)
+    hostname: str | None = Api(normalize=_hostname).limits(
         default=None, min_length=3, max_length=32
     )
-    defaultRole: Annotated[Role | None, NULL, Api()] = None
+    defaultRole: Annotated[Role | None, NULL] = Api().limits(default=None)
     """Role of new members; null: guest."""
-    defaultContent: Annotated[
-        DefaultContent | None, NULL, Api(ref="site", live=_default_site, ref_at=("site",))
-    ] = None
-    logo: Annotated[Uri | None, NULL, Api(live=_logo)] = None
-    sso: Annotated[bool | None, Api()] = None
-    ai: Annotated[bool | None, Api()] = None
-    inviteLinks: Annotated[bool | None, Api()] = None
-    mergeRules: Annotated[OrganizationMergeRules | None, Api(normalize=merge_rules_value)] = None
+    defaultContent: Annotated[DefaultContent | None, NULL] = Api(
+        ref="site", live=_default_site, ref_at=("site",)
+    ).limits(default=None)
+    logo: Annotated[Uri | None, NULL] = Api(live=_logo).limits(default=None)
+    sso: bool | None = Api().limits(default=None)
+    ai: bool | None = Api().limits(default=None)
+    inviteLinks: bool | None = Api().limits(default=None)
+    mergeRules: OrganizationMergeRules | None = Api(normalize=merge_rules_value).limits(
+        default=None
+    )
     """What a change request needs before it merges: `{type: rules, rules: [...]}` or
     `{type: none}`; spaces follow it unless their own `mergeRules` say otherwise."""
-    agentInstructions: Annotated[
-        Instructions | None,
-        Api(
-            live=_instructions,
-            normalize=as_written,
-            wire="instructions",
-            update=False,
-            route=("PUT", INSTRUCTIONS_PATH),
-        ),
-    ] = None
+    agentInstructions: Instructions | None = Api(
+        live=_instructions,
+        normalize=as_written,
+        wire="instructions",
+        update=False,
+        route=("PUT", INSTRUCTIONS_PATH),
+    ).limits(default=None)
     """The docs agent's instructions for the whole organization (production's agent
     instructions): text, a paragraph per blank line, or a document."""
 

@@ -6,9 +6,8 @@ changes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
@@ -50,8 +49,8 @@ class TeamMemberRef(Model):
     """A team member: a plain string is a user (email or id) with role ``member``."""
 
     # written by the team's batch request (`PUT .../members {add, remove, memberships}`)
-    user: Annotated[str, Api(create=False, update=False)] = Limits(min_length=1)
-    role: Annotated[TeamRole, Api(create=False, update=False)] = "member"
+    user: str = Api(create=False, update=False).limits(min_length=1)
+    role: TeamRole = Api(create=False, update=False).limits(default="member")
 
     @model_validator(mode="before")
     @classmethod

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Annotated, Any
-
-from pydantic import Field as Limits
+from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import ID, TEXT, Obj
 from docsync.api.contract import KEY, UNMANAGED, Note, Said, Seed
@@ -54,10 +52,10 @@ def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
 class TeamEntry(Entry):
     """A team, keyed by title; ``members``, when written, is the exact membership."""
 
-    title: Annotated[str | None, Api()] = Limits(default=None, min_length=1, max_length=64)
-    members: Annotated[
-        list[TeamMemberRef] | None, Api(live=_members_by_user, create=False, update=False)
-    ] = None
+    title: str | None = Api().limits(default=None, min_length=1, max_length=64)
+    members: list[TeamMemberRef] | None = Api(
+        live=_members_by_user, create=False, update=False
+    ).limits(default=None)
 
 
 #: how a team's members are written: one batch request

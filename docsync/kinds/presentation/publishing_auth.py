@@ -39,11 +39,11 @@ AuthUrl = Annotated[str, Limits(pattern=URI_PATTERN, json_schema_extra={"format"
 class PublishingAuthEntry(NullChecked, Model):
     """How visitors of a visitor-auth site sign in; only the fields written are managed."""
 
-    backend: Annotated[Literal["custom", "integration"] | None, Api()] = None
+    backend: Literal["custom", "integration"] | None = Api().limits(default=None)
     """`custom` (your own backend signs visitors' tokens) or `integration` (an installed one)."""
-    fallbackURL: Annotated[AuthUrl | None, NULL, Api(sensitive=True)] = None
+    fallbackURL: Annotated[AuthUrl | None, NULL] = Api(sensitive=True).limits(default=None)
     """Where a visitor without a valid token is sent; null unsets it."""
-    logoutURL: Annotated[AuthUrl | None, NULL, Api()] = None
+    logoutURL: Annotated[AuthUrl | None, NULL] = Api().limits(default=None)
     """Where the site's log-out sends visitors; null unsets it."""
     integration: str | None = Limits(default=None, min_length=1)
     """With `backend: integration`: the integration that signs visitors in, which `integrations`

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import FLAG, TEXT, Obj, Opt
@@ -89,13 +88,13 @@ class RedirectEntry(NullChecked, Model):
     and `captureWildcard` are false unless written)."""
 
     # written by the site's bulk upsert (items, not fields of a request of their own)
-    source: Annotated[str, Api(create=False, update=False)] = Limits(
+    source: str = Api(create=False, update=False).limits(
         max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN}
     )
-    destination: Annotated[Destination, Api(create=False, update=False)]
-    permanent: Annotated[bool, Api(create=False, update=False)] = False
+    destination: Destination = Api(create=False, update=False).limits()
+    permanent: bool = Api(create=False, update=False).limits(default=False)
     """Served as 308 (public live traffic) instead of 307."""
-    captureWildcard: Annotated[bool, Api(create=False, update=False)] = False
+    captureWildcard: bool = Api(create=False, update=False).limits(default=False)
     """Appends what the `*` of the source matched to the destination."""
 
     @field_validator("source")

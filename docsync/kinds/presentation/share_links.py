@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any
-
-from pydantic import Field as Limits
+from typing import TYPE_CHECKING, Any
 
 from docsync.api.answers import FLAG, TEXT, Opt
 from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, UNMANAGED, Note, Seed
@@ -43,8 +41,8 @@ class ShareLinkEntry(NullChecked, Model):
 
     # created by name (the API makes links active), deactivated by a PATCH; a link renamed is
     # another link
-    name: Annotated[str, Api(update=False, answer=Opt(TEXT))] = Limits(min_length=1, max_length=50)
-    active: Annotated[bool, Api(create=False, answer=Opt(FLAG))] = True
+    name: str = Api(update=False, answer=Opt(TEXT)).limits(min_length=1, max_length=50)
+    active: bool = Api(create=False, answer=Opt(FLAG)).limits(default=True)
     """An inactive link's URL no longer opens the site; activating it again restores it."""
 
 

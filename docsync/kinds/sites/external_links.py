@@ -49,35 +49,34 @@ def _group(raw: dict[str, Any]) -> Any:
 class ExternalLinkEntry(Entry):
     """A link to another site among a site's root sections and groups, keyed by title."""
 
-    title: Annotated[str | None, Api()] = Limits(default=None, min_length=2, max_length=128)
-    url: Annotated[Uri | None, Api()] = None
-    description: Annotated[str | None, NULL, Api()] = Limits(default=None, max_length=256)
-    icon: Annotated[Icon | None, NULL, Api()] = None
-    condition: Annotated[str | None, NULL, Api()] = Limits(
+    title: str | None = Api().limits(default=None, min_length=2, max_length=128)
+    url: Uri | None = Api().limits(default=None)
+    description: Annotated[str | None, NULL] = Api().limits(default=None, max_length=256)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
+    condition: Annotated[str | None, NULL] = Api().limits(
         default=None, min_length=1, max_length=1024
     )
     # The group it stands in (None: the root); moved by the kind's own PATCH of `parent`.
-    group: Annotated[
-        str | None,
-        Api(
-            ref="section_group",
-            ref_live=True,
-            live=_group,
-            create=False,
-            update=False,
-        ),
-    ] = Limits(default=None, min_length=1)
+    group: str | None = Api(
+        ref="section_group",
+        ref_live=True,
+        live=_group,
+        create=False,
+        update=False,
+    ).limits(default=None, min_length=1)
     """The title of the section group of the same site the link stands in; absent: the root."""
     after: str | None = Limits(default=None, min_length=1)
     """The title of the item of its level the link follows (a root section or group, or a
     section of its group); absent: the link goes first."""
-    localizedTitle: Annotated[LocalizedText128 | None, NULL, Api(keyed=True)] = None
+    localizedTitle: Annotated[LocalizedText128 | None, NULL] = Api(keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language: only the languages
     written are managed; a language written null loses its title, `null` every language."""
-    localizedDescription: Annotated[LocalizedText256 | None, NULL, Api(keyed=True)] = None
+    localizedDescription: Annotated[LocalizedText256 | None, NULL] = Api(keyed=True).limits(
+        default=None
+    )
     """The description in languages other than the site's default, as `localizedTitle`."""
     # absent: live
-    draft: Annotated[bool | None, Api(normalize=bool)] = None
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.contract import (
     AS_NULL,
     LANGUAGE_NULL,
@@ -39,19 +37,19 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SectionGroupEntry(Entry):
     """A group of sections of the same site, keyed by title."""
 
-    title: Annotated[str | None, Api()] = Limits(default=None, min_length=1, max_length=100)
-    icon: Annotated[Icon | None, NULL, Api()] = None
+    title: str | None = Api().limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
     # Which sections a group holds; their order is the site's order (a reorder's business).
-    sections: Annotated[
-        list[Ref] | None, Api(ref="section", update=False, ref_sibling=True, unordered=True)
-    ] = None
+    sections: list[Ref] | None = Api(
+        ref="section", update=False, ref_sibling=True, unordered=True
+    ).limits(default=None)
     """Titles (or ids) of sections of the same site."""
     # production's create takes none
-    localizedTitle: Annotated[LocalizedText128 | None, Api(create=False, keyed=True)] = None
+    localizedTitle: LocalizedText128 | None = Api(create=False, keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language (`{de: Produkte}`):
     only the languages written are managed; a language written null loses its title."""
     # absent: live
-    draft: Annotated[bool | None, Api(normalize=bool)] = None
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.contract import (
     AS_NULL,
     CONDITION,
@@ -48,24 +46,24 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SectionEntry(Entry):
     """A site section, keyed by title within its site."""
 
-    title: Annotated[str | None, Api()] = Limits(default=None, min_length=2, max_length=128)
-    path: Annotated[str | None, Api(create=False)] = Limits(
-        default=None, min_length=1, max_length=100
-    )
-    icon: Annotated[Icon | None, NULL, Api()] = None
-    description: Annotated[str | None, NULL, Api(create=False)] = Limits(
+    title: str | None = Api().limits(default=None, min_length=2, max_length=128)
+    path: str | None = Api(create=False).limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
+    description: Annotated[str | None, NULL] = Api(create=False).limits(
         default=None, max_length=256
     )
-    condition: Annotated[Condition | None, NULL, Api(create=False)] = None
-    default: Annotated[bool | None, Api(create=False, update=False, live=read_flag)] = None
+    condition: Annotated[Condition | None, NULL] = Api(create=False).limits(default=None)
+    default: bool | None = Api(create=False, update=False, live=read_flag).limits(default=None)
     # production's create takes neither: written by the PATCH that follows it
-    localizedTitle: Annotated[LocalizedText128 | None, Api(create=False, keyed=True)] = None
+    localizedTitle: LocalizedText128 | None = Api(create=False, keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language (`{de: Anleitungen}`):
     only the languages written are managed; a language written null loses its title."""
-    localizedDescription: Annotated[LocalizedText256 | None, Api(create=False, keyed=True)] = None
+    localizedDescription: LocalizedText256 | None = Api(create=False, keyed=True).limits(
+        default=None
+    )
     """The description in languages other than the site's default, as `localizedTitle`."""
     # absent: live
-    draft: Annotated[bool | None, Api(normalize=bool)] = None
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 

@@ -8,8 +8,6 @@ import json
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import FLAG, TEXT, Opt
 from docsync.api.contract import (
     EXTRA,
@@ -94,45 +92,38 @@ def _schema(raw: dict[str, Any]) -> Any:
 class SiteEntry(Entry):
     """A docs site, keyed by title."""
 
-    title: Annotated[str | None, Api(answer=TEXT)] = Limits(
-        default=None, min_length=2, max_length=128
-    )
-    type: Annotated[SiteType | None, Api(update=False, replace=True, answer=Opt(TEXT))] = None
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=2, max_length=128)
+    type: SiteType | None = Api(update=False, replace=True, answer=Opt(TEXT)).limits(default=None)
     """Used when the site is created only."""
-    visibility: Annotated[Visibility | None, Api(answer=Opt(TEXT))] = None
+    visibility: Visibility | None = Api(answer=Opt(TEXT)).limits(default=None)
     published: bool | None = None
-    basename: Annotated[str | None, Api(create=False, answer=Opt(TEXT))] = Limits(
+    basename: str | None = Api(create=False, answer=Opt(TEXT)).limits(
         default=None, min_length=1, max_length=100
     )
-    proxy: Annotated[
-        str | None,
-        NULL,
-        Api(create=False, live=proxy_of, normalize=_proxy),
-    ] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
+    proxy: Annotated[str | None, NULL] = Api(create=False, live=proxy_of, normalize=_proxy).limits(
+        default=None, max_length=512, pattern=PROXY_PATTERN
+    )
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
-    agentsContext: Annotated[Literal["excluded", "included"] | None, Api(create=False)] = None
-    defaultLevel: Annotated[
-        DefaultLevel | None, NULL, Api(create=False, api_default=("inherit",), answer=Opt(TEXT))
-    ] = None
+    agentsContext: Literal["excluded", "included"] | None = Api(create=False).limits(default=None)
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(
+        create=False, api_default=("inherit",), answer=Opt(TEXT)
+    ).limits(default=None)
     """The role everyone in the organization has on the site; `inherit`: the organization's
     default; null: none (guests)."""
-    adaptiveContent: Annotated[AdaptiveContent | None, Api(create=False)] = None
-    styleguide: Annotated[
-        Ref | None, NULL, Api(ref="space", ref_live=True, create=False, live=_styleguide)
-    ] = None
+    adaptiveContent: AdaptiveContent | None = Api(create=False).limits(default=None)
+    styleguide: Annotated[Ref | None, NULL] = Api(
+        ref="space", ref_live=True, create=False, live=_styleguide
+    ).limits(default=None)
     """The style guide space (by title or id) the site's editing agent checks its edits
     against: a space holding a writing style guide, made in the app; null detaches it."""
-    adaptiveSchema: Annotated[
-        dict[str, Any] | None,
-        Api(
-            create=False,
-            update=False,
-            live=_schema,
-            unordered=True,  # a claim's `enum`, the `required` list: sets to the API
-            wire="jsonSchema",
-            route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
-        ),
-    ] = None
+    adaptiveSchema: dict[str, Any] | None = Api(
+        create=False,
+        update=False,
+        live=_schema,
+        unordered=True,  # a claim's `enum`, the `required` list: sets to the API
+        wire="jsonSchema",
+        route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
+    ).limits(default=None)
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
     permissions: SitePermissions | None = None
     """Direct grants to teams and members; when written, exact per principal type; a role of

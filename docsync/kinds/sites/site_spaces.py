@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.api.contract import (
     CONDITION,
@@ -43,30 +41,27 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SiteSpaceEntry(Entry):
     """A space published on a site, keyed by path within its section (or site)."""
 
-    space: Annotated[
-        Ref | None,
-        Api(ref="space", wire="spaceId", ref_live=True, answer=Opt(Either((Obj({"id": ID}), ID)))),
-    ] = None
+    space: Ref | None = Api(
+        ref="space", wire="spaceId", ref_live=True, answer=Opt(Either((Obj({"id": ID}), ID)))
+    ).limits(default=None)
     """A space by title (of the manifest or live) or id."""
-    path: Annotated[str | None, Api(create=False, answer=TEXT)] = Limits(
+    path: str | None = Api(create=False, answer=TEXT).limits(
         default=None, min_length=1, max_length=100
     )
-    condition: Annotated[Condition | None, NULL, Api(create=False)] = None
-    default: Annotated[bool | None, Api(create=False, update=False, live=read_flag)] = None
+    condition: Annotated[Condition | None, NULL] = Api(create=False).limits(default=None)
+    default: bool | None = Api(create=False, update=False, live=read_flag).limits(default=None)
     # production's PATCH takes no title (`check_title`)
-    title: Annotated[str | None, Api(update=False)] = Limits(
-        default=None, min_length=2, max_length=128
-    )
+    title: str | None = Api(update=False).limits(default=None, min_length=2, max_length=128)
     """Its own title on this site (a language's name, where each language is a site space), set
     when it is made: production's API cannot change it later (the app can). Absent: its
     space's title."""
     # absent: shown
-    hidden: Annotated[bool | None, Api(create=False, normalize=bool)] = None
+    hidden: bool | None = Api(create=False, normalize=bool).limits(default=None)
     """Left out of the site's navigation (still published at its path)."""
     # absent: live
-    draft: Annotated[bool | None, Api(normalize=bool)] = None
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
-    pageId: Annotated[str | None, NULL, Api()] = None
+    pageId: Annotated[str | None, NULL] = Api().limits(default=None)
     """The page of its space shown at its path instead of the space's first page; null: the
     first page."""
 

@@ -76,27 +76,27 @@ class GitSync(NullChecked, Model):
     are managed; `null` uninstalls it."""
 
     # the install's, and every configuration's
-    provider: Annotated[Literal["github", "gitlab"], Api()]
+    provider: Literal["github", "gitlab"] = Api().limits()
     """`github` (the organization's GitHub account is connected once in the app) or `gitlab`
     (an access token, through the API)."""
     # the GitLab token: a secret key, which production never answers (`planning.py`)
-    providerConfiguration: Annotated[GitSyncRepository, Api(create=False, secret_keys=(TOKEN,))] = (
-        Limits(default_factory=GitSyncRepository)
+    providerConfiguration: GitSyncRepository = Api(create=False, secret_keys=(TOKEN,)).limits(
+        default_factory=GitSyncRepository
     )
     """The repository (GitHub's `repositoryId`, or GitLab's `projectId` with its `accessToken`
     and `customInstanceURL`) and its `branch`; only the keys written are managed."""
-    projectDirectory: Annotated[str | None, Api(create=False)] = None
+    projectDirectory: str | None = Api(create=False).limits(default=None)
     """The repository's directory that syncs (a monorepo's subdirectory); for a site, where its
     `gitbook-docs.yaml` is."""
-    commitMessageTemplate: Annotated[str | None, Api(create=False)] = None
+    commitMessageTemplate: str | None = Api(create=False).limits(default=None)
     """The template of the commits GitBook makes."""
-    previewExternalBranches: Annotated[bool | None, Api(create=False)] = None
+    previewExternalBranches: bool | None = Api(create=False).limits(default=None)
     """Whether branches other than `branch` get previews."""
-    agentInstructions: Annotated[
-        list[Literal["agents", "claude"]] | None, Api(create=False, unordered=True)
-    ] = None
+    agentInstructions: list[Literal["agents", "claude"]] | None = Api(
+        create=False, unordered=True
+    ).limits(default=None)
     """The agent instruction files GitBook keeps at the repository's root (any order)."""
-    priority: Annotated[Literal["git", "gitbook"] | None, Api(create=False)] = None
+    priority: Literal["git", "gitbook"] | None = Api(create=False).limits(default=None)
     """Which side is the source of truth: `git` (a configuration change imports the repository
     into GitBook) or `gitbook` (it exports GitBook's content to the repository)."""
 
