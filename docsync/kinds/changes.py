@@ -8,12 +8,12 @@ and its actions carry them as their payload."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, get_args
 
-from pydantic import BaseModel, RootModel
+from pydantic import BaseModel
 from pydantic import Field as Limits
 
 from docsync.api.answers import Shape
@@ -138,27 +138,43 @@ class Field:
 
 
 #: a managed field declared on its entry model's field, named by it, with pydantic's limits:
-#: `label: str | None = Api(answer=TEXT).limits(default=None, max_length=30)`; pydantic keeps
-#: it as metadata (the schema unchanged), and the kind's `fields` and `answer` are derived from
-#: the model (`Declaration`). Not in the annotation (`Annotated[str | None, Api(...)]`), whose
-#: text pydantic compiles at every import: about 15 us a field, 0.1 ms a lambda, where the
-#: default is compiled once, with its module
+#: `label: str | None = Api(answer=TEXT).limits(default=None, max_length=30)`: carried as
+#: pydantic metadata until the kind's declaration takes it (`declared_on`), deriving its
+#: `fields` and `answer` from the model, the schema unchanged. Not in the annotation
+#: (`Annotated[str | None, Api(...)]`), whose text pydantic compiles at every import: about
+#: 15 us a field, 0.1 ms a lambda, where the default is compiled once, with its module
 Api = partial(Field, "")
 
 
 def declared_on(entry: type[BaseModel] | None) -> tuple[Field, ...]:
     """The managed fields an entry model declares (`Api`), named, in the model's order; a
-    mapping's (`RootModel[dict[str, Item | None]]`: an integration's sites), its items'."""
+    mapping's (`RootModel[dict[str, Item | None]]`: an integration's sites), its items'.
+
+    Read once, then kept on the model, and taken out of pydantic's metadata: the model's
+    validator and schema, built when it first validates, never meet them (pydantic handles each
+    metadata item it does not know, about 20 us a field and a model built)."""
     if entry is None:
         return ()
-    if issubclass(entry, RootModel):
+    if getattr(entry, "__pydantic_root_model__", False):
         return declared_on(_item_model(entry.model_fields["root"].annotation))
-    return tuple(
-        _named(marker, name)
-        for name, info in entry.model_fields.items()
-        for marker in info.metadata
-        if isinstance(marker, Field)
-    )
+    found: tuple[Field, ...] | None = entry.__dict__.get(_DECLARED)
+    if found is None:
+        found = tuple(_taken(entry))
+        type.__setattr__(entry, _DECLARED, found)
+    return found
+
+
+#: where a model keeps the fields taken from its metadata
+_DECLARED = "__docsync_fields__"
+
+
+def _taken(entry: type[BaseModel]) -> Iterator[Field]:
+    """Each field's markers, named, taken out of its metadata."""
+    for name, info in entry.model_fields.items():
+        markers = [m for m in info.metadata if isinstance(m, Field)]
+        if markers:
+            info.metadata[:] = [m for m in info.metadata if not isinstance(m, Field)]
+            yield from (_named(marker, name) for marker in markers)
 
 
 def _item_model(mapping: Any) -> type[BaseModel] | None:
