@@ -34,7 +34,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
+from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -178,12 +178,12 @@ class ChannelKind(ListPart, SitePart):
     declaration = CHANNEL
     part_payload = Channels
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every channel of a site into `site["_channels"]`."""
         found = await send_under(api, self.route("list"), site_path)
         site[f"_{SECTION}"] = [_read(item) for item in found]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's channels when the written list differs from the live one:
@@ -225,9 +225,10 @@ class ChannelKind(ListPart, SitePart):
         ]
         return site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates; a create whose answer was lost is looked for
         (FOUND_BY) before it is sent again."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, Channels)
         await self.write_items(run.api, payload, _made, partial(under_site, site_path=site_path))
 
@@ -250,7 +251,7 @@ class ChannelKind(ListPart, SitePart):
                         f"a {kind} channel takes no '{name}' (it takes {ALLOWED[kind]})",
                     )
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's channels as a manifest writes them. A site with two channels of one type

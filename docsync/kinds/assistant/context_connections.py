@@ -49,7 +49,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
+from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -208,7 +208,7 @@ class ContextConnectionKind(ListPart, SitePart):
     declaration = CONTEXT_CONNECTION
     part_payload = ContextConnections
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every connection of a site into `site["_contextConnections"]`, a secret as HELD (a
         value the API answers in clear is never kept, nor repeated by the client's messages)."""
         found = await send_under(api, self.route("list"), site_path)
@@ -221,7 +221,7 @@ class ContextConnectionKind(ListPart, SitePart):
         )
         site[f"_{SECTION}"] = [change.kept(item) for item in found]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's connections when the written list differs from the live
@@ -270,9 +270,10 @@ class ContextConnectionKind(ListPart, SitePart):
             ctx.resent.add(action.address)
         return action
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates and their labels; a create whose answer was
         lost is looked for (FOUND_BY) before it is sent again."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, ContextConnections)
         await self.write_items(
             run.api, payload, change.made, partial(under_site, site_path=site_path)
@@ -302,7 +303,7 @@ class ContextConnectionKind(ListPart, SitePart):
                     f"`integrations:`{did_you_mean(name, sorted(installed))}",
                 )
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's connections as a manifest writes them, each secret as the env() template

@@ -36,7 +36,7 @@ from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
+from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -131,7 +131,7 @@ class McpServerKind(ListPart, SitePart):
     declaration = MCP_SERVER
     part_payload = McpServers
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every MCP server of a site into `site["_mcpServers"]`, header values as digests (and
         never repeated by the client's messages)."""
         found = await send_under(api, self.route("list"), site_path)
@@ -147,7 +147,7 @@ class McpServerKind(ListPart, SitePart):
             for s in found
         ]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's servers when the written list differs from the live one:
@@ -190,10 +190,11 @@ class McpServerKind(ListPart, SitePart):
         )
         return action
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates, one request each; a create whose answer was lost
         is looked for by its name before it is sent again. Answers (which repeat the headers)
         are dropped unread."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, McpServers)
         await self.write_items(run.api, payload, _named, partial(under_site, site_path=site_path))
 
@@ -203,7 +204,7 @@ class McpServerKind(ListPart, SitePart):
         assert isinstance(writes, McpServers)
         return len(writes.deletes) + len(writes.updates) + len(writes.creates)
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's servers as a manifest writes them, each header as the env() template

@@ -26,7 +26,6 @@ from docsync.kinds.partial import (
     Setting,
     known_fields,
     live_customization,
-    writable,
 )
 from docsync.kinds.presentation.groups import (
     Ai,
@@ -197,14 +196,11 @@ class CustomizationKind(MergedPart):
     declaration = CUSTOMIZATION
     part_payload = Customization
 
-    def written(self, entry: Any) -> bool:
+    def reads(self, entry: Any) -> bool:
         # A site space inherits what it does not override: the site's settings are read too.
         return entry.customization is not None or bool(written_overrides(entry))
 
-    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
-        return writable(found)
-
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is

@@ -5,14 +5,15 @@ the written fields in and writing it back whole."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, leaf_change
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.partial import Leaf, managed, merged, report_incomplete, value_at
-from docsync.kinds.sites.parts import SitePart, send_under
+from docsync.kinds.partial import Leaf, managed, merged, report_incomplete, value_at, writable
+from docsync.kinds.sites.parts import SitePart, at_site, send_under
 from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
@@ -27,16 +28,23 @@ class MergedFields(OnSite):
     fields: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Converted:
+    """A value a manifest writes otherwise than the API holds it (agent instructions: text
+    written, a document held): how a value, live or written, is compared and shown, and how a
+    written one is sent."""
+
+    compared: Callable[[Any], Any]
+    sent: Callable[[Any], Any]
+
+
 class MergedPart(SitePart):
     """Such a part; `section` names its field and the slot of the site's item its read fills
-    (`_<section>`). It reads, plans and writes itself; what is its own are three hooks."""
+    (`_<section>`). It reads, plans and writes itself from what it declares below."""
 
     HOOKS: ClassVar[tuple[str, ...]] = (
-        "written",
-        "writable",
-        "compared",
-        "sent",
-        "export_part",
+        "reads",
+        "export",
         "check_list",
         "warnings",
         "pictures",
@@ -45,27 +53,30 @@ class MergedPart(SitePart):
         "lockout",
     )
     part_payload: ClassVar[type[MergedFields]]
+    #: the top-level fields of the API's answer its PUT takes back (None: all but those the API
+    #: only answers, `READ_ONLY`)
+    put_fields: ClassVar[tuple[str, ...] | None] = None
+    #: the values at these paths a manifest writes otherwise than the API holds them
+    converted: ClassVar[Mapping[Leaf, Converted]] = {}
 
+    @final
     def writable(self, found: dict[str, Any]) -> dict[str, Any]:
-        """What of the API's answer does its PUT take back?
+        """What of the API's answer its PUT takes back (`put_fields`)."""
+        if self.put_fields is None:
+            return writable(found)
+        return {k: found[k] for k in self.put_fields if k in found}
 
-        Asked by: its read, and its write before it merges. Returns: the object without what
-        the API answers but refuses in a PUT. Default: all of it."""
-        return found
-
+    @final
     def compared(self, path: Leaf, value: Any) -> Any:
-        """How does a value at `path` compare, and show in the plan?
+        """A value at `path`, live or written, as it is compared and shown (`converted`)."""
+        found = self.converted.get(path)
+        return found.compared(value) if found is not None and value is not None else value
 
-        Asked by: its plan, for the live and the written value. Returns: the value compared
-        and shown. Default: as it is."""
-        return value
-
+    @final
     def sent(self, path: Leaf, value: Any) -> Any:
-        """How does the PUT send a written value at `path`?
-
-        Asked by: its plan, into the action's payload. Returns: the value sent. Default: as
-        it is."""
-        return value
+        """A written value at `path` as the PUT sends it (`converted`)."""
+        found = self.converted.get(path)
+        return found.sent(value) if found is not None else value
 
     @final
     def live_object(self, site: LiveResource | None) -> dict[str, Any] | None:
@@ -73,12 +84,12 @@ class MergedPart(SitePart):
         return found if isinstance(found, dict) else None
 
     @final
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         found = await send_under(api, self.route("read"), site_path)
         site[f"_{self.section}"] = self.writable(found)
 
     @final
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update when a written field differs from the live one; the plan shows only those,
@@ -122,9 +133,10 @@ class MergedPart(SitePart):
         return ctx.add(action)
 
     @final
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Read the live object, merge the written fields in, PUT the whole object: what the
         manifest does not write stays as it is now, not as it was when the plan was made."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, self.part_payload)
         found = await send_under(run.api, self.route("read"), site_path)
         body = merged(self.writable(found), payload.fields)

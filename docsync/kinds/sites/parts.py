@@ -44,14 +44,15 @@ async def send_under(api: Api, route: Route, site_path: str, body: Any = None, *
 
 class SitePart(Part):
     """A part of a site: the site kind reads it for the entries that write it, plans it, carries
-    out its action (kind `site`, addressed `site["Docs"].<section>`) and exports it."""
+    out its action (kind `site`, addressed `site["Docs"].<section>`) and exports it, asking the
+    hooks of every kind under their names, each with what the site hands it."""
 
     HOOKS: ClassVar[tuple[str, ...]] = (
-        "written",
-        "read",
-        "plan_part",
-        "write",
-        "export_part",
+        "reads",
+        "fetch",
+        "plan",
+        "execute",
+        "export",
         "check_list",
         "warnings",
         "pictures",
@@ -64,14 +65,14 @@ class SitePart(Part):
     #: planning it needs the site's structure (redirects name its sections)
     reads_structure: ClassVar[bool] = False
 
-    def written(self, entry: Any) -> bool:
-        """Does a site entry manage this part?
+    def reads(self, entry: Any) -> bool:
+        """Which site entries make the site read this part?
 
         Asked by: the site's read and plan, per site entry. Returns: whether the part is read
         and planned for that site. Default: the entry writes the part's field."""
         return getattr(entry, self.section, None) is not None
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """What does the API hold of this part for one site?
 
         Asked by: the site's read, for each site whose entry writes it (every site, for
@@ -79,7 +80,7 @@ class SitePart(Part):
         Default: refuses (every part reads)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is read")
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """Which one action makes this part of a site what its entry writes?
@@ -88,14 +89,14 @@ class SitePart(Part):
         (None: nothing changes), added to `ctx`. Default: refuses (every part plans)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is planned")
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """How is this part's action carried out?
 
-        Asked by: the site's `execute`, for an action whose payload is this part's. Returns:
-        nothing. Default: refuses (every part writes)."""
+        Asked by: the site's `execute`, for an action whose payload is this part's (under the
+        site's path, `at_site`). Returns: nothing. Default: refuses (every part writes)."""
         raise NotImplementedError(f"{type(self).__name__} must say how it is written")
 
-    def export_part(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
+    def export(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
         """How does a manifest write this part of a site back?
 
         Asked by: the site's export. Returns: the part's value (None: nothing to write);
@@ -103,6 +104,10 @@ class SitePart(Part):
         return None
 
     def requests(self, action: Action) -> int:
+        """What does carrying out its action cost in requests when nothing fails?
+
+        Asked by: the site's `requests`, for `plan -v`'s estimate. Returns: a count. Default:
+        one."""
         return 1
 
     @final
@@ -120,12 +125,15 @@ class SitePart(Part):
         return self.declaration.noun if isinstance(found, dict) and any(found.values()) else None
 
     @final
-    async def execute(self, action: Action, run: RunContext) -> None:
-        raise TypeError(f"{action.key}: a site's part is written by the site (`write`)")
-
-    @final
     async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
         return None
+
+
+def at_site(action: Action, run: RunContext) -> str:
+    """The path of the site an action of a part (of the site or of one of its children) is on,
+    its id known now."""
+    assert isinstance(action.payload, OnSite)
+    return SITE.format(org=run.org_id, id=run.resolve(action.payload.site))
 
 
 def site_parts(kinds: Kinds) -> tuple[SitePart, ...]:
@@ -139,57 +147,30 @@ def child_parts(kinds: Kinds) -> tuple[ChildPart, ...]:
     return tuple(p for p in kinds if isinstance(p, ChildPart))
 
 
-def part_writing(kinds: Kinds, payload: object) -> SitePart | None:
+def part_writing(kinds: Kinds, payload: object) -> SitePart | ChildPart | None:
     """The part, of the site or of one of its children, whose action carries `payload`."""
-    every = (*site_parts(kinds), *child_parts(kinds))
+    every: tuple[SitePart | ChildPart, ...] = (*site_parts(kinds), *child_parts(kinds))
     return next((p for p in every if isinstance(payload, p.part_payload)), None)
 
 
-class ChildPart(SitePart):
+class ChildPart(Part):
     """A part of one of a site's children (a site space's customization override): read after
     the site's structure, planned with the child once the structure is planned, exported with
-    it. Its field is in the child's entries, never in the site's."""
+    it, asking the hooks of every kind under their names, each with what the site hands it. Its
+    field is in the child's entries, never in the site's."""
 
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads_under",
-        "read_under",
-        "plan_under",
-        "write",
-        "export_under",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-    )
+    HOOKS: ClassVar[tuple[str, ...]] = SitePart.HOOKS
+    #: the payload of its one action per child
+    part_payload: ClassVar[type[OnSite]]
 
-    @final
-    def written(self, entry: Any) -> bool:
-        return False
-
-    @final
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        return None
-
-    @final
-    def plan_part(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> Action | None:
-        return None
-
-    @final
-    def export_part(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
-        return None
-
-    def reads_under(self, entry: Any) -> bool:
-        """Does a site entry write this part on one of its children?
+    def reads(self, entry: Any) -> bool:
+        """Which site entries write this part on one of their children?
 
         Asked by: the site's read, per site entry. Returns: whether the site's structure and
         then this part are read. Default: no."""
         return False
 
-    async def read_under(
+    async def fetch(
         self, api: ApiClient, site: dict[str, Any], site_path: str, entry: Any | None
     ) -> None:
         """What does the API hold of this part for the children a site entry writes it on?
@@ -198,7 +179,7 @@ class ChildPart(SitePart):
         Returns: nothing; keeps what it read in the items of the structure read. Default:
         nothing."""
 
-    def plan_under(
+    def plan(
         self,
         site: DesiredResource,
         site_live: LiveResource | None,
@@ -212,9 +193,27 @@ class ChildPart(SitePart):
         Returns: the action (None: nothing changes), added to `ctx`. Default: None."""
         return None
 
-    def export_under(self, child: LiveResource, site: LiveResource) -> Any:
+    async def execute(self, action: Action, run: RunContext) -> None:
+        """How is this part's action carried out?
+
+        Asked by: the site's `execute`, for an action whose payload is this part's (under the
+        site's path, `at_site`). Returns: nothing. Default: refuses (every part writes)."""
+        raise NotImplementedError(f"{type(self).__name__} must say how it is written")
+
+    def export(self, child: LiveResource, site: LiveResource) -> Any:
         """How does a manifest write this part of a child back?
 
         Asked by: the site's export, per child of its kind. Returns: the part's value (None:
         nothing to write). Default: None."""
+        return None
+
+    def requests(self, action: Action) -> int:
+        """What does carrying out its action cost in requests when nothing fails?
+
+        Asked by: the site's `requests`, for `plan -v`'s estimate. Returns: a count. Default:
+        one."""
+        return 1
+
+    @final
+    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
         return None

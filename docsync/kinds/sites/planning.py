@@ -33,13 +33,13 @@ def plan_site(
     for part in site_parts(kinds):
         if unread(read, part.section) or (part.reads_structure and not structure):
             continue
-        action = part.plan_part(desired, live, ctx)
+        action = part.plan(desired, live, ctx)
         if action is not None:
             site_tree.actions.append(action)
     for child_part in child_parts(kinds) if structure else ():
         for child in site_tree.desired_of(child_part.declaration.parents[0]) or []:
             child_live = site_tree.matches.get(child.address)
-            found = child_part.plan_under(desired, live, child, child_live, ctx)
+            found = child_part.plan(desired, live, child, child_live, ctx)
             if found is not None:
                 site_tree.actions.append(found)
     _plan_publish(desired, live, ctx, site_tree)
