@@ -17,9 +17,8 @@ from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
-from docsync.kinds.partial import ANSWER, Leaf, Setting
+from docsync.kinds.partial import ANSWER, Converted, Leaf, MergedFields, MergedPart, Setting
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.merged_part import Converted, MergedFields, MergedPart
 
 #: the groups PUT takes (the answer adds `object`, `updatedAt`, `updatedBy`, `urls`)
 GROUPS = ("scans", "findings", "editing")

@@ -32,9 +32,8 @@ from docsync.kinds.assistant.site_items import (
 )
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import ListPart, SitePart, at_site, send_under, under_site
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

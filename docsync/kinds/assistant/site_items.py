@@ -19,8 +19,7 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.parts import ItemWrites
-from docsync.kinds.sites.payloads import OnSite
+from docsync.kinds.parts import ItemWrites, OnSite
 
 if TYPE_CHECKING:
     pass

@@ -22,9 +22,8 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
+from docsync.kinds.parts import OnSite, SitePart, at_site, send_under
 from docsync.kinds.requests import Route, Routes, Writes
-from docsync.kinds.sites.parts import SitePart, at_site, send_under
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

@@ -22,7 +22,7 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import ListPart, OnSite, SitePart, at_site, send_under, under_site
 from docsync.kinds.presentation.redirect_destinations import (
     live_destination,
     live_places,
@@ -31,8 +31,6 @@ from docsync.kinds.presentation.redirect_destinations import (
     written_places,
 )
 from docsync.kinds.requests import Routes, Writes, send
-from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

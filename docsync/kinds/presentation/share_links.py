@@ -23,10 +23,16 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ItemWrites, ListPart
+from docsync.kinds.parts import (
+    ItemWrites,
+    ListPart,
+    OnSite,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, at_site, send_under, under_site
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

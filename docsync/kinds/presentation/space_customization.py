@@ -35,6 +35,7 @@ from docsync.kinds.partial import (
     report_incomplete,
     value_at,
 )
+from docsync.kinds.parts import ChildPart, OnSite, at_site, send_under
 from docsync.kinds.presentation.groups import (
     OverrideAnnouncement,
     OverrideExternalLinks,
@@ -49,8 +50,6 @@ from docsync.kinds.presentation.override_units import body, overrides, unit_of
 from docsync.kinds.presentation.styling import OverrideStyling
 from docsync.kinds.presentation.values import Favicon, Localized128
 from docsync.kinds.requests import Route, Routes, Writes
-from docsync.kinds.sites.parts import ChildPart, at_site, send_under
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
