@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from docsync.core.context import PlanContext, RunContext
-from docsync.core.model import Action
+from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.model import Action, FieldChange, address
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.kind import ExportNames, Kind
@@ -76,9 +76,85 @@ class Part(Kind):
     """A part of a resource: its parent reads, plans and exports it."""
 
 
+@dataclass
+class SiteItems(OnSite, ItemWrites):
+    """A site's items to write (`ItemWrites`, by `ListPart.write_items`), and what the creates
+    and updates need made first (an integration's installation, as `$ref` placeholders, for
+    their order only: nothing is sent of them)."""
+
+    after: list[Ref] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlannedItems:
+    """What a kind planned of its list on one site: the lines a reviewer reads, the writes,
+    and what each deleted item takes away (what the site's assistant read, where it answered),
+    which puts the action under "Needs a careful look"."""
+
+    lines: list[FieldChange]
+    writes: SiteItems
+    losses: list[str]
+
+
 class ListPart(Part):
-    """A part written as a keyed list: matched entries compared field by field (every field
-    written), nothing planned on its own."""
+    """A part written as a keyed list held by its parent (a site's share links, redirects,
+    channels, MCP servers and context connections, a team's members, a resource's grants):
+    matched entries compared field by field (every field written) by the one reconciler,
+    nothing planned on its own. A list a site holds is read from the site's item, planned as
+    the site's one action (`holder_action`, kind `site`, addressed `site["Docs"].<section>`)
+    and written item by item (`write_items`)."""
+
+    @final
+    def entry_resources(
+        self, desired: DesiredResource, shape: Callable[[Any], dict[str, Any]]
+    ) -> list[DesiredResource] | None:
+        """The holder entry's list (None: not written), each as the reconciler matches it:
+        keyed by its key field, its fields as `shape` compares them."""
+        written = desired.written(self.section)
+        if written is None:
+            return None
+        base = (*desired.path, self.section)
+        found = []
+        for index, item in enumerate(written):
+            key = str(getattr(item, self.key_field))
+            own = address(self.name, key, desired.address)
+            fields, path = shape(item), (*base, index)
+            found.append(DesiredResource(self.name, key, own, key, fields, path, entry=item))
+        return found
+
+    @final
+    def live_items(self, desired: DesiredResource, live: LiveResource | None) -> list[LiveResource]:
+        """The live holder's items as read (`_<section>` of its item; none when not read), each
+        as the reconciler matches it: keyed by its key field, under the holder's address as the
+        plan knows it (`desired`'s), its fields the item as read (what of it is compared is the
+        kind's to say)."""
+        found = live.raw.get(f"_{self.section}") if live is not None else None
+        out = []
+        for item in found or []:
+            key = str(item[self.key_field])
+            own = address(self.name, key, desired.address)
+            out.append(LiveResource(self.name, str(item["id"]), key, own, key, item))
+        return out
+
+    @final
+    def holder_action(
+        self, desired: DesiredResource, planned: PlannedItems, ctx: PlanContext
+    ) -> Action:
+        """The site's one action for this list: after the site's own actions (a site made or
+        renamed first), each loss named."""
+        planned.writes.site = ref(desired.address)
+        action = Action(
+            "update",
+            desired.kind,
+            f"{desired.address}.{self.section}",
+            planned.lines,
+            ctx.where((*desired.path, self.section)),
+            payload=planned.writes,
+            depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
+        )
+        for loss in planned.losses:
+            action.takes_away(loss)
+        return ctx.add(action)
 
     @final
     def same(self, desired: DesiredResource, live: LiveResource) -> bool:

@@ -1,6 +1,6 @@
 """Where a site's assistant works beside its site (production's site channels: Slack, Linear,
 GitHub, Discord): read as one list per site, matched by `type`, exact once written, written by
-one action per site (deletes, then updates, then creates) through `site_items`. Used by the
+one action per site (deletes, then updates, then creates) as a `ListPart` a site holds. Used by the
 site kind.
 
 A channel's setup (`type` and `setupSettings`: the channels, teams or repositories it may
@@ -23,16 +23,17 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.assistant.site_items import (
-    Planned,
-    SiteItems,
-    entry_resources,
-    live_items,
-    site_items_action,
-)
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart, SitePart, at_site, send_under, under_site
+from docsync.kinds.parts import (
+    ListPart,
+    PlannedItems,
+    SiteItems,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ CHANNEL = Declaration(
 
 
 class Channels(SiteItems):
-    """A site's channels to write (`site_items.SiteItems`)."""
+    """A site's channels to write (`parts.SiteItems`)."""
 
 
 class ChannelKind(ListPart, SitePart):
@@ -189,13 +190,10 @@ class ChannelKind(ListPart, SitePart):
         channels not written are deleted (the list is exact, and each deleted one is a loss),
         changed ones patched, new types created."""
 
-        def at(kind: str) -> str:
-            return address(self.name, kind, desired.address)
-
-        wanted = entry_resources(self.name, desired, SECTION, "type", _shape, at)
+        wanted = self.entry_resources(desired, _shape)
         if wanted is None:
             return None
-        have = live_items(self.name, SECTION, "type", live, at)
+        have = self.live_items(desired, live)
         changes = self.changes(wanted, have, ctx, desired.address)
         writes = Channels(deletes=[old.id for old in changes.deleted])
         lines: list[FieldChange] = []
@@ -222,7 +220,7 @@ class ChannelKind(ListPart, SitePart):
             f"channel {old.key} is deleted: the site's assistant no longer works there"
             for old in changes.deleted
         ]
-        return site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+        return self.holder_action(desired, PlannedItems(lines, writes, losses), ctx)
 
     async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates; a create whose answer was lost is looked for

@@ -21,20 +21,21 @@ from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.contract import UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
-from docsync.core.model import Action, FieldChange, address
+from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.assistant.site_items import (
-    Planned,
-    SiteItems,
-    entry_resources,
-    live_items,
-    site_items_action,
-)
 from docsync.kinds.declaration import Declaration, Field
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart, SitePart, at_site, send_under, under_site
+from docsync.kinds.parts import (
+    ListPart,
+    PlannedItems,
+    SiteItems,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
 
 if TYPE_CHECKING:
@@ -153,16 +154,13 @@ class McpServerKind(ListPart, SitePart):
         servers not written are deleted (the list is exact), changed fields patched, new names
         created. Flagged: the site's assistant reaches other tools, or the same with new keys."""
 
-        def at(name: str) -> str:
-            return address(MCP_SERVER.name, name, desired.address)
-
         def compared(item: McpServerEntry) -> dict[str, Any]:
             return {**_shape(item.model_dump()), "headers": digested(item.headers)}
 
-        wanted = entry_resources(MCP_SERVER.name, desired, SECTION, "name", compared, at)
+        wanted = self.entry_resources(desired, compared)
         if wanted is None:
             return None
-        have = live_items(MCP_SERVER.name, SECTION, "name", live, at)
+        have = self.live_items(desired, live)
         changes = self.changes(wanted, have, ctx, desired.address)
         if not changes:
             return None
@@ -181,7 +179,7 @@ class McpServerKind(ListPart, SitePart):
             ],
             deletes=[old.id for old in changes.deleted],
         )
-        action = site_items_action(desired, SECTION, Planned(lines, writes, []), ctx)
+        action = self.holder_action(desired, PlannedItems(lines, writes, []), ctx)
         action.security_change = True
         action.notes.append(
             "MCP SERVERS CHANGE: the tools the site's assistant may call, or the credentials it "
