@@ -60,6 +60,8 @@ class HookRow:
     asked_by: str
     returns: str
     default: str
+    #: what it is asked with, as its framework class gives it (`(desired, live, ctx)`)
+    asked_with: str = ""
 
 
 def _part(text: str, label: str) -> str:
@@ -69,6 +71,8 @@ def _part(text: str, label: str) -> str:
 
 def _row(framework: type, name: str) -> HookRow:
     """A hook's row, from the first class of `framework`'s ancestry documenting it."""
+    given = inspect.signature(getattr(framework, name)).parameters
+    asked_with = "(" + ", ".join(p for p in given if p != "self") + ")"
     for cls in framework.__mro__:
         member = vars(cls).get(name)
         doc = inspect.getdoc(member) if member is not None else None
@@ -76,8 +80,8 @@ def _row(framework: type, name: str) -> HookRow:
             question = " ".join(doc.split("\n\n", 1)[0].split())
             rest = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
             asked, returns = _part(rest, "Asked by"), _part(rest, "Returns")
-            return HookRow(name, question, asked, returns, _part(rest, "Default"))
-    return HookRow(name, "", "", "", "")
+            return HookRow(name, question, asked, returns, _part(rest, "Default"), asked_with)
+    return HookRow(name, "", "", "", "", asked_with)
 
 
 def framework_classes() -> list[type]:
@@ -96,29 +100,46 @@ def framework_classes() -> list[type]:
     return sorted(found.values(), key=lambda c: len(c.__mro__))
 
 
+def hook_names() -> tuple[str, ...]:
+    """Every hook name of the framework, in the order of the first framework class opening it."""
+    found: dict[str, None] = {}
+    for framework in framework_classes():
+        found |= dict.fromkeys(framework.HOOKS)  # type: ignore[attr-defined]
+    return tuple(found)
+
+
 def hook_rows() -> dict[str, list[HookRow]]:
-    """Each distinct set of hooks, named by the framework classes that open it."""
-    groups: dict[tuple[str, ...], list[str]] = {}
-    first: dict[tuple[str, ...], type] = {}
+    """Each distinct set of hooks as documented and asked, named by the framework classes that
+    open it (a part's `plan` is asked with other things than a top-level kind's)."""
+    groups: dict[tuple[HookRow, ...], list[str]] = {}
     for framework in framework_classes():
         hooks: tuple[str, ...] = framework.HOOKS  # type: ignore[attr-defined]
-        groups.setdefault(hooks, []).append(framework.__qualname__)
-        first.setdefault(hooks, framework)
-    return {
-        ", ".join(f"`{name}`" for name in names): [_row(first[hooks], h) for h in hooks]
-        for hooks, names in groups.items()
-    }
+        rows = tuple(_row(framework, h) for h in hooks)
+        groups.setdefault(rows, []).append(framework.__qualname__)
+    return {", ".join(f"`{name}`" for name in names): list(rows) for rows, names in groups.items()}
 
 
 def hook_tables() -> str:
     """docs/architecture.md's tables of the hooks a kind may override, per framework class."""
-    out = []
+    names = hook_names()
+    out = [
+        f"{len(names)} hook names in the whole framework: "
+        + ", ".join(f"`{name}`" for name in names)
+        + ".\n"
+    ]
     for frameworks, rows in hook_rows().items():
         out.append(f"**{frameworks}** ({len(rows)} hooks)\n")
-        out.append("| hook | the question it answers | asked by | returns | default |")
-        out.append("|---|---|---|---|---|")
+        out.append("| hook | the question it answers | asked with | asked by | returns | default |")
+        out.append("|---|---|---|---|---|---|")
         for row in rows:
-            cells = (f"`{row.hook}`", row.question, row.asked_by, row.returns, row.default)
+            cells = (
+                f"`{row.hook}`",
+                row.question,
+                f"`{row.asked_with}`",
+                row.asked_by,
+                row.returns,
+                row.default,
+            )
             out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         out.append("")
     return "\n".join(out)

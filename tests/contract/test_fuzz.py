@@ -8,7 +8,6 @@ import pytest
 
 from docsync.emulator.defaults import Contract
 from tests.contract.document import require_spec
-from tests.contract.fuzz import run
 from tests.contract.fuzz_document import served_operations
 from tests.contract.fuzz_plugin import SUMMARIES
 from tests.depth import examples
@@ -28,6 +27,10 @@ MINIMUM = 160 * EXAMPLES
 @pytest.mark.parametrize("mode", ["description", "production"])
 def test_the_emulator_answers_what_production_would(mode: Contract) -> None:
     require_spec()
+    # schemathesis is imported here, by the one worker that fuzzes: every xdist worker collects
+    # every module, and the others would each pay its import (about a fifth of a collection)
+    from tests.contract.fuzz import run
+
     report = run(mode, examples=EXAMPLES, seed=SEEDS[mode])
     SUMMARIES.append(report.summary())
     assert not report.failures and not report.errors, f"{report.summary()}\n{report.problems()}"

@@ -1,6 +1,7 @@
 """The kind protocol is narrow and is what runs: each framework class names the hooks a kind may
-override (`HOOKS`, at most 15, each documented for docs/architecture.md's table), everything else
-it offers is final, and no kind overrides anything but a hook of its framework class."""
+override (`HOOKS`, each documented for docs/architecture.md's table), at most 15 names in the
+whole framework, everything else it offers is final, and no kind overrides anything but a hook
+of its framework class."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from docsync.generate import (
     ROOT,
     architecture,
     framework_classes,
+    hook_names,
     hook_rows,
     kind_classes,
 )
-from docsync.kinds.kind import Kind
+from docsync.kinds.kind import Kind, TopKind
 
 KIND_CLASSES = kind_classes()
 
@@ -48,6 +50,37 @@ def test_a_framework_class_opens_at_most_15_hooks_and_closes_the_rest(framework:
     assert set(open_) <= set(hooks), (
         f"{framework.__qualname__} offers methods that are neither hooks nor final: "
         f"{sorted(set(open_) - set(hooks))}"
+    )
+
+
+def test_the_whole_framework_asks_at_most_15_hook_names() -> None:
+    """A part, a site's child or a merged part answers the questions every kind answers (how
+    it is read, planned, written, exported, its checks) under the same names, `Kind`'s and
+    `TopKind`'s, each with what its framework class hands it; what is data rather than a
+    question (what a merged part compares apart from what it sends, what a nested kind's
+    actions carry, how the picture draws it) is declared, not asked."""
+    names = hook_names()
+    assert len(names) <= 15, f"{len(names)} hook names: {', '.join(names)}"
+    assert set(names) <= set(TopKind.HOOKS), (
+        f"hooks named otherwise than every kind's: {sorted(set(names) - set(TopKind.HOOKS))}"
+    )
+
+
+#: framework classes still defined in a family's package, which the framework cannot import
+#: (tests/core/test_layers.py): each needs what it calls of its family made the framework's
+#: first (a nested kind: a site's state and order; a kind holding grants, Git Sync or
+#: installations: a holder's parts). The list only shrinks: a class moved, or a new one added
+#: in a family, fails here.
+IN_A_FAMILY = {"AppliedChild", "GrantedKind", "InstalledOnKind", "NestedKind", "SyncedKind"}
+
+
+def test_every_framework_class_is_defined_in_the_framework() -> None:
+    """The classes kinds are made from are defined in the top-level modules of
+    `docsync.kinds`, never in a family's package (a site's parts, `kinds.parts`; a merged part,
+    `kinds.partial`)."""
+    outside = {c.__qualname__ for c in FRAMEWORK if c.__module__.count(".") != 2}
+    assert outside == IN_A_FAMILY, (
+        f"moved: {sorted(IN_A_FAMILY - outside)}; in a family: {sorted(outside - IN_A_FAMILY)}"
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
@@ -32,10 +33,21 @@ def _imports(tree: ast.AST) -> list[str]:
     return found
 
 
+@dataclass(frozen=True)
+class _Source:
+    """What the tests here read of a source file: its imports, and the lines of its late ones."""
+
+    imports: tuple[str, ...]
+    late: tuple[int, ...]
+
+
 @cache
-def _parsed(path: Path) -> ast.Module:
-    """The syntax tree of a source file, parsed once for every test here (each reads them all)."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+def _read(path: Path) -> _Source:
+    """A source file parsed once for every test here (each reads them all); only what they read
+    is kept, never the syntax tree, which would stay in the worker for the rest of the suite
+    (about 170,000 nodes for the cycle collector to walk at each of its full collections)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return _Source(tuple(_imports(tree)), tuple(_late_imports(tree)))
 
 
 def _modules() -> dict[str, Path]:
@@ -52,7 +64,7 @@ def module_graph() -> dict[str, set[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
-        targets = _imports(_parsed(path))
+        targets = _read(path).imports
         graph[name] = {
             t for t in targets if t in modules and t != name and not name.startswith(f"{t}.")
         }
@@ -66,7 +78,7 @@ def package_graph() -> dict[str, set[str]]:
         relative = path.relative_to(PACKAGE.parent).with_suffix("")
         own = _package(".".join(relative.parts))
         graph[own]
-        for name in _imports(_parsed(path)):
+        for name in _read(path).imports:
             if not name.startswith("docsync.") or name.count(".") < 1:
                 continue
             target = _package(name)
@@ -147,7 +159,7 @@ def test_the_kinds_and_the_core_import_at_load_time_only() -> None:
         str(path.relative_to(PACKAGE)): lines
         for package in ("kinds", "core")
         for path in sorted((PACKAGE / package).rglob("*.py"))
-        if (lines := _late_imports(_parsed(path)))
+        if (lines := list(_read(path).late))
     }
     assert not late, f"imports inside functions, or import_module: {late}"
 
@@ -170,7 +182,7 @@ def family_graph() -> dict[str, set[str]]:
             continue
         own = parts[0] if len(parts) > 1 else "framework"
         graph[own]
-        for name in _imports(_parsed(path)):
+        for name in _read(path).imports:
             pieces = name.split(".")
             if pieces[:2] != ["docsync", "kinds"] or len(pieces) < 3:
                 continue

@@ -362,7 +362,8 @@ def test_a_protected_site_is_never_replaced() -> None:
 def test_every_action_carries_a_typed_payload() -> None:
     from docsync.core.payloads import Fields
     from docsync.kinds.organization.team_members import TeamFields
-    from docsync.kinds.sites.payloads import ChildChange, Level, OnSite, Reorder
+    from docsync.kinds.parts import OnSite
+    from docsync.kinds.sites.payloads import ChildChange, Level, Reorder
 
     manifest = (
         docs_sections(

@@ -96,11 +96,11 @@ def test_the_read_keeps_no_private_key() -> None:
             masked.extend(secrets)
 
     site: dict[str, Any] = {"id": "s1", "visibility": "visitor-auth"}
-    asyncio.run(PublishingAuthKind().read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
+    asyncio.run(PublishingAuthKind().fetch(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
     assert site["_publishingAuth"] == {"backend": "custom", "fallbackURL": None, "logoutURL": None}
     assert masked == [KEY]  # masked wherever a server echoes it (and left out of a snapshot)
     public: dict[str, Any] = {"id": "s2", "visibility": "public"}
-    asyncio.run(PublishingAuthKind().read(Api(), public, "/v1/orgs/org_acme/sites/s2"))  # type: ignore[arg-type]
+    asyncio.run(PublishingAuthKind().fetch(Api(), public, "/v1/orgs/org_acme/sites/s2"))  # type: ignore[arg-type]
     assert "_publishingAuth" not in public
     plan = k.plan(manifest("{backend: integration}"), {"site": [k.site("s1", "Docs", []) | site]})
     assert KEY not in repr(plan)

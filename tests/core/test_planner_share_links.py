@@ -118,7 +118,7 @@ def test_the_read_keeps_no_url() -> None:
             masked.extend(secrets)
 
     site: dict[str, Any] = {"id": "s1"}
-    asyncio.run(ShareLinkKind().read(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
+    asyncio.run(ShareLinkKind().fetch(Api(), site, "/v1/orgs/org_acme/sites/s1"))  # type: ignore[arg-type]
     assert site["_shareLinks"] == [link("l1", "A")]
     assert masked == [SECRET_URL]  # masked wherever a server echoes it (and left out of a snapshot)
     plan = k.plan(manifest("{name: A, active: false}"), {"site": [k.site("s1", "Docs", []) | site]})

@@ -314,8 +314,8 @@ def test_every_nested_kind_has_the_hooks_the_site_driver_calls() -> None:
     for kind in nested:
         assert isinstance(kind, NestedKind), f"{kind.name} is planned by no driver"
         own = type(kind)
-        assert own.export_level is not NestedKind.export_level, f"{kind.name}: how it is exported"
-        assert own.picture is not NestedKind.picture, f"{kind.name}: how the plan draws it"
+        assert own.export is not NestedKind.export, f"{kind.name}: how it is exported"
+        assert own.line is not NestedKind.line, f"{kind.name}: how the plan draws it"
         assert kind.route("create").path and kind.pointer_type, (
             f"{kind.name}: where it is written and read"
         )

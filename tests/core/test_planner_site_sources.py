@@ -362,7 +362,7 @@ def test_a_token_read_in_clear_is_never_kept_and_export_writes_its_template() ->
     state = k.live_state(live([kept]))
     site = state.by_address['site["Docs"]']
     names = Names()
-    [entry] = KINDS.named("context_connection").export_part(site, state, names)  # type: ignore[attr-defined]
+    [entry] = KINDS.named("context_connection").export(site, state, names)  # type: ignore[attr-defined]
     assert entry["setupSettings"] == {
         "repository": "acme/docs",
         "token": "{{ env('contextConnections[\"Issues\"].setupSettings.token') }}",
@@ -374,7 +374,7 @@ def test_export_leaves_out_a_site_whose_connections_or_channels_cannot_be_told_a
     site = state.by_address['site["Docs"]']
     names = Names()
     for kind in ("context_connection", "channel"):
-        assert KINDS.named(kind).export_part(site, state, names) is None  # type: ignore[attr-defined]
+        assert KINDS.named(kind).export(site, state, names) is None  # type: ignore[attr-defined]
     assert names.left == {
         'site["Docs"].context_connection[""]': ["c2"],
         'site["Docs"].channel["builtin:slack"]': ["h1", "h2"],

@@ -92,6 +92,8 @@ def _acts(kind: Kind) -> bool:
     site's share links: `site["Docs"].shareLinks`)."""
     if not kind.declaration.part:
         return True
+    if getattr(kind, "part_payload", None) is not None:
+        return False  # carried out by its holder, whose action carries the part's payload
     execute = type(kind).execute
     return execute is not Kind.execute and not getattr(execute, "__final__", False)
 

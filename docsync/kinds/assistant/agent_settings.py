@@ -17,9 +17,8 @@ from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
-from docsync.kinds.partial import ANSWER, Leaf, Setting
+from docsync.kinds.partial import ANSWER, Converted, Leaf, MergedFields, MergedPart, Setting
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 
 #: the groups PUT takes (the answer adds `object`, `updatedAt`, `updatedBy`, `urls`)
 GROUPS = ("scans", "findings", "editing")
@@ -114,16 +113,11 @@ class AgentSettingsKind(MergedPart):
     declaration = AGENT_SETTINGS
     part_payload = AgentSettingsChange
 
-    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
-        return {k: found[k] for k in GROUPS if k in found}
+    put_fields = GROUPS
+    #: the instructions: written as text, held as a document
+    converted = {INSTRUCTIONS: Converted(as_written, to_document)}
 
-    def compared(self, path: Leaf, value: Any) -> Any:
-        return as_written(value) if path == INSTRUCTIONS and value is not None else value
-
-    def sent(self, path: Leaf, value: Any) -> Any:
-        return to_document(value) if path == INSTRUCTIONS else value
-
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The whole live settings (what is not written is not managed, so the whole object is

@@ -1,6 +1,6 @@
 """Where a site's assistant works beside its site (production's site channels: Slack, Linear,
 GitHub, Discord): read as one list per site, matched by `type`, exact once written, written by
-one action per site (deletes, then updates, then creates) through `site_items`. Used by the
+one action per site (deletes, then updates, then creates) as a `ListPart` a site holds. Used by the
 site kind.
 
 A channel's setup (`type` and `setupSettings`: the channels, teams or repositories it may
@@ -23,18 +23,18 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.assistant.site_items import (
-    Planned,
-    SiteItems,
-    entry_resources,
-    live_items,
-    site_items_action,
-)
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import (
+    ListPart,
+    PlannedItems,
+    SiteItems,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -167,32 +167,29 @@ CHANNEL = Declaration(
 
 
 class Channels(SiteItems):
-    """A site's channels to write (`site_items.SiteItems`)."""
+    """A site's channels to write (`parts.SiteItems`)."""
 
 
 class ChannelKind(ListPart, SitePart):
     declaration = CHANNEL
     part_payload = Channels
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every channel of a site into `site["_channels"]`."""
         found = await send_under(api, self.route("list"), site_path)
         site[f"_{SECTION}"] = [_read(item) for item in found]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's channels when the written list differs from the live one:
         channels not written are deleted (the list is exact, and each deleted one is a loss),
         changed ones patched, new types created."""
 
-        def at(kind: str) -> str:
-            return address(self.name, kind, desired.address)
-
-        wanted = entry_resources(self.name, desired, SECTION, "type", _shape, at)
+        wanted = self.entry_resources(desired, _shape)
         if wanted is None:
             return None
-        have = live_items(self.name, SECTION, "type", live, at)
+        have = self.live_items(desired, live)
         changes = self.changes(wanted, have, ctx, desired.address)
         writes = Channels(deletes=[old.id for old in changes.deleted])
         lines: list[FieldChange] = []
@@ -219,11 +216,12 @@ class ChannelKind(ListPart, SitePart):
             f"channel {old.key} is deleted: the site's assistant no longer works there"
             for old in changes.deleted
         ]
-        return site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+        return self.holder_action(desired, PlannedItems(lines, writes, losses), ctx)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates; a create whose answer was lost is looked for
         (FOUND_BY) before it is sent again."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, Channels)
         await self.write_items(run.api, payload, _made, partial(under_site, site_path=site_path))
 
@@ -246,7 +244,7 @@ class ChannelKind(ListPart, SitePart):
                         f"a {kind} channel takes no '{name}' (it takes {ALLOWED[kind]})",
                     )
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's channels as a manifest writes them. A site with two channels of one type

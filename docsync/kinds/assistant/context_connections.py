@@ -1,7 +1,7 @@
 """What a site's assistant reads (production's site context connections: a website, a YouTube
 channel, GitHub discussions or issues, a support desk, an integration's source): read as one
 list per site, matched by `label`, exact once written, written by one action per site (deletes,
-then updates, then creates) through `site_items`; what changes of each is
+then updates, then creates) as a `ListPart` a site holds; what changes of each is
 `connection_changes`'s. Used by the site kind.
 
 Production's create takes no label: docsync sets it by a PATCH once the connection is made, and
@@ -36,18 +36,18 @@ from docsync.kinds.assistant.connectors import (
     check_setup,
     integration_of,
 )
-from docsync.kinds.assistant.site_items import (
-    Planned,
-    SiteItems,
-    entry_resources,
-    live_items,
-    site_items_action,
-)
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import (
+    ListPart,
+    PlannedItems,
+    SiteItems,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -99,7 +99,7 @@ def _written(entry: Any) -> dict[str, Any]:
 
 
 class ContextConnections(SiteItems):
-    """A site's connections to write (`site_items.SiteItems`)."""
+    """A site's connections to write (`parts.SiteItems`)."""
 
 
 CONNECTIONS = "/v1/orgs/{org}/sites/{site}/context-connections"
@@ -195,7 +195,7 @@ class ContextConnectionKind(ListPart, SitePart):
     declaration = CONTEXT_CONNECTION
     part_payload = ContextConnections
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every connection of a site into `site["_contextConnections"]`, a secret as HELD (a
         value the API answers in clear is never kept, nor repeated by the client's messages)."""
         found = await send_under(api, self.route("list"), site_path)
@@ -208,7 +208,7 @@ class ContextConnectionKind(ListPart, SitePart):
         )
         site[f"_{SECTION}"] = [change.kept(item) for item in found]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's connections when the written list differs from the live
@@ -222,10 +222,10 @@ class ContextConnectionKind(ListPart, SitePart):
         def compared(entry: Any) -> dict[str, Any]:
             return change.compared(_written(entry))
 
-        wanted = entry_resources(self.name, desired, SECTION, "label", compared, at)
+        wanted = self.entry_resources(desired, compared)
         if wanted is None:
             return None
-        have = live_items(self.name, SECTION, "label", live, at)
+        have = self.live_items(desired, live)
         _adopt(wanted, have, at)
         changes = self.changes(wanted, have, ctx, desired.address)
         writes = ContextConnections(deletes=[old.id for old in changes.deleted])
@@ -252,14 +252,15 @@ class ContextConnectionKind(ListPart, SitePart):
         if not (writes.creates or writes.updates or writes.deletes):
             return None
         losses = [change.loss(old.fields) for old in changes.deleted]
-        action = site_items_action(desired, SECTION, Planned(lines, writes, losses), ctx)
+        action = self.holder_action(desired, PlannedItems(lines, writes, losses), ctx)
         if resent:
             ctx.resent.add(action.address)
         return action
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates and their labels; a create whose answer was
         lost is looked for (FOUND_BY) before it is sent again."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, ContextConnections)
         await self.write_items(
             run.api, payload, change.made, partial(under_site, site_path=site_path)
@@ -289,7 +290,7 @@ class ContextConnectionKind(ListPart, SitePart):
                     f"`integrations:`{did_you_mean(name, sorted(installed))}",
                 )
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's connections as a manifest writes them, each secret as the env() template

@@ -21,22 +21,22 @@ from docsync.api.answers import TEXT, Opt
 from docsync.api.contract import UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
-from docsync.core.model import Action, FieldChange, address
+from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.assistant.site_items import (
-    Planned,
-    SiteItems,
-    entry_resources,
-    live_items,
-    site_items_action,
-)
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import (
+    ListPart,
+    PlannedItems,
+    SiteItems,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -122,7 +122,7 @@ class McpServerKind(ListPart, SitePart):
     declaration = MCP_SERVER
     part_payload = McpServers
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every MCP server of a site into `site["_mcpServers"]`, header values as digests (and
         never repeated by the client's messages)."""
         found = await send_under(api, self.route("list"), site_path)
@@ -138,23 +138,20 @@ class McpServerKind(ListPart, SitePart):
             for s in found
         ]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's servers when the written list differs from the live one:
         servers not written are deleted (the list is exact), changed fields patched, new names
         created. Flagged: the site's assistant reaches other tools, or the same with new keys."""
 
-        def at(name: str) -> str:
-            return address(MCP_SERVER.name, name, desired.address)
-
         def compared(item: McpServerEntry) -> dict[str, Any]:
             return {**_shape(item.model_dump()), "headers": digested(item.headers)}
 
-        wanted = entry_resources(MCP_SERVER.name, desired, SECTION, "name", compared, at)
+        wanted = self.entry_resources(desired, compared)
         if wanted is None:
             return None
-        have = live_items(MCP_SERVER.name, SECTION, "name", live, at)
+        have = self.live_items(desired, live)
         changes = self.changes(wanted, have, ctx, desired.address)
         if not changes:
             return None
@@ -173,7 +170,7 @@ class McpServerKind(ListPart, SitePart):
             ],
             deletes=[old.id for old in changes.deleted],
         )
-        action = site_items_action(desired, SECTION, Planned(lines, writes, []), ctx)
+        action = self.holder_action(desired, PlannedItems(lines, writes, []), ctx)
         action.security_change = True
         action.notes.append(
             "MCP SERVERS CHANGE: the tools the site's assistant may call, or the credentials it "
@@ -181,10 +178,11 @@ class McpServerKind(ListPart, SitePart):
         )
         return action
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then updates, then creates, one request each; a create whose answer was lost
         is looked for by its name before it is sent again. Answers (which repeat the headers)
         are dropped unread."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, McpServers)
         await self.write_items(run.api, payload, _named, partial(under_site, site_path=site_path))
 
@@ -194,7 +192,7 @@ class McpServerKind(ListPart, SitePart):
         assert isinstance(writes, McpServers)
         return len(writes.deletes) + len(writes.updates) + len(writes.creates)
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's servers as a manifest writes them, each header as the env() template

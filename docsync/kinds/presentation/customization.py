@@ -1,7 +1,7 @@
 """A site's customization: only the fields written are managed, nested ones included (writing
 `styling.primaryColor.light` manages that value only). The API reads the whole object and PUT
 replaces it whole, so applying reads what is live, merges the written fields in, and writes the
-whole object back (`sites.merged_part`). Used by the site kind.
+whole object back (`partial.MergedPart`). Used by the site kind.
 
 A mapping is walked into its fields; a list, a scalar or a whole setting (a content reference,
 a favicon, a font) is one value (`header.links` written is the whole list). `null` removes an
@@ -23,10 +23,11 @@ from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.partial import (
     ANSWER,
+    MergedFields,
+    MergedPart,
     Setting,
     known_fields,
     live_customization,
-    writable,
 )
 from docsync.kinds.presentation.groups import (
     Ai,
@@ -45,7 +46,6 @@ from docsync.kinds.presentation.space_customization import written_overrides
 from docsync.kinds.presentation.styling import Styling
 from docsync.kinds.presentation.values import Favicon, Flag, Localized128, UrlSetting
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
-from docsync.kinds.sites.merged_part import MergedFields, MergedPart
 
 
 class SiteCustomization(Setting):
@@ -197,14 +197,11 @@ class CustomizationKind(MergedPart):
     declaration = CUSTOMIZATION
     part_payload = Customization
 
-    def written(self, entry: Any) -> bool:
+    def reads(self, entry: Any) -> bool:
         # A site space inherits what it does not override: the site's settings are read too.
         return entry.customization is not None or bool(written_overrides(entry))
 
-    def writable(self, found: dict[str, Any]) -> dict[str, Any]:
-        return writable(found)
-
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The whole live customization (what is not written is not managed, so the whole object is

@@ -22,9 +22,8 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
+from docsync.kinds.parts import OnSite, SitePart, at_site, send_under
 from docsync.kinds.requests import Route, Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -114,7 +113,7 @@ class PublishingAuthKind(SitePart):
     declaration = PUBLISHING_AUTH
     part_payload = PublishingAuth
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """The site's publishing auth into `site["_publishingAuth"]`, without its private key (a
         secret the client masks from then on, wherever it is echoed); not read (the API refuses
         it) for a site that is not visitor-auth."""
@@ -124,7 +123,7 @@ class PublishingAuthKind(SitePart):
         api.redact([str(found["privateKey"])] if found.get("privateKey") else [])
         site["_publishingAuth"] = {k: found.get(k) for k in KEPT}
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One PATCH when a written field differs from the live one, after the site's own actions
@@ -170,12 +169,13 @@ class PublishingAuthKind(SitePart):
         )
         return ctx.add(action)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """One PATCH; the answer (with the private key) is dropped unread."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, PublishingAuth)
         await send_under(run.api, self.route("update"), site_path, payload.body)
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> dict[str, Any] | None:
         """The backend and the URLs that are set, as a manifest writes them; a secret one (the

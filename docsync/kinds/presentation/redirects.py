@@ -21,7 +21,7 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ListPart
+from docsync.kinds.parts import ListPart, OnSite, SitePart, at_site, send_under, under_site
 from docsync.kinds.presentation.redirect_destinations import (
     live_destination,
     live_places,
@@ -30,8 +30,6 @@ from docsync.kinds.presentation.redirect_destinations import (
     written_places,
 )
 from docsync.kinds.requests import Routes, Writes, send
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -217,11 +215,11 @@ class RedirectKind(ListPart, SitePart):
         assert isinstance(action.payload, Redirects)
         return action.payload.requests
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every live redirect of a site (pages of 1000) into `site["_redirects"]`."""
         site["_redirects"] = await send_under(api, self.route("list"), site_path)
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's redirects when the written list differs from the live one: the
@@ -291,9 +289,10 @@ class RedirectKind(ListPart, SitePart):
             )
         return ctx.add(action)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Upserts and deletes through the bulk upsert, 500 items a request; an item the API
         refuses fails the action with its message (the others of its request are applied)."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, Redirects)
         items: list[dict[str, Any]] = list(run.resolve(payload.upserts or []))
         items += [{"source": source, "destination": None} for source in payload.deletes or []]
@@ -307,7 +306,7 @@ class RedirectKind(ListPart, SitePart):
                 more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
                 raise ApiError(upsert.method, upsert.path, 200, f"redirects refused: {shown}{more}")
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's redirects as a manifest writes them (defaults left out). A redirect whose

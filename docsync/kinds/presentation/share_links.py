@@ -21,10 +21,16 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import ItemWrites, ListPart
+from docsync.kinds.parts import (
+    ItemWrites,
+    ListPart,
+    OnSite,
+    SitePart,
+    at_site,
+    send_under,
+    under_site,
+)
 from docsync.kinds.requests import Routes, Writes
-from docsync.kinds.sites.parts import SitePart, send_under, under_site
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -119,7 +125,7 @@ class ShareLinkKind(ListPart, SitePart):
     declaration = SHARE_LINK
     part_payload = ShareLinks
 
-    async def read(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
+    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
         """Every share link of a site into `site["_shareLinks"]`, without their URLs (secrets
         the client masks from then on, wherever they are echoed)."""
         found = await send_under(api, self.route("list"), site_path)
@@ -127,7 +133,7 @@ class ShareLinkKind(ListPart, SitePart):
         api.redact(str(u) for urls in urls if isinstance(urls, dict) for u in urls.values() if u)
         site["_shareLinks"] = [{k: link.get(k) for k in KEPT} for link in found]
 
-    def plan_part(
+    def plan(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
     ) -> Action | None:
         """One update of the site's share links when the written list differs from the live one:
@@ -186,15 +192,16 @@ class ShareLinkKind(ListPart, SitePart):
         )
         return ctx.add(action)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
+    async def execute(self, action: Action, run: RunContext) -> None:
         """Deletes, then (de)activations, then creates, one request each (a link written inactive
         is created, then deactivated: the API creates links active). A create whose answer was
         lost is looked for by its name before it is sent again."""
+        payload, site_path = action.payload, at_site(action, run)
         assert isinstance(payload, ShareLinks)
         under = partial(under_site, site_path=site_path)
         await self.write_items(run.api, payload.writes(), _named, under)
 
-    def export_part(
+    def export(
         self, site: LiveResource, live: LiveState, names: ExportNames
     ) -> list[dict[str, Any]] | None:
         """The site's share links as a manifest writes them; a link without a name cannot be

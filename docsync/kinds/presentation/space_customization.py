@@ -35,6 +35,7 @@ from docsync.kinds.partial import (
     report_incomplete,
     value_at,
 )
+from docsync.kinds.parts import ChildPart, OnSite, at_site, send_under
 from docsync.kinds.presentation.groups import (
     OverrideAnnouncement,
     OverrideExternalLinks,
@@ -49,8 +50,6 @@ from docsync.kinds.presentation.override_units import body, overrides, unit_of
 from docsync.kinds.presentation.styling import OverrideStyling
 from docsync.kinds.presentation.values import Favicon, Localized128
 from docsync.kinds.requests import Route, Routes, Writes
-from docsync.kinds.sites.parts import ChildPart, send_under
-from docsync.kinds.sites.payloads import OnSite
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -309,11 +308,11 @@ def plan_space_customization(
 # -- applying --------------------------------------------------------------------------------
 
 
-async def write_space_customization(
-    payload: SpaceCustomization, site_path: str, run: RunContext
-) -> None:
+async def write_space_customization(action: Action, run: RunContext) -> None:
     """`customization: null` deletes the override; otherwise one PATCH of the written units,
     built on the effective settings read now (a field below a unit keeps its siblings)."""
+    payload, site_path = action.payload, at_site(action, run)
+    assert isinstance(payload, SpaceCustomization)
     routes, own = _ROUTES.every(), run.resolve(payload.site_space)
     if payload.remove:
         await send_under(run.api, routes["delete"], site_path, id=own)
@@ -372,10 +371,10 @@ class SpaceCustomizationKind(ChildPart):
     declaration = SPACE_CUSTOMIZATION
     part_payload = SpaceCustomization
 
-    def reads_under(self, entry: Any) -> bool:
+    def reads(self, entry: Any) -> bool:
         return bool(written_overrides(entry))
 
-    async def read_under(
+    async def fetch(
         self, api: ApiClient, site: dict[str, Any], site_path: str, entry: Any | None
     ) -> None:
         if entry is None:
@@ -383,7 +382,7 @@ class SpaceCustomizationKind(ChildPart):
         else:
             await read_overrides(api, site, site_path, entry)
 
-    def plan_under(
+    def plan(
         self,
         site: DesiredResource,
         site_live: LiveResource | None,
@@ -393,8 +392,8 @@ class SpaceCustomizationKind(ChildPart):
     ) -> Action | None:
         return plan_space_customization(site, site_live, child, child_live, ctx)
 
-    def export_under(self, child: LiveResource, site: LiveResource) -> Any:
+    def export(self, child: LiveResource, site: LiveResource) -> Any:
         return export_space_customization(child, site)
 
-    async def write(self, payload: Any, site_path: str, run: RunContext) -> None:
-        await write_space_customization(payload, site_path, run)
+    async def execute(self, action: Action, run: RunContext) -> None:
+        await write_space_customization(action, run)

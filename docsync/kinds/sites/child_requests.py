@@ -14,9 +14,10 @@ from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.parts import OnSite
 from docsync.kinds.requests import Route, Routes, create_once
 from docsync.kinds.sites.order import Move, plan_moves
-from docsync.kinds.sites.payloads import ChildChange, OnSite, Reorder, child
+from docsync.kinds.sites.payloads import ChildChange, Reorder, child
 from docsync.kinds.sites.structure_answers import item_shape
 from docsync.kinds.sites.wrapper import wrapped
 

@@ -6,18 +6,20 @@ kind does differently; applied by requests under the site's path. The site's dri
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
+from string import Formatter
 from typing import Any, ClassVar, final
 
-from docsync.core.context import PlanContext
+from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, address
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import carried, field_changes, same_id
 from docsync.kinds.kind import ExportNames, Kinds, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.sites.child_requests import AppliedChild
-from docsync.kinds.sites.payloads import ChildChange
+from docsync.kinds.sites.payloads import ChildChange, DefaultVia
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState, under
 
 
@@ -84,20 +86,22 @@ class NestedKind(AppliedChild):
     driver asks the hooks below; what every list shares is final."""
 
     HOOKS: ClassVar[tuple[str, ...]] = (
-        "entries",
-        "live_items",
-        "read_item",
-        "carries",
-        "list_planned",
-        "site_planned",
+        "fetch",
+        "to_live",
+        "to_desired",
+        "plan",
         "execute",
         "check_list",
         "requests",
-        "export_level",
-        "picture",
-        "picture_fields",
-        "picture_placed",
+        "export",
     )
+    #: how the picture of a site's structure draws one item: the first piece always, each
+    #: other one when the fields it names are set (`{key}` the item's key, quoted; the others
+    #: its fields as `to_live` reads them)
+    line: ClassVar[tuple[str, ...]] = ("{key}",)
+    #: the attribute of an entry naming the root item it follows in the picture (a link's
+    #: `after`); None: a written one goes after the last (the API appends)
+    placed_after: ClassVar[str | None] = None
 
     # -- what is written and what is there ---------------------------------------------------
     @final
@@ -125,7 +129,7 @@ class NestedKind(AppliedChild):
             del fields["default"]
         return fields
 
-    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+    def to_desired(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         """Which resources does a parent's entry write of this kind?
 
         Asked by: the site's driver, for each parent planned (the site, a section). Returns:
@@ -167,15 +171,15 @@ class NestedKind(AppliedChild):
             )
         return out
 
-    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
-        """Which live items of this kind stand under a parent?
+    def fetch(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+        """What does the API hold of this kind under a parent, as the plan compares it?
 
-        Asked by: the site's driver, for each list it plans. Returns: the items as the plan
-        compares them. Default: its items of the structure read under that parent."""
+        Asked by: the site's driver, for each list it plans. Returns: the live items. Default:
+        its items of the structure read under that parent."""
         container = parent.container
         return [] if container is None else tree.live_tree.of(self.name, container)
 
-    def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
+    def to_live(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
         """Which live resource is one item of the site's structure read?
 
         Asked by: the structure reader and the plan's picture. Returns: the resource, under
@@ -194,12 +198,17 @@ class NestedKind(AppliedChild):
         )
 
     # -- what its actions carry --------------------------------------------------------------
+    @final
     def carries(self, parent: Parent) -> ChildChange:
-        """What do its creates and updates under a parent carry beside their fields?
-
-        Asked by: each create and update of the list. Returns: the payload to fill (where its
-        level's default is set, the section it is in). Default: nothing more."""
-        return ChildChange()
+        """What its creates and updates under `parent` carry beside their fields: where its
+        level's default is set (a kind that has one, `Structure.default_field`: on the site at
+        the root, else on the parent, which a site space under a section names too)."""
+        if not self.structure.default_field:
+            return ChildChange()
+        if parent.kind == "site":
+            return ChildChange(default_via=DefaultVia("site"))
+        own = ref(parent.address)
+        return ChildChange(section=own, default_via=DefaultVia(parent.kind, own))
 
     @final
     def steps(self) -> Steps:
@@ -245,21 +254,17 @@ class NestedKind(AppliedChild):
         return {f.wire_name: fields[f.name] for f in self.fields if f.create and f.name in fields}
 
     # -- what follows --------------------------------------------------------------------------
-    def list_planned(self, planned: Planned, tree: SiteState) -> None:
-        """What follows one list of this kind once planned?
+    def plan(self, planned: Planned | None, tree: SiteState) -> None:
+        """What follows one list of this kind once planned, and the site once every list is?
 
-        Asked by: the site's driver, after each list, before the lists nested in its items.
-        Returns: nothing; adds to the list's actions (its level's order, its requests' details)
-        or records problems. Default: nothing."""
-
-    def site_planned(self, tree: SiteState) -> None:
-        """What does the site need of this kind once every list is planned?
-
-        Asked by: the site's driver, once per site, written or not. Returns: nothing; adds
-        orders that span several kinds, or that the live state alone gives. Default: nothing."""
+        Asked by: the site's driver, after each list (`planned`), before the lists nested in
+        its items, and once per site when every list is planned, written or not (`planned`
+        None). Returns: nothing; adds to the list's actions (its level's order, its requests'
+        details), orders that span several kinds or that the live state alone gives, or
+        records problems. Default: nothing."""
 
     # -- export ------------------------------------------------------------------------------
-    def export_level(
+    def export(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
         """How does a manifest write this kind's items of one level back?
@@ -292,42 +297,57 @@ class NestedKind(AppliedChild):
         for item in tree.of(self.name, container) if order is None else order:
             written = entry(item)
             for inner in nested_kinds(self.kinds, self.name):
-                written[inner.section] = inner.export_level(tree, item.id, names, extra)
+                written[inner.section] = inner.export(tree, item.id, names, extra)
             entries.append(written | extra(item))
         return entries
 
     # -- the plan's picture of a site --------------------------------------------------------
+    @final
     def picture(self, key: str, fields: dict[str, Any]) -> str:
-        """How does the picture of a site's structure draw one item?
+        """One item's line in the picture of a site's structure, without indent or default
+        mark, from the fields `to_live` reads or `picture_fields` gives (`line`)."""
+        shown = defaultdict(lambda: None, fields, key=quoted(key))
+        first, *more = self.line
+        pieces = [piece for piece in more if all(shown[n] for n in _named(piece))]
+        return "".join(p.format_map(shown) for p in (first, *pieces))
 
-        Asked by: the plan's picture, for live items and entries. Returns: its line, without
-        indent or default mark, from the fields `read_item` reads or `picture_fields` gives.
-        Default: its key."""
-        return quoted(key)
-
+    @final
     def picture_fields(self, entry: Any, ctx: PlanContext) -> dict[str, Any]:
-        """What does its line show of a manifest entry?
+        """An entry's fields as `to_live` reads them: its key (else its `matched_by` field: a
+        site space written without `path` by its space), a reference by the address it names
+        (of the manifest, else live: by id, else by title)."""
+        found = {f.name: getattr(entry, f.name, None) for f in self.fields}
+        by = self.declaration.matched_by
+        if by and not found.get(self.key_field):
+            found[self.key_field] = getattr(entry, by, None)
+        for f in self.fields:
+            value = found[f.name]
+            if f.ref and (isinstance(value, str) or f.name == by):
+                found[f.name] = _drawn_ref(ctx, str(f.ref), str(value or entry.id))
+        return found
 
-        Asked by: the plan's picture, for each entry drawn. Returns: fields as `read_item`
-        reads them. Default: the entry's fields as written."""
-        return {f.name: getattr(entry, f.name, None) for f in self.fields}
-
+    @final
     def picture_placed(
         self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
     ) -> list[tuple[str, str | None]]:
-        """Where do its lines stand in a site's root the layout does not order?
-
-        Asked by: the plan's picture, for kinds neither leading the layout nor held by its
-        leader. Returns: its lines, each with the key of the root item it follows (None:
-        first); `keys`: the root's items drawn. Default: written, after the last (the API
-        appends); else the live ones after the nearest root item before them that stays."""
+        """Its lines in a site's root the layout does not order (a kind neither leading the
+        layout nor held by its leader), each with the key of the root item it follows (None:
+        first); `keys`: the root's items drawn. Written: those at the root (an entry naming
+        another kind under the site, a link's group, stands in it, not drawn), after the item
+        `placed_after` names, else after the last (the API appends); else the live ones, after
+        the nearest root item before them that stays."""
         written: list[Any] | None = getattr(entry, self.section, None)
         if written is not None:
             last = keys[-1] if keys else None
+            under = {k.name for k in every_nested_kind(self.kinds)}
+            inside = [f.name for f in self.fields if f.ref in under and f.ref != self.name]
             return [
-                (self.picture(self.entry_key(e), self.picture_fields(e, ctx)), last)
+                (
+                    self.picture(self.entry_key(e), self.picture_fields(e, ctx)),
+                    getattr(e, self.placed_after) if self.placed_after else last,
+                )
                 for e in written
-                if e.state != "absent"
+                if e.state != "absent" and all(getattr(e, n, None) is None for n in inside)
             ]
         structure = (site.raw.get("_structure") or {}) if site else {}
         by_pointer = {k.pointer_type: k for k in nested_kinds(self.kinds, "site")}
@@ -338,7 +358,25 @@ class NestedKind(AppliedChild):
             if kind is not self:
                 before.append(str(item.get(kind.key_field if kind else "title")))
                 continue
-            read = self.read_item(item, "", ctx.live)
+            read = self.to_live(item, "", ctx.live)
             after = next((t for t in reversed(before) if t in keys), None)
             placed.append((self.picture(read.key, read.fields), after))
         return placed
+
+
+def _named(piece: str) -> list[str]:
+    """The fields a piece of a line names (`{path}`)."""
+    return [name for _, name, _, _ in Formatter().parse(piece) if name]
+
+
+def _drawn_ref(ctx: PlanContext, kind: str, text: str) -> str:
+    """What a reference an entry writes names, as the picture draws it: the manifest's
+    resource, else the live one by id, else by title, else the text as written."""
+    hits = ctx.desired.named.get((kind, text), ())
+    by_id = ctx.live.by_id.get((kind, text))
+    named = ctx.live.named.get((kind, text), [])
+    if hits:
+        return sorted(hits)[0]
+    if by_id is not None:
+        return by_id.address
+    return named[0].address if named else f"{kind} {text!r}"

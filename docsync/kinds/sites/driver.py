@@ -28,9 +28,9 @@ class SiteTree(SiteState):
         for kind in kinds:
             if leading is not None and kind.layout not in (None, leading.layout):
                 continue  # the other layout's list: its items are gone with the switch
-            self._plan_list(kind, root, kind.entries(root, self))
+            self._plan_list(kind, root, kind.to_desired(root, self))
         for kind in every_nested_kind(self.kinds):
-            kind.site_planned(self)
+            kind.plan(None, self)
         self._deletes_last(switching, self._handovers())
 
     def _plan_list(
@@ -43,19 +43,19 @@ class SiteTree(SiteState):
             return
         self.planned.setdefault(kind.name, []).extend(wanted)
         before = len(self.actions)
-        live = kind.live_items(parent, self)
+        live = kind.fetch(parent, self)
         result = plan_list(
             kind.declaration, kind.steps(), wanted, live, Place(self.ctx, parent, self)
         )
         self.matches |= result.matched
         self.known_as |= {live.address: desired for desired, live in result.matched.items()}
-        kind.list_planned(Planned(parent, wanted, result, self.actions[before:]), self)
+        kind.plan(Planned(parent, wanted, result, self.actions[before:]), self)
         for item, found in result.entries:
             if item.absent:
                 continue  # left out: gone, or refused (a stale pinned id, an ambiguous key)
             below = Parent(kind.name, item, found)
             for inner in nested_kinds(self.kinds, kind.name):
-                self._plan_list(inner, below, inner.entries(below, self))
+                self._plan_list(inner, below, inner.to_desired(below, self))
 
     def _switch(
         self, root: Parent, kinds: tuple[NestedKind, ...], leading: NestedKind
@@ -63,14 +63,14 @@ class SiteTree(SiteState):
         """A site has either sections or root site spaces: writing one layout's leading list
         (`leading`) where the other one's leading kind has live items removes the other
         layout's items first."""
-        now = next((k for k in kinds if k.leads and k.live_items(root, self)), None)
+        now = next((k for k in kinds if k.leads and k.fetch(root, self)), None)
         if now is None or now.layout == leading.layout:
             return []
         before = len(self.actions)
         for kind in kinds:
             if kind.layout in (None, leading.layout):
                 continue
-            for item in kind.live_items(root, self):
+            for item in kind.fetch(root, self):
                 kind.plan_delete(item, None, Place(self.ctx, root, self))
         for action in self.actions[before:]:
             action.notes = [f"the site now has {leading.section}: the old structure goes first"]

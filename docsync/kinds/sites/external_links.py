@@ -24,7 +24,7 @@ from docsync.api.contract import (
     icons,
 )
 from docsync.core.checking import CheckView, Item
-from docsync.core.context import PlanContext, RunContext
+from docsync.core.context import RunContext
 from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256, Uri
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
@@ -34,7 +34,7 @@ from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.sites.checks import check_link_places
 from docsync.kinds.sites.child_requests import child_routes, new_link
-from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
+from docsync.kinds.sites.children import NestedKind, flags_and_texts
 from docsync.kinds.sites.payloads import child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
@@ -145,12 +145,14 @@ EXTERNAL_LINK = Declaration(
 
 class ExternalLinkKind(NestedKind):
     declaration = EXTERNAL_LINK
+    line = ("link {key} -> {url}",)
+    placed_after = "after"  # the title of the root item it follows (none: first)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         check_link_places(view, items, parent)
 
     # -- planning ----------------------------------------------------------------------------
-    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+    def to_desired(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         """Only beside the site's sections; always with its group, the root when not written:
         a link left out of a group leaves it."""
         written = self.written_list(parent)
@@ -175,20 +177,22 @@ class ExternalLinkKind(NestedKind):
 
         return self.children_of(parent, tree, fields)
 
-    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+    def fetch(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
         """Its group under the group's address as the plan knows it."""
         groups = {g.id: tree.as_desired(g.address) for g in tree.live_tree.of(_GROUP)}
-        found = super().live_items(parent, tree)
+        found = super().fetch(parent, tree)
         return [
             replace(link, fields=link.fields | {"group": groups.get(link.fields["group"])})
             for link in found
         ]
 
-    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+    def plan(self, planned: Planned | None, tree: SiteState) -> None:
         """At the root, a new link shows no `group` (only a move out of a group says null).
         The API takes a link only in a site that has sections: on a new site, or one leaving
         root site spaces, a link's create waits for the creates of the sections it stands
         among, and for its group's."""
+        if planned is None:
+            return
         among = self.kinds.declarations.by_section(_AMONG).name
         made = [a.key for a in tree.actions if a.verb == "create" and a.kind == among]
         groups = {a.address: a.key for a in tree.actions if a.verb == "create" and a.kind == _GROUP}
@@ -202,27 +206,8 @@ class ExternalLinkKind(NestedKind):
             if isinstance(group, dict) and group.get("$ref") in groups:
                 action.depends_on.append(groups[group["$ref"]])
 
-    def picture(self, key: str, fields: dict[str, Any]) -> str:
-        return f"link {quoted(key)} -> {fields.get('url')}"
-
-    def picture_placed(
-        self, entry: Any, keys: list[str], site: LiveResource | None, ctx: PlanContext
-    ) -> list[tuple[str, str | None]]:
-        """As written: first without `after`, else after the root item it names (the links of
-        a group are not drawn)."""
-        if getattr(entry, _AMONG) is None:
-            return []  # root site spaces: no place for links
-        written = getattr(entry, self.section)
-        if written is None:
-            return super().picture_placed(entry, keys, site, ctx)
-        return [
-            (self.picture(self.entry_key(link), self.picture_fields(link, ctx)), link.after)
-            for link in written
-            if link.state != "absent" and link.group is None
-        ]
-
     # -- export ------------------------------------------------------------------------------
-    def export_level(
+    def export(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
         """The root's links, then each group's, each with `after`: the title of the item of its

@@ -8,13 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.payloads import Payload, Ref
-
-
-@dataclass
-class OnSite(Payload):
-    """An action on a site as a whole (publish, unpublish), or on one of its children."""
-
-    site: Ref = None
+from docsync.kinds.parts import OnSite
 
 
 @dataclass

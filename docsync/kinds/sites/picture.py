@@ -67,7 +67,7 @@ def _inside(item: dict[str, Any], kind: NestedKind) -> list[tuple[dict[str, Any]
 
 # -- before: the one structure read --------------------------------------------------------------
 def _live_item(item: dict[str, Any], kind: NestedKind, indent: int, live: LiveState) -> list[str]:
-    read = kind.read_item(item, "", live)
+    read = kind.to_live(item, "", live)
     lines = [_line(indent, kind.picture(read.key, read.fields), bool(read.fields.get("default")))]
     for inner_item, inner in _inside(item, kind):
         lines += _live_item(inner_item, inner, indent + 2, live)

@@ -9,10 +9,11 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.kind import Kinds
+from docsync.kinds.parts import OnSite
 from docsync.kinds.requests import unread
 from docsync.kinds.sites.driver import SiteTree
 from docsync.kinds.sites.parts import child_parts, site_parts
-from docsync.kinds.sites.payloads import OnSite, Reorder
+from docsync.kinds.sites.payloads import Reorder
 from docsync.kinds.sites.reading import STRUCTURE, manages_structure
 from docsync.kinds.sites.state import LiveTree
 
@@ -33,13 +34,13 @@ def plan_site(
     for part in site_parts(kinds):
         if unread(read, part.section) or (part.reads_structure and not structure):
             continue
-        action = part.plan_part(desired, live, ctx)
+        action = part.plan(desired, live, ctx)
         if action is not None:
             site_tree.actions.append(action)
     for child_part in child_parts(kinds) if structure else ():
         for child in site_tree.desired_of(child_part.declaration.parents[0]) or []:
             child_live = site_tree.matches.get(child.address)
-            found = child_part.plan_under(desired, live, child, child_live, ctx)
+            found = child_part.plan(desired, live, child, child_live, ctx)
             if found is not None:
                 site_tree.actions.append(found)
     _plan_publish(desired, live, ctx, site_tree)

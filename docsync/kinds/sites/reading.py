@@ -14,9 +14,10 @@ from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
 from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.parts import send_under
 from docsync.kinds.requests import Reading, unless_hidden
 from docsync.kinds.sites.children import nested_kinds
-from docsync.kinds.sites.parts import child_parts, send_under, site_parts
+from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.structure_answers import structure_shape
 from docsync.kinds.sites.wrapper import unwrapped
 
@@ -56,7 +57,7 @@ async def read_site_parts(
             base = f"{list_path}/{every['id']}"
             reads.append(_read_tree(api, every, base, None, site_kind, every_part=True))
             reads.append(_read(every, "_schema", send_under(api, schema, base)))
-            reads += [part.read(api, every, base) for part in site_parts(kinds)]
+            reads += [part.fetch(api, every, base) for part in site_parts(kinds)]
     trees: set[str] = set()
     kept: set[str] = set()
     for entry in read.entries or ():
@@ -65,8 +66,8 @@ async def read_site_parts(
             continue
         kept.add(site["id"])
         base = f"{list_path}/{site['id']}"
-        under = any(part.reads_under(entry) for part in child_parts(kinds))
-        parts = [part for part in site_parts(kinds) if part.written(entry)]
+        under = any(part.reads(entry) for part in child_parts(kinds))
+        parts = [part for part in site_parts(kinds) if part.reads(entry)]
         if manages_structure(entry, kinds) or under or any(p.reads_structure for p in parts):
             # The structure gives the names parts refer to (redirects' sections), and the ids
             # of the children whose parts are read (a site space's override).
@@ -74,7 +75,7 @@ async def read_site_parts(
             tree = _read_tree(api, site, base, entry if under else None, site_kind, adopts=root)
             reads.append(unless_hidden(site, STRUCTURE, tree))
             trees.add(site["id"])
-        reads += [unless_hidden(site, p.section, p.read(api, site, base)) for p in parts]
+        reads += [unless_hidden(site, p.section, p.fetch(api, site, base)) for p in parts]
         if "adaptiveSchema" in entry.model_fields_set:
             reads.append(_read(site, "_schema", send_under(api, schema, base)))
     for doomed in _deleted(read, sites, kept):
@@ -82,7 +83,7 @@ async def read_site_parts(
         base = f"{list_path}/{doomed['id']}"
         reads.append(_read_tree(api, doomed, base, None, site_kind))
         reads += [
-            unless_hidden(doomed, p.section, p.read(api, doomed, base)) for p in site_parts(kinds)
+            unless_hidden(doomed, p.section, p.fetch(api, doomed, base)) for p in site_parts(kinds)
         ]
         trees.add(doomed["id"])
     if "space" in read.deleting:
@@ -144,7 +145,7 @@ async def _read_tree(
         site["_structure"] = unwrapped(site["_structure"], site.get("title"))
     if entry is not None or every_part:
         parts = child_parts(site_kind.kinds)
-        await gather_all(*(part.read_under(api, site, base, entry) for part in parts))
+        await gather_all(*(part.fetch(api, site, base, entry) for part in parts))
 
 
 async def _read(site: dict[str, Any], slot: str, read: Awaitable[Any]) -> None:

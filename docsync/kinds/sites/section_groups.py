@@ -28,7 +28,7 @@ from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.requests import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import ON_SECTION, child_routes, new_group
-from docsync.kinds.sites.children import NestedKind, flags_and_texts, quoted
+from docsync.kinds.sites.children import NestedKind, flags_and_texts
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links
 from docsync.kinds.sites.payloads import GroupMembership, child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
@@ -100,6 +100,7 @@ SECTION_GROUP = Declaration(
 
 class SectionGroupKind(NestedKind):
     declaration = SECTION_GROUP
+    line = ("group {key}",)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         """A section is listed once, in one group at most: the API refuses a section listed
@@ -137,7 +138,7 @@ class SectionGroupKind(NestedKind):
                     view.report(path, message)
 
     # -- planning ----------------------------------------------------------------------------
-    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+    def to_desired(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         """Its sections by the addresses the plan knows them by: shown as written, compared as
         a set, ordered by the site's order (`members`)."""
 
@@ -153,12 +154,16 @@ class SectionGroupKind(NestedKind):
 
         return self.children_of(parent, tree, fields)
 
-    def live_items(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
-        return [_mapped(g, tree) for g in super().live_items(parent, tree)]
+    def fetch(self, parent: Parent, tree: SiteState) -> list[LiveResource]:
+        return [_mapped(g, tree) for g in super().fetch(parent, tree)]
 
-    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+    def plan(self, planned: Planned | None, tree: SiteState) -> None:
         """A new group is created with its sections, in the site's order; an existing one
-        gains and loses sections one PATCH each."""
+        gains and loses sections one PATCH each; once every list is planned, the order inside
+        each group."""
+        if planned is None:
+            _plan_group_orders(tree)
+            return
         written = members(tree) or {}
         for action in planned.actions:
             if action.verb == "create" and "sections" in child(action).fields:
@@ -167,36 +172,8 @@ class SectionGroupKind(NestedKind):
                 live = planned.result.matched[action.address]
                 _membership(action, live, planned.wanted, written, tree)
 
-    def site_planned(self, tree: SiteState) -> None:
-        """The order inside each group (written or live): its sections, and the links the
-        manifest places in it."""
-        _, grouped = grouping(tree)
-        by_id = ids(tree, EXTERNAL_LINK.name)
-        links = tree.desired_of(EXTERNAL_LINK.name)
-        holding = [link.fields.get("group") for link in links or [] if not link.absent]
-        for group in [*grouped, *(g for g in holding if g and g not in grouped)]:
-            sections = grouped.get(group, [])
-            kinds = dict.fromkeys(sections, _SECTION)
-            inside = sections
-            if links is not None:
-                inside = with_links(sections, kinds, tree, group)
-                kinds |= {a: EXTERNAL_LINK.name for a in inside if a not in kinds}
-            live_members = [
-                by_id.get(i, "")
-                for gid, held in tree.live_tree.holds.items()
-                if by_id.get(gid) == group
-                for i in held
-            ]
-            current = [m for m in live_members if m in inside]
-            placed = len(current) < len(inside)
-            current += [m for m in inside if m not in current]
-            tree.plan_order(group, kinds, current, inside, placed, known_when_new=False)
-
-    def picture(self, key: str, fields: dict[str, Any]) -> str:
-        return f"group {quoted(key)}"
-
     # -- export ------------------------------------------------------------------------------
-    def export_level(
+    def export(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
         """Its sections by title, in its order."""
@@ -333,3 +310,29 @@ def _membership(
         add=[ref(a) for a in written[action.address] if a not in before],
         remove=[ref(a) for a in sorted(before - after) if a not in gone | elsewhere],
     )
+
+
+def _plan_group_orders(tree: SiteState) -> None:
+    """The order inside each group (written or live): its sections, and the links the manifest
+    places in it."""
+    _, grouped = grouping(tree)
+    by_id = ids(tree, EXTERNAL_LINK.name)
+    links = tree.desired_of(EXTERNAL_LINK.name)
+    holding = [link.fields.get("group") for link in links or [] if not link.absent]
+    for group in [*grouped, *(g for g in holding if g and g not in grouped)]:
+        sections = grouped.get(group, [])
+        kinds = dict.fromkeys(sections, _SECTION)
+        inside = sections
+        if links is not None:
+            inside = with_links(sections, kinds, tree, group)
+            kinds |= {a: EXTERNAL_LINK.name for a in inside if a not in kinds}
+        live_members = [
+            by_id.get(i, "")
+            for gid, held in tree.live_tree.holds.items()
+            if by_id.get(gid) == group
+            for i in held
+        ]
+        current = [m for m in live_members if m in inside]
+        placed = len(current) < len(inside)
+        current += [m for m in inside if m not in current]
+        tree.plan_order(group, kinds, current, inside, placed, known_when_new=False)

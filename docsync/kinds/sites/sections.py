@@ -35,10 +35,9 @@ from docsync.kinds.sites.children import (
     NestedKind,
     flags_and_texts,
     nested_kinds,
-    quoted,
     read_flag,
 )
-from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
+from docsync.kinds.sites.payloads import child
 from docsync.kinds.sites.root_order import plan_root_order
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
@@ -182,13 +181,15 @@ SECTION = Declaration(
 
 class SectionKind(NestedKind):
     declaration = SECTION
+    line = ("section {key}", "  /{path}")
 
-    def carries(self, parent: Parent) -> ChildChange:
-        return ChildChange(default_via=DefaultVia("site"))  # the site's default section
-
-    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+    def plan(self, planned: Planned | None, tree: SiteState) -> None:
         """The API creates a section from its first space: a new one needs its site spaces
-        (its create makes the first of them, `SiteSpaceKind.list_planned`)."""
+        (its create makes the first of them, `SiteSpaceKind.plan`); once every list is
+        planned, the order of the site's root."""
+        if planned is None:
+            plan_root_order(tree)
+            return
         for item, found in planned.result.entries:
             if item.absent or found is not None:
                 continue
@@ -206,15 +207,8 @@ class SectionKind(NestedKind):
                     noun = inner.declaration.noun
                     tree.ctx.problem(where, f"a new section needs at least one {noun}")
 
-    def site_planned(self, tree: SiteState) -> None:
-        plan_root_order(tree)
-
-    def picture(self, key: str, fields: dict[str, Any]) -> str:
-        where = f"  /{fields['path']}" if fields.get("path") else ""
-        return f"section {quoted(key)}{where}"
-
     # -- export ------------------------------------------------------------------------------
-    def export_level(
+    def export(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
         """In the site's order: a grouped section where its group stands."""

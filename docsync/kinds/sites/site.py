@@ -34,13 +34,13 @@ from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
+from docsync.kinds.parts import SITES, OnSite
 from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.child_requests import reorder
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
 from docsync.kinds.sites.owned import after_uninstall, check_owned, refuse_owned
-from docsync.kinds.sites.parts import SITES, child_parts, part_writing, site_parts
-from docsync.kinds.sites.payloads import OnSite
+from docsync.kinds.sites.parts import child_parts, part_writing, site_parts
 from docsync.kinds.sites.picture import site_structures
 from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import SCHEMA, read_site_parts, site_answers
@@ -358,7 +358,7 @@ class SiteKind(SyncedKind):
                 tree, names, self.kinds, lambda item: self._parts_of(item, resource)
             )
         parts = {
-            part.section: part.export_part(resource, live, names) for part in site_parts(self.kinds)
+            part.section: part.export(resource, live, names) for part in site_parts(self.kinds)
         }
         entry |= {name: value for name, value in parts.items() if value}
         return entry
@@ -366,7 +366,7 @@ class SiteKind(SyncedKind):
     def _parts_of(self, item: LiveResource, site: LiveResource) -> dict[str, Any]:
         """The parts of a child of the site, exported with it (a site space's override)."""
         found = {
-            part.section: part.export_under(item, site)
+            part.section: part.export(item, site)
             for part in child_parts(self.kinds)
             if item.kind in part.declaration.parents
         }
@@ -376,11 +376,7 @@ class SiteKind(SyncedKind):
     async def execute(self, action: Action, run: RunContext) -> None:
         part = part_writing(self.kinds, action.payload)
         if part is not None:
-            assert isinstance(action.payload, OnSite)
-            site_id = run.resolve(action.payload.site)
-            await part.write(
-                action.payload, self.route("update").at(org=run.org_id, id=site_id), run
-            )
+            await part.execute(action, run)
         elif action.verb == "reorder":
             await reorder(action, run, self)
         elif action.verb in ("publish", "unpublish"):

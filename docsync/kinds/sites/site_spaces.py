@@ -19,7 +19,7 @@ from docsync.api.contract import (
     moved,
 )
 from docsync.core.checking import CheckView, Item, is_absent, text
-from docsync.core.context import PlanContext, RunContext, ref
+from docsync.core.context import RunContext, ref
 from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
@@ -34,7 +34,7 @@ from docsync.kinds.sites.child_requests import (
     new_site_space,
 )
 from docsync.kinds.sites.children import NestedKind, flags_and_texts, read_flag
-from docsync.kinds.sites.payloads import ChildChange, DefaultVia, child
+from docsync.kinds.sites.payloads import child
 from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 
@@ -118,6 +118,7 @@ SITE_SPACE = Declaration(
 
 class SiteSpaceKind(NestedKind):
     declaration = SITE_SPACE
+    line = ("/{path} -> {space}",)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
         for path, entry in items:
@@ -127,7 +128,7 @@ class SiteSpaceKind(NestedKind):
                 )
 
     # -- planning ----------------------------------------------------------------------------
-    def entries(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
+    def to_desired(self, parent: Parent, tree: SiteState) -> list[DesiredResource] | None:
         """Its space as the address of the space it publishes."""
 
         def fields(entry: Any, path: Path) -> dict[str, Any]:
@@ -138,33 +139,27 @@ class SiteSpaceKind(NestedKind):
 
         return self.children_of(parent, tree, fields)
 
-    def read_item(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
+    def to_live(self, item: dict[str, Any], parent: str, live: LiveState) -> LiveResource:
         """Its space as an address (a live space the manifest may not list: by its id)."""
-        resource = super().read_item(item, parent, live)
+        resource = super().to_live(item, parent, live)
         space = item.get("space") or {}
         space_id = space.get("id") if isinstance(space, dict) else space
         resource.fields["space"] = live.address_of("space", space_id) or f"space#{space_id}"
         resource.refs = {resource.fields["space"]}
         return resource
 
-    def carries(self, parent: Parent) -> ChildChange:
-        """A section's site space names its section, and its default is set on the section;
-        a root one's on the site."""
-        if parent.kind == "site":
-            return ChildChange(default_via=DefaultVia("site"))
-        own = ref(parent.address)
-        return ChildChange(section=own, default_via=DefaultVia(parent.kind, own))
-
-    def list_planned(self, planned: Planned, tree: SiteState) -> None:
+    def plan(self, planned: Planned | None, tree: SiteState) -> None:
         """Its level's order: new site spaces are appended by the API, in manifest order; the
         first of a new section is made by the section's create request, whose own create only
         sets what that request could not carry."""
+        if planned is None:
+            return
         parent, result = planned.parent, planned.result
         present = [w.address for w in planned.wanted if not w.absent]
         tree.plan_order(
             None if parent.kind == "site" else parent.address,
             dict.fromkeys(present, self.name),
-            tree.current(self.live_items(parent, tree), result.matched, present),
+            tree.current(self.fetch(parent, tree), result.matched, present),
             present,
             placed_by_api=any(w not in result.matched for w in present),
             known_when_new=True,
@@ -192,25 +187,8 @@ class SiteSpaceKind(NestedKind):
             child(own).made_by_section = True
             own.notes.append("made by its section's create request")
 
-    def picture(self, key: str, fields: dict[str, Any]) -> str:
-        return f"/{fields.get('path')} -> {fields.get('space')}"
-
-    def picture_fields(self, entry: Any, ctx: PlanContext) -> dict[str, Any]:
-        """Its space by address: of the manifest, else live (by id, else by title)."""
-        ref_text = str(entry.space or entry.id)
-        hits = ctx.desired.named.get(("space", ref_text), ())
-        by_id = ctx.live.by_id.get(("space", ref_text))
-        named = ctx.live.named.get(("space", ref_text), [])
-        if hits:
-            space = sorted(hits)[0]
-        elif by_id is not None:
-            space = by_id.address
-        else:
-            space = named[0].address if named else f"space {ref_text!r}"
-        return {"path": entry.path or entry.space, "space": space}
-
     # -- export ------------------------------------------------------------------------------
-    def export_level(
+    def export(
         self, tree: LiveTree, container: str, names: ExportNames, extra: Extra
     ) -> list[dict[str, Any]]:
         def entry(item: LiveResource) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """A site's structure as docsync sees it: the live tree of one structure read and the tree
 written back as manifest entries by export. Both walk the kinds the catalogue nests under a
 site, matched to the structure's items by their `object` (a kind's `pointer_type`): each kind
-reads and exports its own items (`read_item`, `export_level`), and items that hold siblings (a
+reads and exports its own items (`to_live`, `export`), and items that hold siblings (a
 group's sections) are read through the holding field its declaration marks `ref_sibling`."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _read(
     live: LiveState,
 ) -> LiveResource:
     """One item of the structure, the siblings it holds, then the items nested in it."""
-    resource = kind.read_item(item, parent, live)
+    resource = kind.to_live(item, parent, live)
     for holding in (f for f in kind.fields if f.ref_sibling and f.ref):
         held = _kind(kind.kinds, holding.ref)
         members = []
@@ -84,7 +84,7 @@ def export_tree(
     out: dict[str, Any] = {}
     for kind in level:
         if kind.layout in (None, leader.layout):
-            entries = kind.export_level(tree, "", names, extra)
+            entries = kind.export(tree, "", names, extra)
             if entries:
                 out[kind.section] = entries
     return out
