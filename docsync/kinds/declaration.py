@@ -9,9 +9,9 @@ needs are derived from them."""
 from __future__ import annotations
 
 import heapq
-import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,24 +19,10 @@ from pydantic import BaseModel
 from docsync.api.answers import ID, TEXT, Obj, Shape
 from docsync.api.contract import Said
 from docsync.core.paths import Path
+from docsync.kinds.changes import Api as Api
+from docsync.kinds.changes import Field as Field
+from docsync.kinds.changes import declared_on
 from docsync.kinds.requests import LostAnswers, Routes, Writes
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-def _unordered(value: Any) -> Any:
-    """A value whose lists compare as multisets, however deep (an adaptive schema's `enum`)."""
-    if isinstance(value, dict):
-        return {key: _unordered(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return sorted((_unordered(item) for item in value), key=_canonical)
-    return value
 
 
 @dataclass(frozen=True)
@@ -55,88 +41,17 @@ class Structure:
     default_field: str = ""
 
 
-@dataclass(frozen=True)
-class Field:
-    """A managed field: how it reads live, how it compares, where it goes when written.
-
-    `ref` names the kind the field refers to: both sides then hold addresses, and the request
-    carries the referenced id. `create`/`update` say whether the field travels in the create or
-    the update body; a field in neither is written by the kind's own code (a move, a sub-list)."""
-
-    name: str
-    ref: str | None = None
-    #: a secret: never shown, compared and saved by keyed digest, exported as `env()`
-    sensitive: bool = False
-    #: a mapping whose text values are secrets unless known to be plain (an integration's
-    #: configuration: a key or a label, no one can tell): a value is plain when it is a number
-    #: or a flag, or one of the choices its schema lists, on the live side; written plainly,
-    #: on the manifest's
-    secret_text: bool = False
-    #: compare hook: applied to both sides before comparing
-    normalize: Callable[[Any], Any] = _same
-    #: read hook: the value in a live item (default: the item's field of the same name)
-    live: Callable[[dict[str, Any]], Any] | None = None
-    create: bool = True
-    update: bool = True
-    #: the name in request bodies, when it is not the manifest's
-    wire: str | None = None
-    #: where the reference sits inside the written value (`defaultContent: {site: ...}`)
-    ref_at: Path = ()
-    #: a reference that may name a live resource the manifest does not list, by title (a site
-    #: space's `space`): never an offline error
-    ref_live: bool = False
-    #: a reference resolved among the children of the same parent (a group's `sections`)
-    ref_sibling: bool = False
-    #: lists whose order carries no meaning here (at any depth): compared as multisets, shown
-    #: and sent as written
-    unordered: bool = False
-    #: the request that writes it, when not the kind's update (method, path template): a
-    #: collection's `parent` goes by `POST /v1/collections/{id}/move`
-    route: tuple[str, str] | None = None
-    #: the API's defaults, which export leaves out: what the API holds when nothing was ever
-    #: written (a space's `mergeRules: {type: inherit}`), so an exported manifest says what was
-    #: chosen (Terraform's computed defaults)
-    api_default: tuple[Any, ...] = ()
-    #: written, never read back (an access token; an OpenAPI spec's text source, not its URL
-    #: one: a test of the written value): where the API shows nothing, what was written is
-    #: taken as what is there; export, which reads, never writes it
-    write_only: bool | Callable[[Any], bool] = False
-    #: a change the API cannot make in place: the resource is deleted and created again
-    #: (Terraform's `ForceNew`; a site's `type`), which `protect: true` forbids
-    replace: bool = False
-    #: the keys of a mapping whose values are secrets, the rest of it plain (a context
-    #: connection's `token` among its `setupSettings`): each never shown, logged or exported
-    secret_keys: tuple[str, ...] = ()
-    #: a mapping managed key by key (a localized text: a text by language), as Kubernetes'
-    #: server-side apply manages a map's keys: only the keys written are managed, each compared
-    #: and shown on its own (`localizedTitle.de`); a key written null removes it, the mapping
-    #: written null removes every key; a request carries the whole mapping, the live one with
-    #: the written keys merged in (`kinds.changes`)
-    keyed: bool = False
-
-    def same(self, before: Any, after: Any) -> bool:
-        """Whether a live and a desired value are equal for this field."""
-        if before is None and self.hides(after):
-            return True
-        if self.unordered:
-            return bool(_unordered(before) == _unordered(after))
-        return bool(before == after)
-
-    def hides(self, value: Any) -> bool:
-        """Whether the API never shows this written value (`write_only`)."""
-        if callable(self.write_only):
-            return self.write_only(value)
-        return self.write_only
-
-    def read(self, raw: dict[str, Any]) -> Any:
-        found = self.normalize(self.live(raw) if self.live else raw.get(self.name))
-        if self.keyed:  # absent, or anything but a mapping: no key set
-            return dict(found) if isinstance(found, dict) else {}
-        return found
-
-    @property
-    def wire_name(self) -> str:
-        return self.wire or self.name
+def _in_order(kind: str, fields: tuple[Field, ...], order: tuple[str, ...]) -> tuple[Field, ...]:
+    """`fields` in the plan's `order` (names), which must name each of them once."""
+    if not order:
+        return fields
+    by_name = {f.name: f for f in fields}
+    if sorted(order) != sorted(by_name):
+        raise ValueError(
+            f"{kind!r}: `order` must name each field its entry model declares once: "
+            f"{', '.join(order)} for {', '.join(by_name)}"
+        )
+    return tuple(by_name[name] for name in order)
 
 
 @dataclass(frozen=True)
@@ -146,13 +61,21 @@ class Declaration:
     `section` is the manifest list its entries sit in (under its parents' entries for a nested
     kind); `key` the natural key field, unique within `scope` (a field naming the container)
     or within the parent. `exact` lists (a site's children) are the whole truth: live items no
-    entry matches are deleted; managed lists leave them alone unless pruned."""
+    entry matches are deleted; managed lists leave them alone unless pruned.
+
+    A field is declared once: on its entry model's field (`Api`), from which `fields` and
+    `answer` are derived, or, where no model carries it, in `fields`; both at once is refused
+    when the declaration is made."""
 
     name: str
     section: str
     noun: str
     key: str
+    #: its managed fields, in the plan's order: derived from its entry model's (`Api`) when
+    #: not given
     fields: tuple[Field, ...] = ()
+    #: the plan's order of its fields by name, when not its entry model's
+    order: tuple[str, ...] = ()
     #: the manifest entry model (pydantic); a nested kind's list is added to its parents' models
     entry: type[BaseModel] | None = None
     parents: tuple[str, ...] = ()
@@ -203,6 +126,9 @@ class Declaration:
     #: what it relies on in each of its items as the API answers them (a list's item, an item
     #: of its site's structure), checked as they are read; by default an `id` and its key
     answer: Shape | None = None
+    #: what it relies on in each item beyond what its fields declare (a space's `deletedAt`):
+    #: with them, the derived `answer` (an `id`, each field's `answer`, these)
+    answer_more: Mapping[str, Shape] = dataclass_field(default_factory=dict)
     #: fields a create needs, each with how it is written (an OpenAPI spec's `source`): an entry
     #: without them only keeps a live resource, and a new one is a located problem
     required: tuple[tuple[str, str], ...] = ()
@@ -235,9 +161,33 @@ class Declaration:
         return bool(self.parents)
 
     def __post_init__(self) -> None:
+        declared = declared_on(self.entry)
+        if declared and self.fields:
+            raise ValueError(
+                f"{self.name!r} declares fields on its entry model and in `fields`: declare "
+                "each once, on the model (`Api`)"
+            )
+        if declared or self.order:
+            object.__setattr__(self, "fields", _in_order(self.name, declared, self.order))
+        self._derive_answer()
         carried = any(f.name == self.key and f.update for f in self.fields)
         if self.renames and (self.singleton or self.mapped or not carried):
             raise ValueError(f"{self.name!r} renames its key {self.key!r}: no update carries it")
+
+    def _derive_answer(self) -> None:
+        """`answer` made of its fields' (and `answer_more`), when they say any."""
+        named = [f.answered_as or f.name for f in self.fields if f.answer is not None]
+        twice = {n for n in named if named.count(n) > 1} | (set(named) & set(self.answer_more))
+        if twice:
+            raise ValueError(f"{self.name!r} declares the answer's {sorted(twice)} twice")
+        if not named and not self.answer_more:
+            return
+        if self.answer is not None:
+            raise ValueError(
+                f"{self.name!r} declares its answer whole and on its fields: declare it once"
+            )
+        fields = {f.answered_as or f.name: f.answer for f in self.fields if f.answer is not None}
+        object.__setattr__(self, "answer", Obj({"id": ID, **fields, **self.answer_more}))
 
     @property
     def plural(self) -> str:

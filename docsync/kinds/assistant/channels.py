@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
-from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.answers import ANY, TEXT, Opt
 from docsync.api.contract import SHAPE, Note, Said, Seed
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
@@ -23,7 +23,7 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import (
     ListPart,
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from docsync.api import ApiClient
 
 SECTION = "channels"
-ANSWER = Obj({"id": ID, "type": TEXT, "role": Opt(TEXT), "setupSettings": Opt(ANY)})
 FOUND_BY = "listed again, by its type and settings, among the channels the apply does not know"
 #: the one list each type's settings hold, as production names it
 ALLOWED = {
@@ -85,12 +84,15 @@ class ChannelSettings(NullChecked, Model):
 class ChannelEntry(NullChecked, Model):
     """One channel of a site's assistant, keyed by its `type`."""
 
-    type: ChannelType
+    # its key; sent again beside the settings it selects
+    type: ChannelType = Api(answer=TEXT).limits()
     """The tool: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`."""
-    role: Literal["collaborator", "support"] | None = None
+    role: Literal["collaborator", "support"] | None = Api(answer=Opt(TEXT)).limits(default=None)
     """`support` answers from the site's docs (production's default); `collaborator` also
     opens and manages change requests."""
-    setupSettings: ChannelSettings | None = None
+    setupSettings: ChannelSettings | None = Api(unordered=True, answer=Opt(ANY)).limits(
+        default=None
+    )
     """Where it may answer; absent: as it is (everywhere, for a new channel)."""
 
 
@@ -153,11 +155,6 @@ CHANNEL = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    fields=(
-        Field("type"),  # its key; sent again beside the settings it selects
-        Field("role"),
-        Field("setupSettings", unordered=True),
-    ),
     entry=ChannelEntry,
     routes=Routes(CHANNELS, id_name="siteChannelId"),
     describe=(
@@ -166,7 +163,6 @@ CHANNEL = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
-    answer=ANSWER,
 )
 
 

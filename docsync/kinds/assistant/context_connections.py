@@ -20,9 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field as Limits
-
-from docsync.api.answers import ANY, ID, TEXT, Obj, Opt
+from docsync.api.answers import ANY, TEXT, Opt
 from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, OWN_CHECK, SHAPE, Note, Seed
 from docsync.core.checking import CheckView, Item, did_you_mean, is_absent
 from docsync.core.context import PlanContext, RunContext, ref
@@ -38,7 +36,7 @@ from docsync.kinds.assistant.connectors import (
     check_setup,
     integration_of,
 )
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import (
     ListPart,
@@ -54,11 +52,6 @@ from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes
 if TYPE_CHECKING:
     from docsync.api import ApiClient
 
-#: what docsync relies on in a connection as the API answers it (its settings, which some
-#: connectors have, are read where they are)
-ANSWER = Obj(
-    {"id": ID, "connector": TEXT, "label": Opt(TEXT), "filter": Opt(TEXT), "usageSettings": ANY}
-)
 FOUND_BY = (
     "listed again: a connection without a label, of the connector and the setup it sent "
     "(the label is set once it is found)"
@@ -83,17 +76,19 @@ class ContextUsageSettings(NullChecked, Model):
 class ContextConnectionEntry(NullChecked, Model):
     """One source of a site's assistant, keyed by `label`."""
 
-    label: str = Limits(min_length=1, max_length=128)
+    # set by a PATCH once made: the create takes none
+    label: str = Api(create=False, answer=Opt(TEXT)).limits(min_length=1, max_length=128)
     """The connection's name, its key (docsync sets it once the connection is made)."""
-    connector: str = Limits(pattern=CONNECTOR_PATTERN)
+    connector: str = Api(answer=TEXT).limits(pattern=CONNECTOR_PATTERN)
     """What it reads: `builtin:website`, `builtin:github-discussions`... or
     `integration:<name>`, an integration this manifest installs."""
-    setupSettings: dict[str, SettingValue] | None = None
+    # no answer relied on: its settings, which some connectors have, are read where they are
+    setupSettings: dict[str, SettingValue] | None = Api(secret_keys=SECRETS).limits(default=None)
     """The connector's settings, whole (production's ContextConnectorSetup); tokens and keys
     are secrets: write them with env()."""
-    usageSettings: ContextUsageSettings | None = None
+    usageSettings: ContextUsageSettings | None = Api(answer=ANY).limits(default=None)
     """How the assistant uses it; absent: as it is."""
-    filter: str | None = Limits(default=None, max_length=1024)
+    filter: str | None = Api(answer=Opt(TEXT)).limits(default=None, max_length=1024)
     """Which items of the source it reads (a tag, a label, an expression); `""`: all."""
 
 
@@ -184,13 +179,6 @@ CONTEXT_CONNECTION = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    fields=(
-        Field("label", create=False),  # set by a PATCH once made: the create takes none
-        Field("connector"),
-        Field("setupSettings", secret_keys=SECRETS),
-        Field("usageSettings"),
-        Field("filter"),
-    ),
     entry=ContextConnectionEntry,
     routes=Routes(CONNECTIONS, id_name="siteContextConnectionId"),
     describe=(
@@ -200,7 +188,6 @@ CONTEXT_CONNECTION = Declaration(
     writes=(Writes(found_by=FOUND_BY),),
     lost_answers=(LOST,),
     contract=CONTRACT,
-    answer=ANSWER,
 )
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field as Limits
 
-from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.answers import TEXT, Opt
 from docsync.api.contract import UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Expression, Model, Uri
@@ -25,7 +25,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import (
     ListPart,
@@ -42,8 +42,6 @@ if TYPE_CHECKING:
     from docsync.api import ApiClient
 
 Path = tuple[str | int, ...]
-#: what docsync relies on in a server as the API answers it
-ANSWER = Obj({"id": ID, "name": TEXT, "url": TEXT, "transport": Opt(TEXT), "condition": Opt(TEXT)})
 FOUND_BY = "listed again, by its name (a server created here has a name no live server had)"
 #: the fields compared and shown, besides the secret headers
 SHOWN = ("url", "transport", "condition")
@@ -54,13 +52,14 @@ SECTION = "mcpServers"
 class McpServerEntry(NullChecked, Model):
     """One MCP server of a site, keyed by `name`."""
 
-    name: str = Limits(min_length=1, max_length=100)
-    url: Uri
-    transport: Literal["sse", "http"] = "sse"
+    # a server of another name is another server
+    name: str = Api(update=False, answer=TEXT).limits(min_length=1, max_length=100)
+    url: Uri = Api(answer=TEXT).limits()
+    transport: Literal["sse", "http"] = Api(answer=Opt(TEXT)).limits(default="sse")
     """How the assistant connects: `sse` (production's default) or `http`."""
-    headers: dict[str, HeaderValue] = Limits(default_factory=dict)
+    headers: dict[str, HeaderValue] = Api(sensitive=True).limits(default_factory=dict)
     """Sent with each request to the server; secret values: write them with env()."""
-    condition: Annotated[Expression | None, NULL] = None
+    condition: Annotated[Expression | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """When the server is available to a visitor (an expression); absent or null: always."""
 
 
@@ -108,13 +107,6 @@ MCP_SERVER = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    fields=(
-        Field("name", update=False),  # a server of another name is another server
-        Field("url"),
-        Field("transport"),
-        Field("headers", sensitive=True),
-        Field("condition"),
-    ),
     entry=McpServerEntry,
     routes=Routes(MCP_SERVERS, id_name="siteMcpServerId"),
     describe=(
@@ -123,7 +115,6 @@ MCP_SERVER = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
-    answer=ANSWER,
 )
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
-from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.answers import ID, TEXT, Opt
 from docsync.api.contract import LEAVES, LEFT_OUT, MIN_LENGTH, NATURAL_KEY, POSITION, Note, Seed
 from docsync.core.context import PlanContext
 from docsync.core.entries import DefaultLevel, Entry, Ref
@@ -17,7 +15,7 @@ from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES, GrantedKind
 from docsync.kinds.access.grants import Permissions
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import Path
 from docsync.kinds.requests import Routes, Writes, each_write_lost
 
@@ -25,10 +23,19 @@ from docsync.kinds.requests import Routes, Writes, each_write_lost
 class CollectionEntry(Entry):
     """A collection, keyed by title within its parent collection."""
 
-    title: str | None = Limits(default=None, min_length=1, max_length=50)
-    description: str | None = Limits(default=None, max_length=100)
-    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
-    parent: Annotated[Ref | None, NULL] = None
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=50)
+    description: str | None = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None, max_length=100
+    )
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
+    )
+    parent: Annotated[Ref | None, NULL] = Api(
+        ref="collection",
+        update=False,
+        route=("POST", "/v1/collections/{id}/move"),
+        answer=Opt(ID),
+    ).limits(default=None)
     """The parent collection by title (or id); null: top level."""
     permissions: Permissions | None = None
     """Direct grants to teams and members; when written, exact per principal type."""
@@ -54,14 +61,6 @@ COLLECTION = Declaration(
     key="title",
     renames=True,
     scope="parent",
-    fields=(
-        Field("title"),
-        Field("description", create=False),
-        Field("defaultLevel", create=False),
-        Field(
-            "parent", ref="collection", update=False, route=("POST", "/v1/collections/{id}/move")
-        ),
-    ),
     export_file="content.yaml",
     entry=CollectionEntry,
     routes=Routes(
@@ -83,15 +82,6 @@ COLLECTION = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete one"),
-    answer=Obj(
-        {
-            "id": ID,
-            "title": TEXT,
-            "parent": Opt(ID),
-            "description": Opt(TEXT),
-            "defaultLevel": Opt(TEXT),
-        }
-    ),
 )
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field as Limits
 from pydantic import model_validator
 
-from docsync.api.answers import ID, Obj
+from docsync.api.answers import Obj
 from docsync.api.contract import KEY, Note, Seed
 from docsync.api.errors import OutcomeUnknown
 from docsync.core.context import PlanContext, RunContext
@@ -27,7 +27,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.nullability import NullChecked
 from docsync.core.payloads import Payload
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.requests import (
     ATTEMPTS,
@@ -50,9 +50,10 @@ Terms = dict[Language, Term]
 class TranslationsGlossary(NullChecked, Model):
     """The organization's translations glossary; when written, the exact list of its entries."""
 
-    keyLanguage: Language
+    # written by the kind's one batch request, not as fields of a body
+    keyLanguage: Language = Api(create=False, update=False).limits()
     """The language whose term keys an entry: an entry is the live one with that term."""
-    entries: list[Terms] = Limits(default_factory=list)
+    entries: list[Terms] = Api(create=False, update=False).limits(default_factory=list)
     """Each entry's term per language (production's GlossaryTranslations)."""
 
     @model_validator(mode="after")
@@ -107,11 +108,6 @@ GLOSSARY = Declaration(
     "translations glossary",
     key="keyLanguage",
     singleton=True,
-    # written by the kind's one batch request, not as fields of a body
-    fields=(
-        Field("keyLanguage", create=False, update=False),
-        Field("entries", create=False, update=False),
-    ),
     export_file="content.yaml",
     entry=TranslationsGlossary,
     # its batch's inserts, sent twice, would insert twice: a lost answer is settled by reading
@@ -127,7 +123,7 @@ GLOSSARY = Declaration(
     lost_answers=(LOST,),
     contract=CONTRACT,
     roles=("read", "create or admin"),
-    answer=Obj({"id": ID, "translations": Obj({})}),
+    answer_more={"translations": Obj({})},
 )
 
 #: the glossary's address in a plan

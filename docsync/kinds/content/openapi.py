@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field as Limits
 from pydantic import model_validator
 
-from docsync.api.answers import ID, TEXT, Obj, Opt
+from docsync.api.answers import TEXT, Opt
 from docsync.api.contract import PATTERN, Explained, Note, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Model, Uri, explained
@@ -16,7 +16,7 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
@@ -54,8 +54,16 @@ class OpenApiEntry(Entry):
     """An OpenAPI specification, keyed by slug."""
 
     slug: str | None = Limits(default=None, min_length=1, max_length=100, pattern=SLUG_PATTERN)
-    source: OpenApiSource | None = None
-    visibility: Literal["private", "public"] | None = None
+    source: OpenApiSource | None = Api(live=_source_from_live, write_only=_text).limits(
+        default=None
+    )
+    # neither the create nor the PUT takes it: a PATCH of its own
+    visibility: Literal["private", "public"] | None = Api(
+        create=False,
+        update=False,
+        route=("PATCH", "/v1/orgs/{org}/openapi/{id}"),
+        api_default=("private",),
+    ).limits(default=None)
     """`public`: anyone with its public link reads the spec; `private` (production's default):
     only the organization."""
 
@@ -97,17 +105,6 @@ OPENAPI = Declaration(
     "openapi",
     "OpenAPI spec",
     key="slug",
-    fields=(
-        Field("source", live=_source_from_live, write_only=_text),
-        # neither the create nor the PUT takes it: a PATCH of its own
-        Field(
-            "visibility",
-            create=False,
-            update=False,
-            route=("PATCH", "/v1/orgs/{org}/openapi/{id}"),
-            api_default=("private",),
-        ),
-    ),
     # without `source` an entry only keeps a live spec (export writes a text one so)
     required=(("source", "{url: ...} or {text: ...}"),),
     export_file="content.yaml",
@@ -126,7 +123,7 @@ OPENAPI = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete one"),
-    answer=Obj({"id": ID, "slug": TEXT, "sourceURL": Opt(TEXT)}),
+    answer_more={"slug": TEXT, "sourceURL": Opt(TEXT)},
 )
 
 

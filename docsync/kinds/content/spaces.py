@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
@@ -33,7 +32,7 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
@@ -41,20 +40,55 @@ from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lo
 from docsync.kinds.sync.synced import SyncedKind
 
 
+def _no_emoji(value: Any) -> Any:
+    return value or None
+
+
+def _parent(raw: dict[str, Any]) -> Any:
+    return raw.get("parent")
+
+
+def _icon(raw: dict[str, Any]) -> Any:
+    """A space's icon, which production answers as the URL of its `urls`."""
+    urls = raw.get("urls")
+    return urls.get("icon") if isinstance(urls, dict) else None
+
+
 class SpaceEntry(Entry):
     """A space, keyed by title within its collection; deleted only by ``state: absent``."""
 
-    title: str | None = Limits(default=None, min_length=1, max_length=50)
-    emoji: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=50)
-    icon: Annotated[Uri | None, NULL] = None
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=50)
+    # the API reads "no emoji" as ""
+    emoji: Annotated[str | None, NULL] = Api(normalize=_no_emoji, answer=Opt(TEXT)).limits(
+        default=None, min_length=1, max_length=50
+    )
+    # production's create takes none
+    icon: Annotated[Uri | None, NULL] = Api(create=False, live=_icon).limits(default=None)
     """An image (its URL) shown for the space instead of an emoji; null removes it."""
-    collection: Annotated[Ref | None, NULL] = None
+    collection: Annotated[Ref | None, NULL] = Api(
+        ref="collection",
+        live=_parent,
+        wire="parent",
+        update=False,
+        route=("POST", "/v1/spaces/{id}/move"),
+        answer=Opt(ID),
+        answered_as="parent",
+    ).limits(default=None)
     """The collection by title (or id); null: top level."""
-    editMode: Literal["live", "locked"] | None = None
-    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
-    language: Language | None = None
+    editMode: Literal["live", "locked"] | None = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
+    )
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None
+    )
+    language: Language | None = Api(answer=Opt(TEXT)).limits(default=None)
     """The language of the space's content."""
-    mergeRules: SpaceMergeRules | None = None
+    mergeRules: SpaceMergeRules | None = Api(
+        create=False,
+        normalize=merge_rules_value,
+        api_default=({"type": "inherit"},),
+        answer=Opt(Obj({"type": TEXT})),
+    ).limits(default=None)
     """What a change request needs before it merges: `{type: inherit}` (the organization's),
     `{type: rules, rules: [...]}` or `{type: none}`."""
     permissions: Permissions | None = None
@@ -68,12 +102,6 @@ class SpaceEntry(Entry):
                 "write the other null to remove it"
             )
         return self
-
-
-def _icon(raw: dict[str, Any]) -> Any:
-    """A space's icon, which production answers as the URL of its `urls`."""
-    urls = raw.get("urls")
-    return urls.get("icon") if isinstance(urls, dict) else None
 
 
 CREATE = "POST /v1/orgs/{org}/spaces"
@@ -113,27 +141,15 @@ SPACE = Declaration(
     key="title",
     renames=True,
     scope="collection",
-    fields=(
-        Field("title"),
-        Field("emoji", normalize=lambda v: v or None),  # the API reads "no emoji" as ""
-        Field("icon", create=False, live=_icon),  # production's create takes none
-        Field("editMode", create=False),
-        Field("defaultLevel", create=False),
-        Field("language"),
-        Field(
-            "mergeRules",
-            create=False,
-            normalize=merge_rules_value,
-            api_default=({"type": "inherit"},),
-        ),
-        Field(
-            "collection",
-            ref="collection",
-            live=lambda raw: raw.get("parent"),
-            wire="parent",
-            update=False,
-            route=("POST", "/v1/spaces/{id}/move"),
-        ),
+    order=(
+        "title",
+        "emoji",
+        "icon",
+        "editMode",
+        "defaultLevel",
+        "language",
+        "mergeRules",
+        "collection",
     ),
     needs=("collection",),
     prunable=False,  # spaces hold content: deleted only by `state: absent`
@@ -161,19 +177,7 @@ SPACE = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete one"),
-    answer=Obj(
-        {
-            "id": ID,
-            "title": TEXT,
-            "parent": Opt(ID),
-            "emoji": Opt(TEXT),
-            "editMode": Opt(TEXT),
-            "defaultLevel": Opt(TEXT),
-            "language": Opt(TEXT),
-            "mergeRules": Opt(Obj({"type": TEXT})),
-            "deletedAt": Opt(TEXT),
-        }
-    ),
+    answer_more={"deletedAt": Opt(TEXT)},
 )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
@@ -24,7 +23,7 @@ from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
@@ -50,15 +49,22 @@ class TranslationEntry(Entry):
     by title; or production's translation of a space into a language ``{space, language,
     sourceLanguage}``, keyed by space and language (INTERFACE.md §2.1)."""
 
-    title: str | None = Limits(default=None, min_length=1, max_length=128)
+    title: str | None = Api().limits(default=None, min_length=1, max_length=128)
     """The description's translation settings (not served by production)."""
-    space: Ref | None = None
+    space: Ref | None = Api(
+        ref="space", ref_live=True, live=_source("space"), update=False, replace=True
+    ).limits(default=None)
     """The source space by title (or id): production's translations."""
-    language: TranslationLanguage | None = None
+    language: TranslationLanguage | None = Api(update=False, replace=True).limits(default=None)
     """The target language."""
-    sourceLanguage: TranslationLanguage | None = None
+    sourceLanguage: TranslationLanguage | None = Api(
+        live=_source("language"), update=False, replace=True
+    ).limits(default=None)
     """The source space's language; default: the space's own, else ``en``."""
-    instructions: Instructions | None = None
+    # production's document, compared as a manifest writes it (`documents.as_written`)
+    instructions: Instructions | None = Api(normalize=as_written, api_default=("",)).limits(
+        default=None
+    )
     """What the translation follows (terms, tone): text, a paragraph per blank line, or a
     document; an empty text removes them."""
 
@@ -125,16 +131,6 @@ TRANSLATION = Declaration(
     "translation",
     key="title",
     renames=True,
-    fields=(
-        Field("title"),
-        Field(
-            "space", ref="space", ref_live=True, live=_source("space"), update=False, replace=True
-        ),
-        Field("language", update=False, replace=True),
-        Field("sourceLanguage", live=_source("language"), update=False, replace=True),
-        # production's document, compared as a manifest writes it (`documents.as_written`)
-        Field("instructions", normalize=as_written, api_default=("",)),
-    ),
     needs=("space",),
     export_file="content.yaml",
     alt_key=("space", "language"),

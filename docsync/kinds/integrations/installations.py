@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import model_validator
 
 from docsync.api.answers import ANY, ID, ODD, TEXT, Listed, Obj, Opt, odd_items
@@ -27,7 +26,7 @@ from docsync.core.model import Action, FieldChange
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.integrations.checks import check_installed_on
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
@@ -76,18 +75,18 @@ SELECTIONS = ("site_selection", "space_selection")
 class IntegrationEntry(Entry):
     """An integration installed on the organization, keyed by its name."""
 
-    name: str | None = Limits(default=None, pattern=NAME_PATTERN)
+    name: str | None = Api(create=False, update=False).limits(default=None, pattern=NAME_PATTERN)
     """The integration's name (`google-analytics`)."""
-    configuration: Configuration | None = None
+    configuration: Configuration | None = Api(create=False, secret_text=True).limits(default=None)
     """Its configuration on the organization; only the keys written are managed; a value from
     env() is a secret."""
     sites: SiteInstallations | None = None
     """The sites it is installed on, by title; when written, exact."""
     spaces: SpaceInstallations | None = None
     """The spaces it is installed on, by title or `Collection/Space`; when written, exact."""
-    site_selection: Selection | None = None
+    site_selection: Selection | None = Api(create=False, api_default=("all",)).limits(default=None)
     """`all`: it reaches every site; `selected`: only those it is installed on (`sites`)."""
-    space_selection: Selection | None = None
+    space_selection: Selection | None = Api(create=False, api_default=("all",)).limits(default=None)
     """`all`: it reaches every space; `selected`: only those it is installed on (`spaces`)."""
 
     @model_validator(mode="after")
@@ -185,11 +184,6 @@ INTEGRATION = Declaration(
     "integrations",
     "integration",
     key="name",
-    fields=(
-        Field("name", create=False, update=False),
-        Field("configuration", create=False, secret_text=True),
-        *(Field(name, create=False, api_default=("all",)) for name in SELECTIONS),
-    ),
     needs=("site", "space"),
     export_file="org.yaml",
     entry=IntegrationEntry,

@@ -22,7 +22,7 @@ from docsync.core.entries import Model
 from docsync.core.model import Action, address
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.integrations.configuration import (
     configuration_changes,
     exported_configuration,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 class InstalledOn(Model):
     """An installation on one site or space; only the configuration keys written are managed."""
 
-    configuration: dict[str, Any] | None = None
+    configuration: dict[str, Any] | None = Api(create=False, secret_text=True).limits(default=None)
     """Its configuration there, as the integration's site or space schema takes it."""
 
 
@@ -344,7 +344,6 @@ INTEGRATION_SITE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SiteInstallations,
     routes=on_routes(SITES),
     answer=on_answer(SITES),
@@ -379,7 +378,6 @@ INTEGRATION_SPACE = Declaration(
     parents=("integration",),
     mapped=True,
     exact=True,
-    fields=(Field("configuration", create=False, secret_text=True),),
     entry=SpaceInstallations,
     routes=on_routes(SPACES),
     answer=on_answer(SPACES),

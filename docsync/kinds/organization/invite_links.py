@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import field_validator
 
-from docsync.api.answers import ID, TEXT, Listed, Obj, Opt, odd_items
+from docsync.api.answers import TEXT, Listed, Opt, odd_items
 from docsync.api.contract import LEFT_OUT, Note, Said, Seed
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Entry, Role, role_shown
@@ -22,7 +22,7 @@ from docsync.core.nullability import NULL
 from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, each_write_lost
@@ -31,7 +31,7 @@ from docsync.kinds.requests import BY_KEY, Reading, Routes, Writes, each_write_l
 class InviteLinkEntry(Entry):
     """An invite link to the organization, keyed by the role it gives."""
 
-    role: Annotated[Role | None, NULL] = None
+    role: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """The role of whoever joins with it; null: a guest link."""
 
     @field_validator("id")
@@ -65,7 +65,6 @@ INVITE_LINK = Declaration(
     "inviteLinks",
     "invite link",
     key="role",
-    fields=(Field("role"),),
     exact=True,  # when written, the organization's links are these
     export_file="org.yaml",
     key_note=" (null: a guest link)",
@@ -83,7 +82,6 @@ INVITE_LINK = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "admin"),
-    answer=Obj({"id": ID, "role": Opt(TEXT)}),
 )
 
 

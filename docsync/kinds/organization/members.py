@@ -19,7 +19,7 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, odd_resources
 from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lost
@@ -29,7 +29,7 @@ class MemberEntry(Entry):
     """The role of an existing member, keyed by email (or user id in ``id``)."""
 
     email: str | None = Limits(default=None, min_length=1, max_length=320)
-    role: Annotated[Role | None, NULL] = None
+    role: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
     """null: guest."""
 
 
@@ -59,7 +59,6 @@ MEMBER = Declaration(
     "members",
     "member",
     key="email",
-    fields=(Field("role"),),
     prunable=False,  # members leave only through an explicit `state: absent`
     export_file="org.yaml",
     key_folds_case=True,
@@ -83,9 +82,7 @@ MEMBER = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "admin"),
-    answer=Obj(
-        {"id": ID, "role": Opt(TEXT), "user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))}
-    ),
+    answer_more={"user": Opt(Obj({"id": Opt(ID), "email": Opt(TEXT)}))},
 )
 
 

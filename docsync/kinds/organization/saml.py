@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.api.contract import ANSWER_REFUSED, Explained, Seed
 from docsync.core.entries import Entry, Ref, Role, Uri
@@ -14,7 +12,7 @@ from docsync.core.lockout import REMOVING, Lockout
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.requests import BY_KEY, Routes, Writes, each_write_lost
 
 
@@ -31,14 +29,18 @@ def _strip(value: Any) -> Any:
 class SamlEntry(Entry):
     """A SAML single sign-on provider, keyed by label."""
 
-    label: str | None = Limits(default=None, min_length=1, max_length=30)
-    ssoURL: Uri | None = None
-    entityID: str | None = Limits(default=None, max_length=1024)
-    certificate: str | None = Limits(default=None, max_length=10000)
+    label: str | None = Api(answer=TEXT).limits(default=None, min_length=1, max_length=30)
+    ssoURL: Uri | None = Api(answer=Opt(TEXT)).limits(default=None)
+    entityID: str | None = Api(answer=Opt(TEXT)).limits(default=None, max_length=1024)
+    certificate: str | None = Api(sensitive=True, normalize=_strip).limits(
+        default=None, max_length=10000
+    )
     """Sensitive: never printed."""
-    defaultTeam: Ref | None = None
+    defaultTeam: Ref | None = Api(
+        ref="team", live=_team_id, answer=Opt(Either((Obj({"id": ID}), ID)))
+    ).limits(default=None)
     """A team by title (or id)."""
-    defaultRole: Annotated[Role | None, NULL] = None
+    defaultRole: Annotated[Role | None, NULL] = Api(answer=Opt(TEXT)).limits(default=None)
 
 
 CONTRACT = (
@@ -76,14 +78,6 @@ SAML = Declaration(
     "SAML provider",
     key="label",
     renames=True,
-    fields=(
-        Field("label"),
-        Field("ssoURL"),
-        Field("entityID"),
-        Field("certificate", sensitive=True, normalize=_strip),
-        Field("defaultTeam", ref="team", live=_team_id),
-        Field("defaultRole"),
-    ),
     export_file="teams.yaml",
     entry=SamlEntry,
     routes=Routes("/v1/orgs/{org}/saml", id_name="samlProviderId"),
@@ -99,16 +93,6 @@ SAML = Declaration(
     ),
     contract=CONTRACT,
     roles=("read", "admin"),
-    answer=Obj(
-        {
-            "id": ID,
-            "label": TEXT,
-            "ssoURL": Opt(TEXT),
-            "entityID": Opt(TEXT),
-            "defaultTeam": Opt(Either((Obj({"id": ID}), ID))),
-            "defaultRole": Opt(TEXT),
-        }
-    ),
 )
 
 

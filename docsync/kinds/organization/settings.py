@@ -17,7 +17,7 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Fields
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import field_changes, fields_of, same_id
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames, TopKind
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
 from docsync.kinds.organization.merge_rules import OrganizationMergeRules, merge_rules_value
@@ -69,32 +69,53 @@ class DefaultContent(Model):
     site: Ref
 
 
+INSTRUCTIONS_PATH = "/v1/orgs/{org}/agent-instructions"
+#: where the organization's agent instructions, read apart, are kept in its item
+INSTRUCTIONS_SLOT = "_agentInstructions"
+
+
+def _instructions(org: dict[str, Any]) -> Any:
+    """The organization's agent instructions, read apart (`INSTRUCTIONS_SLOT`)."""
+    return org.get(INSTRUCTIONS_SLOT)
+
+
 class OrgSettings(NullChecked, Model):
     """Organization settings (PATCH /v1/orgs/{id}); only the fields written are managed."""
 
-    title: str | None = Limits(
+    title: str | None = Api().limits(
         default=None, min_length=2, max_length=255, pattern=ORG_TITLE_PATTERN
     )
-    emailDomains: list[Annotated[str, Limits(min_length=1)]] | None = None
-    hostname: str | None = Limits(default=None, min_length=3, max_length=32)
-    defaultRole: Annotated[Role | None, NULL] = None
+    emailDomains: list[Annotated[str, Limits(min_length=1)]] | None = Api(
+        normalize=_domains
+    ).limits(default=None)
+    hostname: str | None = Api(normalize=_hostname).limits(
+        default=None, min_length=3, max_length=32
+    )
+    defaultRole: Annotated[Role | None, NULL] = Api().limits(default=None)
     """Role of new members; null: guest."""
-    defaultContent: Annotated[DefaultContent | None, NULL] = None
-    logo: Annotated[Uri | None, NULL] = None
-    sso: bool | None = None
-    ai: bool | None = None
-    inviteLinks: bool | None = None
-    mergeRules: OrganizationMergeRules | None = None
+    defaultContent: Annotated[DefaultContent | None, NULL] = Api(
+        ref="site", live=_default_site, ref_at=("site",)
+    ).limits(default=None)
+    logo: Annotated[Uri | None, NULL] = Api(live=_logo).limits(default=None)
+    sso: bool | None = Api().limits(default=None)
+    ai: bool | None = Api().limits(default=None)
+    inviteLinks: bool | None = Api().limits(default=None)
+    mergeRules: OrganizationMergeRules | None = Api(normalize=merge_rules_value).limits(
+        default=None
+    )
     """What a change request needs before it merges: `{type: rules, rules: [...]}` or
     `{type: none}`; spaces follow it unless their own `mergeRules` say otherwise."""
-    agentInstructions: Instructions | None = None
+    agentInstructions: Instructions | None = Api(
+        live=_instructions,
+        normalize=as_written,
+        wire="instructions",
+        update=False,
+        route=("PUT", INSTRUCTIONS_PATH),
+    ).limits(default=None)
     """The docs agent's instructions for the whole organization (production's agent
     instructions): text, a paragraph per blank line, or a document."""
 
 
-INSTRUCTIONS_PATH = "/v1/orgs/{org}/agent-instructions"
-#: where the organization's agent instructions, read apart, are kept in its item
-INSTRUCTIONS_SLOT = "_agentInstructions"
 #: what the plan relies on in the instructions' answer
 INSTRUCTIONS_ANSWER = Obj({"instructions": Obj({})})
 
@@ -136,25 +157,18 @@ SETTINGS = Declaration(
     singleton=True,
     #: the safety rails must know the token's member (SSO lockout), even without `members:`
     needs=("member",),
-    fields=(
-        Field("title"),
-        Field("defaultRole"),
-        Field("inviteLinks"),
-        Field("emailDomains", normalize=_domains),
-        Field("hostname", normalize=_hostname),
-        Field("sso"),
-        Field("ai"),
-        Field("logo", live=_logo),
-        Field("defaultContent", ref="site", live=_default_site, ref_at=("site",)),
-        Field("mergeRules", normalize=merge_rules_value),
-        Field(
-            "agentInstructions",
-            live=lambda org: org.get(INSTRUCTIONS_SLOT),
-            normalize=as_written,
-            wire="instructions",
-            update=False,
-            route=("PUT", INSTRUCTIONS_PATH),
-        ),
+    order=(
+        "title",
+        "defaultRole",
+        "inviteLinks",
+        "emailDomains",
+        "hostname",
+        "sso",
+        "ai",
+        "logo",
+        "defaultContent",
+        "mergeRules",
+        "agentInstructions",
     ),
     export_file="org.yaml",
     entry=OrgSettings,

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import Field as Limits
 from pydantic import GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
@@ -19,7 +18,7 @@ from docsync.core.entries import Model
 from docsync.core.model import address
 from docsync.core.payloads import Fields, Payload
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Writes
 
@@ -49,8 +48,9 @@ TeamRole = Literal["owner", "member"]
 class TeamMemberRef(Model):
     """A team member: a plain string is a user (email or id) with role ``member``."""
 
-    user: str = Limits(min_length=1)
-    role: TeamRole = "member"
+    # written by the team's batch request (`PUT .../members {add, remove, memberships}`)
+    user: str = Api(create=False, update=False).limits(min_length=1)
+    role: TeamRole = Api(create=False, update=False).limits(default="member")
 
     @model_validator(mode="before")
     @classmethod
@@ -75,8 +75,6 @@ TEAM_MEMBER = Declaration(
     exact=True,
     key_folds_case=True,
     shorthand="user",
-    # written by the team's batch request (`PUT .../members {add, remove, memberships}`)
-    fields=(Field("user", create=False, update=False), Field("role", create=False, update=False)),
     entry=TeamMemberRef,
     writes=(Writes(),),  # a team's members are one PUT (or a DELETE): sent again as they are
     contract=(

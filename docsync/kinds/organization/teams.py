@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Obj
 from docsync.api.contract import KEY, UNMANAGED, Note, Said, Seed
 from docsync.core.concurrent import gather_all
@@ -15,7 +13,7 @@ from docsync.core.entries import Entry, was_names
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.crud import CrudKind
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.organization.members import by_address, find_member
@@ -54,8 +52,10 @@ def _members_by_user(raw: dict[str, Any]) -> dict[str, str] | None:
 class TeamEntry(Entry):
     """A team, keyed by title; ``members``, when written, is the exact membership."""
 
-    title: str | None = Limits(default=None, min_length=1, max_length=64)
-    members: list[TeamMemberRef] | None = None
+    title: str | None = Api().limits(default=None, min_length=1, max_length=64)
+    members: list[TeamMemberRef] | None = Api(
+        live=_members_by_user, create=False, update=False
+    ).limits(default=None)
 
 
 #: how a team's members are written: one batch request
@@ -76,10 +76,6 @@ TEAM = Declaration(
     "team",
     key="title",
     renames=True,
-    fields=(
-        Field("title"),
-        Field("members", live=_members_by_user, create=False, update=False),
-    ),
     needs=("member",),
     export_file="teams.yaml",
     entry=TeamEntry,

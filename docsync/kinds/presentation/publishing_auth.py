@@ -20,7 +20,7 @@ from docsync.core.entries import URI_PATTERN, Model
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import OnSite, SitePart, at_site, send_under
 from docsync.kinds.requests import Route, Routes, Writes
@@ -38,11 +38,11 @@ AuthUrl = Annotated[str, Limits(pattern=URI_PATTERN, json_schema_extra={"format"
 class PublishingAuthEntry(NullChecked, Model):
     """How visitors of a visitor-auth site sign in; only the fields written are managed."""
 
-    backend: Literal["custom", "integration"] | None = None
+    backend: Literal["custom", "integration"] | None = Api().limits(default=None)
     """`custom` (your own backend signs visitors' tokens) or `integration` (an installed one)."""
-    fallbackURL: Annotated[AuthUrl | None, NULL] = None
+    fallbackURL: Annotated[AuthUrl | None, NULL] = Api(sensitive=True).limits(default=None)
     """Where a visitor without a valid token is sent; null unsets it."""
-    logoutURL: Annotated[AuthUrl | None, NULL] = None
+    logoutURL: Annotated[AuthUrl | None, NULL] = Api().limits(default=None)
     """Where the site's log-out sends visitors; null unsets it."""
     integration: str | None = Limits(default=None, min_length=1)
     """With `backend: integration`: the integration that signs visitors in, which `integrations`
@@ -97,7 +97,6 @@ PUBLISHING_AUTH = Declaration(
     parents=("site",),
     part=True,
     singleton=True,
-    fields=(Field("backend"), Field("fallbackURL", sensitive=True), Field("logoutURL")),
     entry=PublishingAuthEntry,
     routes=Routes(
         "/v1/orgs/{org}/sites/{site}",

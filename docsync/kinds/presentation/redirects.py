@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field as Limits
 from pydantic import field_validator, model_validator
 
 from docsync.api.answers import FLAG, TEXT, Obj, Opt
@@ -20,7 +19,7 @@ from docsync.core.entries import PATTERN_MESSAGES, Model, Ref, Uri, explained
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import ListPart, OnSite, SitePart, at_site, send_under, under_site
 from docsync.kinds.presentation.redirect_destinations import (
@@ -86,11 +85,14 @@ class RedirectEntry(NullChecked, Model):
     """One redirect rule of a site, keyed by `source`; the whole rule is managed (`permanent`
     and `captureWildcard` are false unless written)."""
 
-    source: str = Limits(max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN})
-    destination: Destination
-    permanent: bool = False
+    # written by the site's bulk upsert (items, not fields of a request of their own)
+    source: str = Api(create=False, update=False).limits(
+        max_length=512, json_schema_extra={"pattern": SOURCE_PATTERN}
+    )
+    destination: Destination = Api(create=False, update=False).limits()
+    permanent: bool = Api(create=False, update=False).limits(default=False)
     """Served as 308 (public live traffic) instead of 307."""
-    captureWildcard: bool = False
+    captureWildcard: bool = Api(create=False, update=False).limits(default=False)
     """Appends what the `*` of the source matched to the destination."""
 
     @field_validator("source")
@@ -183,13 +185,6 @@ REDIRECT = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    # written by the site's bulk upsert (items, not fields of a request of their own)
-    fields=(
-        Field("source", create=False, update=False),
-        Field("destination", create=False, update=False),
-        Field("permanent", create=False, update=False),
-        Field("captureWildcard", create=False, update=False),
-    ),
     entry=RedirectEntry,
     routes=Routes(
         REDIRECTS,

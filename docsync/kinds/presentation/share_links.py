@@ -12,16 +12,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field as Limits
-
-from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.api.answers import FLAG, TEXT, Opt
 from docsync.api.contract import MIN_LENGTH, NATURAL_KEY, UNMANAGED, Note, Seed
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.parts import (
     ItemWrites,
@@ -40,8 +38,6 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 #: what docsync keeps of a link as the API answers it (never `urls`: they hold the secret)
 KEPT = ("id", "name", "active")
-#: and what it relies on in it
-ANSWER = Obj({"id": ID, "name": Opt(TEXT), "active": Opt(FLAG)})
 #: how a link whose create lost its answer is found (`requests.Writes`): its name is new to the site
 FOUND_BY = "listed again, by its name (a link created here has a name no live link had)"
 
@@ -49,8 +45,10 @@ FOUND_BY = "listed again, by its name (a link created here has a name no live li
 class ShareLinkEntry(NullChecked, Model):
     """One share link of a site, keyed by `name`; active unless written otherwise."""
 
-    name: str = Limits(min_length=1, max_length=50)
-    active: bool = True
+    # created by name (the API makes links active), deactivated by a PATCH; a link renamed is
+    # another link
+    name: str = Api(update=False, answer=Opt(TEXT)).limits(min_length=1, max_length=50)
+    active: bool = Api(create=False, answer=Opt(FLAG)).limits(default=True)
     """An inactive link's URL no longer opens the site; activating it again restores it."""
 
 
@@ -112,9 +110,6 @@ SHARE_LINK = Declaration(
     parents=("site",),
     part=True,
     exact=True,
-    # created by name (the API makes links active), deactivated by a PATCH; a link renamed is
-    # another link
-    fields=(Field("name", update=False), Field("active", create=False)),
     entry=ShareLinkEntry,
     routes=Routes(SHARE_LINKS, id_name="shareLinkId"),
     describe=(
@@ -123,7 +118,6 @@ SHARE_LINK = Declaration(
     ),
     writes=(Writes(found_by=FOUND_BY),),
     contract=CONTRACT,
-    answer=ANSWER,
 )
 
 

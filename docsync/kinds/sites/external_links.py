@@ -29,7 +29,7 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, LocalizedText256
 from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Structure
+from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.sites.checks import check_link_places
@@ -42,25 +42,41 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 _AMONG = "sections"
 
 
+def _group(raw: dict[str, Any]) -> Any:
+    return raw.get("sectionGroup")
+
+
 class ExternalLinkEntry(Entry):
     """A link to another site among a site's root sections and groups, keyed by title."""
 
-    title: str | None = Limits(default=None, min_length=2, max_length=128)
-    url: Uri | None = None
-    description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
-    icon: Annotated[Icon | None, NULL] = None
-    condition: Annotated[str | None, NULL] = Limits(default=None, min_length=1, max_length=1024)
-    group: str | None = Limits(default=None, min_length=1)
+    title: str | None = Api().limits(default=None, min_length=2, max_length=128)
+    url: Uri | None = Api().limits(default=None)
+    description: Annotated[str | None, NULL] = Api().limits(default=None, max_length=256)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
+    condition: Annotated[str | None, NULL] = Api().limits(
+        default=None, min_length=1, max_length=1024
+    )
+    # The group it stands in (None: the root); moved by the kind's own PATCH of `parent`.
+    group: str | None = Api(
+        ref="section_group",
+        ref_live=True,
+        live=_group,
+        create=False,
+        update=False,
+    ).limits(default=None, min_length=1)
     """The title of the section group of the same site the link stands in; absent: the root."""
     after: str | None = Limits(default=None, min_length=1)
     """The title of the item of its level the link follows (a root section or group, or a
     section of its group); absent: the link goes first."""
-    localizedTitle: Annotated[LocalizedText128 | None, NULL] = None
+    localizedTitle: Annotated[LocalizedText128 | None, NULL] = Api(keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language: only the languages
     written are managed; a language written null loses its title, `null` every language."""
-    localizedDescription: Annotated[LocalizedText256 | None, NULL] = None
+    localizedDescription: Annotated[LocalizedText256 | None, NULL] = Api(keyed=True).limits(
+        default=None
+    )
     """The description in languages other than the site's default, as `localizedTitle`."""
-    draft: bool | None = None
+    # absent: live
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 
@@ -116,25 +132,6 @@ EXTERNAL_LINK = Declaration(
     renames=True,
     parents=("site",),
     exact=True,
-    fields=(
-        Field("title"),
-        Field("url"),
-        Field("description"),
-        Field("icon"),
-        Field("condition"),
-        # The group it stands in (None: the root); moved by the kind's own PATCH of `parent`.
-        Field(
-            "group",
-            ref="section_group",
-            ref_live=True,
-            live=lambda raw: raw.get("sectionGroup"),
-            create=False,
-            update=False,
-        ),
-        Field("localizedTitle", keyed=True),
-        Field("localizedDescription", keyed=True),
-        Field("draft", normalize=bool),  # absent: live
-    ),
     entry=ExternalLinkEntry,
     routes=child_routes("external-links", "siteExternalLinkId"),
     writes=(Writes(found_by=IN_STRUCTURE),),

@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.contract import (
     AS_NULL,
     LANGUAGE_NULL,
@@ -26,7 +24,7 @@ from docsync.core.entries import Entry, Icon, LocalizedText128, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.declaration import Declaration, Field, Structure
+from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.requests import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import ON_SECTION, child_routes, new_group
@@ -39,14 +37,19 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SectionGroupEntry(Entry):
     """A group of sections of the same site, keyed by title."""
 
-    title: str | None = Limits(default=None, min_length=1, max_length=100)
-    icon: Annotated[Icon | None, NULL] = None
-    sections: list[Ref] | None = None
+    title: str | None = Api().limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
+    # Which sections a group holds; their order is the site's order (a reorder's business).
+    sections: list[Ref] | None = Api(
+        ref="section", update=False, ref_sibling=True, unordered=True
+    ).limits(default=None)
     """Titles (or ids) of sections of the same site."""
-    localizedTitle: LocalizedText128 | None = None
+    # production's create takes none
+    localizedTitle: LocalizedText128 | None = Api(create=False, keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language (`{de: Produkte}`):
     only the languages written are managed; a language written null loses its title."""
-    draft: bool | None = None
+    # absent: live
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 
@@ -86,14 +89,6 @@ SECTION_GROUP = Declaration(
     renames=True,
     parents=("site",),
     exact=True,
-    fields=(
-        Field("title"),
-        Field("icon"),
-        # Which sections a group holds; their order is the site's order (a reorder's business).
-        Field("sections", ref="section", update=False, ref_sibling=True, unordered=True),
-        Field("localizedTitle", create=False, keyed=True),  # production's create takes none
-        Field("draft", normalize=bool),  # absent: live
-    ),
     entry=SectionGroupEntry,
     routes=child_routes("section-groups", "siteSectionGroupId", {"group a section": ON_SECTION}),
     writes=(Writes(found_by=IN_STRUCTURE),),

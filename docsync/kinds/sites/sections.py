@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.contract import (
     AS_NULL,
     CONDITION,
@@ -29,7 +27,7 @@ from docsync.core.entries import Condition, Entry, Icon, LocalizedText128, Local
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
-from docsync.kinds.declaration import Declaration, Field, Structure
+from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.sites.child_requests import SITE_DEFAULT, child_routes, new_section
@@ -47,18 +45,24 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SectionEntry(Entry):
     """A site section, keyed by title within its site."""
 
-    title: str | None = Limits(default=None, min_length=2, max_length=128)
-    path: str | None = Limits(default=None, min_length=1, max_length=100)
-    icon: Annotated[Icon | None, NULL] = None
-    description: Annotated[str | None, NULL] = Limits(default=None, max_length=256)
-    condition: Annotated[Condition | None, NULL] = None
-    default: bool | None = None
-    localizedTitle: LocalizedText128 | None = None
+    title: str | None = Api().limits(default=None, min_length=2, max_length=128)
+    path: str | None = Api(create=False).limits(default=None, min_length=1, max_length=100)
+    icon: Annotated[Icon | None, NULL] = Api().limits(default=None)
+    description: Annotated[str | None, NULL] = Api(create=False).limits(
+        default=None, max_length=256
+    )
+    condition: Annotated[Condition | None, NULL] = Api(create=False).limits(default=None)
+    default: bool | None = Api(create=False, update=False, live=read_flag).limits(default=None)
+    # production's create takes neither: written by the PATCH that follows it
+    localizedTitle: LocalizedText128 | None = Api(create=False, keyed=True).limits(default=None)
     """The title in languages other than the site's default, by language (`{de: Anleitungen}`):
     only the languages written are managed; a language written null loses its title."""
-    localizedDescription: LocalizedText256 | None = None
+    localizedDescription: LocalizedText256 | None = Api(create=False, keyed=True).limits(
+        default=None
+    )
     """The description in languages other than the site's default, as `localizedTitle`."""
-    draft: bool | None = None
+    # absent: live
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
 
 
@@ -152,17 +156,16 @@ SECTION = Declaration(
     parents=("site",),
     exact=True,
     paths_unique=True,
-    fields=(
-        Field("title"),
-        Field("icon"),
-        Field("path", create=False),
-        Field("description", create=False),
-        Field("condition", create=False),
-        Field("default", create=False, update=False, live=read_flag),
-        # production's create takes neither: written by the PATCH that follows it
-        Field("localizedTitle", create=False, keyed=True),
-        Field("localizedDescription", create=False, keyed=True),
-        Field("draft", normalize=bool),  # absent: live
+    order=(
+        "title",
+        "icon",
+        "path",
+        "description",
+        "condition",
+        "default",
+        "localizedTitle",
+        "localizedDescription",
+        "draft",
     ),
     entry=SectionEntry,
     routes=child_routes("sections", "siteSectionId", {"site default": SITE_DEFAULT}),

@@ -8,9 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import Field as Limits
-
-from docsync.api.answers import FLAG, ID, TEXT, Obj, Opt
+from docsync.api.answers import FLAG, TEXT, Opt
 from docsync.api.contract import (
     EXTRA,
     INTERNAL,
@@ -33,7 +31,7 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import SitePermissions
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.parts import SITES, OnSite
@@ -83,26 +81,49 @@ class AdaptiveContent(Model):
     enabled: bool
 
 
+def _proxy(value: Any) -> Any:
+    return proxy_of({"proxy": value})
+
+
+def _schema(raw: dict[str, Any]) -> Any:
+    return raw.get("_schema")
+
+
 class SiteEntry(Entry):
     """A docs site, keyed by title."""
 
-    title: str | None = Limits(default=None, min_length=2, max_length=128)
-    type: SiteType | None = None
+    title: str | None = Api(answer=TEXT).limits(default=None, min_length=2, max_length=128)
+    type: SiteType | None = Api(update=False, replace=True, answer=Opt(TEXT)).limits(default=None)
     """Used when the site is created only."""
-    visibility: Visibility | None = None
+    visibility: Visibility | None = Api(answer=Opt(TEXT)).limits(default=None)
     published: bool | None = None
-    basename: str | None = Limits(default=None, min_length=1, max_length=100)
-    proxy: Annotated[str | None, NULL] = Limits(default=None, max_length=512, pattern=PROXY_PATTERN)
+    basename: str | None = Api(create=False, answer=Opt(TEXT)).limits(
+        default=None, min_length=1, max_length=100
+    )
+    proxy: Annotated[str | None, NULL] = Api(create=False, live=proxy_of, normalize=_proxy).limits(
+        default=None, max_length=512, pattern=PROXY_PATTERN
+    )
     """A scheme-less origin with a path, e.g. ``acme.example/docs``; null removes it."""
-    agentsContext: Literal["excluded", "included"] | None = None
-    defaultLevel: Annotated[DefaultLevel | None, NULL] = None
+    agentsContext: Literal["excluded", "included"] | None = Api(create=False).limits(default=None)
+    defaultLevel: Annotated[DefaultLevel | None, NULL] = Api(
+        create=False, api_default=("inherit",), answer=Opt(TEXT)
+    ).limits(default=None)
     """The role everyone in the organization has on the site; `inherit`: the organization's
     default; null: none (guests)."""
-    adaptiveContent: AdaptiveContent | None = None
-    styleguide: Annotated[Ref | None, NULL] = None
+    adaptiveContent: AdaptiveContent | None = Api(create=False).limits(default=None)
+    styleguide: Annotated[Ref | None, NULL] = Api(
+        ref="space", ref_live=True, create=False, live=_styleguide
+    ).limits(default=None)
     """The style guide space (by title or id) the site's editing agent checks its edits
     against: a space holding a writing style guide, made in the app; null detaches it."""
-    adaptiveSchema: dict[str, Any] | None = None
+    adaptiveSchema: dict[str, Any] | None = Api(
+        create=False,
+        update=False,
+        live=_schema,
+        unordered=True,  # a claim's `enum`, the `required` list: sets to the API
+        wire="jsonSchema",
+        route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
+    ).limits(default=None)
     """The visitor claims' JSON Schema (draft-07) of PUT .../adaptive-schema."""
     permissions: SitePermissions | None = None
     """Direct grants to teams and members; when written, exact per principal type; a role of
@@ -156,25 +177,17 @@ SITE = Declaration(
     "site",
     key="title",
     renames=True,
-    fields=(
-        Field("title"),
-        Field("visibility"),
-        Field("type", update=False, replace=True),
-        Field("basename", create=False),
-        Field("proxy", create=False, live=proxy_of, normalize=lambda v: proxy_of({"proxy": v})),
-        Field("agentsContext", create=False),
-        Field("defaultLevel", create=False, api_default=("inherit",)),
-        Field("adaptiveContent", create=False),
-        Field("styleguide", ref="space", ref_live=True, create=False, live=_styleguide),
-        Field(
-            "adaptiveSchema",
-            create=False,
-            update=False,
-            live=lambda r: r.get("_schema"),
-            unordered=True,  # a claim's `enum`, the `required` list: sets to the API
-            wire="jsonSchema",
-            route=("PUT", f"{SITES}/{{id}}/adaptive-schema"),
-        ),
+    order=(
+        "title",
+        "visibility",
+        "type",
+        "basename",
+        "proxy",
+        "agentsContext",
+        "defaultLevel",
+        "adaptiveContent",
+        "styleguide",
+        "adaptiveSchema",
     ),
     needs=("space",),
     export_file="sites.yaml",
@@ -200,17 +213,7 @@ SITE = Declaration(
     writes=(Writes(found_by=BY_KEY),),  # its parts are kinds of their own (`sites.parts`)
     contract=CONTRACT,
     roles=("read", "create or admin; admin to delete a site"),
-    answer=Obj(
-        {
-            "id": ID,
-            "title": TEXT,
-            "visibility": Opt(TEXT),
-            "type": Opt(TEXT),
-            "published": Opt(FLAG),
-            "basename": Opt(TEXT),
-            "defaultLevel": Opt(TEXT),
-        }
-    ),
+    answer_more={"published": Opt(FLAG)},
 )
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field as Limits
-
 from docsync.api.answers import ID, TEXT, Either, Obj, Opt
 from docsync.api.contract import (
     CONDITION,
@@ -26,7 +24,7 @@ from docsync.core.entries import Condition, Entry, Ref
 from docsync.core.model import Action
 from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.declaration import Declaration, Field, Structure
+from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.requests import IN_STRUCTURE, Writes
 from docsync.kinds.sites.child_requests import (
@@ -43,20 +41,27 @@ from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteStat
 class SiteSpaceEntry(Entry):
     """A space published on a site, keyed by path within its section (or site)."""
 
-    space: Ref | None = None
+    space: Ref | None = Api(
+        ref="space", wire="spaceId", ref_live=True, answer=Opt(Either((Obj({"id": ID}), ID)))
+    ).limits(default=None)
     """A space by title (of the manifest or live) or id."""
-    path: str | None = Limits(default=None, min_length=1, max_length=100)
-    condition: Annotated[Condition | None, NULL] = None
-    default: bool | None = None
-    title: str | None = Limits(default=None, min_length=2, max_length=128)
+    path: str | None = Api(create=False, answer=TEXT).limits(
+        default=None, min_length=1, max_length=100
+    )
+    condition: Annotated[Condition | None, NULL] = Api(create=False).limits(default=None)
+    default: bool | None = Api(create=False, update=False, live=read_flag).limits(default=None)
+    # production's PATCH takes no title (`check_title`)
+    title: str | None = Api(update=False).limits(default=None, min_length=2, max_length=128)
     """Its own title on this site (a language's name, where each language is a site space), set
     when it is made: production's API cannot change it later (the app can). Absent: its
     space's title."""
-    hidden: bool | None = None
+    # absent: shown
+    hidden: bool | None = Api(create=False, normalize=bool).limits(default=None)
     """Left out of the site's navigation (still published at its path)."""
-    draft: bool | None = None
+    # absent: live
+    draft: bool | None = Api(normalize=bool).limits(default=None)
     """A draft is not live: readers see it once it is `false`."""
-    pageId: Annotated[str | None, NULL] = None
+    pageId: Annotated[str | None, NULL] = Api().limits(default=None)
     """The page of its space shown at its path instead of the space's first page; null: the
     first page."""
 
@@ -92,16 +97,6 @@ SITE_SPACE = Declaration(
     paths_unique=True,
     key_note="; else the one publishing the same `space` in that level (its path is changed, "
     "not deleted and made anew)",
-    fields=(
-        Field("space", ref="space", wire="spaceId", ref_live=True),
-        Field("path", create=False),
-        Field("condition", create=False),
-        Field("default", create=False, update=False, live=read_flag),
-        Field("title", update=False),  # production's PATCH takes no title (`check_title`)
-        Field("hidden", create=False, normalize=bool),  # absent: shown
-        Field("draft", normalize=bool),  # absent: live
-        Field("pageId"),
-    ),
     entry=SiteSpaceEntry,
     routes=child_routes(
         "site-spaces",
@@ -110,7 +105,6 @@ SITE_SPACE = Declaration(
     ),
     writes=(Writes(found_by=IN_STRUCTURE),),
     contract=CONTRACT,
-    answer=Obj({"id": ID, "path": TEXT, "space": Opt(Either((Obj({"id": ID}), ID)))}),
     chained=True,
     # a site space no path matches is the one publishing its space in that level, if any:
     # written without `path`, or left at the path the API chose (a create whose path change

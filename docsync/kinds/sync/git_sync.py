@@ -24,7 +24,7 @@ from docsync.core.entries import Model, explained
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
 from docsync.core.payloads import Payload, Ref
-from docsync.kinds.declaration import Declaration, Field
+from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.parts import Part
 from docsync.kinds.requests import (
     ORGANIZATION,
@@ -75,22 +75,28 @@ class GitSync(NullChecked, Model):
     """A Git Sync installation (production's GitSyncInstallationSetup): only the fields written
     are managed; `null` uninstalls it."""
 
-    provider: Literal["github", "gitlab"]
+    # the install's, and every configuration's
+    provider: Literal["github", "gitlab"] = Api().limits()
     """`github` (the organization's GitHub account is connected once in the app) or `gitlab`
     (an access token, through the API)."""
-    providerConfiguration: GitSyncRepository = Limits(default_factory=GitSyncRepository)
+    # the GitLab token: a secret key, which production never answers (`planning.py`)
+    providerConfiguration: GitSyncRepository = Api(create=False, secret_keys=(TOKEN,)).limits(
+        default_factory=GitSyncRepository
+    )
     """The repository (GitHub's `repositoryId`, or GitLab's `projectId` with its `accessToken`
     and `customInstanceURL`) and its `branch`; only the keys written are managed."""
-    projectDirectory: str | None = None
+    projectDirectory: str | None = Api(create=False).limits(default=None)
     """The repository's directory that syncs (a monorepo's subdirectory); for a site, where its
     `gitbook-docs.yaml` is."""
-    commitMessageTemplate: str | None = None
+    commitMessageTemplate: str | None = Api(create=False).limits(default=None)
     """The template of the commits GitBook makes."""
-    previewExternalBranches: bool | None = None
+    previewExternalBranches: bool | None = Api(create=False).limits(default=None)
     """Whether branches other than `branch` get previews."""
-    agentInstructions: list[Literal["agents", "claude"]] | None = None
+    agentInstructions: list[Literal["agents", "claude"]] | None = Api(
+        create=False, unordered=True
+    ).limits(default=None)
     """The agent instruction files GitBook keeps at the repository's root (any order)."""
-    priority: Literal["git", "gitbook"] | None = None
+    priority: Literal["git", "gitbook"] | None = Api(create=False).limits(default=None)
     """Which side is the source of truth: `git` (a configuration change imports the repository
     into GitBook) or `gitbook` (it exports GitBook's content to the repository)."""
 
@@ -208,12 +214,6 @@ GIT_SYNC = Declaration(
     part=True,
     singleton=True,
     nullable=True,
-    fields=(
-        Field("provider"),  # the install's, and every configuration's
-        # the GitLab token: a secret key, which production never answers (`planning.py`)
-        Field("providerConfiguration", create=False, secret_keys=(TOKEN,)),
-        *(Field(name, create=False, unordered=name == "agentInstructions") for name in COMMON),
-    ),
     entry=GitSync,
     routes=Routes(
         BASE,
