@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, final
 
-from docsync.api.answers import Shape
+from docsync.api.answers import Items, Obj, Shape
 from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.lockout import Lockout
@@ -141,6 +141,8 @@ class Kind:
         route = routes.route(name)
         if route.answer is None and name in self.answers:
             return replace(route, answer=self.answers[name])
+        if route.answer is None and name == "list" and not route.paged:
+            return replace(route, answer=Obj({"items": Items(self.answer)}))  # one GET, all
         if route.answer is None and name in ("list", "read"):
             return replace(route, answer=self.answer)
         return route

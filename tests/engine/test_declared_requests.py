@@ -22,6 +22,7 @@ import inspect
 import re
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,9 +34,10 @@ from docsync.api import client as api_client
 from docsync.api.retry import RetryPolicy
 from docsync.engine import run
 from docsync.export import export_organization
-from docsync.kinds import KINDS
+from docsync.kinds import KINDS, CrudKind
+from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import Kind
-from docsync.kinds.requests import LostAnswers, Route
+from docsync.kinds.requests import LostAnswers, Route, Routes
 from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.rich import EXAMPLE, STAGES
@@ -242,3 +244,19 @@ def test_a_path_matches_its_template_segment_by_segment() -> None:
     assert matches("/v1/orgs/{org}/sites/{site}/redirects", "/v1/orgs/o/sites/s1/redirects")
     assert not matches("/v1/orgs/{org}/sites/{site}", "/v1/orgs/o/sites/s1/redirects")
     assert not matches("/v1/orgs/{org}/sites", "/v1/orgs/o/sites/s1")
+
+
+def test_an_unpaged_list_is_one_answer_holding_every_item() -> None:
+    """A list production does not page (`Routes(paged=False)`) is read with one GET answering
+    `{items: [...]}`: each item is checked for what the kind relies on, never the whole answer
+    as one item (which no kind's list passed: every read of it failed on a missing `id`)."""
+    declaration = Declaration(
+        "font", "fonts", "font", "fontFamily", routes=Routes("/v1/orgs/{org}/fonts", paged=False)
+    )
+    kind = type("FontKind", (CrudKind,), {"declaration": declaration})()
+    answer = kind.route("list").answer
+    assert answer is not None
+    assert not answer.problems({"items": [{"id": "f1", "fontFamily": "Inter"}]})
+    assert answer.problems({"items": [{"fontFamily": "Inter"}]})  # an item without its id
+    paged = replace(declaration, routes=Routes("/v1/orgs/{org}/fonts"))
+    assert type("Paged", (CrudKind,), {"declaration": paged})().route("list").answer == kind.answer
