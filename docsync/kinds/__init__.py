@@ -9,4 +9,9 @@ from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import Kind
 
-__all__ = ["CATALOGUE", "KINDS", "CrudKind", "Field", "Kind", "kind_named"]
+#: the packages of `docsync/kinds/` that are the framework's, beside its top-level modules: a
+#: concept too big for one module (a kind nested in its holder's structure); each defines no
+#: kind and imports no family, where a family's package defines kinds
+FRAMEWORK_PACKAGES = ("nested",)
+
+__all__ = ["CATALOGUE", "FRAMEWORK_PACKAGES", "KINDS", "CrudKind", "Field", "Kind", "kind_named"]

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 import docsync.kinds as kinds_package
 from docsync.export import FILES
 from docsync.generate import REGISTRY, kind_classes, registry
-from docsync.kinds import KINDS, kind_named
+from docsync.kinds import FRAMEWORK_PACKAGES, KINDS, kind_named
 from docsync.kinds.catalogue import CATALOGUE
 from docsync.kinds.catalogue import entry_model as entry_model_of
 from docsync.kinds.declaration import Catalogue, Declaration, Field, dependency_order
@@ -151,13 +151,25 @@ def test_the_registry_is_what_the_family_packages_define() -> None:
 
 
 def test_kinds_are_in_family_packages_below_a_few_framework_modules() -> None:
-    """`docsync/kinds/` holds the framework's few modules and one package per family."""
+    """`docsync/kinds/` holds the framework's few modules, one package per family and the
+    framework's packages (`FRAMEWORK_PACKAGES`: a framework concept too big for one module).
+    A family package defines kinds; a framework package defines none and imports no family
+    (tests/core/test_layers.py reads it as the framework)."""
     root = Path(kinds_package.__file__).parent
     top = sorted(p.name for p in root.glob("*.py"))
     assert len(top) <= 12, top
+    packages = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+    assert set(FRAMEWORK_PACKAGES) <= packages, FRAMEWORK_PACKAGES
+    defining: dict[str, set[str]] = {name: set() for name in packages}
     for cls in kind_classes():
         family = cls.__module__.split(".")
         assert len(family) == 4, f"{cls.__name__} is not in a family package: {cls.__module__}"
+        defining[family[2]].add(cls.__name__)
+    for name, kinds in defining.items():
+        if name in FRAMEWORK_PACKAGES:
+            assert not kinds, f"the framework package {name}/ defines kinds: {sorted(kinds)}"
+        else:
+            assert kinds, f"{name}/ defines no kind: a family's package, or the framework's?"
 
 
 def test_nested_lists_are_added_to_every_parent_entry_model() -> None:

@@ -13,6 +13,8 @@ from functools import cache
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
+from docsync.kinds import FRAMEWORK_PACKAGES
+
 PACKAGE = Path(__file__).resolve().parents[2] / "docsync"
 
 
@@ -172,21 +174,27 @@ def test_the_check_sees_a_late_import() -> None:
 
 
 def family_graph() -> dict[str, set[str]]:
-    """family -> the other families of `docsync/kinds` it imports (the framework's modules are
-    one family; the catalogue and its registry, which gather every kind, stand above them all)."""
+    """family -> the other families of `docsync/kinds` it imports (the framework's modules and
+    packages, `FRAMEWORK_PACKAGES`, are one family; the catalogue and its registry, which
+    gather every kind, stand above them all)."""
     root = PACKAGE / "kinds"
+
+    def family(name: str) -> str:
+        framework = not (root / name).is_dir() or name in FRAMEWORK_PACKAGES
+        return "framework" if framework else name
+
     graph: dict[str, set[str]] = defaultdict(set)
     for path in root.rglob("*.py"):
         parts = path.relative_to(root).parts
         if parts[0] in ("catalogue.py", "registry.py", "__init__.py"):
             continue
-        own = parts[0] if len(parts) > 1 else "framework"
+        own = family(parts[0])
         graph[own]
         for name in _read(path).imports:
             pieces = name.split(".")
             if pieces[:2] != ["docsync", "kinds"] or len(pieces) < 3:
                 continue
-            target = pieces[2] if (root / pieces[2]).is_dir() else "framework"
+            target = family(pieces[2])
             if target in ("catalogue", "registry"):
                 graph[own].add("catalogue")
             elif target != own:

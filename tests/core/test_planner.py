@@ -10,7 +10,7 @@ import pytest
 
 from docsync.core.context import ref
 from docsync.core.errors import PlanProblems
-from docsync.kinds.sites.payloads import GroupMembership, child
+from docsync.kinds.nested.payloads import GroupMembership, child
 from docsync.manifest import ManifestError
 from docsync.render.markdown import render_markdown
 from tests.core import plankit as k
@@ -361,9 +361,9 @@ def test_a_protected_site_is_never_replaced() -> None:
 
 def test_every_action_carries_a_typed_payload() -> None:
     from docsync.core.payloads import Fields
+    from docsync.kinds.nested.payloads import ChildChange, Level, Reorder
     from docsync.kinds.organization.team_members import TeamFields
     from docsync.kinds.parts import OnSite
-    from docsync.kinds.sites.payloads import ChildChange, Level, Reorder
 
     manifest = (
         docs_sections(

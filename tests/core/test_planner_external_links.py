@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from docsync.core.errors import PlanProblems
-from docsync.kinds.sites.payloads import Reorder, child
+from docsync.kinds.nested.payloads import Reorder, child
 from docsync.manifest.problems import ManifestError
 from docsync.render.pictures import structures
 from tests.core import plankit as k

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from docsync.core.model import FieldChange
-from docsync.kinds.sites.payloads import ChildChange, child
+from docsync.kinds.nested.payloads import ChildChange, child
 from docsync.manifest import ManifestError
 from tests.core import plankit as k
 

@@ -13,8 +13,8 @@ from docsync.core.graph import link
 from docsync.core.model import Action
 from docsync.kinds.catalogue import CATALOGUE, KINDS, kind_named
 from docsync.kinds.lists import NOT_WRITTEN
-from docsync.kinds.sites.children import NestedKind, every_nested_kind
-from docsync.kinds.sites.payloads import DefaultVia, GroupMembership, PathStep, child
+from docsync.kinds.nested.kind import NestedKind, every_nested_kind
+from docsync.kinds.nested.payloads import DefaultVia, GroupMembership, PathStep, child
 from tests.core import plankit as k
 
 GUIDES = {"id": "sp1", "title": "Guides"}

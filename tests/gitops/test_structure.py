@@ -7,7 +7,7 @@ from pathlib import Path
 
 from docsync.core.model import Action, Picture, Plan
 from docsync.kinds.catalogue import KINDS
-from docsync.kinds.sites.children import every_nested_kind
+from docsync.kinds.nested.kind import every_nested_kind
 from docsync.kinds.sites.picture import changed_sites
 from docsync.render.markdown import render_markdown
 from tests.gitops.conftest import Cli, write

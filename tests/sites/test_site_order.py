@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from docsync.kinds.sites.order import Move, apply_moves, placement, plan_moves
+from docsync.kinds.nested.order import Move, apply_moves, placement, plan_moves
 from tests.depth import examples
 
 ITEMS = st.lists(st.text("abcdefghij", min_size=1, max_size=2), max_size=12, unique=True)

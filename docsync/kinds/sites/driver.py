@@ -11,9 +11,9 @@ from typing import Any
 from docsync.core.model import Action
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.lists import Place, plan_list
-from docsync.kinds.sites.children import NestedKind, every_nested_kind, nested_kinds
-from docsync.kinds.sites.payloads import PathStep, child
-from docsync.kinds.sites.state import Parent, Planned, SiteState
+from docsync.kinds.nested.kind import NestedKind, every_nested_kind, nested_kinds
+from docsync.kinds.nested.payloads import PathStep, child
+from docsync.kinds.nested.state import Parent, Planned, SiteState
 
 
 class SiteTree(SiteState):

@@ -31,12 +31,13 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.nested.applied import child_routes
+from docsync.kinds.nested.kind import NestedKind, flags_and_texts
+from docsync.kinds.nested.payloads import child
+from docsync.kinds.nested.state import Extra, LiveTree, Parent, Planned, SiteState
 from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
 from docsync.kinds.sites.checks import check_link_places
-from docsync.kinds.sites.child_requests import child_routes, new_link
-from docsync.kinds.sites.children import NestedKind, flags_and_texts
-from docsync.kinds.sites.payloads import child
-from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
+from docsync.kinds.sites.found import new_link
 
 #: the list of the site entry the links stand among
 _AMONG = "sections"

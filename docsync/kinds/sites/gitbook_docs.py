@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from docsync.api.answers import ID, TEXT, Obj
 from docsync.kinds.formats import ExportFormat
 from docsync.kinds.kind import Kind
+from docsync.kinds.nested.answers import structure_shape
 from docsync.kinds.parts import SITES
 from docsync.kinds.sites.owned import FILE
-from docsync.kinds.sites.structure_answers import structure_shape
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

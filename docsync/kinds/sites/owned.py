@@ -14,7 +14,7 @@ from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext
 from docsync.core.state import DesiredResource
 from docsync.kinds.kind import Kinds
-from docsync.kinds.sites.children import every_nested_kind, nested_kinds
+from docsync.kinds.nested.kind import every_nested_kind, nested_kinds
 from docsync.kinds.sync.git_sync import GIT_SYNC
 
 #: the file in the repository that holds a synced site's structure

@@ -16,7 +16,7 @@ from docsync.core.context import PlanContext
 from docsync.core.model import Action, Picture
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.kind import Kinds
-from docsync.kinds.sites.children import NestedKind, every_nested_kind, nested_kinds
+from docsync.kinds.nested.kind import NestedKind, every_nested_kind, nested_kinds
 
 _DEFAULT = "  (default)"
 

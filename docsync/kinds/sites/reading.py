@@ -14,11 +14,11 @@ from docsync.api.errors import NotFound
 from docsync.core.concurrent import gather_all
 from docsync.core.entries import was_names
 from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.nested.answers import structure_shape
+from docsync.kinds.nested.kind import nested_kinds
 from docsync.kinds.parts import send_under
 from docsync.kinds.requests import Reading, unless_hidden
-from docsync.kinds.sites.children import nested_kinds
 from docsync.kinds.sites.parts import child_parts, site_parts
-from docsync.kinds.sites.structure_answers import structure_shape
 from docsync.kinds.sites.wrapper import unwrapped
 
 if TYPE_CHECKING:

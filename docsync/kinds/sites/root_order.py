@@ -12,7 +12,7 @@ from docsync.kinds.sites.section_groups import SECTION_GROUP, grouping, ids, mem
 
 if TYPE_CHECKING:
     from docsync.core.state import DesiredResource
-    from docsync.kinds.sites.state import SiteState
+    from docsync.kinds.nested.state import SiteState
 
 _GROUP = SECTION_GROUP.name
 _LINK = EXTERNAL_LINK.name

@@ -26,12 +26,13 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.nested.applied import ON_SECTION, child_routes
+from docsync.kinds.nested.kind import NestedKind, flags_and_texts
+from docsync.kinds.nested.payloads import GroupMembership, child
+from docsync.kinds.nested.state import Extra, LiveTree, Parent, Planned, SiteState
 from docsync.kinds.requests import IN_STRUCTURE, Writes
-from docsync.kinds.sites.child_requests import ON_SECTION, child_routes, new_group
-from docsync.kinds.sites.children import NestedKind, flags_and_texts
 from docsync.kinds.sites.external_links import EXTERNAL_LINK, with_links
-from docsync.kinds.sites.payloads import GroupMembership, child
-from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
+from docsync.kinds.sites.found import new_group
 
 
 class SectionGroupEntry(Entry):

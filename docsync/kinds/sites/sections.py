@@ -29,17 +29,18 @@ from docsync.core.nullability import NULL
 from docsync.core.state import LiveResource
 from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
-from docsync.kinds.sites.child_requests import SITE_DEFAULT, child_routes, new_section
-from docsync.kinds.sites.children import (
+from docsync.kinds.nested.applied import SITE_DEFAULT, child_routes
+from docsync.kinds.nested.kind import (
     NestedKind,
     flags_and_texts,
     nested_kinds,
     read_flag,
 )
-from docsync.kinds.sites.payloads import child
+from docsync.kinds.nested.payloads import child
+from docsync.kinds.nested.state import Extra, LiveTree, Parent, Planned, SiteState
+from docsync.kinds.requests import IN_STRUCTURE, ORGANIZATION, Lose, Lost, LostAnswers, Writes
+from docsync.kinds.sites.found import new_section
 from docsync.kinds.sites.root_order import plan_root_order
-from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
 
 
 class SectionEntry(Entry):

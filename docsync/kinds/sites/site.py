@@ -34,17 +34,17 @@ from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
+from docsync.kinds.nested.state import LiveTree
 from docsync.kinds.parts import SITES, OnSite
 from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
-from docsync.kinds.sites.child_requests import reorder
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
 from docsync.kinds.sites.owned import after_uninstall, check_owned, refuse_owned
 from docsync.kinds.sites.parts import child_parts, part_writing, site_parts
 from docsync.kinds.sites.picture import site_structures
 from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import SCHEMA, read_site_parts, site_answers
-from docsync.kinds.sites.state import LiveTree
+from docsync.kinds.sites.reorder import reorder
 from docsync.kinds.sites.structure import export_tree, read_live_tree
 from docsync.kinds.sync.synced import SyncedKind
 

@@ -26,16 +26,12 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration, Structure
 from docsync.kinds.kind import ExportNames, Path
+from docsync.kinds.nested.applied import ON_SECTION, SITE_DEFAULT, child_routes
+from docsync.kinds.nested.kind import NestedKind, flags_and_texts, read_flag
+from docsync.kinds.nested.payloads import child
+from docsync.kinds.nested.state import Extra, LiveTree, Parent, Planned, SiteState
 from docsync.kinds.requests import IN_STRUCTURE, Writes
-from docsync.kinds.sites.child_requests import (
-    ON_SECTION,
-    SITE_DEFAULT,
-    child_routes,
-    new_site_space,
-)
-from docsync.kinds.sites.children import NestedKind, flags_and_texts, read_flag
-from docsync.kinds.sites.payloads import child
-from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState
+from docsync.kinds.sites.found import new_site_space
 
 
 class SiteSpaceEntry(Entry):

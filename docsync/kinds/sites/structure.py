@@ -10,8 +10,8 @@ from typing import Any
 
 from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.kind import ExportNames, Kinds
-from docsync.kinds.sites.children import NestedKind, every_nested_kind, nested_kinds
-from docsync.kinds.sites.state import Extra, LiveTree
+from docsync.kinds.nested.kind import NestedKind, every_nested_kind, nested_kinds
+from docsync.kinds.nested.state import Extra, LiveTree
 
 
 def read_live_tree(

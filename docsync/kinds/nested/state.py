@@ -15,8 +15,8 @@ from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.kind import Kinds
 from docsync.kinds.lists import Place
-from docsync.kinds.sites.order import apply_moves, placement, plan_moves
-from docsync.kinds.sites.payloads import ChildChange, Level
+from docsync.kinds.nested.order import apply_moves, placement, plan_moves
+from docsync.kinds.nested.payloads import ChildChange, Level
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class LiveTree:
 class SiteState:
     """What planning one site's children knows and gathers, as the kinds' hooks see it: the
     entries and live items matched so far, the actions added, the reorder's levels. The driver
-    (`kinds.sites.driver.SiteTree`) walks the kinds over it. `site_live` is None when the site is
+    (the site's, `SiteTree`) walks the kinds over it. `site_live` is None when the site is
     created (or replaced)."""
 
     ctx: PlanContext

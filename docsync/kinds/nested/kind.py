@@ -18,9 +18,9 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.changes import carried, field_changes, same_id
 from docsync.kinds.kind import ExportNames, Kinds, Path
 from docsync.kinds.lists import Place, Steps
-from docsync.kinds.sites.child_requests import AppliedChild
-from docsync.kinds.sites.payloads import ChildChange, DefaultVia
-from docsync.kinds.sites.state import Extra, LiveTree, Parent, Planned, SiteState, under
+from docsync.kinds.nested.applied import AppliedChild
+from docsync.kinds.nested.payloads import ChildChange, DefaultVia
+from docsync.kinds.nested.state import Extra, LiveTree, Parent, Planned, SiteState, under
 
 
 def quoted(text: str) -> str:

@@ -1,10 +1,10 @@
-"""How a site's children are written: the requests their routes name under the site's path,
-a create whose outcome is unknown found again in one structure read, a default moved through
-the parent, and the site's one reorder, which moves only what is out of place."""
+"""How a kind nested in a site's structure is written: the requests its routes name under the
+site's path, a create whose outcome is unknown found again in one structure read (by what the
+kind hands it, `Finder`), and a default moved through the parent."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, final
 
 from docsync.api.answers import check_answer
@@ -13,13 +13,11 @@ from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Picture, Plan, Review
 from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
-from docsync.kinds.kind import Kind, Kinds
+from docsync.kinds.kind import Kind
+from docsync.kinds.nested.answers import item_shape
+from docsync.kinds.nested.payloads import ChildChange, child
 from docsync.kinds.parts import OnSite
 from docsync.kinds.requests import Route, Routes, create_once
-from docsync.kinds.sites.order import Move, plan_moves
-from docsync.kinds.sites.payloads import ChildChange, Reorder, child
-from docsync.kinds.sites.structure_answers import item_shape
-from docsync.kinds.sites.wrapper import wrapped
 
 #: a site, under which its children's lists are
 SITE = "/v1/orgs/{org}/sites/{site}"
@@ -222,160 +220,3 @@ class AppliedChild(Kind):
             await self.on_site(action, run, "section default", body, section=section)
         else:
             await self.on_site(action, run, "site default", {self.default_field: own_id})
-
-
-def pointer_type(kinds: Kinds, kind: str) -> str:
-    found = kinds.named(kind)
-    assert isinstance(found, AppliedChild), f"{kind} is not a site's child"
-    return found.pointer_type
-
-
-async def reorder(action: Action, run: RunContext, site: Kind) -> None:
-    """Re-reads the structure and moves only what is out of place, level by level (the site's
-    routes `structure`, `sort`): the order the API gives new items is not promised, so the
-    moves are computed from what is there."""
-    payload = action.payload
-    if not isinstance(payload, Reorder):
-        raise TypeError(f"{action.key}: expected a Reorder payload, got {payload!r}")
-    kinds, at = site.kinds, {"org": run.org_id, "id": run.resolve(payload.site)}
-    structure = await site.send(run.api, "structure", **at)
-    for level in payload.levels:
-        want = [run.id_of(address) for address in level.desired]
-        types = {run.id_of(a): pointer_type(kinds, k) for a, k in level.kinds.items()}
-        container = run.id_of(level.container) if level.container else None
-        have = [i for i in current_order(structure, container) if i in types]
-        if container is None and not have and (held := wrapped(structure)) is not None:
-            have = [i for i in current_order(structure, str(held["id"])) if i in types]
-        for move in plan_moves(have, want):
-            await site.send(run.api, "sort", _sort_body(move, types), **at)
-
-
-def _sort_body(move: Move, types: dict[str, str]) -> dict[str, Any]:
-    anchor = move.after if move.after is not None else move.before
-    assert anchor is not None
-    where = "after" if move.after is not None else "before"
-    return {
-        "item": {"type": types[move.item], "id": move.item},
-        "position": {where: {"type": types[anchor], "id": anchor}},
-    }
-
-
-def current_order(structure: dict[str, Any], container: str | None) -> list[str]:
-    """Ids of the items of one level of a structure read: the root when `container` is None,
-    else the children of that section (site spaces) or group (sections and links)."""
-    items = structure.get("structure") or []
-    if container is None:
-        return [str(item["id"]) for item in items]
-    for item in items:
-        found = _children_of(item, container)
-        if found is not None:
-            return found
-    return []
-
-
-def _children_of(item: dict[str, Any], container: str) -> list[str] | None:
-    if str(item.get("id")) == container:
-        if item.get("object") == "site-section":
-            return [str(s["id"]) for s in item.get("siteSpaces") or []]
-        return [str(s["id"]) for s in item.get("children") or item.get("sections") or []]
-    for section in item.get("sections") or []:
-        if str(section.get("id")) == container:
-            return [str(s["id"]) for s in section.get("siteSpaces") or []]
-    return None
-
-
-# After a create of a site's child whose outcome is unknown (5xx, dropped connection): find what
-# the server made, if anything, in one structure read, so the apply adopts it instead of making a
-# duplicate. A child is new when its id is none the apply already knows.
-Item = dict[str, Any]
-
-
-def sections_of(structure: Any) -> Iterator[Item]:
-    """Every section of a structure read, grouped or not."""
-    for item in _items(structure):
-        if item.get("object") == "site-section-group":
-            for inner in item.get("sections") or item.get("children") or []:
-                if isinstance(inner, dict) and _is_section(inner):
-                    yield inner
-        elif _is_section(item):
-            yield item
-
-
-def groups_of(structure: Any) -> Iterator[Item]:
-    return (i for i in _items(structure) if i.get("object") == "site-section-group")
-
-
-def site_spaces_in(structure: Any, section_id: str | None) -> list[Item]:
-    """The site spaces of one section, or of the root when `section_id` is None (in a site
-    whose root is production's wrapper section, that section's: `wrapper.wrapped`)."""
-    if section_id is None:
-        if isinstance(structure, dict) and structure.get("type") == "siteSpaces":
-            return list(_items(structure))
-        held = wrapped(structure)
-        return [s for s in (held or {}).get("siteSpaces") or [] if isinstance(s, dict)]
-    for section in sections_of(structure):
-        if str(section.get("id")) == section_id:
-            return [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
-    return []
-
-
-def space_id(site_space: Item) -> str | None:
-    space = site_space.get("space")
-    value = space.get("id") if isinstance(space, dict) else space
-    return str(value) if value is not None else None
-
-
-def new_section(structure: Any, body: Item, known: set[str]) -> Item | None:
-    """A section the apply does not know yet, with the title (else first space) it asked for."""
-    for section in reversed(list(sections_of(structure))):
-        if str(section.get("id")) in known:
-            continue
-        if "title" in body:
-            if section.get("title") == body["title"]:
-                return section
-            continue
-        first = [s for s in section.get("siteSpaces") or [] if isinstance(s, dict)]
-        if first and space_id(first[0]) == str(body.get("spaceId")):
-            return section
-    return None
-
-
-def new_site_space(structure: Any, body: Item, known: set[str]) -> Item | None:
-    """A site space the apply does not know yet, publishing the space it asked for, where it
-    asked (the path is the API's choice: the apply sets the wanted one next)."""
-    section = body.get("sectionId")
-    for item in reversed(site_spaces_in(structure, str(section) if section else None)):
-        if str(item.get("id")) not in known and space_id(item) == str(body.get("spaceId")):
-            return item
-    return None
-
-
-def new_group(structure: Any, body: Item, known: set[str]) -> Item | None:
-    """A section group the apply does not know yet, with the title it asked for."""
-    for group in reversed(list(groups_of(structure))):
-        if str(group.get("id")) not in known and group.get("title") == body.get("title"):
-            return group
-    return None
-
-
-def new_link(structure: Any, body: Item, known: set[str]) -> Item | None:
-    """An external link the apply does not know yet, with the title it asked for, at the root
-    or in the group it asked for."""
-    items = list(_items(structure))
-    if body.get("parent"):
-        group = next((g for g in groups_of(structure) if g.get("id") == body["parent"]), {})
-        items = [i for i in group.get("children") or [] if isinstance(i, dict)]
-    for item in reversed(items):
-        is_link = item.get("object") == "site-external-link"
-        if is_link and str(item.get("id")) not in known and item.get("title") == body["title"]:
-            return item
-    return None
-
-
-def _items(structure: Any) -> Iterator[Item]:
-    items = structure.get("structure") if isinstance(structure, dict) else None
-    return (i for i in items or [] if isinstance(i, dict))
-
-
-def _is_section(item: Item) -> bool:
-    return bool(item.get("object", "site-section") == "site-section")
