@@ -71,7 +71,7 @@ def test_the_whole_framework_asks_at_most_15_hook_names() -> None:
 #: first (a nested kind: a site's state and order; a kind holding grants, Git Sync or
 #: installations: a holder's parts). The list only shrinks: a class moved, or a new one added
 #: in a family, fails here.
-IN_A_FAMILY = {"AppliedChild", "GrantedKind", "InstalledOnKind", "NestedKind", "SyncedKind"}
+IN_A_FAMILY = {"AppliedChild", "GrantedKind", "NestedKind", "SyncedKind"}
 
 
 def test_every_framework_class_is_defined_in_the_framework() -> None:
