@@ -2,7 +2,7 @@
 (`POST /v1/integrations/{integration}/installations`), configured (its `configuration`, only
 the keys written managed, each shown on its own), uninstalled (which takes its site and space
 installations with it). Its installations on sites and spaces are kinds of their own
-(`targets.py`, `targets.py`), planned here, under each entry.
+(`targets.py`), planned here, under each entry.
 
 A configuration value is a secret when the manifest reads it with `env()`, or when it is live
 text not known to be plain (`Field.secret_text`: a key and a label are both text): shown
@@ -248,13 +248,12 @@ class IntegrationKind(CrudKind):
     def plan(self, ctx: PlanContext) -> None:
         """The installations (configured one key at a time), then their sites and spaces under
         each entry that writes them."""
-        kinds = {level.kind: self.kinds.named(level.kind) for level in LEVELS}
         check_configurations(self.name, ctx)
         steps = Steps(self._installed, self._configured, self._uninstalled)
         if self.plan_entries(ctx, steps) is not None:
             for desired in ctx.desired.by_kind[self.name]:
                 if not desired.absent:
-                    plan_levels(desired, ctx, kinds)  # type: ignore[arg-type]
+                    plan_levels(desired, ctx, self.kinds)
 
     def _changes(
         self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext

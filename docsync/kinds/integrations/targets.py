@@ -1,8 +1,8 @@
 """An integration installation's sites and spaces (`integrations[].sites`, `.spaces`): each
 written list is exact, keyed by the site's or space's key, planned by the one list planner under
 its installation, one action per installation that changes (installed, configured, uninstalled).
-Read as one list per installation and level. The kinds are `targets.py` and
-`targets.py`; what they share is here.
+Read as one list per installation and level. Both kinds are here, one declaration each; they
+share everything else, their `execute` too (`install_on`).
 
 Installing or uninstalling on a published site is flagged: an integration on a site runs its
 scripts for every visitor."""
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
 from pydantic import RootModel
 
@@ -29,13 +29,10 @@ from docsync.kinds.integrations.configuration import (
     holds,
     schema_properties,
 )
-from docsync.kinds.kind import ExportNames, Kinds, Path
+from docsync.kinds.kind import ExportNames, Kind, Kinds, Path
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.parts import Part
 from docsync.kinds.requests import Reading, Routes, Writes, settle, unless_hidden, unread
-
-if TYPE_CHECKING:
-    pass
 
 
 class InstalledOn(Model):
@@ -83,6 +80,8 @@ class Level:
 SITES = Level("sites", "site", "integration_site", "siteId")
 SPACES = Level("spaces", "space", "integration_space", "space")
 LEVELS = (SITES, SPACES)
+#: each level by the name of its kind
+LEVEL = {level.kind: level for level in LEVELS}
 
 
 def on_answer(level: Level) -> Obj:
@@ -152,37 +151,32 @@ class _Wanted:
     path: Path
 
 
-class InstalledOnKind(Part):
-    """One level's installations: planned under their installation (`plan_levels`), each
-    action carried out here."""
+async def install_on(kind: Part, action: Action, run: RunContext) -> None:
+    """An install, then its configuration; or an uninstall, by the routes of `kind` (its
+    level's). Each is sent again when its answer is lost (installing where it is installed
+    answers that installation), and when every answer was lost, read back: done when the
+    level's list holds what it wrote."""
+    payload = action.payload
+    assert isinstance(payload, Installed)
+    target, level = run.resolve(payload.target), LEVEL[kind.name]
+    at = {"integration": payload.integration, "installation": run.resolve(payload.installation)}
 
-    level: ClassVar[Level]
+    async def held() -> dict[str, Any] | None:
+        found = await kind.send(run.api, "list", **at)
+        return next((i for i in found if str(i[level.target]) == str(target)), None)
 
-    async def execute(self, action: Action, run: RunContext) -> None:
-        """An install, then its configuration; or an uninstall. Each is sent again when its
-        answer is lost (installing where it is installed answers that installation), and when
-        every answer was lost, read back: done when the level's list holds what it wrote."""
-        payload = action.payload
-        assert isinstance(payload, Installed)
-        target, level = run.resolve(payload.target), self.level
-        at = {"integration": payload.integration, "installation": run.resolve(payload.installation)}
-
-        async def held() -> dict[str, Any] | None:
-            found = await self.send(run.api, "list", **at)
-            return next((i for i in found if str(i[level.target]) == str(target)), None)
-
-        if action.verb == "create":
-            body = {level.body_field: target}
-            await settle(partial(self.send, run.api, "create", body, **at), lambda: _there(held()))
-        if action.verb == "delete":
-            await self.send(run.api, "delete", id=target, **at)
-        elif payload.configuration:
-            sent = payload.configuration
-            body = {"configuration": sent}
-            await settle(
-                partial(self.send, run.api, "update", body, id=target, **at),
-                lambda: _configured(held(), sent),
-            )
+    if action.verb == "create":
+        body = {level.body_field: target}
+        await settle(partial(kind.send, run.api, "create", body, **at), lambda: _there(held()))
+    if action.verb == "delete":
+        await kind.send(run.api, "delete", id=target, **at)
+    elif payload.configuration:
+        sent = payload.configuration
+        body = {"configuration": sent}
+        await settle(
+            partial(kind.send, run.api, "update", body, id=target, **at),
+            lambda: _configured(held(), sent),
+        )
 
 
 async def _there(found: Awaitable[dict[str, Any] | None]) -> bool:
@@ -194,7 +188,7 @@ async def _configured(found: Awaitable[dict[str, Any] | None], sent: dict[str, A
     return holds((await found or {}).get("configuration"), sent)
 
 
-def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
+def _steps(kind: Kind, wanted: dict[str, _Wanted]) -> Steps:
     """The steps of one level's list: where each entry installs is in `wanted`, by address."""
     configured = kind.field("configuration")
 
@@ -215,7 +209,7 @@ def _steps(kind: InstalledOnKind, wanted: dict[str, _Wanted]) -> Steps:
         before = live.fields.get("configuration") or {}
         written = desired.fields.get("configuration")
         path = (*on.path, "configuration")
-        properties = schema_properties(at.ctx, on.integration, kind.level.target)
+        properties = schema_properties(at.ctx, on.integration, LEVEL[kind.name].target)
         changes = configuration_changes(
             written, before, path, at.ctx, False, configured, properties
         )
@@ -255,9 +249,7 @@ def _published(target: str, ident: str | None, where: str, ctx: PlanContext) -> 
     return bool(live is not None and live.raw.get("published"))
 
 
-def plan_levels(
-    desired: DesiredResource, ctx: PlanContext, kinds: dict[str, InstalledOnKind]
-) -> None:
+def plan_levels(desired: DesiredResource, ctx: PlanContext, kinds: Kinds) -> None:
     """The sites and spaces an installation entry writes, each list planned under it."""
     live_id = ctx.known_ids.get(desired.address)
     live = ctx.live.by_id.get(("integration", live_id)) if live_id else None
@@ -267,7 +259,7 @@ def plan_levels(
         if held is None or (live is not None and unread(live.raw, level.field)):
             continue  # not written, or hidden from the token's role (the plan names it)
         written = held.root
-        kind = kinds[level.kind]
+        kind = kinds.named(level.kind)
         have = _live_side(level, live, desired.address, ctx)
         base: Path = (*desired.path, level.field)
         want = []
@@ -353,9 +345,17 @@ INTEGRATION_SITE = Declaration(
 )
 
 
-class IntegrationSiteKind(InstalledOnKind):
+# Each level's kind is a `Part` of its installation, not a `ListPart`: an installation on a site
+# or space is an action of its own (an install, a configuration, an uninstall, each settled when
+# its answer is lost, flagged on a published site), where a `ListPart`'s changes are gathered
+# into one action of its holder (`ListPart.changes`, `holder_action`); and its entries are a
+# mapping keyed by the site or space, not a list of keyed items. The two kinds differ by their
+# declaration alone (and the `Level` it names): one `execute`, `install_on`.
+class IntegrationSiteKind(Part):
     declaration = INTEGRATION_SITE
-    level = SITES
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        await install_on(self, action, run)
 
 
 # An integration installation's spaces (`integrations[].spaces`, by title or
@@ -387,6 +387,8 @@ INTEGRATION_SPACE = Declaration(
 )
 
 
-class IntegrationSpaceKind(InstalledOnKind):
+class IntegrationSpaceKind(Part):
     declaration = INTEGRATION_SPACE
-    level = SPACES
+
+    async def execute(self, action: Action, run: RunContext) -> None:
+        await install_on(self, action, run)
