@@ -58,8 +58,14 @@ class Field:
     #: or a flag, or one of the choices its schema lists, on the live side; written plainly,
     #: on the manifest's
     secret_text: bool = False
-    #: compare hook: applied to both sides before comparing
+    #: a value as docsync holds it, on both sides: what is read, and what is written (so also
+    #: what is sent: "no emoji" written as null, read as "")
     normalize: Callable[[Any], Any] = _same
+    #: what of its value is compared, when not all of it: both sides reduced to it before they
+    #: are compared, the value still shown and sent whole; a value write-only in part (a list
+    #: of font faces compared by weight and style, the file each names written but answered as
+    #: a URL), where `write_only` would leave the whole value uncompared
+    compared: Callable[[Any], Any] | None = None
     #: read hook: the value in a live item (default: the item's field of the same name)
     live: Callable[[dict[str, Any]], Any] | None = None
     create: bool = True
@@ -109,6 +115,8 @@ class Field:
         """Whether a live and a desired value are equal for this field."""
         if before is None and self.hides(after):
             return True
+        if self.compared is not None:
+            before, after = (None if v is None else self.compared(v) for v in (before, after))
         if self.unordered:
             return bool(_unordered(before) == _unordered(after))
         return bool(before == after)
