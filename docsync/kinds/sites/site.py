@@ -34,8 +34,8 @@ from docsync.kinds.access.grants import SitePermissions
 from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
+from docsync.kinds.nested.parts import SITES, OnSite
 from docsync.kinds.nested.state import LiveTree
-from docsync.kinds.parts import SITES, OnSite
 from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
