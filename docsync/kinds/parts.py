@@ -13,17 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, final
+from typing import TYPE_CHECKING, Any, ClassVar, final
 
+from docsync.core.checking import CheckView, Item
+from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext
 from docsync.core.model import Action, address
 from docsync.core.payloads import Payload
-from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.kind import Kind
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import DesiredResource, LiveResource, LiveState
+from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.lists import Changes, Place, Steps, plan_list
-from docsync.kinds.requests import Route, create_once, send
+from docsync.kinds.requests import Reading, Route, create_once, send
 
 if TYPE_CHECKING:
+    from docsync.core.loaded import ManifestDoc
     from docsync.core.remote import Api
 
 #: whether a listed item is what a create of a body made: (body, item) -> bool
@@ -43,6 +47,86 @@ class ItemWrites(Payload):
 
 class Part(Kind):
     """A part of a resource: its parent reads, plans and exports it."""
+
+
+class HeldPart(Part):
+    """A part of the resources a listed kind holds (a `CrudKind`'s: the grants on collections,
+    spaces and sites, the Git Sync installation of a space or a site): the holder reads it into
+    its items, plans it once its entries are planned, checks it in its lists and exports it into
+    its entries, in the catalogue's order, asking the hooks below with what it hands them; the
+    part carries out its own actions."""
+
+    HOOKS: ClassVar[tuple[str, ...]] = ("reads", "fetch", "plan", *Kind.HOOKS, "export")
+
+    def reads(self, manifest: ManifestDoc, holder: Kind) -> set[str]:
+        """Which kinds must a plan read because of this part of a holder's resources?
+
+        Asked by: the holder's `reads`, with the manifest. Returns: kind names beyond those
+        the holder reads for itself (the holder's own name when it must be read anyway).
+        Default: none."""
+        return set()
+
+    async def fetch(self, read: Reading, items: list[dict[str, Any]], holder: Kind) -> None:
+        """What does the API hold of this part for the holder's items?
+
+        Asked by: the holder's read, once its list is read, every part of it at once.
+        Returns: nothing; keeps what it read in each item it read it for. Default: nothing."""
+
+    def plan(self, ctx: PlanContext, result: Reconciliation | None, holder: Kind) -> None:
+        """Which actions make this part of each planned entry what the entry writes?
+
+        Asked by: the holder's plan, once its entries are planned (`result`: their matches,
+        None when the holder is read only for what refers to it). Returns: nothing; adds its
+        actions to `ctx`. Default: nothing."""
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """What does `validate` refuse of this part in one written list of its holder?
+
+        Asked by: the holder's `check_list`, with the holder's raw items and what holds them.
+        Returns: nothing; reports located problems on `view`. Default: nothing."""
+
+    def export(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        """How does a manifest write this part of one resource back?
+
+        Asked by: the holder's export, per resource. Returns: the value of the part's field
+        in the resource's entry (None: nothing to write); `names` names what it refers to.
+        Default: None."""
+        return None
+
+
+def held_parts(holder: Kind) -> tuple[HeldPart, ...]:
+    """The parts `holder`'s resources hold, in the catalogue's order (the order of their
+    actions and of their fields in an exported entry)."""
+    return tuple(p for p in holder.kinds.parts(holder.name) if isinstance(p, HeldPart))
+
+
+def held_reads(holder: Kind, manifest: ManifestDoc) -> set[str]:
+    """The kinds a plan reads for the parts of `holder`'s resources (`HeldPart.reads`)."""
+    return set().union(*(part.reads(manifest, holder) for part in held_parts(holder)))
+
+
+async def read_held(holder: Kind, read: Reading, items: list[dict[str, Any]]) -> None:
+    """Into `holder`'s items, what its parts read of them (`HeldPart.fetch`), all at once."""
+    await gather_all(*(part.fetch(read, items, holder) for part in held_parts(holder)))
+
+
+def plan_held(holder: Kind, ctx: PlanContext, result: Reconciliation | None) -> None:
+    """The parts of `holder`'s entries planned (`result`, what its plan matched), part by part
+    in the catalogue's order (`HeldPart.plan`)."""
+    for part in held_parts(holder):
+        part.plan(ctx, result, holder)
+
+
+def export_held(
+    holder: Kind, resource: LiveResource, live: LiveState, names: ExportNames, entry: dict[str, Any]
+) -> dict[str, Any]:
+    """An exported entry of `holder` with the parts its resource holds (`HeldPart.export`),
+    each under its field when it writes anything."""
+    for part in held_parts(holder):
+        value = part.export(resource, live, names)
+        if value:
+            entry[part.section] = value
+    return entry
 
 
 class ListPart(Part):
