@@ -20,7 +20,7 @@ from docsync.kinds.changes import carried, field_changes, fields_of, merged, pla
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
-from docsync.kinds.requests import Reading, create_once, send_settled
+from docsync.kinds.requests import Found, Reading, create_once, send_settled
 
 #: a live item's key (the item, the live state read so far)
 LiveKey = Callable[[dict[str, Any], LiveState], str]
@@ -276,9 +276,13 @@ class CrudKind(TopKind):
         }
 
     async def find(self, action: Action, run: RunContext) -> str | None:
-        """The kind's list read again: the last live item with the action's key."""
+        """The kind's list read again: the item its declaration says the create made
+        (`Writes.found_by`, a `Found`), else the last live item with the action's key."""
         items = await self.listed(run.api, run.org_id)
         key = fields_of(action).key
+        found_by = next((w.found_by for w in self.writes if not w.part), None)
+        if isinstance(found_by, Found):
+            return found_by.id_in(items, run.resolve(fields_of(action).fields), key)
         live = LiveState(organization={"id": run.org_id})
         found = [r for r in self.to_live(items, live) if r.key == key]
         return found[-1].id if found else None
