@@ -21,8 +21,8 @@ from docsync.kinds.changes import carried, field_changes, fields_of, merged, pla
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
-from docsync.kinds.parts import export_held, held_parts, held_reads, plan_held, read_held
-from docsync.kinds.requests import Reading, create_once, send_settled
+from docsync.kinds.parts import check_held, export_held, held_reads, plan_held, read_held
+from docsync.kinds.requests import Found, Reading, create_once, send_settled
 
 if TYPE_CHECKING:
     from docsync.core.loaded import ManifestDoc
@@ -36,16 +36,14 @@ Value = Callable[[Field, Any, Path, PlanContext], Any]
 
 
 class CrudKind(TopKind):
-    """A kind of independent resources listed, created, updated and deleted one by one, with
-    the parts its resources hold (`HeldPart`: grants, a Git Sync installation)."""
+    """A kind of independent resources listed, created, updated and deleted one by one."""
 
-    # -- the parts its resources hold (`parts.HeldPart`) ---------------------------------------
+    # -- what its resources hold (`parts.HeldPart`: grants, a Git Sync installation) -----------
     def reads(self, manifest: ManifestDoc) -> set[str]:
         return super().reads(manifest) | held_reads(self, manifest)
 
     def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
-        for part in held_parts(self):
-            part.check_list(view, items, parent)
+        check_held(self, view, items, parent)
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, read: Reading) -> Any:
@@ -292,9 +290,13 @@ class CrudKind(TopKind):
         }
 
     async def find(self, action: Action, run: RunContext) -> str | None:
-        """The kind's list read again: the last live item with the action's key."""
+        """The kind's list read again: the item its declaration says the create made
+        (`Writes.found_by`, a `Found`), else the last live item with the action's key."""
         items = await self.listed(run.api, run.org_id)
         key = fields_of(action).key
+        found_by = next((w.found_by for w in self.writes if not w.part), None)
+        if isinstance(found_by, Found):
+            return found_by.id_in(items, run.resolve(fields_of(action).fields), key)
         live = LiveState(organization={"id": run.org_id})
         found = [r for r in self.to_live(items, live) if r.key == key]
         return found[-1].id if found else None
@@ -369,9 +371,8 @@ class CrudKind(TopKind):
         names: ExportNames,
         entry: Callable[[LiveResource], dict[str, Any]] | None = None,
     ) -> list[dict[str, Any]] | None:
-        """The kind's live resources as entries (each as `entry` writes it, default
-        `export_entry` and its parts, `export_held`); those sharing a key are one entry twice to
-        a manifest: left out, named."""
+        """The kind's live resources as entries (as `entry` writes each, default its fields and
+        parts, `export_held`); those sharing a key (one entry twice) are left out, named."""
         entries = []
         for resource in live.by_kind[self.name]:
             shared = live.ambiguous.get(address(self.name, resource.key))

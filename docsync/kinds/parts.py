@@ -105,6 +105,13 @@ def held_reads(holder: Kind, manifest: ManifestDoc) -> set[str]:
     return set().union(*(part.reads(manifest, holder) for part in held_parts(holder)))
 
 
+def check_held(holder: Kind, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+    """What `validate` refuses of the parts in one written list of `holder`
+    (`HeldPart.check_list`)."""
+    for part in held_parts(holder):
+        part.check_list(view, items, parent)
+
+
 async def read_held(holder: Kind, read: Reading, items: list[dict[str, Any]]) -> None:
     """Into `holder`'s items, what its parts read of them (`HeldPart.fetch`), all at once."""
     await gather_all(*(part.fetch(read, items, holder) for part in held_parts(holder)))

@@ -218,16 +218,58 @@ BY_KEY = "listed again, matched by its key among what the apply does not know"
 IN_STRUCTURE = "found in one read of its site's structure among items the apply does not know"
 
 
+def _at(item: Any, where: str) -> Any:
+    """The value at a dotted place of an answered item (`source.space`), None if absent."""
+    for name in where.split("."):
+        item = item.get(name) if isinstance(item, dict) else None
+    return item
+
+
+@dataclass(frozen=True)
+class Found:
+    """How a create whose answer was lost is found again in its kind's list, read again: the
+    last listed item that answers, at each place, what the create wrote (a space's `title` at
+    `title` and its `collection` at `parent`), and the action's key at `key_at`; its id at
+    `id_at`. What `CrudKind.find` runs, and what `said` tells a reader."""
+
+    said: str
+    #: (a field of the create, where a listed item answers it: a dotted place); a field the
+    #: create did not write is compared as null (a space at the top: no `parent`)
+    fields: tuple[tuple[str, str], ...] = ()
+    #: where a listed item answers the action's key (None: the key is not compared)
+    key_at: str | None = None
+    id_at: str = "id"
+    #: how it is found when the create did not write the first of `fields` (a translation of
+    #: a space and a language, or else one named by its title)
+    otherwise: Found | None = None
+
+    def id_in(self, items: Sequence[Any], written: dict[str, Any], key: str) -> str | None:
+        """The id of what the create made, among `items`, if it is there."""
+        way: Found | None = self
+        while way is not None and way.fields and way.fields[0][0] not in written:
+            way = way.otherwise
+        if way is None:
+            return None
+        made = [
+            item
+            for item in items
+            if all(_at(item, at) == written.get(name) for name, at in way.fields)
+            and (way.key_at is None or _at(item, way.key_at) == key)
+        ]
+        return str(_at(made[-1], way.id_at)) if made else None
+
+
 @dataclass(frozen=True)
 class Writes:
     """Something a kind writes: its own resources (`part` ""), or a part of them that its
     manifest entries write under a field of their own (`part="shareLinks"`); and how a write of
     it whose answer was lost is settled. `found_by` says how a create whose answer was lost is
-    found again; "" when none of its writes could make anything twice if sent again: the client
-    sends them again."""
+    found again: a `Found`, which a listed kind runs (`CrudKind.find`), or what the code that
+    finds it does (a site's children, in one read of its structure); "" when none of its writes
+    could make anything twice if sent again: the client sends them again."""
 
     part: str = ""
-    found_by: str = ""
+    found_by: str | Found = ""
 
 
 @dataclass(frozen=True)

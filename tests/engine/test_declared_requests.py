@@ -37,7 +37,7 @@ from docsync.export import export_organization
 from docsync.kinds import KINDS, CrudKind
 from docsync.kinds.declaration import Declaration
 from docsync.kinds.kind import Kind
-from docsync.kinds.requests import LostAnswers, Route, Routes
+from docsync.kinds.requests import Found, LostAnswers, Route, Routes
 from docsync.manifest import load_manifests
 from tests.emulator_harness import EmulatorHandle
 from tests.engine.rich import EXAMPLE, STAGES
@@ -260,3 +260,45 @@ def test_an_unpaged_list_is_one_answer_holding_every_item() -> None:
     assert answer.problems({"items": [{"fontFamily": "Inter"}]})  # an item without its id
     paged = replace(declaration, routes=Routes("/v1/orgs/{org}/fonts"))
     assert type("Paged", (CrudKind,), {"declaration": paged})().route("list").answer == kind.answer
+
+
+FOUND = Found(
+    "by space and language, or else by title",
+    (("space", "source.space"), ("language", "language")),
+    otherwise=Found("by title", (("title", "title"),)),
+)
+LISTED = [
+    {"id": "t1", "title": "Docs (de)", "source": {"space": "s1"}, "language": "de"},
+    {"id": "t2", "title": "Docs (fr)", "source": {"space": "s1"}, "language": "fr"},
+    {"id": "t3", "title": "Docs (fr)", "source": {"space": "s2"}, "language": "fr"},
+]
+
+
+@pytest.mark.parametrize(
+    ("written", "key", "found"),
+    [
+        ({"space": "s1", "language": "fr", "title": "x"}, "k", "t2"),  # the first way
+        ({"title": "Docs (fr)"}, "k", "t3"),  # the other way: the last listed that matches
+        ({"space": "s9", "language": "fr"}, "k", None),  # not made
+        ({"language": "fr"}, "k", None),  # no space: by title, which is not written
+        ({"space": "s1"}, "k", None),  # a field of the way not written compares as null
+    ],
+)
+def test_a_lost_create_is_found_as_its_declaration_says(
+    written: dict[str, Any], key: str, found: str | None
+) -> None:
+    assert FOUND.id_in(LISTED, written, key) == found
+    installation = Found("by its integration", key_at="integration.name", id_at="installation.id")
+    pairs = [{"integration": {"name": "ga"}, "installation": {"id": "i1"}}]
+    assert (
+        installation.id_in(pairs, {}, "ga") == "i1" and installation.id_in(pairs, {}, "x") is None
+    )
+
+
+def test_no_listed_kind_says_how_its_lost_creates_are_found_in_code_of_its_own() -> None:
+    """A listed kind's lost create is found as its declaration says (`Found`, or its key), by
+    `CrudKind.find`: none overrides it."""
+    overriding = [
+        k.name for k in KINDS if isinstance(k, CrudKind) and type(k).find is not CrudKind.find
+    ]
+    assert not overriding, overriding

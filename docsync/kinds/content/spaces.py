@@ -38,7 +38,7 @@ from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
 from docsync.kinds.parts import plan_held, read_held
-from docsync.kinds.requests import Reading, Route, Routes, Writes, each_write_lost
+from docsync.kinds.requests import Found, Reading, Route, Routes, Writes, each_write_lost
 from docsync.kinds.sync.synced import installation_held
 
 
@@ -167,7 +167,14 @@ SPACE = Declaration(
             **GRANT_ROUTES,
         },
     ),
-    writes=(Writes(found_by="listed again, by its title in its collection"),),
+    writes=(
+        Writes(
+            found_by=Found(
+                "listed again, by its title in its collection",
+                (("title", "title"), ("collection", "parent")),
+            )
+        ),
+    ),
     lost_answers=(
         each_write_lost(
             "spaces",
@@ -266,14 +273,6 @@ class SpaceKind(CrudKind):
         fields = run.resolve(fields_of(action).fields)
         await self.send_update(action.live_id, self.body(fields, creating=False), run)
         await self.send_routed(action.live_id, fields, run)
-
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        """After a create of unknown outcome: a live space with this title in this collection."""
-        items = await self.listed(run.api, run.org_id)
-        fields = run.resolve(fields_of(action).fields)
-        title, parent = fields.get("title"), fields.get("collection")
-        found = [i for i in items if i.get("title") == title and i.get("parent") == parent]
-        return str(found[-1]["id"]) if found else None
 
 
 def _live_key(raw: dict[str, Any], live: LiveState) -> str:

@@ -27,7 +27,7 @@ from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps, plan_list
 from docsync.kinds.organization.documents import Instructions, as_written, to_document
-from docsync.kinds.requests import Routes, Writes, each_write_lost
+from docsync.kinds.requests import Found, Routes, Writes, each_write_lost
 
 
 def _source(name: str) -> Any:
@@ -136,7 +136,15 @@ TRANSLATION = Declaration(
     alt_key=("space", "language"),
     entry=TranslationEntry,
     routes=Routes("/v1/orgs/{org}/translations", id_name="translationSettingsId", update="PUT"),
-    writes=(Writes(found_by="listed again, by title or by source space and language"),),
+    writes=(
+        Writes(
+            found_by=Found(
+                "listed again, by source space and language, or else by title",
+                (("space", "source.space"), ("language", "language")),
+                otherwise=Found("by title", (("title", "title"),)),
+            )
+        ),
+    ),
     lost_answers=(
         each_write_lost(
             "translations",
@@ -232,22 +240,6 @@ class TranslationKind(CrudKind):
             if "instructions" in fields:  # production's PUT: its instructions alone
                 body = {"instructions": to_document(fields["instructions"])}
                 await self.send_update(action.live_id, body, run)
-
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        """After a create of unknown outcome: a live item of the same title, or of the same
-        source space and target language."""
-        items = await self.listed(run.api, run.org_id)
-        fields = run.resolve(fields_of(action).fields)
-        if "space" in fields:
-            found = [
-                item
-                for item in items
-                if (item.get("source") or {}).get("space") == fields["space"]
-                and item.get("language") == fields["language"]
-            ]
-        else:
-            found = [item for item in items if item.get("title") == fields.get("title")]
-        return str(found[-1]["id"]) if found else None
 
     def export(self, live: LiveState, names: ExportNames) -> Any:
         def entry(resource: LiveResource) -> dict[str, Any]:

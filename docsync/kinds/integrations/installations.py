@@ -48,8 +48,8 @@ from docsync.kinds.integrations.targets import (
 from docsync.kinds.kind import ExportNames
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.requests import (
-    BY_KEY,
     ORGANIZATION,
+    Found,
     Lose,
     Lost,
     LostAnswers,
@@ -194,7 +194,15 @@ INTEGRATION = Declaration(
         create=None,  # installed by its integration's name, not in the organization's list
         more={"install": Route("POST", INSTALLATIONS), "integration": BY_NAME},
     ),
-    writes=(Writes(found_by=BY_KEY),),
+    writes=(
+        Writes(
+            found_by=Found(
+                "listed again: the organization's installation of the integration",
+                key_at="integration.name",
+                id_at="installation.id",
+            )
+        ),
+    ),
     lost_answers=(LOST,),
     contract=CONTRACT,
     roles=("read", "admin"),
@@ -352,13 +360,6 @@ class IntegrationKind(CrudKind):
 
         update = partial(self.send, run.api, "update", body, integration=integration, id=ident)
         await settle(update, done)
-
-    async def find(self, action: Action, run: RunContext) -> str | None:
-        """After an install of unknown outcome: the organization's installation of it, if any."""
-        listed = await self.listed(run.api, run.org_id)
-        key = fields_of(action).key
-        found = [p["installation"]["id"] for p in listed if p["integration"]["name"] == key]
-        return str(found[0]) if found else None
 
     def export(self, live: LiveState, names: ExportNames) -> Any:
         def entry(resource: LiveResource) -> dict[str, Any]:
