@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, final
+from typing import TYPE_CHECKING, Any, final
 
+from docsync.core.checking import CheckView, Item
 from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange, address
 from docsync.core.reconcile import Reconciliation
@@ -20,7 +21,11 @@ from docsync.kinds.changes import carried, field_changes, fields_of, merged, pla
 from docsync.kinds.declaration import Field
 from docsync.kinds.kind import ExportNames, Path, TopKind
 from docsync.kinds.lists import Place, Steps, odd_resources, plan_list
+from docsync.kinds.parts import check_held, export_held, held_reads, plan_held, read_held
 from docsync.kinds.requests import Found, Reading, create_once, send_settled
+
+if TYPE_CHECKING:
+    from docsync.core.loaded import ManifestDoc
 
 #: a live item's key (the item, the live state read so far)
 LiveKey = Callable[[dict[str, Any], LiveState], str]
@@ -33,9 +38,18 @@ Value = Callable[[Field, Any, Path, PlanContext], Any]
 class CrudKind(TopKind):
     """A kind of independent resources listed, created, updated and deleted one by one."""
 
+    # -- what its resources hold (`parts.HeldPart`: grants, a Git Sync installation) -----------
+    def reads(self, manifest: ManifestDoc) -> set[str]:
+        return super().reads(manifest) | held_reads(self, manifest)
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        check_held(self, view, items, parent)
+
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, read: Reading) -> Any:
-        return await self.listed(read.api, read.org_id)
+        items = await self.listed(read.api, read.org_id)
+        await read_held(self, read, items)
+        return items
 
     @final
     async def listed(self, api: Any, org_id: str) -> list[dict[str, Any]]:
@@ -131,7 +145,7 @@ class CrudKind(TopKind):
 
     # -- planning ------------------------------------------------------------------------------
     def plan(self, ctx: PlanContext) -> None:
-        self.plan_entries(ctx)
+        plan_held(self, ctx, self.plan_entries(ctx))
 
     @final
     def plan_entries(self, ctx: PlanContext, steps: Steps | None = None) -> Reconciliation | None:
@@ -357,16 +371,16 @@ class CrudKind(TopKind):
         names: ExportNames,
         entry: Callable[[LiveResource], dict[str, Any]] | None = None,
     ) -> list[dict[str, Any]] | None:
-        """The kind's live resources as entries (each as `entry` writes it, default
-        `export_entry`); those sharing a key are one entry twice to a manifest: left out,
-        named."""
+        """The kind's live resources as entries (as `entry` writes each, default its fields and
+        parts, `export_held`); those sharing a key (one entry twice) are left out, named."""
         entries = []
         for resource in live.by_kind[self.name]:
             shared = live.ambiguous.get(address(self.name, resource.key))
             if shared:
                 names.left_out(address(self.name, resource.key), shared)
             else:
-                entries.append(entry(resource) if entry else self.export_entry(resource, names))
+                own = entry(resource) if entry else self.export_entry(resource, names)
+                entries.append(own if entry else export_held(self, resource, live, names, own))
         return entries or None
 
     @final

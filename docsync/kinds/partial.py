@@ -29,7 +29,7 @@ from docsync.core.entries import Model
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.parts import OnSite, SitePart, at_site, send_under
+from docsync.kinds.nested.parts import OnSite, SitePart, at_site, send_under
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient

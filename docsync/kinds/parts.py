@@ -1,64 +1,37 @@
 """A part of a resource (a site's redirects and customization, a team's members, a resource's
-grants): read, planned and written with its parent, never on its own, so the hooks of reading
-and planning are its parent's. A part of a site (`SitePart`) or of one of a site's children
-(`ChildPart`, a site space's override) is asked them by the site kind, under the names every
-kind answers, each with what the site hands it; its one action per site is the site's (kind
-`site`, addressed `site["Docs"].<section>`), its requests under the site's path. One written
-as a keyed list is matched by the one reconciler through the one list planner, whose steps
-here only record what changes (`lists.Changes`): the part's parent turns the changes into its
-requests. A list whose items the API creates, updates and deletes one by one (a site's share
-links, channels, MCP servers, context connections) is written by one function
-(`ListPart.write_items`), each request by the name its routes give it."""
+grants, its Git Sync installation): read, planned and written with its parent, never on its
+own, so the hooks of reading and planning are its parent's. A part of a site is in the framework
+of what a site holds (`kinds/nested/parts.py`). One written as a keyed list is matched by the one
+reconciler through the one list planner, whose steps here only record what changes
+(`lists.Changes`): the part's parent turns the changes into its requests. A list whose items the
+API creates, updates and deletes one by one (a site's share links, channels, MCP servers,
+context connections) is written by one function (`ListPart.write_items`), each request by the
+name its routes give it."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from docsync.core.context import PlanContext, RunContext, ref
-from docsync.core.model import Action, FieldChange, address
-from docsync.core.payloads import Payload, Ref
+from docsync.core.checking import CheckView, Item
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext
+from docsync.core.model import Action, address
+from docsync.core.payloads import Payload
+from docsync.core.reconcile import Reconciliation
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.lists import Changes, Place, Steps, plan_list
-from docsync.kinds.requests import Route, create_once, send
+from docsync.kinds.requests import Reading, Route, create_once, send
 
 if TYPE_CHECKING:
-    from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
     from docsync.core.remote import Api
 
 #: whether a listed item is what a create of a body made: (body, item) -> bool
 Made = Callable[[dict[str, Any], dict[str, Any]], bool]
-
-
-#: where the API lists an organization's sites, and where one site is: a part's reads and
-#: writes are under the second
-SITES = "/v1/orgs/{org}/sites"
-SITE = f"{SITES}/{{id}}"
-
-
-@dataclass
-class OnSite(Payload):
-    """An action on a site as a whole (publish, unpublish), on one of its children, or on one
-    of its parts: the site it is on (a `$ref` placeholder until the site exists)."""
-
-    site: Ref = None
-
-
-def under_site(route: Route, site_path: str) -> Route:
-    """A part's request, as its routes declare it under a site (`/v1/orgs/{org}/sites/{site}/
-    ...`), placed under the site at `site_path` (what the site's read and apply hand a part)."""
-    head, _, under = route.path.partition("/sites/")
-    assert head == SITES.removesuffix("/sites") and under, f"{route.path} is not under a site"
-    return replace(route, path=f"{site_path}/{under.partition('/')[2]}")
-
-
-async def send_under(api: Api, route: Route, site_path: str, body: Any = None, **at: Any) -> Any:
-    """A part's request sent under the site at `site_path` (`under_site`)."""
-    return await send(api, under_site(route, site_path), body, **at)
 
 
 @dataclass
@@ -76,24 +49,91 @@ class Part(Kind):
     """A part of a resource: its parent reads, plans and exports it."""
 
 
-@dataclass
-class SiteItems(OnSite, ItemWrites):
-    """A site's items to write (`ItemWrites`, by `ListPart.write_items`), and what the creates
-    and updates need made first (an integration's installation, as `$ref` placeholders, for
-    their order only: nothing is sent of them)."""
+class HeldPart(Part):
+    """A part of the resources a listed kind holds (a `CrudKind`'s: the grants on collections,
+    spaces and sites, the Git Sync installation of a space or a site): the holder reads it into
+    its items, plans it once its entries are planned, checks it in its lists and exports it into
+    its entries, in the catalogue's order, asking the hooks below with what it hands them; the
+    part carries out its own actions."""
 
-    after: list[Ref] = field(default_factory=list)
+    HOOKS: ClassVar[tuple[str, ...]] = ("reads", "fetch", "plan", *Kind.HOOKS, "export")
+
+    def reads(self, manifest: ManifestDoc, holder: Kind) -> set[str]:
+        """Which kinds must a plan read because of this part of a holder's resources?
+
+        Asked by: the holder's `reads`, with the manifest. Returns: kind names beyond those
+        the holder reads for itself (the holder's own name when it must be read anyway).
+        Default: none."""
+        return set()
+
+    async def fetch(self, read: Reading, items: list[dict[str, Any]], holder: Kind) -> None:
+        """What does the API hold of this part for the holder's items?
+
+        Asked by: the holder's read, once its list is read, every part of it at once.
+        Returns: nothing; keeps what it read in each item it read it for. Default: nothing."""
+
+    def plan(self, ctx: PlanContext, result: Reconciliation | None, holder: Kind) -> None:
+        """Which actions make this part of each planned entry what the entry writes?
+
+        Asked by: the holder's plan, once its entries are planned (`result`: their matches,
+        None when the holder is read only for what refers to it). Returns: nothing; adds its
+        actions to `ctx`. Default: nothing."""
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        """What does `validate` refuse of this part in one written list of its holder?
+
+        Asked by: the holder's `check_list`, with the holder's raw items and what holds them.
+        Returns: nothing; reports located problems on `view`. Default: nothing."""
+
+    def export(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        """How does a manifest write this part of one resource back?
+
+        Asked by: the holder's export, per resource. Returns: the value of the part's field
+        in the resource's entry (None: nothing to write); `names` names what it refers to.
+        Default: None."""
+        return None
 
 
-@dataclass(frozen=True)
-class PlannedItems:
-    """What a kind planned of its list on one site: the lines a reviewer reads, the writes,
-    and what each deleted item takes away (what the site's assistant read, where it answered),
-    which puts the action under "Needs a careful look"."""
+def held_parts(holder: Kind) -> tuple[HeldPart, ...]:
+    """The parts `holder`'s resources hold, in the catalogue's order (the order of their
+    actions and of their fields in an exported entry)."""
+    return tuple(p for p in holder.kinds.parts(holder.name) if isinstance(p, HeldPart))
 
-    lines: list[FieldChange]
-    writes: SiteItems
-    losses: list[str]
+
+def held_reads(holder: Kind, manifest: ManifestDoc) -> set[str]:
+    """The kinds a plan reads for the parts of `holder`'s resources (`HeldPart.reads`)."""
+    return set().union(*(part.reads(manifest, holder) for part in held_parts(holder)))
+
+
+def check_held(holder: Kind, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+    """What `validate` refuses of the parts in one written list of `holder`
+    (`HeldPart.check_list`)."""
+    for part in held_parts(holder):
+        part.check_list(view, items, parent)
+
+
+async def read_held(holder: Kind, read: Reading, items: list[dict[str, Any]]) -> None:
+    """Into `holder`'s items, what its parts read of them (`HeldPart.fetch`), all at once."""
+    await gather_all(*(part.fetch(read, items, holder) for part in held_parts(holder)))
+
+
+def plan_held(holder: Kind, ctx: PlanContext, result: Reconciliation | None) -> None:
+    """The parts of `holder`'s entries planned (`result`, what its plan matched), part by part
+    in the catalogue's order (`HeldPart.plan`)."""
+    for part in held_parts(holder):
+        part.plan(ctx, result, holder)
+
+
+def export_held(
+    holder: Kind, resource: LiveResource, live: LiveState, names: ExportNames, entry: dict[str, Any]
+) -> dict[str, Any]:
+    """An exported entry of `holder` with the parts its resource holds (`HeldPart.export`),
+    each under its field when it writes anything."""
+    for part in held_parts(holder):
+        value = part.export(resource, live, names)
+        if value:
+            entry[part.section] = value
+    return entry
 
 
 class ListPart(Part):
@@ -101,8 +141,8 @@ class ListPart(Part):
     channels, MCP servers and context connections, a team's members, a resource's grants):
     matched entries compared field by field (every field written) by the one reconciler,
     nothing planned on its own. A list a site holds is read from the site's item, planned as
-    the site's one action (`holder_action`, kind `site`, addressed `site["Docs"].<section>`)
-    and written item by item (`write_items`)."""
+    the site's one action (`SitePart.holder_action`) and written item by item
+    (`write_items`)."""
 
     @final
     def entry_resources(
@@ -135,26 +175,6 @@ class ListPart(Part):
             own = address(self.name, key, desired.address)
             out.append(LiveResource(self.name, str(item["id"]), key, own, key, item))
         return out
-
-    @final
-    def holder_action(
-        self, desired: DesiredResource, planned: PlannedItems, ctx: PlanContext
-    ) -> Action:
-        """The site's one action for this list: after the site's own actions (a site made or
-        renamed first), each loss named."""
-        planned.writes.site = ref(desired.address)
-        action = Action(
-            "update",
-            desired.kind,
-            f"{desired.address}.{self.section}",
-            planned.lines,
-            ctx.where((*desired.path, self.section)),
-            payload=planned.writes,
-            depends_on=[a.key for a in ctx.actions_at[desired.address] if a.verb != "delete"],
-        )
-        for loss in planned.losses:
-            action.takes_away(loss)
-        return ctx.add(action)
 
     @final
     def same(self, desired: DesiredResource, live: LiveResource) -> bool:
@@ -232,163 +252,3 @@ async def _made(
     know that is what the create's body makes."""
     found: list[dict[str, Any]] = await send(api, listed)
     return next((f for f in found if str(f["id"]) not in known and same(f)), None)
-
-
-class SitePart(Part):
-    """A part of a site: the site kind reads it for the entries that write it, plans it, carries
-    out its action (kind `site`, addressed `site["Docs"].<section>`) and exports it, asking the
-    hooks of every kind under their names, each with what the site hands it."""
-
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads",
-        "fetch",
-        "plan",
-        "execute",
-        "export",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-    )
-    #: the payload of its one action per site
-    part_payload: ClassVar[type[OnSite]]
-    #: planning it needs the site's structure (redirects name its sections)
-    reads_structure: ClassVar[bool] = False
-
-    def reads(self, entry: Any) -> bool:
-        """Which site entries make the site read this part?
-
-        Asked by: the site's read and plan, per site entry. Returns: whether the part is read
-        and planned for that site. Default: the entry writes the part's field."""
-        return getattr(entry, self.section, None) is not None
-
-    async def fetch(self, api: ApiClient, site: dict[str, Any], site_path: str) -> None:
-        """What does the API hold of this part for one site?
-
-        Asked by: the site's read, for each site whose entry writes it (every site, for
-        export). Returns: nothing; keeps what it read in the site's item (`site["_<section>"]`).
-        Default: refuses (every part reads)."""
-        raise NotImplementedError(f"{type(self).__name__} must say how it is read")
-
-    def plan(
-        self, desired: DesiredResource, live: LiveResource | None, ctx: PlanContext
-    ) -> Action | None:
-        """Which one action makes this part of a site what its entry writes?
-
-        Asked by: the site's plan, per site entry, after its structure. Returns: the action
-        (None: nothing changes), added to `ctx`. Default: refuses (every part plans)."""
-        raise NotImplementedError(f"{type(self).__name__} must say how it is planned")
-
-    async def execute(self, action: Action, run: RunContext) -> None:
-        """How is this part's action carried out?
-
-        Asked by: the site's `execute`, for an action whose payload is this part's (under the
-        site's path, `at_site`). Returns: nothing. Default: refuses (every part writes)."""
-        raise NotImplementedError(f"{type(self).__name__} must say how it is written")
-
-    def export(self, site: LiveResource, live: LiveState, names: ExportNames) -> Any:
-        """How does a manifest write this part of a site back?
-
-        Asked by: the site's export. Returns: the part's value (None: nothing to write);
-        `names` turns a secret into the `env()` template that reads it. Default: None."""
-        return None
-
-    def requests(self, action: Action) -> int:
-        """What does carrying out its action cost in requests when nothing fails?
-
-        Asked by: the site's `requests`, for `plan -v`'s estimate. Returns: a count. Default:
-        one."""
-        return 1
-
-    @final
-    def held(self, site: LiveResource) -> str | None:
-        """What a site holds of this part as read, named for a delete that takes it with it
-        (`share links "Agency", "Partner"`, `customization`); None: nothing, or not read."""
-        found = site.raw.get(f"_{self.section}")
-        if isinstance(found, list):
-            names = [
-                json.dumps(i.get(self.key_field), ensure_ascii=False)
-                for i in found
-                if isinstance(i, dict)
-            ]
-            return f"{self.declaration.plural} {', '.join(names)}" if names else None
-        return self.declaration.noun if isinstance(found, dict) and any(found.values()) else None
-
-    @final
-    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
-        return None
-
-
-def at_site(action: Action, run: RunContext) -> str:
-    """The path of the site an action of a part (of the site or of one of its children) is on,
-    its id known now."""
-    assert isinstance(action.payload, OnSite)
-    return SITE.format(org=run.org_id, id=run.resolve(action.payload.site))
-
-
-class ChildPart(Part):
-    """A part of one of a site's children (a site space's customization override): read after
-    the site's structure, planned with the child once the structure is planned, exported with
-    it, asking the hooks of every kind under their names, each with what the site hands it. Its
-    field is in the child's entries, never in the site's."""
-
-    HOOKS: ClassVar[tuple[str, ...]] = SitePart.HOOKS
-    #: the payload of its one action per child
-    part_payload: ClassVar[type[OnSite]]
-
-    def reads(self, entry: Any) -> bool:
-        """Which site entries write this part on one of their children?
-
-        Asked by: the site's read, per site entry. Returns: whether the site's structure and
-        then this part are read. Default: no."""
-        return False
-
-    async def fetch(
-        self, api: ApiClient, site: dict[str, Any], site_path: str, entry: Any | None
-    ) -> None:
-        """What does the API hold of this part for the children a site entry writes it on?
-
-        Asked by: the site's read, after its structure (`entry` None: export, every child's).
-        Returns: nothing; keeps what it read in the items of the structure read. Default:
-        nothing."""
-
-    def plan(
-        self,
-        site: DesiredResource,
-        site_live: LiveResource | None,
-        child: DesiredResource,
-        child_live: LiveResource | None,
-        ctx: PlanContext,
-    ) -> Action | None:
-        """Which one action makes this part of one child what its entry writes?
-
-        Asked by: the site's plan, per child of its kind, once the structure is planned.
-        Returns: the action (None: nothing changes), added to `ctx`. Default: None."""
-        return None
-
-    async def execute(self, action: Action, run: RunContext) -> None:
-        """How is this part's action carried out?
-
-        Asked by: the site's `execute`, for an action whose payload is this part's (under the
-        site's path, `at_site`). Returns: nothing. Default: refuses (every part writes)."""
-        raise NotImplementedError(f"{type(self).__name__} must say how it is written")
-
-    def export(self, child: LiveResource, site: LiveResource) -> Any:
-        """How does a manifest write this part of a child back?
-
-        Asked by: the site's export, per child of its kind. Returns: the part's value (None:
-        nothing to write). Default: None."""
-        return None
-
-    def requests(self, action: Action) -> int:
-        """What does carrying out its action cost in requests when nothing fails?
-
-        Asked by: the site's `requests`, for `plan -v`'s estimate. Returns: a count. Default:
-        one."""
-        return 1
-
-    @final
-    async def read_for_rails(self, api: Any, plan: Any, live: LiveState) -> None:
-        return None

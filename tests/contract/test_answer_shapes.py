@@ -30,7 +30,7 @@ from docsync.api.answers import (
 from docsync.engine.planner import ORGANIZATION
 from docsync.kinds import KINDS, CrudKind
 from docsync.kinds.kind import Kind
-from docsync.kinds.parts import SitePart
+from docsync.kinds.nested.parts import SitePart
 from tests.contract.document import require_spec
 
 _TYPES = {id(TEXT): ("string",), id(ID): ("string",), id(FLAG): ("boolean",)}

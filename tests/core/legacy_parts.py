@@ -171,7 +171,7 @@ def plan_grants(
         have = live_side(read.get(name) or [], name, ctx.live)
         want = _desired_side(wanted, name, base, ctx)
 
-        on = _On(desired, holder, wire, noun, ctx)
+        on = _On(desired, holder, wire, noun, ctx, GRANT.name)
         for ident, grant in want.items():
             now = have.get(ident)
             where = (*base, name, grant.written)

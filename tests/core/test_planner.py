@@ -361,9 +361,9 @@ def test_a_protected_site_is_never_replaced() -> None:
 
 def test_every_action_carries_a_typed_payload() -> None:
     from docsync.core.payloads import Fields
+    from docsync.kinds.nested.parts import OnSite
     from docsync.kinds.nested.payloads import ChildChange, Level, Reorder
     from docsync.kinds.organization.team_members import TeamFields
-    from docsync.kinds.parts import OnSite
 
     manifest = (
         docs_sections(

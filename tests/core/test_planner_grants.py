@@ -505,10 +505,27 @@ def test_the_rails_read_the_teams_granted_where_a_team_or_the_tokens_access_goes
 
 
 def test_the_grant_kind_is_mapped_and_planned_by_its_resources_kinds() -> None:
-    from docsync.kinds.access.grant_holders import GrantedKind
     from docsync.kinds.catalogue import CATALOGUE, kind_named
+    from docsync.kinds.crud import CrudKind
+    from docsync.kinds.parts import held_parts
 
     declared = CATALOGUE.named("grant")
+    grants = kind_named("grant")
     assert declared.mapped and declared.parents == ("collection", "space", "site")
-    assert all(isinstance(kind_named(parent), GrantedKind) for parent in declared.parents)
+    for parent in declared.parents:
+        holder = kind_named(parent)
+        assert isinstance(holder, CrudKind) and grants in held_parts(holder), parent
     assert all(declared not in CATALOGUE.children(parent) for parent in declared.parents)
+
+
+def test_every_kind_holding_grants_names_their_routes() -> None:
+    """The grant kind sends a resource's grant requests by the names its holder's routes give
+    them (`GRANT_ROUTES`): a kind among the grant's parents whose routes leave one out could
+    read or write no grant of its resources."""
+    from docsync.kinds.access.grant_holders import GRANT_ROUTES
+    from docsync.kinds.catalogue import CATALOGUE
+
+    for parent in CATALOGUE.named("grant").parents:
+        routes = CATALOGUE.named(parent).routes
+        missing = sorted(set(GRANT_ROUTES) - set(routes.more if routes is not None else ()))
+        assert not missing, f"{parent} holds grants: its routes must name {missing}"

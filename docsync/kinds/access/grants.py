@@ -1,8 +1,9 @@
 """Who can read and edit a collection, space or site: the grant kind, a nested kind
 (`collection["Developers"].grant[team "Writers"]`, one action per grant), and its manifest model
-(`permissions:`). What its actions carry and how they are written is in `grant_writes.py`;
-the kinds that hold grants (`GrantedKind`) are in `grant_holders.py`, the planning in
-`planning.py`, the lockout rail in `lockout.py`, the offline checks in `checks.py`.
+(`permissions:`), a part of the resources that hold grants (`GrantKind`, a `HeldPart`). What
+it reads and exports of them is in `grant_holders.py`, what its actions carry and how they are
+written in `grant_writes.py`, the planning in `planning.py`, the lockout rail in `lockout.py`,
+the offline checks in `checks.py`.
 
 A site grant may be `null`, a guest override (production's `MemberRoleOrGuest` in the site's
 invite and lists); its PATCH takes a role only, so a grant turned into a guest is removed and
@@ -17,22 +18,29 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BeforeValidator
 
 from docsync.api.contract import KEY, Note, Said, Seed
-from docsync.core.context import RunContext
+from docsync.core.checking import CheckView, Item
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Model, Role
 from docsync.core.lockout import Lockout
 from docsync.core.model import Action, Plan, Review
 from docsync.core.nullability import NullChecked
-from docsync.core.state import LiveState
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.access import lockout as grant_rails
 from docsync.kinds.access.access_table import access_tables, kept_grants
-from docsync.kinds.access.grant_writes import Grant, write_grant
+from docsync.kinds.access.checks import grant_problems
+from docsync.kinds.access.grant_holders import PERMISSIONS, TEAM, export_grants, read_managed
+from docsync.kinds.access.grant_writes import PRINCIPALS, Grant, write_grant
+from docsync.kinds.access.planning import plan_grants
 from docsync.kinds.declaration import Declaration
+from docsync.kinds.kind import ExportNames, Kind
 from docsync.kinds.organization.teams import read_members
-from docsync.kinds.parts import ListPart
-from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Writes
+from docsync.kinds.parts import HeldPart, ListPart
+from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Reading, Writes, unread
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
+    from docsync.core.loaded import ManifestDoc
 
 Path = tuple[str | int, ...]
 
@@ -127,12 +135,51 @@ GRANT = Declaration(
 )
 
 
-class GrantKind(ListPart):
-    """A grant of a role to a team or a member on a collection, space or site: planned by the
-    kind of its resource (`GrantedKind`), carried out here, judged by the lockout rail."""
+class GrantKind(ListPart, HeldPart):
+    """A grant of a role to a team or a member on a collection, space or site: read, planned,
+    checked and exported with its resource (a part its kind holds, `HeldPart`; what it reads
+    and exports of it in `grant_holders.py`), carried out here, judged by the lockout rail."""
 
     declaration = GRANT
     kept_parts = (kept_grants(GRANT.name),)
+
+    def reads(self, manifest: ManifestDoc, holder: Kind) -> set[str]:
+        """The teams or members the holder's entries' grants name; the holder itself when the
+        manifest may delete teams, whose grants on its resources go with them (named)."""
+        entries = getattr(manifest, holder.section, None) or []
+        written = [e.permissions for e in entries if getattr(e, "permissions", None) is not None]
+        teams = self.kinds.named(TEAM).section
+        deleted = teams in manifest.prune or any(
+            getattr(e, "state", None) == "absent" for e in getattr(manifest, teams, None) or []
+        )
+        return ({holder.name} if deleted else set()) | {
+            kind
+            for name, (_wire, kind) in PRINCIPALS.items()
+            if any(getattr(w, name) is not None for w in written)
+        }
+
+    async def fetch(self, read: Reading, items: list[dict[str, Any]], holder: Kind) -> None:
+        """Into each item whose entry writes `permissions`, its grants (every item's, for
+        export), by the routes its holder names."""
+        everywhere = [name for name, (_w, kind) in PRINCIPALS.items() if kind == TEAM]
+        await read_managed(holder, read, items, everywhere if TEAM in read.deleting else ())
+
+    def plan(self, ctx: PlanContext, result: Reconciliation | None, holder: Kind) -> None:
+        """The grants of each entry planned (`result`), with its resource (none for one
+        replaced: its grants are made with the new one)."""
+        for desired, live in result.entries if result else []:
+            if live is not None and unread(live.raw, PERMISSIONS):
+                continue  # hidden from the token's role: named by the plan, not planned
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            plan_grants(desired, None if replaced else live, holder.name, ctx, self)
+
+    def check_list(self, view: CheckView, items: list[Item], parent: dict[str, Any]) -> None:
+        for path, entry in items:
+            for where, message in grant_problems(view, path, entry):
+                view.report(where, message)
+
+    def export(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        return export_grants(resource, live, names)
 
     async def execute(self, action: Action, run: RunContext) -> None:
         payload = action.payload

@@ -1,7 +1,7 @@
 """A resource's grants compared and planned: the written and the live grants of each
 principal type by identity, one action per grant that differs (a nested kind's action, addressed
 under its resource), new grants of one role batched into one invite, and the grants kept (for
-the plan's access table). Called by the kinds that hold grants (`grant_holders.py`)."""
+the plan's access table). Called by the grant kind (`grants.py`)."""
 
 from __future__ import annotations
 
@@ -18,11 +18,10 @@ from docsync.kinds.access.grant_writes import (
     Invite,
     grant_address,
 )
-from docsync.kinds.access.grants import GRANT, GrantKind, Path
+from docsync.kinds.kind import Path
 from docsync.kinds.lists import Changes
 from docsync.kinds.organization.members import find_member
-
-_KIND = GrantKind()
+from docsync.kinds.parts import ListPart
 
 # -- comparing -------------------------------------------------------------------------------
 
@@ -117,6 +116,7 @@ class _On:
     wire: str
     noun: str
     ctx: PlanContext
+    kind: str  # the grant kind's
 
     def action(
         self, verb: Verb, grant: _Grant, before: str | None, after: str | None, where: Path
@@ -124,16 +124,20 @@ class _On:
         payload = Grant(ref(self.desired.address), self.holder, self.wire, grant.wire, grant.role)
         address = grant_address(self.desired.address, self.noun, grant.name)
         change = FieldChange("role", before, after)
-        made = Action(verb, GRANT.name, address, [change], self.ctx.where(where), payload=payload)
+        made = Action(verb, self.kind, address, [change], self.ctx.where(where), payload=payload)
         return self.ctx.add(made)
 
 
 def plan_grants(
-    desired: DesiredResource, live: LiveResource | None, holder: str, ctx: PlanContext
+    desired: DesiredResource,
+    live: LiveResource | None,
+    holder: str,
+    ctx: PlanContext,
+    grants: ListPart,
 ) -> None:
-    """One action per grant that differs between the written and the live ones, and, when
-    there is one, the grants kept as they are (for the access table); `holder` is the
-    resource's kind."""
+    """One action per grant that differs between the written and the live ones, matched by
+    the grant kind (`grants`), and, when there is one, the grants kept as they are (for the
+    access table); `holder` is the resource's kind."""
     written = getattr(desired.entry, "permissions", None)
     if written is None or desired.absent:
         return
@@ -149,8 +153,8 @@ def plan_grants(
         have = live_side(read.get(name) or [], name, ctx.live)
         want = _desired_side(wanted, name, base, ctx)
 
-        on = _On(desired, holder, wire, noun, ctx)
-        found = _matched(desired.address, noun, want, have, (*base, name), ctx)
+        on = _On(desired, holder, wire, noun, ctx, grants.name)
+        found = _matched(desired.address, noun, want, have, (*base, name), ctx, grants)
         changed = {d.key for d, _ in found.changed}
         created = {d.key for d in found.created}
         for ident, grant in want.items():  # in the manifest's order
@@ -164,7 +168,7 @@ def plan_grants(
                     invited.append(update)
             elif now is not None:
                 held = grant_address(desired.address, noun, grant.name)
-                kept.append(Kept(GRANT.name, desired.address, held, now.role))
+                kept.append(Kept(grants.name, desired.address, held, now.role))
         for resource in found.deleted:  # in the API's order
             grant = have[resource.id]
             gone = on.action("delete", grant, grant.role, None, (*base, name))
@@ -183,22 +187,23 @@ def _matched(
     have: dict[str, _Grant],
     path: Path,
     ctx: PlanContext,
+    grants: ListPart,
 ) -> Changes:
-    """One principal type's grants matched by the one reconciler, keyed by the principal's
-    identity (its live id, or the address of a team made in this apply)."""
+    """One principal type's grants matched by the one reconciler (`grants`'s), keyed by the
+    principal's identity (its live id, or the address of a team made in this apply)."""
 
     def address_of(grant: _Grant) -> str:
         return grant_address(resource, noun, grant.name)
 
     wanted = [
-        DesiredResource(_KIND.name, ident, address_of(g), g.name, {"role": g.role}, path)
+        DesiredResource(grants.name, ident, address_of(g), g.name, {"role": g.role}, path)
         for ident, g in want.items()
     ]
     live = [
-        LiveResource(_KIND.name, ident, ident, address_of(g), g.name, {"role": g.role})
+        LiveResource(grants.name, ident, ident, address_of(g), g.name, {"role": g.role})
         for ident, g in have.items()
     ]
-    return _KIND.changes(wanted, live, ctx, resource)
+    return grants.changes(wanted, live, ctx, resource)
 
 
 def _created(create: Action) -> Action:

@@ -38,8 +38,7 @@ from docsync.kinds.assistant.connectors import (
 )
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import (
-    ListPart,
+from docsync.kinds.nested.parts import (
     PlannedItems,
     SiteItems,
     SitePart,
@@ -47,6 +46,7 @@ from docsync.kinds.parts import (
     send_under,
     under_site,
 )
+from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import ORGANIZATION, Lose, Lost, LostAnswers, Routes, Writes
 
 if TYPE_CHECKING:

@@ -27,8 +27,7 @@ from docsync.core.secrecy import text_digest
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import (
-    ListPart,
+from docsync.kinds.nested.parts import (
     PlannedItems,
     SiteItems,
     SitePart,
@@ -36,6 +35,7 @@ from docsync.kinds.parts import (
     send_under,
     under_site,
 )
+from docsync.kinds.parts import ListPart
 from docsync.kinds.requests import Routes, Writes
 
 if TYPE_CHECKING:

@@ -13,10 +13,12 @@ from docsync.core.model import Action, address
 from docsync.core.nullability import NULL
 from docsync.core.reconcile import renamed_live
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.access.grant_holders import GRANT_ROUTES, GrantedKind
+from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import Permissions
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import Path
+from docsync.kinds.parts import plan_held
 from docsync.kinds.requests import Routes, Writes, each_write_lost
 
 
@@ -107,7 +109,7 @@ def title_paths(items: list[dict[str, Any]], parent_field: str = "parent") -> di
     return paths
 
 
-class CollectionKind(GrantedKind):
+class CollectionKind(CrudKind):
     declaration = COLLECTION
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -131,7 +133,7 @@ class CollectionKind(GrantedKind):
     def plan(self, ctx: PlanContext) -> None:
         """The collections and their grants; a collection moving under one that now stands
         below it waits for that one to move out (the API refuses a collection inside itself)."""
-        self.plan_grants(ctx, self.plan_entries(ctx))
+        plan_held(self, ctx, self.plan_entries(ctx))
         moves = {
             action.address: action
             for action in ctx.actions

@@ -32,12 +32,14 @@ from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import Permissions
 from docsync.kinds.changes import fields_of
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import Path
 from docsync.kinds.lists import Place, Steps
 from docsync.kinds.organization.merge_rules import SpaceMergeRules, merge_rules_value
+from docsync.kinds.parts import plan_held, read_held
 from docsync.kinds.requests import Found, Reading, Route, Routes, Writes, each_write_lost
-from docsync.kinds.sync.synced import SyncedKind
+from docsync.kinds.sync.synced import installation_held
 
 
 def _no_emoji(value: Any) -> Any:
@@ -188,7 +190,7 @@ SPACE = Declaration(
 )
 
 
-class SpaceKind(SyncedKind):
+class SpaceKind(CrudKind):
     declaration = SPACE
 
     async def fetch(self, read: Reading) -> Any:
@@ -208,7 +210,7 @@ class SpaceKind(SyncedKind):
             return found if found.get("deletedAt") else None
 
         found = spaces + [s for s in await gather_all(*map(binned, pinned)) if s is not None]
-        await gather_all(self.read_grants(read, found), self.read_installations(read, found))
+        await read_held(self, read, found)
         return found
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -228,8 +230,7 @@ class SpaceKind(SyncedKind):
         not written is deleted already."""
         steps = Steps(self.plan_create, self._restored, self._deleted)
         result = self.plan_entries(ctx, steps)
-        self.plan_grants(ctx, result)
-        self.plan_installations(ctx, result)
+        plan_held(self, ctx, result)
 
     def _restored(self, desired: DesiredResource, live: LiveResource, at: Place) -> Action | None:
         ctx = at.ctx
@@ -258,7 +259,7 @@ class SpaceKind(SyncedKind):
         if live.raw.get("deletedAt"):
             return None  # already deleted
         action = self.plan_delete(live, desired, at)
-        synced = self.installation_held(live)
+        synced = installation_held(live)
         if action is not None and synced:
             action.takes_away(f"goes with it: {synced}")
         return action

@@ -15,8 +15,8 @@ from docsync.core.state import LiveState
 from docsync.kinds.declaration import Field, Structure
 from docsync.kinds.kind import Kind
 from docsync.kinds.nested.answers import item_shape
+from docsync.kinds.nested.parts import OnSite
 from docsync.kinds.nested.payloads import ChildChange, child
-from docsync.kinds.parts import OnSite
 from docsync.kinds.requests import Route, Routes, create_once
 
 #: a site, under which its children's lists are

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docsync.core.payloads import Payload, Ref
-from docsync.kinds.parts import OnSite
+from docsync.kinds.nested.parts import OnSite
 
 
 @dataclass

@@ -22,7 +22,7 @@ from docsync.core.nullability import NULL, NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import OnSite, SitePart, at_site, send_under
+from docsync.kinds.nested.parts import OnSite, SitePart, at_site, send_under
 from docsync.kinds.requests import Route, Routes, Writes
 
 if TYPE_CHECKING:

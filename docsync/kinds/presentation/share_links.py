@@ -21,15 +21,8 @@ from docsync.core.nullability import NullChecked
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
 from docsync.kinds.kind import ExportNames
-from docsync.kinds.parts import (
-    ItemWrites,
-    ListPart,
-    OnSite,
-    SitePart,
-    at_site,
-    send_under,
-    under_site,
-)
+from docsync.kinds.nested.parts import OnSite, SitePart, at_site, send_under, under_site
+from docsync.kinds.parts import ItemWrites, ListPart
 from docsync.kinds.requests import Routes, Writes
 
 if TYPE_CHECKING:

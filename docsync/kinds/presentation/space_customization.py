@@ -26,6 +26,7 @@ from docsync.core.nullability import NULL
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration
+from docsync.kinds.nested.parts import ChildPart, OnSite, at_site, send_under
 from docsync.kinds.partial import (
     ANSWER,
     Setting,
@@ -35,7 +36,6 @@ from docsync.kinds.partial import (
     report_incomplete,
     value_at,
 )
-from docsync.kinds.parts import ChildPart, OnSite, at_site, send_under
 from docsync.kinds.presentation.groups import (
     OverrideAnnouncement,
     OverrideExternalLinks,

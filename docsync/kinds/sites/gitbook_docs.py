@@ -19,7 +19,7 @@ from docsync.api.answers import ID, TEXT, Obj
 from docsync.kinds.formats import ExportFormat
 from docsync.kinds.kind import Kind
 from docsync.kinds.nested.answers import structure_shape
-from docsync.kinds.parts import SITES
+from docsync.kinds.nested.parts import SITES
 from docsync.kinds.sites.owned import FILE
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ by its payload's part, and exports them; a new part needs no line in the site's 
 from __future__ import annotations
 
 from docsync.kinds.kind import Kinds
-from docsync.kinds.parts import ChildPart, SitePart
+from docsync.kinds.nested.parts import ChildPart, SitePart
 
 
 def site_parts(kinds: Kinds) -> tuple[SitePart, ...]:

@@ -9,9 +9,9 @@ from docsync.core.context import PlanContext, ref
 from docsync.core.model import Action, FieldChange, Verb
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.kind import Kinds
+from docsync.kinds.nested.parts import OnSite
 from docsync.kinds.nested.payloads import Reorder
 from docsync.kinds.nested.state import LiveTree
-from docsync.kinds.parts import OnSite
 from docsync.kinds.requests import unread
 from docsync.kinds.sites.driver import SiteTree
 from docsync.kinds.sites.parts import child_parts, site_parts

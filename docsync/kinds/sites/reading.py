@@ -16,7 +16,7 @@ from docsync.core.entries import was_names
 from docsync.kinds.kind import Kind, Kinds
 from docsync.kinds.nested.answers import structure_shape
 from docsync.kinds.nested.kind import nested_kinds
-from docsync.kinds.parts import send_under
+from docsync.kinds.nested.parts import send_under
 from docsync.kinds.requests import Reading, unless_hidden
 from docsync.kinds.sites.parts import child_parts, site_parts
 from docsync.kinds.sites.wrapper import unwrapped

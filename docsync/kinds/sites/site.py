@@ -23,7 +23,6 @@ from docsync.api.contract import (
     Seed,
 )
 from docsync.core.checking import CheckView, Item
-from docsync.core.concurrent import gather_all
 from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import DefaultLevel, Entry, Model, Ref, explained
 from docsync.core.model import Action, Picture
@@ -31,11 +30,13 @@ from docsync.core.nullability import NULL
 from docsync.core.state import DesiredResource, LiveResource, LiveState
 from docsync.kinds.access.grant_holders import GRANT_ROUTES
 from docsync.kinds.access.grants import SitePermissions
+from docsync.kinds.crud import CrudKind
 from docsync.kinds.declaration import Api, Declaration, Field
 from docsync.kinds.kind import ExportNames, Path
 from docsync.kinds.lists import Place, Steps
+from docsync.kinds.nested.parts import SITES, OnSite
 from docsync.kinds.nested.state import LiveTree
-from docsync.kinds.parts import SITES, OnSite
+from docsync.kinds.parts import export_held, plan_held, read_held
 from docsync.kinds.requests import BY_KEY, Reading, Route, Routes, Writes
 from docsync.kinds.sites.checks import check_sites
 from docsync.kinds.sites.gitbook_docs import gitbook_docs
@@ -46,7 +47,7 @@ from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import SCHEMA, read_site_parts, site_answers
 from docsync.kinds.sites.reorder import reorder
 from docsync.kinds.sites.structure import export_tree, read_live_tree
-from docsync.kinds.sync.synced import SyncedKind
+from docsync.kinds.sync.synced import installation_held, live_owns_structure, owns_structure
 
 
 # A site's own fields as a manifest writes them and as they compare: their types, the proxy's
@@ -221,7 +222,7 @@ SITE = Declaration(
 NARROW = ("share-link", "visitor-auth")
 
 
-class SiteKind(SyncedKind):
+class SiteKind(CrudKind):
     declaration = SITE
 
     def __init__(self) -> None:
@@ -254,10 +255,9 @@ class SiteKind(SyncedKind):
         """The list, then per managed site only what its entry writes (`reading`)."""
         sites = await self.listed(read.api, read.org_id)
 
-        async def held() -> None:  # what any site holds: its grants, its Git Sync installation
-            await gather_all(self.read_grants(read, sites), self.read_installations(read, sites))
-
-        await read_site_parts(read, self.route("list").at(org=read.org_id), sites, held(), self)
+        # what any site holds (`HeldPart`: its grants, its Git Sync installation) with its parts
+        held = read_held(self, read, sites)
+        await read_site_parts(read, self.route("list").at(org=read.org_id), sites, held, self)
         return sites
 
     def to_live(self, raw: Any, live: LiveState) -> list[LiveResource]:
@@ -291,13 +291,12 @@ class SiteKind(SyncedKind):
         installations, then everything under each: its structure (refused where its repository
         owns it), its parts, its publishing (`planning.plan_site`)."""
         result = self.plan_entries(ctx, Steps(self.plan_create, self._updated, self._deleted))
-        self.plan_grants(ctx, result)
-        self.plan_installations(ctx, result)
+        plan_held(self, ctx, result)
         for desired, live in result.entries if result else []:
             if desired.absent:
                 continue
             replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
-            if self.owns_structure(desired, None if replaced else live):
+            if owns_structure(desired, None if replaced else live):
                 refuse_owned(desired, ctx, self.kinds)
             plan_site(desired, None if replaced else live, ctx, self.kinds)
             after_uninstall(desired, ctx, self.kinds)
@@ -336,7 +335,7 @@ class SiteKind(SyncedKind):
             for noun, keys in children.items()
         ]
         held += [found for part in site_parts(self.kinds) if (found := part.held(live))]
-        held += [synced] if (synced := self.installation_held(live)) else []
+        held += [synced] if (synced := installation_held(live)) else []
         if held:
             action.takes_away(f"goes with it: {'; '.join(held)}")
         if live.raw.get("published"):
@@ -350,10 +349,10 @@ class SiteKind(SyncedKind):
     def _exported(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
         """Its fields, grants and Git Sync installation, whether it is published, its structure
         with each child's parts (not where its repository owns it), and its own parts."""
-        entry = self.exported(resource, live, names)
+        entry = export_held(self, resource, live, names, self.export_entry(resource, names))
         entry["published"] = bool(resource.raw.get("published"))
         tree = resource.raw.get("_tree")
-        if isinstance(tree, LiveTree) and not self.live_owns_structure(resource):
+        if isinstance(tree, LiveTree) and not live_owns_structure(resource):
             entry |= export_tree(
                 tree, names, self.kinds, lambda item: self._parts_of(item, resource)
             )

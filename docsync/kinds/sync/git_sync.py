@@ -1,8 +1,9 @@
 """A site's or a space's Git Sync installation (`gitSync:`, production's
 GitSyncInstallationSetup): installed (`POST /v1/git/installations {provider, target}`), configured
 (`PATCH /v1/git/installations/{id}`: the provider's repository and branch, and the common
-fields), uninstalled (`gitSync: null`; not written, it is not managed). The kinds that hold one
-plan it (`synced.py`, `planning.py`); its actions are carried out here.
+fields), uninstalled (`gitSync: null`; not written, it is not managed). The kind is a part of
+the sites and spaces that hold it (`GitSyncKind`, a `HeldPart`): what they say of it is in
+`synced.py`, its planning in `planning.py`; its actions are carried out here.
 
 A target holds one installation at most (production answers a second install 409): an install
 whose answer was lost is found again on its site or space before it is sent again. A GitLab
@@ -11,7 +12,6 @@ is sent and how a plan shows it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import Field as Limits
@@ -19,23 +19,40 @@ from pydantic import model_validator
 
 from docsync.api.answers import ID, TEXT, Obj, Opt
 from docsync.api.contract import LEFT_OUT, SENDS, SHAPE, STRUCTURE, Note, Seed
-from docsync.core.context import RunContext
+from docsync.api.errors import NotFound
+from docsync.core.concurrent import gather_all
+from docsync.core.context import PlanContext, RunContext
 from docsync.core.entries import Model, explained
 from docsync.core.model import Action
 from docsync.core.nullability import NULL, NullChecked
-from docsync.core.payloads import Payload, Ref
+from docsync.core.reconcile import Reconciliation
+from docsync.core.state import LiveResource, LiveState
 from docsync.kinds.declaration import Api, Declaration
-from docsync.kinds.parts import Part
+from docsync.kinds.kind import ExportNames, Kind
+from docsync.kinds.parts import HeldPart
 from docsync.kinds.requests import (
     ORGANIZATION,
     Lose,
     Lost,
     LostAnswers,
+    Reading,
     Route,
     Routes,
     Writes,
     create_once,
+    unless_hidden,
+    unread,
 )
+from docsync.kinds.sync.planning import (
+    COMMON,
+    SLOT,
+    TOKEN,
+    Installation,
+    installation,
+    plan_installation,
+    refuse_legacy,
+)
+from docsync.kinds.sync.synced import legacy, legacy_sync, state, written_on
 
 BRANCH = explained(r"^refs/heads/.+$", "must be a branch ref, like 'refs/heads/main'")
 #: what each provider's configuration takes (production's GitSyncInstallationSetupGitHub, -GitLab)
@@ -43,16 +60,6 @@ KEYS: dict[str, tuple[str, ...]] = {
     "github": ("repositoryId", "branch"),
     "gitlab": ("projectId", "accessToken", "customInstanceURL", "branch"),
 }
-#: the secret of a provider's configuration, which production never answers
-TOKEN = "accessToken"
-#: the fields of production's GitSyncInstallationSetupCommon
-COMMON = (
-    "projectDirectory",
-    "commitMessageTemplate",
-    "previewExternalBranches",
-    "agentInstructions",
-    "priority",
-)
 
 
 class GitSyncRepository(NullChecked, Model):
@@ -220,7 +227,7 @@ GIT_SYNC = Declaration(
         item=f"{BASE}/{{id}}",
         id_name="installationId",
         more={
-            # the installation a site or space names, read with it (`SyncedKind`)
+            # the installation a site or space names, read with it (`GitSyncKind`)
             "installation": Route("GET", "{item}", answer=INSTALLATION),
             # the site or space it is installed on, read to find an install whose answer was lost
             "site": Route("GET", "/v1/orgs/{org}/sites/{id}", answer=Obj({})),
@@ -240,23 +247,63 @@ GIT_SYNC = Declaration(
 )
 
 
-@dataclass
-class Installation(Payload):
-    """What an install, a configuration and an uninstall need: the site or space (`on`, and its
-    id or the placeholder of the one this apply makes) and the PATCH body of the setup, the
-    access token in it (never saved: a saved plan is made again before it is applied)."""
-
-    on: str = ""
-    target: Ref = None
-    provider: str = ""
-    setup: dict[str, Any] = field(default_factory=dict)
-
-
-class GitSyncKind(Part):
-    """A Git Sync installation of a site or a space: planned by the kind that holds it
-    (`synced.SyncedKind`), carried out here."""
+class GitSyncKind(HeldPart):
+    """A Git Sync installation of a site or a space: read, planned and exported with the site
+    or space that holds it (a part its kind holds, `HeldPart`; what the site or space says of
+    it in `synced.py`, its planning in `planning.py`), carried out here."""
 
     declaration = GIT_SYNC
+
+    async def fetch(self, read: Reading, items: list[dict[str, Any]], holder: Kind) -> None:
+        """Into each item whose entry writes `gitSync` (every item, for export) and that says it
+        has an installation, that installation, read by its id (`item["_gitSync"]`)."""
+        chosen = items if read.entries is None else written_on(read.entries, items)
+
+        async def one(item: dict[str, Any], ident: str) -> None:
+            try:
+                item[SLOT] = await self.send(read.api, "installation", id=ident)
+            except NotFound:  # uninstalled since the list was read
+                item[SLOT] = None
+
+        await gather_all(
+            *(
+                unless_hidden(item, GIT_SYNC.section, one(item, str(found["installationId"])))
+                for item in chosen
+                if (found := state(item)) is not None
+            )
+        )
+
+    def plan(self, ctx: PlanContext, result: Reconciliation | None, holder: Kind) -> None:
+        """The installation of each entry planned (`result`) that writes `gitSync`, with its
+        resource (none for one replaced: the new one has none yet)."""
+        for desired, live in result.entries if result else []:
+            if live is not None and unread(live.raw, GIT_SYNC.section):
+                continue  # hidden from the token's role: named by the plan, not planned
+            replaced = any(a.verb == "replace" for a in ctx.actions_at[desired.address])
+            older = legacy(live.raw) if live is not None and not replaced else None
+            if older is not None:
+                for action in ctx.actions_at[desired.address]:
+                    if action.verb != "delete":  # a delete names it among what goes
+                        action.notes.append(f"{legacy_sync(older)}: left as it is")
+                refuse_legacy(desired, older, holder.declaration.noun, ctx)
+                continue
+            noun = holder.declaration.noun
+            plan_installation(desired, None if replaced else live, noun, ctx, self.name)
+
+    def export(self, resource: LiveResource, live: LiveState, names: ExportNames) -> Any:
+        """The resource's own installation (not its site's, for a space its site's installation
+        manages), as a manifest writes it: the access token, which production never answers,
+        left out. A sync through an integration, which no manifest writes, is said beside the
+        export (`ExportNames.left_as_is`)."""
+        older = legacy(resource.raw)
+        if older is not None:
+            names.left_as_is(resource.address, f"{legacy_sync(older)}: left as it is")
+        found = installation(resource)
+        if found is None or found.get("parentInstallationId"):
+            return None
+        config = {k: v for k, v in (found.get("providerConfiguration") or {}).items() if k != TOKEN}
+        written: dict[str, Any] = {"provider": found["provider"], "providerConfiguration": config}
+        return written | {name: found[name] for name in COMMON if found.get(name) is not None}
 
     async def execute(self, action: Action, run: RunContext) -> None:
         """An uninstall; or an install (when its answer is lost, found again on its target

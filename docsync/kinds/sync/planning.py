@@ -17,17 +17,59 @@ so, and sets its repository and branch all the same, so that the next plan has n
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from docsync.core.context import PlanContext, ref
+from docsync.core.entries import Model
 from docsync.core.model import Action, FieldChange, Verb, leaf_change
+from docsync.core.payloads import Payload, Ref
 from docsync.core.secrecy import keyed_digest
 from docsync.core.state import DesiredResource, LiveResource
-from docsync.kinds.sync.git_sync import COMMON, GIT_SYNC, TOKEN, GitSync, Installation
+from docsync.kinds.sync.synced import STATE
 
 Path = tuple[str | int, ...]
 #: where a holder's item keeps its installation as read
-SLOT = f"_{GIT_SYNC.section}"
+SLOT = f"_{STATE}"
+#: the secret of a provider's configuration, which production never answers
+TOKEN = "accessToken"
+#: the fields of production's GitSyncInstallationSetupCommon
+COMMON = (
+    "projectDirectory",
+    "commitMessageTemplate",
+    "previewExternalBranches",
+    "agentInstructions",
+    "priority",
+)
+
+
+class Written(Protocol):
+    """What planning reads of a written `gitSync` (the kind's entry model, `git_sync.GitSync`)."""
+
+    @property
+    def provider(self) -> str: ...
+    @property
+    def providerConfiguration(self) -> Model: ...
+    @property
+    def projectDirectory(self) -> str | None: ...
+    @property
+    def priority(self) -> str | None: ...
+    @property
+    def model_fields_set(self) -> set[str]: ...
+
+
+@dataclass
+class Installation(Payload):
+    """What an install, a configuration and an uninstall need: the site or space (`on`, and its
+    id or the placeholder of the one this apply makes) and the PATCH body of the setup, the
+    access token in it (never saved: a saved plan is made again before it is applied)."""
+
+    on: str = ""
+    target: Ref = None
+    provider: str = ""
+    setup: dict[str, Any] = field(default_factory=dict)
+
+
 SECRET = f"providerConfiguration.{TOKEN}"
 
 
@@ -37,14 +79,14 @@ def installation(live: LiveResource | None) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def _config(written: GitSync) -> dict[str, Any]:
+def _config(written: Written) -> dict[str, Any]:
     """The keys of the provider's configuration written, in the model's order."""
     config = written.providerConfiguration
     names = [name for name in type(config).model_fields if name in config.model_fields_set]
     return {name: getattr(config, name) for name in names}
 
 
-def _common(written: GitSync) -> dict[str, Any]:
+def _common(written: Written) -> dict[str, Any]:
     return {name: getattr(written, name) for name in COMMON if name in written.model_fields_set}
 
 
@@ -55,7 +97,7 @@ def _same(name: str, before: Any, after: Any) -> bool:
 
 
 def _changes(
-    written: GitSync, found: dict[str, Any] | None, path: Path, ctx: PlanContext
+    written: Written, found: dict[str, Any] | None, path: Path, ctx: PlanContext
 ) -> list[FieldChange]:
     """The written fields that differ from the installation's (all, for a new one): a key of
     the provider's configuration at its path, the token as a keyed digest when it is sent."""
@@ -87,7 +129,7 @@ def _changes(
     return out
 
 
-def _resent(written: GitSync, found: dict[str, Any] | None, changes: list[FieldChange]) -> bool:
+def _resent(written: Written, found: dict[str, Any] | None, changes: list[FieldChange]) -> bool:
     """Whether the token is sent only because `--resend-secrets` asks: the installation has
     one (same provider, authenticated) that no plan can compare."""
     if found is None or found.get("provider") != written.provider:
@@ -96,7 +138,7 @@ def _resent(written: GitSync, found: dict[str, Any] | None, changes: list[FieldC
     return held and any(c.field == SECRET for c in changes)
 
 
-def _setup(written: GitSync) -> dict[str, Any]:
+def _setup(written: Written) -> dict[str, Any]:
     """The PATCH body: the provider, its configuration as written (the token with it), the
     common fields written."""
     return {
@@ -106,7 +148,7 @@ def _setup(written: GitSync) -> dict[str, Any]:
     }
 
 
-def _synced(written: GitSync, found: dict[str, Any] | None, on: str) -> str:
+def _synced(written: Written, found: dict[str, Any] | None, on: str) -> str:
     """What the configuration starts, by the installation's priority (written, else live)."""
     priority = written.priority or (found or {}).get("priority")
     if priority == "git":
@@ -126,15 +168,16 @@ def _synced(written: GitSync, found: dict[str, Any] | None, on: str) -> str:
 
 
 def plan_installation(
-    desired: DesiredResource, live: LiveResource | None, on: str, ctx: PlanContext
+    desired: DesiredResource, live: LiveResource | None, on: str, ctx: PlanContext, kind: str
 ) -> Action | None:
-    """The action that makes the installation of one site or space (`on`) what its entry
-    writes: none when the entry does not write `gitSync`, or nothing differs."""
+    """The action of the Git Sync kind (`kind`) that makes the installation of one site or
+    space (`on`) what its entry writes: none when the entry does not write `gitSync`, or
+    nothing differs."""
     entry = desired.entry
-    section = GIT_SYNC.section
+    section = STATE
     if entry is None or desired.absent or section not in entry.model_fields_set:
         return None
-    written: GitSync | None = getattr(entry, section)
+    written: Written | None = getattr(entry, section)
     found = installation(live)
     path: Path = (*desired.path, section)
     address = f"{desired.address}.{section}"
@@ -149,7 +192,7 @@ def plan_installation(
     ident = ctx.live_id_of(desired.address) if live is not None else None
     target = ident or ref(desired.address)
     if written is None:
-        return None if found is None else _uninstall(desired, found, on, target, ctx)
+        return None if found is None else _uninstall(desired, found, on, target, ctx, kind)
     changes = _changes(written, found, path, ctx)
     if not changes:
         return None
@@ -159,7 +202,7 @@ def plan_installation(
     verb: Verb = "create" if found is None else "update"
     live_id = None if found is None else str(found["id"])
     where = ctx.where(path)
-    action = Action(verb, GIT_SYNC.name, address, changes, where, live_id, payload=payload)
+    action = Action(verb, kind, address, changes, where, live_id, payload=payload)
     action.content_change = True
     action.notes.append(_synced(written, found, on))
     provider_new = found is None or found.get("provider") != written.provider
@@ -178,15 +221,20 @@ def plan_installation(
 
 
 def _uninstall(
-    desired: DesiredResource, found: dict[str, Any], on: str, target: Any, ctx: PlanContext
+    desired: DesiredResource,
+    found: dict[str, Any],
+    on: str,
+    target: Any,
+    ctx: PlanContext,
+    kind: str,
 ) -> Action:
-    path: Path = (*desired.path, GIT_SYNC.section)
+    path: Path = (*desired.path, STATE)
     changes = [FieldChange("provider", found.get("provider"), None)]
     payload = Installation(on, target, str(found.get("provider")))
     action = Action(
         "delete",
-        GIT_SYNC.name,
-        f"{desired.address}.{GIT_SYNC.section}",
+        kind,
+        f"{desired.address}.{STATE}",
         changes,
         ctx.where(path),
         str(found["id"]),
@@ -207,11 +255,11 @@ def refuse_legacy(
     """An entry that writes `gitSync` on a site or space synced through an integration (legacy
     Git Sync): production's Git Sync operations do not reach that sync, so docsync can neither
     configure nor remove it, nor install beside it. Located, with what to do."""
-    if GIT_SYNC.section not in getattr(desired.entry, "model_fields_set", ()):
+    if STATE not in getattr(desired.entry, "model_fields_set", ()):
         return
     provider = older.get("installationProvider") or "its provider"
     ctx.problem(
-        (*desired.path, GIT_SYNC.section),
+        (*desired.path, STATE),
         f"this {on} is synced with {provider} through an integration (legacy Git Sync, "
         f"{older.get('integration') or 'not an installation'}), which production's Git Sync "
         "operations cannot configure, replace or remove: leave `gitSync` out here (the sync "
