@@ -28,6 +28,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import Model
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NullChecked
+from docsync.core.paths import value_at
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.nested.parts import OnSite, SitePart, at_site, send_under
 
@@ -78,16 +79,6 @@ def _partial_setting(annotation: Any) -> type[Setting] | None:
         if isinstance(candidate, type) and issubclass(candidate, Setting) and not candidate.whole:
             return candidate
     return None
-
-
-def value_at(tree: dict[str, Any], path: Leaf) -> Any:
-    """The value at `path`, or None when some part of it is not there."""
-    node: Any = tree
-    for part in path:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def merged(live: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from docsync.api.errors import ApiError, OddAnswer, OutcomeUnknown, Unauthorized
+from docsync.core.paths import value_at
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -218,13 +219,6 @@ BY_KEY = "listed again, matched by its key among what the apply does not know"
 IN_STRUCTURE = "found in one read of its site's structure among items the apply does not know"
 
 
-def _at(item: Any, where: str) -> Any:
-    """The value at a dotted place of an answered item (`source.space`), None if absent."""
-    for name in where.split("."):
-        item = item.get(name) if isinstance(item, dict) else None
-    return item
-
-
 @dataclass(frozen=True)
 class Found:
     """How a create whose answer was lost is found again in its kind's list, read again: the
@@ -253,10 +247,10 @@ class Found:
         made = [
             item
             for item in items
-            if all(_at(item, at) == written.get(name) for name, at in way.fields)
-            and (way.key_at is None or _at(item, way.key_at) == key)
+            if all(value_at(item, at.split(".")) == written.get(name) for name, at in way.fields)
+            and (way.key_at is None or value_at(item, way.key_at.split(".")) == key)
         ]
-        return str(_at(made[-1], way.id_at)) if made else None
+        return str(value_at(made[-1], way.id_at.split("."))) if made else None
 
 
 @dataclass(frozen=True)

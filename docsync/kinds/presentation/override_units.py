@@ -7,7 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from docsync.kinds.partial import Leaf, merged, value_at
+from docsync.core.paths import value_at
+from docsync.kinds.partial import Leaf, merged
 
 _STYLING = dict.fromkeys(
     (

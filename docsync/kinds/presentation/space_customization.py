@@ -23,6 +23,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.entries import was_names
 from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NULL
+from docsync.core.paths import value_at
 from docsync.core.payloads import Ref
 from docsync.core.state import DesiredResource, LiveResource
 from docsync.kinds.declaration import Declaration
@@ -34,7 +35,6 @@ from docsync.kinds.partial import (
     managed,
     merged,
     report_incomplete,
-    value_at,
 )
 from docsync.kinds.presentation.groups import (
     OverrideAnnouncement,
