@@ -26,7 +26,7 @@ from tests.emulator_harness import EmulatorHandle, start_emulator
 from tests.kit import Docsync, Write, cli_env, invoke, write_file
 
 # Every end-to-end test is a conformance test: answers and requests checked against production.
-pytest_plugins = ["tests.contract.plugin", "tests.contract.fuzz_plugin"]
+pytest_plugins = ["tests.contract.plugin", "tests.contract.fuzz_plugin", "tests.cpu_report"]
 
 # Property tests assert behaviour, never time: Hypothesis' per-example deadline (200 ms) would fail
 # a correct example on a loaded machine. In CI they draw the same examples every run, so a run's
