@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import yaml
 from click.testing import CliRunner, Result
 
 from docsync.cli import main
@@ -104,6 +105,24 @@ def run_process(
         text=True,
         timeout=60,
     )
+
+
+#: libyaml's parser and emitter where PyYAML was built with it: ten times its Python parser on
+#: the workflows the CI tests read again and again, three times its emitter on big manifests
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def yaml_data(text: str) -> Any:
+    """A test input's YAML as data: what `yaml.safe_load` gives, parsed by libyaml."""
+    return yaml.load(text, Loader=_LOADER)
+
+
+def yaml_text(data: Any, **options: Any) -> str:
+    """Data as a YAML test input, written by libyaml: `yaml.safe_dump`'s defaults and data, not
+    always its text (libyaml quotes more, escapes characters outside the Basic Multilingual
+    Plane): for inputs docsync reads, never for text compared with docsync's own output."""
+    return str(yaml.dump(data, Dumper=_DUMPER, **options))
 
 
 def write_file(directory: Path, name: str, text: str) -> Path:

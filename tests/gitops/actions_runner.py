@@ -19,8 +19,6 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tests.gitops.actions_expr import Status, condition, interpolate, text_of
 from tests.gitops.actions_standins import (
     REPOSITORY,
@@ -32,6 +30,7 @@ from tests.gitops.actions_standins import (
     run_shell,
 )
 from tests.gitops.ci import REPO
+from tests.kit import yaml_data
 
 __all__ = ["Event", "Hub", "JobRun", "StepRun", "machine_env"]
 
@@ -249,7 +248,7 @@ class Hub(World):
 
 
 def _load(path: Path) -> dict[str, Any]:
-    flow: dict[Any, Any] = yaml.safe_load(path.read_text("utf-8"))
+    flow: dict[Any, Any] = yaml_data(path.read_text("utf-8"))
     if True in flow:  # YAML 1.1 reads the key `on` as true
         flow["on"] = flow.pop(True)
     return flow

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.contract.document import in_ci
+from tests.kit import yaml_data
 
 REPO = Path(__file__).resolve().parents[2]
 CI = REPO / "examples" / "ci"
@@ -45,7 +45,7 @@ def node() -> str:
 
 
 def load(path: Path = WORKFLOW) -> dict[str, Any]:
-    flow: dict[Any, Any] = yaml.safe_load(path.read_text("utf-8"))
+    flow: dict[Any, Any] = yaml_data(path.read_text("utf-8"))
     if True in flow:  # YAML 1.1 reads the key `on` as true
         flow["on"] = flow.pop(True)
     return flow
@@ -68,7 +68,7 @@ def all_jobs() -> list[tuple[str, dict[str, Any]]]:
 
 def action() -> dict[str, Any]:
     """action.yml, the docsync Action."""
-    found: dict[str, Any] = yaml.safe_load(ACTION.read_text("utf-8"))
+    found: dict[str, Any] = yaml_data(ACTION.read_text("utf-8"))
     return found
 
 

@@ -43,6 +43,7 @@ from tests.kit import (
     cli_for,
     invoke,
     listed,
+    yaml_text,
 )
 
 ACME = REPO / "examples" / "acme"
@@ -304,7 +305,7 @@ def test_a_snapshot_of_a_3k_organization_rehearses_green_then_applies_and_plans_
     docsync = cli_for(production, **KEY)
     manifest = org.manifest()
     path = tmp_path / "org.yaml"
-    path.write_text(yaml.safe_dump(manifest, sort_keys=False), "utf-8")
+    path.write_text(yaml_text(manifest, sort_keys=False), "utf-8")
     assert_converged(docsync, path)
     for member in manifest["members"][1:21]:  # a change: roles, a team, a site of two sections
         member["role"] = "comment"
@@ -319,7 +320,7 @@ def test_a_snapshot_of_a_3k_organization_rehearses_green_then_applies_and_plans_
             ],
         }
     )
-    path.write_text(yaml.safe_dump(manifest, sort_keys=False), "utf-8")
+    path.write_text(yaml_text(manifest, sort_keys=False), "utf-8")
     saved = tmp_path / "plan.json"
     planned = docsync("plan", path, "--out", saved)
     assert planned.exit_code == 0 and "Plan: 6 to create, 20 to update" in planned.stdout

@@ -8,11 +8,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import yaml
 from click.testing import Result
 
 from tests.emulator_harness import EmulatorHandle
-from tests.kit import cli_env, invoke, write_file
+from tests.kit import cli_env, invoke, write_file, yaml_data, yaml_text
 
 ORG = "/v1/orgs/org_acme"
 SITE = "/v1/orgs/{organizationId}/sites/{siteId}"
@@ -29,7 +28,7 @@ SITE_SPACE_KEYS = ("space", "path", "condition", "default")
 
 def load(name: str) -> Doc:
     """A manifest fixture of tests/sites/manifests as data (tests change copies of it)."""
-    data: Doc = yaml.safe_load((MANIFESTS / name).read_text(encoding="utf-8"))
+    data: Doc = yaml_data((MANIFESTS / name).read_text(encoding="utf-8"))
     return data
 
 
@@ -190,7 +189,7 @@ class SitesRun:
     def write(self, manifest: Doc | str) -> Path:
         """A new manifest file with this content (data is dumped as YAML)."""
         self.files += 1
-        text = manifest if isinstance(manifest, str) else yaml.safe_dump(manifest, sort_keys=False)
+        text = manifest if isinstance(manifest, str) else yaml_text(manifest, sort_keys=False)
         return write_file(self.tmp, f"manifest-{self.files}.yaml", text)
 
     def apply(self, manifest: Doc | str, *extra: str) -> Result:
