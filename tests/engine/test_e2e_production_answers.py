@@ -202,3 +202,33 @@ def test_the_section_production_wraps_root_site_spaces_in_is_adopted(
         structure = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/structure").json()
     [wrapper] = structure["structure"]
     assert [s["path"] for s in wrapper["siteSpaces"]] == ["changelog", "api", "guides"]
+
+
+def test_a_site_renamed_renames_the_section_production_wrapped_its_root_site_spaces_in(
+    production: EmulatorHandle, write: Write
+) -> None:
+    """Production names its wrapper section after the site when it makes it and keeps that
+    title when the site is renamed: the plan's rename says it renames the section too, the
+    apply does (a saved plan as well), and the next plan is empty instead of deleting the
+    section to make its site spaces again."""
+    docsync = cli_for(production)
+    applied = docsync("apply", write("site.yaml", _root_spaces("guides", "api")), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    renamed = _root_spaces("guides", "api").replace("title: Docs", "title: Handbook\n    was: Docs")
+    manifest = write("site.yaml", renamed)
+    saved = manifest.parent / "plan.json"
+    planned = docsync("plan", manifest, "--out", saved)
+    assert planned.exit_code == 0, planned.output
+    assert "is renamed with it" in planned.stdout and "- delete" not in planned.stdout
+    again = docsync("apply", "--plan", saved)
+    assert again.exit_code == 0 and "1 done, 0 failed" in again.stdout, again.output
+    [site] = listed(production, "/v1/orgs/org_acme/sites")
+    with production.client() as client:
+        structure = client.get(f"/v1/orgs/org_acme/sites/{site['id']}/structure").json()
+    [wrapper] = structure["structure"]
+    assert site["title"] == wrapper["title"] == "Handbook"
+    assert [s["path"] for s in wrapper["siteSpaces"]] == ["guides", "api"]
+    settled = docsync("plan", manifest, "--detailed-exitcode")
+    assert settled.exit_code == 0, settled.output
+    dropped = write("site.yaml", _root_spaces("guides", "api").replace("Docs", "Handbook"))
+    assert docsync("plan", dropped, "--detailed-exitcode").exit_code == 0

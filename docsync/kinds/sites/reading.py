@@ -19,7 +19,7 @@ from docsync.kinds.nested.kind import nested_kinds
 from docsync.kinds.nested.parts import send_under
 from docsync.kinds.requests import Reading, unless_hidden
 from docsync.kinds.sites.parts import child_parts, site_parts
-from docsync.kinds.sites.wrapper import unwrapped
+from docsync.kinds.sites.wrapper import read_unwrapped
 
 if TYPE_CHECKING:
     from docsync.api import ApiClient
@@ -142,7 +142,7 @@ async def _read_tree(
     writes only root site spaces, which production keeps in its wrapper section (`wrapper`)."""
     await _read(site, "_structure", send_under(api, site_kind.route("structure"), base))
     if adopts:
-        site["_structure"] = unwrapped(site["_structure"], site.get("title"))
+        read_unwrapped(site)
     if entry is not None or every_part:
         parts = child_parts(site_kind.kinds)
         await gather_all(*(part.fetch(api, site, base, entry) for part in parts))

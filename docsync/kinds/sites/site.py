@@ -47,6 +47,7 @@ from docsync.kinds.sites.planning import plan_site
 from docsync.kinds.sites.reading import SCHEMA, read_site_parts, site_answers
 from docsync.kinds.sites.reorder import reorder
 from docsync.kinds.sites.structure import export_tree, read_live_tree
+from docsync.kinds.sites.wrapper import note_renamed_wrapper, rename_wrapper, wrapper_requests
 from docsync.kinds.sync.synced import installation_held, live_owns_structure, owns_structure
 
 
@@ -248,7 +249,7 @@ class SiteKind(CrudKind):
         if action.verb == "reorder":
             checked = 1 if any("checks the order" in note for note in action.notes) else 0
             return len(action.changes) + checked
-        return super().requests(action)
+        return super().requests(action) + wrapper_requests(action)
 
     # -- reading -------------------------------------------------------------------------------
     async def fetch(self, read: Reading) -> Any:
@@ -314,6 +315,7 @@ class SiteKind(CrudKind):
             if proxy is not None and proxy.before and not proxy.after:
                 gone = f"removes its proxy: readers at {proxy.before} no longer reach it"
                 action.takes_away(gone)
+            note_renamed_wrapper(action, live)
         return action
 
     def _deleted(
@@ -384,3 +386,4 @@ class SiteKind(CrudKind):
             await self.send(run.api, action.verb, org=run.org_id, id=site_id)
         else:
             await super().execute(action, run)
+            await rename_wrapper(action, run, self)
