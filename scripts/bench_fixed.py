@@ -8,7 +8,7 @@ that both see the same machine. Prints figures; asserts nothing. Usage:
 VENV is a virtual environment where the previous release is installed (its `bin/docsync`, and
 its `bin/python` for its own baselines), outside the repository, e.g.:
 
-    python3 -m venv ../venv-040 && ../venv-040/bin/pip install "git+file://$PWD@849781a304ff"
+    python3 -m venv ../venv-041 && ../venv-041/bin/pip install "git+file://$PWD@5011912b7e9c"
 
 Each figure is the median of REPEAT fresh processes (after one warm-up run each) of wall time
 and of CPU time (user + sys, which a loaded machine inflates less than wall time). The targets:
