@@ -27,17 +27,19 @@ LARGEST = 15
 
 @dataclass
 class Account:
-    """One process's CPU seconds: before its first test, in the collector, and by test (its own
-    and its children's)."""
+    """CPU seconds of test processes: before their first test, in the collector, and by test
+    (its own and its children's); `workers`: the xdist workers whose figures it sums."""
 
     start: float = 0.0
     collector: float = 0.0
     tests: dict[str, tuple[float, float]] = field(default_factory=dict)
+    workers: int = 0
 
     def merge(self, other: Account) -> None:
         self.start += other.start
         self.collector += other.collector
         self.tests.update(other.tests)
+        self.workers += 1
 
     def dumps(self) -> str:
         return json.dumps([self.start, self.collector, self.tests])
@@ -48,8 +50,9 @@ class Account:
         return cls(start, collector, {name: (own, sub) for name, (own, sub) in tests.items()})
 
 
-def report(account: Account, processes: int) -> list[str]:
+def report(account: Account) -> list[str]:
     """The table: the whole, then the largest modules and tests, own + started processes."""
+    processes = account.workers or 1
     own = sum(o for o, _ in account.tests.values())
     started = sum(s for _, s in account.tests.values())
     whole = account.start + own + started
@@ -98,8 +101,6 @@ class _Collector:
 
 
 _ACCOUNT = Account()
-#: the xdist workers whose figures reached this process (none: the tests ran here)
-_WORKERS = Counter[str]()
 _COLLECTOR = _Collector()
 
 
@@ -140,14 +141,13 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     text = getattr(node, "workeroutput", {}).get("cpu")
     if text is not None:
         _ACCOUNT.merge(Account.loads(text))
-        _WORKERS["reported"] += 1
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     config = terminalreporter.config
     if hasattr(config, "workeroutput") or not config.getoption("cpu"):
         return
-    if not _WORKERS["reported"]:  # the tests ran in this process
+    if not _ACCOUNT.workers:  # the tests ran in this process
         _ACCOUNT.collector = _COLLECTOR.seconds
-    for line in report(_ACCOUNT, _WORKERS["reported"] or 1):
+    for line in report(_ACCOUNT):
         terminalreporter.write_line(line)

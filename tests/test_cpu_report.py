@@ -21,8 +21,9 @@ def test_what_workers_send_adds_up_in_the_controller() -> None:
             "tests/b.py::two": (1.0, 0.0),
             "tests/a.py::three": (0.5, 3.0),
         },
+        workers=2,
     )
-    lines = report(merged, 2)
+    lines = report(merged)
     assert lines[0] == (
         "cpu: 9.8 s in 2 test process(es): 2.8 s before their first test (imports, "
         "collection), 3.5 s in the tests themselves (the cycle collector 0.8 s of the whole), "
@@ -39,7 +40,7 @@ def test_what_workers_send_adds_up_in_the_controller() -> None:
 @pytest.mark.parametrize("count", [LARGEST - 1, LARGEST, LARGEST + 5])
 def test_the_table_lists_at_most_the_largest(count: int) -> None:
     tests = {f"tests/m{i}.py::t": (float(i), 0.0) for i in range(count)}
-    lines = report(Account(0.0, 0.0, tests), 1)
+    lines = report(Account(0.0, 0.0, tests))
     shown = min(count, LARGEST)
     assert len(lines) == 3 + 2 * shown
     assert lines[2].startswith(f"  {count - 1:6.2f} s  tests/m{count - 1}.py")
