@@ -81,10 +81,11 @@ def _validate_takes_null(model: type[BaseModel], name: str) -> bool:
         except ValidationError:
             return False
         return True
-    try:
-        model.__pydantic_validator__.validate_assignment(model.model_construct(), name, None)
+    key = model.model_fields[name].alias or name
+    try:  # the field written null alone, as a manifest writes it (other fields' errors aside)
+        model.model_validate({key: None})
     except ValidationError as error:
-        return not any(e["loc"][:1] == (name,) for e in error.errors())
+        return not any(e["loc"][:1] == (key,) for e in error.errors())
     return True
 
 
