@@ -70,9 +70,8 @@ CASES: list[tuple[str, dict[str, Any], list[tuple[tuple[Any, ...], str]]]] = [
 def test_a_null_is_refused_where_no_marker_takes_it(
     written: dict[str, Any], expected: list[tuple[tuple[Any, ...], str]]
 ) -> None:
-    for data, prefix in ((written, ()), ({"items": [{"must": "x", "name": "n"}, written]}, None)):
-        model = Rule if prefix is not None else Rules
-        at = () if prefix is not None else ("items", 1)
+    nested = {"items": [{"must": "x", "name": "n"}, written]}  # located under its holder
+    for model, data, at in ((Rule, written, ()), (Rules, nested, ("items", 1))):
         try:
             model.model_validate(data)
             found: list[tuple[tuple[Any, ...], str]] = []
