@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 Path = tuple[str | int, ...]
 
 
+#: the hooks every kind answers of its list and its actions (its parents' included): checks,
+#: warnings, pictures, reviews, requests and lockouts, in docs/architecture.md's order
+PLAN_HOOKS = ("check_list", "warnings", "pictures", "reviews", "requests", "lockout")
+
+
 class Kind:
     """A managed resource kind: its declaration, and the hooks (`HOOKS`) every kind answers,
     wherever it is read and planned: on its own (`TopKind`), or with what holds it (a part, a
@@ -52,16 +57,7 @@ class Kind:
     formats: tuple[ExportFormat, ...] = ()
 
     #: the hooks a kind may override, in the order docs/architecture.md lists them
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "execute",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-        "read_for_rails",
-    )
+    HOOKS: ClassVar[tuple[str, ...]] = ("execute", *PLAN_HOOKS, "read_for_rails")
 
     def __init__(self) -> None:
         self._kinds: Kinds | None = None

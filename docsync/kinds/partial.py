@@ -30,6 +30,7 @@ from docsync.core.model import Action, leaf_change
 from docsync.core.nullability import NullChecked
 from docsync.core.paths import value_at
 from docsync.core.state import DesiredResource, LiveResource
+from docsync.kinds.kind import PLAN_HOOKS
 from docsync.kinds.nested.parts import OnSite, SitePart, at_site, send_under
 
 if TYPE_CHECKING:
@@ -230,16 +231,7 @@ class MergedPart(SitePart):
     """Such a part; `section` names its field and the slot of the site's item its read fills
     (`_<section>`). It reads, plans and writes itself from what it declares below."""
 
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads",
-        "export",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-    )
+    HOOKS: ClassVar[tuple[str, ...]] = ("reads", "export", *PLAN_HOOKS)
     part_payload: ClassVar[type[MergedFields]]
     #: the top-level fields of the API's answer its PUT takes back (None: all but those the API
     #: only answers, `READ_ONLY`)

@@ -14,7 +14,7 @@ from docsync.core.context import PlanContext, RunContext, ref
 from docsync.core.model import Action, FieldChange
 from docsync.core.payloads import Payload, Ref
 from docsync.core.state import DesiredResource, LiveResource, LiveState
-from docsync.kinds.kind import ExportNames
+from docsync.kinds.kind import PLAN_HOOKS, ExportNames
 from docsync.kinds.parts import ItemWrites, Part
 from docsync.kinds.requests import Route, send
 
@@ -75,19 +75,7 @@ class SitePart(Part):
     out its action (kind `site`, addressed `site["Docs"].<section>`) and exports it, asking the
     hooks of every kind under their names, each with what the site hands it."""
 
-    HOOKS: ClassVar[tuple[str, ...]] = (
-        "reads",
-        "fetch",
-        "plan",
-        "execute",
-        "export",
-        "check_list",
-        "warnings",
-        "pictures",
-        "reviews",
-        "requests",
-        "lockout",
-    )
+    HOOKS: ClassVar[tuple[str, ...]] = ("reads", "fetch", "plan", "execute", "export", *PLAN_HOOKS)
     #: the payload of its one action per site
     part_payload: ClassVar[type[OnSite]]
     #: planning it needs the site's structure (redirects name its sections)
